@@ -1,0 +1,56 @@
+// A request's life inside the session: queued (not yet written), then pending (written, awaiting
+// its reply in FIFO order), then settled exactly once.
+import type { Reader } from '../protocol/reader.js';
+
+/** Credentials kept for the session's life: re-sent after every reconnect. */
+export interface AuthEntry {
+  readonly scheme: string;
+  readonly auth: Uint8Array;
+  /** Callers of addAuth waiting for this entry's next reply. */
+  waiters: { resolve(): void; reject(error: Error): void }[];
+}
+
+export type Outbound =
+  | { readonly kind: 'request'; readonly frame: Uint8Array; readonly request: PendingRequest }
+  | { readonly kind: 'auth'; readonly frame: Uint8Array; readonly entry: AuthEntry }
+  /** Pings and SetWatches: owned by one connection, dropped (not retried) when it breaks. */
+  | { readonly kind: 'control'; readonly frame: Uint8Array; readonly request?: PendingRequest };
+
+export interface PendingRequest {
+  readonly xid: number;
+  readonly op: string;
+  readonly path?: string;
+  /** Decodes a successful reply body. */
+  read(reader: Reader): unknown;
+  /** Runs before settling, with the reply's error code (0 = OK): registers watches. */
+  onReply?(err: number): void;
+  settle(error: Error | null, value?: unknown): void;
+  /** True once the caller stopped waiting (aborted); the reply is still consumed in order. */
+  abandoned: boolean;
+}
+
+export function makeRequest<Res>(details: {
+  xid: number;
+  op: string;
+  path?: string;
+  read: (reader: Reader) => Res;
+  onReply?: (err: number) => void;
+  resolve: (value: Res) => void;
+  reject: (error: Error) => void;
+}): PendingRequest {
+  let settled = false;
+  return {
+    xid: details.xid,
+    op: details.op,
+    path: details.path,
+    read: details.read,
+    onReply: details.onReply,
+    abandoned: false,
+    settle(error, value) {
+      if (settled) return;
+      settled = true;
+      if (error) details.reject(error);
+      else details.resolve(value as Res);
+    },
+  };
+}

@@ -1,0 +1,61 @@
+// Watch restoration after a reconnect: the registry's paths, in server form, split into batches
+// the way the Java client does (SET_WATCHES_MAX_LENGTH characters of paths per packet).
+import { codecs, encodeRequest } from '../protocol/codecs.js';
+import { Xid } from '../protocol/ops.js';
+import { joinChroot } from '../protocol/paths.js';
+import type { WatchPaths } from './watches.js';
+
+export const SET_WATCHES_MAX_LENGTH = 128 * 1024;
+
+const KINDS = ['data', 'exist', 'child', 'persistent', 'persistentRecursive'] as const;
+
+function emptyBatch(): WatchPaths {
+  return { data: [], exist: [], child: [], persistent: [], persistentRecursive: [] };
+}
+
+/** Splits watch paths into batches whose path lengths add up to at most ~128 K characters. */
+export function setWatchBatches(paths: WatchPaths, chroot: string): WatchPaths[] {
+  const batches: WatchPaths[] = [];
+  let current: WatchPaths | null = null;
+  let length = 0;
+  for (const kind of KINDS) {
+    for (const path of paths[kind]) {
+      if (!current) {
+        current = emptyBatch();
+        length = 0;
+      }
+      const serverPath = joinChroot(chroot, path);
+      current[kind].push(serverPath);
+      length += serverPath.length;
+      if (length >= SET_WATCHES_MAX_LENGTH) {
+        batches.push(current);
+        current = null;
+      }
+    }
+  }
+  if (current) batches.push(current);
+  return batches;
+}
+
+/**
+ * One frame per batch. A batch with persistent watches needs SetWatches2 (3.6+); others use the
+ * older SetWatches so that pre-3.6 servers keep working.
+ */
+export function setWatchFrames(paths: WatchPaths, chroot: string, relativeZxid: bigint): Uint8Array[] {
+  return setWatchBatches(paths, chroot).map((batch) => {
+    const base = {
+      relativeZxid,
+      dataWatches: batch.data,
+      existWatches: batch.exist,
+      childWatches: batch.child,
+    };
+    if (batch.persistent.length === 0 && batch.persistentRecursive.length === 0) {
+      return encodeRequest(Xid.setWatches, codecs.setWatches, base);
+    }
+    return encodeRequest(Xid.setWatches, codecs.setWatches2, {
+      ...base,
+      persistentWatches: batch.persistent,
+      persistentRecursiveWatches: batch.persistentRecursive,
+    });
+  });
+}

@@ -1,0 +1,640 @@
+// The session manager: finds a server, keeps one connection alive, pipelines requests over it and
+// resumes the same session on another server when the link breaks, until the session ends.
+//
+// Two queues. `outgoing` holds frames not yet written: user requests in it survive a reconnect
+// and go out on the next connection. `pending` holds written requests awaiting replies, answered
+// strictly in order; when a link breaks they fail with CONNECTIONLOSS, because nobody can know
+// whether the server applied them.
+import {
+  type Codec,
+  codecs,
+  decodeConnectResponse,
+  decodeReplyHeader,
+  decodeWatcherEvent,
+  encodeConnectRequest,
+  encodeRequest,
+} from '../protocol/codecs.js';
+import { ProtocolError, ZooKeeperError, errorFromCode } from '../protocol/errors.js';
+import { DEFAULT_MAX_FRAME, FrameDecoder } from '../protocol/frame.js';
+import { Xid } from '../protocol/ops.js';
+import { stripChroot } from '../protocol/paths.js';
+import { Reader } from '../protocol/reader.js';
+import { type Clock, sleep, systemClock } from './clock.js';
+import { eventTypeName } from './events.js';
+import { Heartbeat, type SessionTimers, sessionTimers } from './heartbeat.js';
+import { type HostAddress, type HostList, formatHost } from './hosts.js';
+import { Deque } from './queue.js';
+import { type AuthEntry, type Outbound, type PendingRequest, makeRequest } from './requests.js';
+import { setWatchFrames } from './restore.js';
+import { StateMachine, isConnected, isFinal } from './state.js';
+import type { Connection, Transport } from './transport.js';
+import type { SessionState, TlsOptions } from './types.js';
+import { WatchRegistry } from './watches.js';
+
+export interface SessionConfig {
+  hosts: HostList;
+  chroot: string;
+  sessionTimeout: number;
+  connectTimeout: number;
+  readOnly: boolean;
+  auth: readonly { scheme: string; auth: Uint8Array }[];
+  tls?: TlsOptions;
+  transport: Transport;
+  maxFrameSize?: number;
+  clock?: Clock;
+  resume?: { id: bigint; password: Uint8Array };
+}
+
+export interface SubmitDetails {
+  path?: string;
+  op?: string;
+  /** Runs with the reply's error code before the promise settles (watch registration). */
+  onReply?: (err: number) => void;
+  signal?: AbortSignal;
+}
+
+const CLOSE_REPLY_TIMEOUT = 5_000;
+const MAX_COALESCED_BYTES = 256 * 1024;
+const PING_FRAME = encodeRequest(Xid.ping, codecs.ping, undefined);
+
+export class Session {
+  readonly watches = new WatchRegistry();
+  readonly chroot: string;
+  private readonly machine = new StateMachine();
+  private readonly clock: Clock;
+  private readonly maxFrameSize: number;
+  private readonly outgoing = new Deque<Outbound>();
+  private readonly pending = new Deque<PendingRequest>();
+  private readonly authInFlight = new Deque<AuthEntry>();
+  private readonly auth: AuthEntry[];
+
+  private id = 0n;
+  private password: Uint8Array = new Uint8Array(16);
+  private negotiatedTimeout: number;
+  private zxid = 0n;
+  private xid = 0;
+  private seenReadWriteServer = false;
+  private timers: SessionTimers;
+
+  private connection: Connection | null = null;
+  private heartbeat: Heartbeat | null = null;
+  private flushing = false;
+  private flushQueued = false;
+  private lastHeardAt = 0;
+  private expiryTimer: unknown = null;
+  private readonly stop = new AbortController();
+  private loop: Promise<void> | null = null;
+  private closing: Promise<void> | null = null;
+  private lastError: unknown = null;
+
+  constructor(private readonly config: SessionConfig) {
+    this.chroot = config.chroot;
+    this.clock = config.clock ?? systemClock;
+    this.maxFrameSize = config.maxFrameSize ?? DEFAULT_MAX_FRAME;
+    this.negotiatedTimeout = config.sessionTimeout;
+    this.timers = sessionTimers(config.sessionTimeout, config.hosts.size);
+    this.auth = config.auth.map(({ scheme, auth }) => ({ scheme, auth, waiters: [] }));
+    if (config.resume) {
+      this.id = config.resume.id;
+      this.password = config.resume.password;
+      this.seenReadWriteServer = true;
+    }
+  }
+
+  get state(): SessionState {
+    return this.machine.state;
+  }
+  get sessionId(): bigint {
+    return this.id;
+  }
+  get sessionPassword(): Uint8Array {
+    return this.password;
+  }
+  get sessionTimeout(): number {
+    return this.negotiatedTimeout;
+  }
+  get lastZxid(): bigint {
+    return this.zxid;
+  }
+  get hostList(): HostList {
+    return this.config.hosts;
+  }
+
+  onState(listener: (state: SessionState, previous: SessionState) => void): () => void {
+    return this.machine.subscribe(listener);
+  }
+
+  /**
+   * Starts the connect loop. Resolves once a session is established and the initial credentials
+   * are accepted; rejects (and closes) when that takes longer than `connectTimeout`.
+   */
+  start(): Promise<void> {
+    this.loop = this.run();
+    const initialAuth = this.auth.map(
+      (entry) => new Promise<void>((resolve, reject) => entry.waiters.push({ resolve, reject })),
+    );
+    const established = new Promise<void>((resolve, reject) => {
+      const unsubscribe = this.machine.subscribe((state) => {
+        if (isConnected(state)) {
+          unsubscribe();
+          resolve();
+        } else if (isFinal(state)) {
+          unsubscribe();
+          reject(this.finalError());
+        }
+      });
+    });
+    let timer: unknown;
+    const timeout = new Promise<never>((_, reject) => {
+      timer = this.clock.setTimeout(() => {
+        const tried = this.config.hosts.all().map(formatHost).join(', ');
+        const cause = this.lastError instanceof Error ? ` (last error: ${this.lastError.message})` : '';
+        const error = new ZooKeeperError(
+          'CONNECTIONLOSS',
+          `no ZooKeeper session within ${this.config.connectTimeout} ms from ${tried}${cause}`,
+          { op: 'connect', cause: this.lastError },
+        );
+        void this.shutdown('closed', error);
+        reject(error);
+      }, this.config.connectTimeout);
+    });
+    const ready = established.then(() => Promise.all(initialAuth)).then(() => {});
+    return Promise.race([ready, timeout]).finally(() => this.clock.clearTimeout(timer));
+  }
+
+  /** Queues a request; it is written on the current connection or the next one. */
+  submit<Req, Res>(codec: Codec<Req, Res>, body: Req, details: SubmitDetails = {}): Promise<Res> {
+    const op = details.op ?? codec.name;
+    if (isFinal(this.state) || this.closing) {
+      return Promise.reject(this.finalError(op, details.path));
+    }
+    const signal = details.signal;
+    if (signal?.aborted) return Promise.reject(signal.reason);
+    const xid = this.nextXid();
+    let frame: Uint8Array;
+    try {
+      frame = encodeRequest(xid, codec, body);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+    if (frame.length - 4 > this.maxFrameSize) {
+      return Promise.reject(
+        new ZooKeeperError(
+          'BADARGUMENTS',
+          `${op} request is ${frame.length - 4} bytes, over the ${this.maxFrameSize}-byte frame limit (jute.maxbuffer)`,
+          { path: details.path, op },
+        ),
+      );
+    }
+    return new Promise<Res>((resolve, reject) => {
+      const onAbort = () => {
+        // Not yet written: take it out. Already written: its reply must still be consumed in
+        // order, so it stays pending, abandoned.
+        if (!this.outgoing.remove(item)) request.abandoned = true;
+        request.settle(signal?.reason ?? new Error('aborted'));
+      };
+      const request = makeRequest<Res>({
+        xid,
+        op,
+        path: details.path,
+        read: (reader) => codec.read(reader),
+        onReply: details.onReply,
+        resolve: (value) => {
+          signal?.removeEventListener('abort', onAbort);
+          resolve(value);
+        },
+        reject: (error) => {
+          signal?.removeEventListener('abort', onAbort);
+          reject(error);
+        },
+      });
+      const item: Outbound = { kind: 'request', frame, request };
+      signal?.addEventListener('abort', onAbort, { once: true });
+      this.enqueue(item);
+    });
+  }
+
+  /** Adds credentials now and for every later reconnect; resolves when the server accepts them. */
+  addAuth(scheme: string, auth: Uint8Array): Promise<void> {
+    if (isFinal(this.state) || this.closing) return Promise.reject(this.finalError('addAuth'));
+    return new Promise((resolve, reject) => {
+      const entry: AuthEntry = { scheme, auth, waiters: [{ resolve, reject }] };
+      this.auth.push(entry);
+      // When not connected, the next handshake sends it with the others.
+      if (this.connection) this.enqueue(authFrame(entry));
+    });
+  }
+
+  close(): Promise<void> {
+    if (!this.closing) this.closing = this.closeSession();
+    return this.closing;
+  }
+
+  /** Drops the current connection (for tests of failover and for moving to another server). */
+  dropConnection(reason = 'dropped by the client'): void {
+    if (!this.connection) return;
+    this.lastError = new ZooKeeperError('CONNECTIONLOSS', reason);
+    this.connection.close();
+  }
+
+  // ---- connect loop ------------------------------------------------------------------------
+
+  private async run(): Promise<void> {
+    let failures = 0;
+    while (!isFinal(this.state) && !this.stop.signal.aborted) {
+      const { host, cycled } = this.config.hosts.next();
+      if (cycled && failures > 0) {
+        // A whole round without a session: pause before the next, as the Java client does,
+        // but never so long that a short session cannot be resumed in time.
+        failures = 0;
+        const pause = Math.min(1_000, Math.floor(this.negotiatedTimeout / 4));
+        try {
+          await sleep(this.clock, pause * (0.5 + Math.random() / 2), this.stop.signal);
+        } catch {
+          return;
+        }
+      }
+      if (await this.attempt(host)) failures = 0;
+      else failures++;
+    }
+  }
+
+  /** One connection: handshake, then serve it until it breaks. Returns whether a session was had. */
+  private async attempt(host: HostAddress): Promise<boolean> {
+    const attempt = new AbortController();
+    const onStop = () => attempt.abort(this.stop.signal.reason);
+    this.stop.signal.addEventListener('abort', onStop, { once: true });
+    const handshakeTimer = this.clock.setTimeout(
+      () =>
+        attempt.abort(
+          new ZooKeeperError(
+            'CONNECTIONLOSS',
+            `no handshake from ${formatHost(host)} within ${this.timers.connectTimeout} ms`,
+          ),
+        ),
+      this.timers.connectTimeout,
+    );
+    let connection: Connection | null = null;
+    const onAbort = () => connection?.close();
+    attempt.signal.addEventListener('abort', onAbort, { once: true });
+    try {
+      connection = await this.config.transport.connect({
+        host: host.host,
+        port: host.port,
+        tls: this.config.tls,
+        signal: attempt.signal,
+      });
+      return await this.serve(connection, host, () => this.clock.clearTimeout(handshakeTimer));
+    } catch (error) {
+      this.lastError = attempt.signal.aborted ? attempt.signal.reason : error;
+      return false;
+    } finally {
+      this.clock.clearTimeout(handshakeTimer);
+      attempt.signal.removeEventListener('abort', onAbort);
+      this.stop.signal.removeEventListener('abort', onStop);
+      connection?.close();
+    }
+  }
+
+  private async serve(
+    connection: Connection,
+    host: HostAddress,
+    handshakeDone: () => void,
+  ): Promise<boolean> {
+    const decoder = new FrameDecoder(this.maxFrameSize);
+    let established = false;
+    connection.write(
+      encodeConnectRequest({
+        protocolVersion: 0,
+        lastZxidSeen: this.zxid,
+        timeOut: this.config.sessionTimeout,
+        sessionId: this.seenReadWriteServer ? this.id : 0n,
+        passwd: this.seenReadWriteServer ? this.password : new Uint8Array(16),
+        readOnly: this.config.readOnly,
+      }),
+    );
+    try {
+      for await (const chunk of connection.chunks) {
+        for (const frame of decoder.push(chunk)) {
+          if (established) {
+            this.handleFrame(frame);
+            continue;
+          }
+          handshakeDone();
+          if (!this.handshake(frame, connection)) return false;
+          established = true;
+        }
+      }
+      if (!established) {
+        this.lastError = new ZooKeeperError(
+          'CONNECTIONLOSS',
+          `${formatHost(host)} closed the connection during the handshake (a read-only server, or one behind our last zxid)`,
+        );
+      }
+    } catch (error) {
+      // Malformed or hostile bytes: drop this link, keep the session, try the next host.
+      this.lastError = error;
+    } finally {
+      if (established) this.connectionLost(connection, host);
+    }
+    return established;
+  }
+
+  private handshake(frame: Uint8Array, connection: Connection): boolean {
+    const response = decodeConnectResponse(frame);
+    if (response.timeOut <= 0) {
+      // The server no longer knows this session (expired, or a wrong password).
+      this.expire(
+        new ZooKeeperError('SESSIONEXPIRED', `session 0x${this.id.toString(16)} has expired`),
+      );
+      return false;
+    }
+    this.id = response.sessionId;
+    this.password = response.passwd;
+    this.negotiatedTimeout = response.timeOut;
+    this.timers = sessionTimers(response.timeOut, this.config.hosts.size);
+    if (!response.readOnly) this.seenReadWriteServer = true;
+    this.config.hosts.markConnected();
+    this.connection = connection;
+    this.lastError = null;
+    this.clearExpiryTimer();
+    this.lastHeardAt = this.clock.now();
+    this.heartbeat = new Heartbeat(this.clock, this.timers, {
+      ping: () => this.enqueue({ kind: 'control', frame: PING_FRAME }),
+      dead: (silentFor) => {
+        this.lastError = new ZooKeeperError(
+          'CONNECTIONLOSS',
+          `no reply from the server for ${Math.round(silentFor)} ms`,
+        );
+        connection.close();
+      },
+    });
+    this.heartbeat.start();
+    // Ahead of anything already queued: the credentials, then the watches to restore.
+    const first: Outbound[] = this.auth.map(authFrame);
+    for (const frame of setWatchFrames(this.watches.paths(), this.chroot, this.zxid)) {
+      first.push({ kind: 'control', frame, request: setWatchesReply() });
+    }
+    for (let i = first.length - 1; i >= 0; i--) this.outgoing.unshift(first[i]!);
+    this.machine.transition(response.readOnly ? 'connected-readonly' : 'connected');
+    this.scheduleFlush();
+    return true;
+  }
+
+  private handleFrame(frame: Uint8Array): void {
+    const reader = new Reader(frame);
+    const header = decodeReplyHeader(reader);
+    this.heartbeat?.heard();
+    this.lastHeardAt = this.clock.now();
+    if (header.xid === Xid.notification) {
+      const event = decodeWatcherEvent(reader);
+      const type = eventTypeName(event.type);
+      if (type) this.watches.dispatch(type, stripChroot(this.chroot, event.path));
+      return;
+    }
+    if (header.xid === Xid.ping) return;
+    if (header.xid === Xid.auth) {
+      const entry = this.authInFlight.shift();
+      const waiters = entry?.waiters.splice(0) ?? [];
+      if (header.err === 0) {
+        for (const waiter of waiters) waiter.resolve();
+        return;
+      }
+      const error = errorFromCode(header.err, { op: 'addAuth' });
+      for (const waiter of waiters) waiter.reject(error);
+      this.authFailed(error);
+      return;
+    }
+    const request = this.pending.shift();
+    if (!request || request.xid !== header.xid) {
+      if (request) this.pending.unshift(request);
+      throw new ProtocolError(
+        `reply xid ${header.xid} does not match the oldest request (${request ? request.xid : 'none'})`,
+      );
+    }
+    if (header.zxid > 0n) this.zxid = header.zxid;
+    if (request.abandoned) return;
+    try {
+      request.onReply?.(header.err);
+    } catch {
+      // Watch bookkeeping must never break reply delivery.
+    }
+    if (header.err !== 0) {
+      request.settle(errorFromCode(header.err, { path: request.path, op: request.op }));
+      return;
+    }
+    let value: unknown;
+    try {
+      value = request.read(reader);
+    } catch (error) {
+      request.settle(error instanceof Error ? error : new ProtocolError(String(error)));
+      throw error;
+    }
+    request.settle(null, value);
+  }
+
+  private connectionLost(connection: Connection, host: HostAddress): void {
+    if (this.connection !== connection) return;
+    this.connection = null;
+    this.heartbeat?.stop();
+    this.heartbeat = null;
+    const reason = this.lastError instanceof Error ? this.lastError.message : 'the connection closed';
+    const message = `connection to ${formatHost(host)} lost: ${reason}`;
+    for (const request of this.pending.drain()) {
+      request.settle(
+        new ZooKeeperError('CONNECTIONLOSS', message, { op: request.op, path: request.path }),
+      );
+    }
+    // Credentials without a reply are re-sent (with their waiters) by the next handshake.
+    this.authInFlight.drain();
+    for (const item of this.outgoing.drain()) {
+      if (item.kind === 'request') this.outgoing.push(item);
+    }
+    if (isFinal(this.state) || this.closing) return;
+    this.machine.transition('suspended');
+    this.armExpiryTimer();
+  }
+
+  // ---- writing -----------------------------------------------------------------------------
+
+  private enqueue(item: Outbound): void {
+    this.outgoing.push(item);
+    this.scheduleFlush();
+  }
+
+  private scheduleFlush(): void {
+    if (this.flushQueued || this.flushing || !this.connection) return;
+    this.flushQueued = true;
+    // Writes from one turn of the event loop go out together, as one write.
+    queueMicrotask(() => {
+      this.flushQueued = false;
+      void this.flush();
+    });
+  }
+
+  /** Writes everything queued, coalescing frames into few large writes; waits on backpressure. */
+  private async flush(): Promise<void> {
+    if (this.flushing) return;
+    this.flushing = true;
+    try {
+      while (this.connection && this.outgoing.length > 0) {
+        const connection = this.connection;
+        const batch: Outbound[] = [];
+        let size = 0;
+        while (this.outgoing.length > 0 && (size === 0 || size < MAX_COALESCED_BYTES)) {
+          const item = this.outgoing.shift()!;
+          batch.push(item);
+          size += item.frame.length;
+        }
+        let bytes: Uint8Array;
+        if (batch.length === 1) {
+          bytes = batch[0]!.frame;
+        } else {
+          bytes = new Uint8Array(size);
+          let offset = 0;
+          for (const item of batch) {
+            bytes.set(item.frame, offset);
+            offset += item.frame.length;
+          }
+        }
+        for (const item of batch) {
+          if (item.kind === 'auth') this.authInFlight.push(item.entry);
+          else if (item.request) this.pending.push(item.request);
+        }
+        this.heartbeat?.sent();
+        const drained = connection.write(bytes);
+        if (drained) await drained;
+      }
+    } finally {
+      this.flushing = false;
+    }
+    // Items queued while waiting for a drain on a connection that has since broken wait for the
+    // next handshake, which schedules its own flush.
+  }
+
+  private nextXid(): number {
+    // The Java client's rule: 1 .. 2^31-1, wrapping to 1; 0 and negatives are reserved.
+    this.xid = this.xid >= 0x7fffffff ? 1 : this.xid + 1;
+    return this.xid;
+  }
+
+  // ---- endings -----------------------------------------------------------------------------
+
+  private armExpiryTimer(): void {
+    this.clearExpiryTimer();
+    if (this.id === 0n) return;
+    // Nothing heard for a whole session timeout: the server has expired us, or will before we
+    // could prove otherwise. Declaring it here keeps locks safe and stops retrying forever.
+    const remaining = Math.max(0, this.lastHeardAt + this.negotiatedTimeout - this.clock.now());
+    this.expiryTimer = this.clock.setTimeout(() => {
+      this.expiryTimer = null;
+      if (isConnected(this.state) || isFinal(this.state)) return;
+      this.expire(
+        new ZooKeeperError(
+          'SESSIONEXPIRED',
+          `no server answered for ${this.negotiatedTimeout} ms (the session timeout): session 0x${this.id.toString(16)} is considered expired`,
+        ),
+      );
+    }, remaining);
+  }
+
+  private clearExpiryTimer(): void {
+    if (this.expiryTimer !== null) this.clock.clearTimeout(this.expiryTimer);
+    this.expiryTimer = null;
+  }
+
+  private expire(error: ZooKeeperError): void {
+    void this.shutdown('expired', error);
+  }
+
+  private authFailed(error: ZooKeeperError): void {
+    void this.shutdown('auth-failed', error);
+  }
+
+  private finalError(op?: string, path?: string): ZooKeeperError {
+    const details = { op, path };
+    switch (this.state) {
+      case 'expired':
+        return new ZooKeeperError(
+          'SESSIONEXPIRED',
+          `session 0x${this.id.toString(16)} has expired`,
+          details,
+        );
+      case 'auth-failed':
+        return new ZooKeeperError('AUTHFAILED', 'authentication failed; the session is unusable', details);
+      default:
+        return new ZooKeeperError('SESSIONEXPIRED', 'the client is closed', details);
+    }
+  }
+
+  /** Moves to a final state and fails everything that waits. */
+  private async shutdown(
+    state: 'expired' | 'auth-failed' | 'closed',
+    error: ZooKeeperError,
+  ): Promise<void> {
+    if (isFinal(this.state)) return;
+    this.clearExpiryTimer();
+    this.heartbeat?.stop();
+    this.heartbeat = null;
+    this.machine.transition(state);
+    this.stop.abort(error);
+    const connection = this.connection;
+    this.connection = null;
+    connection?.close();
+    const fail = (request: PendingRequest | undefined) =>
+      request?.settle(
+        new ZooKeeperError(error.code, error.message, { op: request.op, path: request.path }),
+      );
+    for (const request of this.pending.drain()) fail(request);
+    for (const item of this.outgoing.drain()) if (item.kind !== 'auth') fail(item.request);
+    this.authInFlight.drain();
+    for (const entry of this.auth) for (const waiter of entry.waiters.splice(0)) waiter.reject(error);
+    this.watches.endAll(state, error);
+    await this.loop?.catch(() => {});
+  }
+
+  private async closeSession(): Promise<void> {
+    if (isFinal(this.state)) return;
+    if (isConnected(this.state)) {
+      // closeSession ends the session on the server at once, so its ephemeral nodes go now.
+      const xid = this.nextXid();
+      let timer: unknown;
+      await new Promise<void>((resolve) => {
+        const request = makeRequest({
+          xid,
+          op: 'closeSession',
+          read: () => undefined,
+          resolve: () => resolve(),
+          reject: () => resolve(),
+        });
+        this.enqueue({
+          kind: 'request',
+          frame: encodeRequest(xid, codecs.closeSession, undefined),
+          request,
+        });
+        timer = this.clock.setTimeout(resolve, Math.min(CLOSE_REPLY_TIMEOUT, this.negotiatedTimeout));
+      });
+      this.clock.clearTimeout(timer);
+    }
+    await this.shutdown('closed', new ZooKeeperError('SESSIONEXPIRED', 'the client is closed'));
+  }
+}
+
+function authFrame(entry: AuthEntry): Outbound {
+  return {
+    kind: 'auth',
+    frame: encodeRequest(Xid.auth, codecs.auth, { type: 0, scheme: entry.scheme, auth: entry.auth }),
+    entry,
+  };
+}
+
+/** SetWatches replies carry nothing; they are matched in order like any request. */
+function setWatchesReply(): PendingRequest {
+  return makeRequest({
+    xid: Xid.setWatches,
+    op: 'setWatches',
+    read: () => undefined,
+    resolve: () => {},
+    reject: () => {},
+  });
+}

@@ -1,0 +1,32 @@
+// The seam between the session core and a runtime's sockets. The core imports no runtime module:
+// every runtime (Node, Bun, Deno, workerd) supplies one small adapter with this shape.
+import type { TlsOptions } from './types.js';
+
+export interface TransportConnectOptions {
+  host: string;
+  port: number;
+  /** TLS settings, or undefined for plain TCP. */
+  tls?: TlsOptions;
+  /** Aborted when the attempt is abandoned (connect timeout, client closed). */
+  signal: AbortSignal;
+}
+
+/** One established byte stream to a server. */
+export interface Connection {
+  /**
+   * Queues bytes for sending. Returns undefined when the bytes were accepted at once, or a promise
+   * that settles once the peer has drained them (backpressure); callers wait before writing more.
+   */
+  write(bytes: Uint8Array): Promise<void> | undefined;
+  /** Incoming bytes in arbitrary chunks; the iteration ends when the connection closes. */
+  readonly chunks: AsyncIterable<Uint8Array>;
+  /** Closes the connection at once (no graceful drain). Idempotent. */
+  close(): void;
+  /** Settles when the connection is closed, from either side. Never rejects. */
+  readonly closed: Promise<void>;
+}
+
+export interface Transport {
+  /** Opens a connection; rejects when the host cannot be reached or the signal aborts. */
+  connect(options: TransportConnectOptions): Promise<Connection>;
+}

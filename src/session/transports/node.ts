@@ -1,0 +1,95 @@
+// Transport over node:net / node:tls. Also serves Bun and Deno through their Node compatibility.
+import * as net from 'node:net';
+import * as tls from 'node:tls';
+import type { Connection, Transport, TransportConnectOptions } from '../transport.js';
+import { ChunkQueue } from './chunk-queue.js';
+
+class NodeConnection implements Connection {
+  readonly chunks = new ChunkQueue();
+  readonly closed: Promise<void>;
+  private drain: Promise<void> | null = null;
+
+  constructor(private readonly socket: net.Socket) {
+    socket.setNoDelay(true);
+    // Plain Uint8Array views (no copy): decoded data handed to users should not be a Buffer.
+    socket.on('data', (chunk: Uint8Array) =>
+      this.chunks.push(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength)),
+    );
+    this.closed = new Promise((resolve) => {
+      socket.once('close', () => {
+        this.chunks.end();
+        resolve();
+      });
+    });
+    // Errors surface as a close; the session learns the cause from the ended stream.
+    socket.on('error', () => {});
+  }
+
+  write(bytes: Uint8Array): Promise<void> | undefined {
+    if (this.socket.destroyed) return undefined;
+    if (this.socket.write(bytes)) return undefined;
+    if (!this.drain) {
+      this.drain = new Promise<void>((resolve) => {
+        const done = () => {
+          this.socket.off('drain', done);
+          this.socket.off('close', done);
+          this.drain = null;
+          resolve();
+        };
+        this.socket.on('drain', done);
+        this.socket.on('close', done);
+      });
+    }
+    return this.drain;
+  }
+
+  close(): void {
+    this.socket.destroy();
+  }
+}
+
+export const nodeTransport: Transport = {
+  connect(options: TransportConnectOptions): Promise<Connection> {
+    return new Promise((resolve, reject) => {
+      const { host, port, signal } = options;
+      if (signal.aborted) {
+        reject(signal.reason);
+        return;
+      }
+      const socket = options.tls
+        ? tls.connect({
+            host,
+            port,
+            ca: options.tls.ca,
+            cert: options.tls.cert,
+            key: options.tls.key,
+            servername: options.tls.servername ?? (net.isIP(host) ? undefined : host),
+            rejectUnauthorized: options.tls.rejectUnauthorized ?? true,
+          })
+        : net.connect({ host, port });
+      const readyEvent = options.tls ? 'secureConnect' : 'connect';
+      const cleanup = () => {
+        signal.removeEventListener('abort', onAbort);
+        socket.off('error', onError);
+        socket.off(readyEvent, onReady);
+      };
+      const onAbort = () => {
+        cleanup();
+        socket.destroy();
+        reject(signal.reason);
+      };
+      const onError = (error: Error) => {
+        cleanup();
+        socket.destroy();
+        reject(error);
+      };
+      const onReady = () => {
+        cleanup();
+        resolve(new NodeConnection(socket));
+      };
+      signal.addEventListener('abort', onAbort, { once: true });
+      socket.once('error', onError);
+      socket.once(readyEvent, onReady);
+    });
+  },
+};

@@ -1,0 +1,190 @@
+// Client-side watch registry: who is told about which server notification. The server sends one
+// notification per (connection, event); fanning it out to watchers is ours to do, following the
+// Java client's rules (shared/reference/zookeeper-protocol.md §6.3).
+import type { EventType, SessionState, WatchedEvent, Watcher } from './types.js';
+
+export type OneShotKind = 'data' | 'exist' | 'child';
+
+/** A persistent watch's consumer (an async iterator behind `client.watch`). */
+export interface PersistentListener {
+  event(event: WatchedEvent): void;
+  /** The watch ended: with an error (session expired...), or null for a normal end. */
+  end(error: Error | null): void;
+}
+
+export interface WatchPaths {
+  data: string[];
+  exist: string[];
+  child: string[];
+  persistent: string[];
+  persistentRecursive: string[];
+}
+
+function addTo<T>(map: Map<string, Set<T>>, path: string, item: T): void {
+  let set = map.get(path);
+  if (!set) map.set(path, (set = new Set()));
+  set.add(item);
+}
+
+function takeFrom<T>(map: Map<string, Set<T>>, path: string, into: Set<T>): void {
+  const set = map.get(path);
+  if (!set) return;
+  map.delete(path);
+  for (const item of set) into.add(item);
+}
+
+function ancestorsAndSelf(path: string): string[] {
+  const out = [path];
+  let current = path;
+  while (current !== '/') {
+    const cut = current.lastIndexOf('/');
+    current = cut <= 0 ? '/' : current.slice(0, cut);
+    out.push(current);
+  }
+  return out;
+}
+
+export class WatchRegistry {
+  private readonly oneShot: Record<OneShotKind, Map<string, Set<Watcher>>> = {
+    data: new Map(),
+    exist: new Map(),
+    child: new Map(),
+  };
+  private readonly persistent = new Map<string, Set<PersistentListener>>();
+  private readonly recursive = new Map<string, Set<PersistentListener>>();
+
+  add(kind: OneShotKind, path: string, watcher: Watcher): void {
+    addTo(this.oneShot[kind], path, watcher);
+  }
+
+  addPersistent(path: string, recursive: boolean, listener: PersistentListener): void {
+    addTo(recursive ? this.recursive : this.persistent, path, listener);
+  }
+
+  /** Removes one persistent listener; returns true when no listener of that mode is left on the path. */
+  removePersistent(path: string, recursive: boolean, listener: PersistentListener): boolean {
+    const map = recursive ? this.recursive : this.persistent;
+    const set = map.get(path);
+    set?.delete(listener);
+    if (set && set.size > 0) return false;
+    map.delete(path);
+    return true;
+  }
+
+  /** Removes every persistent listener of one mode on a path (removeWatches); each is told and ends. */
+  removeAllPersistent(path: string, recursive: boolean): boolean {
+    const map = recursive ? this.recursive : this.persistent;
+    const set = map.get(path);
+    if (!set) return false;
+    map.delete(path);
+    for (const listener of set) {
+      safeCall(() => listener.event({ type: 'PersistentWatchRemoved', path }));
+      safeCall(() => listener.end(null));
+    }
+    return true;
+  }
+
+  hasPersistent(path: string, recursive: boolean): boolean {
+    return (recursive ? this.recursive : this.persistent).has(path);
+  }
+
+  hasOneShot(kind: OneShotKind, path: string): boolean {
+    return this.oneShot[kind].has(path);
+  }
+
+  /** Delivers a server notification (path already relative to the chroot). */
+  dispatch(type: EventType, path: string): void {
+    const watchers = new Set<Watcher>();
+    const listeners = new Set<PersistentListener>();
+    const persistentHere = this.persistent.get(path);
+    const addRecursive = () => {
+      for (const ancestor of ancestorsAndSelf(path)) {
+        const set = this.recursive.get(ancestor);
+        if (set) for (const l of set) listeners.add(l);
+      }
+    };
+    switch (type) {
+      case 'NodeCreated':
+      case 'NodeDataChanged':
+        takeFrom(this.oneShot.data, path, watchers);
+        takeFrom(this.oneShot.exist, path, watchers);
+        addRecursive();
+        break;
+      case 'NodeChildrenChanged':
+        takeFrom(this.oneShot.child, path, watchers);
+        break;
+      case 'NodeDeleted':
+        takeFrom(this.oneShot.data, path, watchers);
+        takeFrom(this.oneShot.exist, path, watchers);
+        takeFrom(this.oneShot.child, path, watchers);
+        addRecursive();
+        break;
+      default:
+        return;
+    }
+    if (persistentHere) for (const l of persistentHere) listeners.add(l);
+    const event: WatchedEvent = { type, path };
+    for (const watcher of watchers) safeCall(() => watcher(event));
+    for (const listener of listeners) safeCall(() => listener.event(event));
+  }
+
+  /**
+   * Removes one-shot watchers locally (removeWatches) and tells them. `watcher` undefined removes
+   * all of the kinds given. Returns whether anything was removed.
+   */
+  removeOneShot(path: string, kinds: readonly OneShotKind[], watcher?: Watcher): boolean {
+    let removed = false;
+    for (const kind of kinds) {
+      const set = this.oneShot[kind].get(path);
+      if (!set) continue;
+      const victims = watcher ? (set.has(watcher) ? [watcher] : []) : [...set];
+      for (const victim of victims) {
+        set.delete(victim);
+        removed = true;
+        const type: EventType = kind === 'child' ? 'ChildWatchRemoved' : 'DataWatchRemoved';
+        safeCall(() => victim({ type, path }));
+      }
+      if (set.size === 0) this.oneShot[kind].delete(path);
+    }
+    return removed;
+  }
+
+  /** Paths to restore after a reconnect, in the Java client's order. */
+  paths(): WatchPaths {
+    return {
+      data: [...this.oneShot.data.keys()],
+      exist: [...this.oneShot.exist.keys()],
+      child: [...this.oneShot.child.keys()],
+      persistent: [...this.persistent.keys()],
+      persistentRecursive: [...this.recursive.keys()],
+    };
+  }
+
+  /** The session is over: one-shot watchers get a `None` event, persistent iterators end. */
+  endAll(state: SessionState, error: Error): void {
+    const watchers = new Set<Watcher>();
+    for (const map of Object.values(this.oneShot)) {
+      for (const set of map.values()) for (const w of set) watchers.add(w);
+      map.clear();
+    }
+    const listeners = new Set<PersistentListener>();
+    for (const map of [this.persistent, this.recursive]) {
+      for (const set of map.values()) for (const l of set) listeners.add(l);
+      map.clear();
+    }
+    for (const watcher of watchers) safeCall(() => watcher({ type: 'None', path: '', state }));
+    // A closed client ends its watches normally; expiry and auth failure are errors to see.
+    for (const listener of listeners) safeCall(() => listener.end(state === 'closed' ? null : error));
+  }
+}
+
+function safeCall(fn: () => void): void {
+  try {
+    fn();
+  } catch (error) {
+    // A user's watcher threw: surface it without breaking the read loop that delivers replies.
+    queueMicrotask(() => {
+      throw error;
+    });
+  }
+}
