@@ -1,0 +1,255 @@
+// Session behaviour a user observes: resume after a broken link, dead-link detection, expiry,
+// pipelining under load, close. Faults come from a TCP proxy between client and server.
+import { createServer } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { type Client, CreateMode, Ids, type SessionState, connect } from '../../../src/index.js';
+import { TcpProxy, freePort, sharedServer } from '../../harness/index.js';
+import { chrooted, client, rejection, text } from './setup.js';
+
+const proxies: TcpProxy[] = [];
+afterEach(async () => {
+  await Promise.all(proxies.splice(0).map((p) => p.close()));
+});
+
+async function proxied(): Promise<TcpProxy> {
+  const [host, port] = sharedServer().connectString.split(':') as [string, string];
+  const proxy = await TcpProxy.start(host, Number(port));
+  proxies.push(proxy);
+  return proxy;
+}
+
+function recordStates(zk: Client): SessionState[] {
+  const states: SessionState[] = [];
+  zk.on('state', (s) => states.push(s));
+  return states;
+}
+
+function until(zk: Client, wanted: SessionState, ms = 10_000): Promise<void> {
+  if (zk.state === wanted) return Promise.resolve();
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      off();
+      reject(new Error(`state ${wanted} not reached within ${ms} ms (now ${zk.state})`));
+    }, ms);
+    const off = zk.on('state', (s) => {
+      if (s !== wanted) return;
+      clearTimeout(timer);
+      off();
+      resolve();
+    });
+  });
+}
+
+describe('connecting', () => {
+  it('rejects with an error naming every host tried when no session comes in time', async () => {
+    const refused = await freePort();
+    // A black hole: accepts TCP, never answers the handshake.
+    const silent = createServer(() => {});
+    await new Promise<void>((r) => silent.listen(0, '127.0.0.1', () => r()));
+    const silentPort = (silent.address() as { port: number }).port;
+    try {
+      const started = Date.now();
+      const error = await rejection(
+        connect(`127.0.0.1:${refused},127.0.0.1:${silentPort}`, { connectTimeout: 1_500, sessionTimeout: 2_000 }),
+      );
+      expect(Date.now() - started).toBeLessThan(5_000);
+      expect(error).toMatchObject({ code: 'CONNECTIONLOSS' });
+      expect(error.message).toContain(`127.0.0.1:${refused}`);
+      expect(error.message).toContain(`127.0.0.1:${silentPort}`);
+    } finally {
+      silent.close();
+    }
+  });
+
+  it('moves past a host that speaks garbage to one that works', async () => {
+    const garbage = createServer((socket) => {
+      socket.write(new Uint8Array([0, 0, 0, 5, 1, 2, 3, 4, 5, 0xff, 0xff, 0xff, 0xff]));
+    });
+    await new Promise<void>((r) => garbage.listen(0, '127.0.0.1', () => r()));
+    const port = (garbage.address() as { port: number }).port;
+    try {
+      const zk = await client(`127.0.0.1:${port},${sharedServer().connectString}`, {
+        shuffleHosts: false,
+        connectTimeout: 5_000,
+      });
+      expect(zk.state).toBe('connected');
+      expect(await zk.exists('/')).not.toBeNull();
+    } finally {
+      garbage.close();
+    }
+  });
+});
+
+describe('resuming the session after the link breaks', () => {
+  it('keeps the session id and ephemerals; in-flight calls fail with CONNECTIONLOSS, later ones wait', async () => {
+    const proxy = await proxied();
+    const { root, chroot } = await chrooted();
+    const zk = await client(proxy.connectString + chroot, { sessionTimeout: 6_000 });
+    const states = recordStates(zk);
+    const sessionId = zk.sessionId;
+    await zk.create('/eph', 'mine', { mode: CreateMode.EPHEMERAL });
+
+    proxy.refuse(true);
+    const inFlight = rejection(zk.getData('/eph'));
+    proxy.cut();
+    expect(await inFlight).toMatchObject({ code: 'CONNECTIONLOSS', path: '/eph', op: 'getData' });
+    await until(zk, 'suspended');
+    // Issued while suspended: waits for the next connection instead of failing.
+    const queued = zk.getData('/eph');
+    await new Promise((r) => setTimeout(r, 300));
+    proxy.refuse(false);
+    expect(text((await queued).data)).toBe('mine');
+    expect(zk.sessionId).toBe(sessionId);
+    expect(states).toEqual(['suspended', 'connected']);
+    expect((await root.exists(`${chroot}/eph`))?.ephemeralOwner).toBe(sessionId);
+  });
+
+  it('re-sends credentials after a reconnect', async () => {
+    const proxy = await proxied();
+    const { chroot } = await chrooted();
+    const zk = await client(proxy.connectString + chroot, { auth: [{ scheme: 'digest', credentials: 'bob:pw' }] });
+    await zk.create('/private', 'secret', { acl: Ids.CREATOR_ALL_ACL });
+    proxy.cut();
+    await until(zk, 'suspended');
+    await until(zk, 'connected');
+    expect(text((await zk.getData('/private')).data)).toBe('secret');
+    expect(await zk.whoAmI()).toContainEqual({ authScheme: 'digest', user: 'bob' });
+  });
+
+  it('notices a black-holed link within the read timeout and resumes on another server', async () => {
+    const proxy = await proxied();
+    const { chroot, root } = await chrooted();
+    // The proxy first, the direct address second: the freeze leaves only the second.
+    const zk = await client(`${proxy.connectString},${sharedServer().connectString}${chroot}`, {
+      sessionTimeout: 3_000,
+      shuffleHosts: false,
+    });
+    expect(zk.sessionTimeout).toBe(3_000);
+    const sessionId = zk.sessionId;
+    await zk.create('/e', '', { mode: CreateMode.EPHEMERAL });
+    const frozenAt = Date.now();
+    proxy.freeze('drop');
+    await until(zk, 'suspended', 5_000);
+    const detectedAfter = Date.now() - frozenAt;
+    // Read timeout = 2/3 of 3000 ms; allow for timer slack, never the whole session timeout.
+    expect(detectedAfter).toBeGreaterThanOrEqual(1_500);
+    expect(detectedAfter).toBeLessThan(3_000);
+    await until(zk, 'connected', 3_000);
+    expect(zk.sessionId).toBe(sessionId);
+    expect((await root.exists(`${chroot}/e`))?.ephemeralOwner).toBe(sessionId);
+  });
+});
+
+describe('expiry', () => {
+  it('expires locally when no server answers for the session timeout; everything fails, nothing retries', async () => {
+    const proxy = await proxied();
+    const zk = await connect(proxy.connectString, { sessionTimeout: 2_000 });
+    const states = recordStates(zk);
+    const watchEvents: string[] = [];
+    await zk.exists('/never', { watch: (e) => watchEvents.push(`${e.type}:${e.state}`) });
+    proxy.freeze('drop');
+    const pending = rejection(zk.getData('/'));
+    await until(zk, 'expired', 6_000);
+    expect(states).toEqual(['suspended', 'expired']);
+    expect(await pending).toMatchObject({ code: 'CONNECTIONLOSS' });
+    expect(await rejection(zk.getData('/'))).toMatchObject({ code: 'SESSIONEXPIRED' });
+    expect(watchEvents).toEqual(['None:expired']);
+    proxy.thaw();
+    await new Promise((r) => setTimeout(r, 500));
+    expect(zk.state).toBe('expired');
+    expect(proxy.connections()).toBe(0);
+    await zk.close();
+    expect(zk.state).toBe('expired');
+  });
+
+  it('surfaces the server saying the session is gone (SESSIONEXPIRED) and stops', async () => {
+    const proxy = await proxied();
+    const zk = await client(proxy.connectString, { sessionTimeout: 4_000 });
+    const states = recordStates(zk);
+    proxy.refuse(true);
+    proxy.cut();
+    await until(zk, 'suspended');
+    // Another client takes the session over and closes it on the server.
+    const thief = await connect(sharedServer().connectString, {
+      session: { id: zk.sessionId, password: zk.sessionPassword },
+    });
+    expect(thief.sessionId).toBe(zk.sessionId);
+    await thief.close();
+    const pending = rejection(zk.exists('/'));
+    proxy.refuse(false);
+    await until(zk, 'expired', 5_000);
+    expect(states).toEqual(['suspended', 'expired']);
+    expect(await pending).toMatchObject({ code: 'SESSIONEXPIRED' });
+  });
+
+  it('a wrong session password is refused as an expired session', async () => {
+    const zk = await client(sharedServer().connectString);
+    const error = await rejection(
+      connect(sharedServer().connectString, {
+        session: { id: zk.sessionId, password: new Uint8Array(16) },
+        connectTimeout: 3_000,
+      }),
+    );
+    expect(error).toMatchObject({ code: 'SESSIONEXPIRED' });
+  });
+});
+
+describe('pipelining', () => {
+  it('answers 10,000 concurrent requests on one session correctly and in order', async () => {
+    const { zk } = await chrooted();
+    const nodes = 200;
+    await Promise.all(Array.from({ length: nodes }, (_, i) => zk.create(`/n${i}`, `value-${i}`)));
+    const order: number[] = [];
+    const calls = Array.from({ length: 10_000 }, (_, k) => {
+      const i = (k * 7919) % nodes;
+      return zk.getData(`/n${i}`).then(({ data, stat }) => {
+        order.push(k);
+        return text(data) === `value-${i}` && stat.dataLength === `value-${i}`.length;
+      });
+    });
+    const ok = await Promise.all(calls);
+    expect(ok.every(Boolean)).toBe(true);
+    // Replies settle in request order (the server answers a session FIFO).
+    expect(order).toEqual(Array.from({ length: 10_000 }, (_, k) => k));
+  });
+
+  it('applies a session\'s writes in order', async () => {
+    const { zk } = await chrooted();
+    await zk.create('/counter', '0');
+    const writes = Array.from({ length: 500 }, (_, i) => zk.setData('/counter', String(i + 1), i));
+    const stats = await Promise.all(writes);
+    expect(stats.map((s) => s.version)).toEqual(Array.from({ length: 500 }, (_, i) => i + 1));
+  });
+});
+
+describe('closing', () => {
+  it('ends the session on the server at once: its ephemerals vanish for everyone', async () => {
+    const { root, chroot } = await chrooted();
+    const states: SessionState[] = [];
+    {
+      await using zk = await connect(sharedServer().connectString + chroot, { sessionTimeout: 30_000 });
+      zk.on('state', (s) => states.push(s));
+      await zk.create('/e', '', { mode: CreateMode.EPHEMERAL });
+      expect(await root.exists(`${chroot}/e`)).not.toBeNull();
+    }
+    // Not after 30 s of session timeout: right away.
+    expect(await root.exists(`${chroot}/e`)).toBeNull();
+    expect(states).toEqual(['closed']);
+  });
+
+  it('fails an addAuth with an unknown scheme: auth-failed is final', async () => {
+    const zk = await client(sharedServer().connectString);
+    const states = recordStates(zk);
+    expect(await rejection(zk.addAuth('nosuchscheme', 'x'))).toMatchObject({ code: 'AUTHFAILED' });
+    await until(zk, 'auth-failed');
+    expect(states).toEqual(['auth-failed']);
+    expect(await rejection(zk.exists('/'))).toMatchObject({ code: 'AUTHFAILED' });
+  });
+
+  it('rejects connect() when the initial credentials are refused', async () => {
+    const error = await rejection(
+      connect(sharedServer().connectString, { auth: [{ scheme: 'nosuchscheme', credentials: 'x' }] }),
+    );
+    expect(error).toMatchObject({ code: 'AUTHFAILED' });
+  });
+});

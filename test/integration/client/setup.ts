@@ -1,0 +1,51 @@
+// Shared helpers for client tests: a fresh chroot per test on the shared server, and clients that
+// are always closed afterwards.
+import { afterEach } from 'vitest';
+import { type Client, type ConnectOptions, connect } from '../../../src/index.js';
+import { sharedServer, uniquePath } from '../../harness/index.js';
+
+const open = new Set<Client>();
+
+afterEach(async () => {
+  await Promise.all([...open].map((c) => c.close()));
+  open.clear();
+});
+
+/** A client on `connectString` that the test's teardown closes. */
+export async function client(connectString: string, options: ConnectOptions = {}): Promise<Client> {
+  const zk = await connect(connectString, { sessionTimeout: 4_000, ...options });
+  open.add(zk);
+  return zk;
+}
+
+/** A client chrooted into a fresh, empty node of the shared server. */
+export async function chrooted(options: ConnectOptions = {}): Promise<{ zk: Client; chroot: string; root: Client }> {
+  const { connectString } = sharedServer();
+  const root = await client(connectString);
+  const chroot = uniquePath('client');
+  await root.create(chroot);
+  const zk = await client(connectString + chroot, options);
+  return { zk, chroot, root };
+}
+
+export const text = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
+
+/** Resolves with the next value pushed, or rejects after `ms`. */
+export function nextEvent<T>(register: (push: (value: T) => void) => void, ms = 5_000): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no event within ${ms} ms`)), ms);
+    register((value) => {
+      clearTimeout(timer);
+      resolve(value);
+    });
+  });
+}
+
+export async function rejection(promise: Promise<unknown>): Promise<Error & { code?: string; path?: string; op?: string; results?: unknown[] }> {
+  try {
+    await promise;
+  } catch (error) {
+    return error as Error & { code?: string };
+  }
+  throw new Error('expected a rejection');
+}

@@ -1,0 +1,35 @@
+import { describe, expect, it } from 'vitest';
+import { Deque } from '../../../src/session/queue.js';
+
+describe('Deque', () => {
+  it('behaves as a FIFO through growth, wrap-around, unshift and remove', () => {
+    const dq = new Deque<number>();
+    const model: number[] = [];
+    let seed = 7;
+    const rand = () => {
+      seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+      return seed;
+    };
+    for (let i = 0; i < 20_000; i++) {
+      const r = rand() % 10;
+      if (r < 5) {
+        dq.push(i);
+        model.push(i);
+      } else if (r < 6) {
+        dq.unshift(i);
+        model.unshift(i);
+      } else if (r < 9) {
+        expect(dq.shift()).toBe(model.shift());
+      } else if (model.length > 0) {
+        const victim = model[rand() % model.length]!;
+        expect(dq.remove(victim)).toBe(true);
+        model.splice(model.indexOf(victim), 1);
+      }
+      expect(dq.length).toBe(model.length);
+      expect(dq.peek()).toBe(model[0]);
+    }
+    expect(dq.drain()).toEqual(model);
+    expect(dq.length).toBe(0);
+    expect(dq.shift()).toBeUndefined();
+  });
+});

@@ -1,0 +1,91 @@
+import { describe, expect, it } from 'vitest';
+import { type PersistentListener, WatchRegistry } from '../../../src/session/watches.js';
+import type { WatchedEvent } from '../../../src/session/types.js';
+
+function recorder() {
+  const events: WatchedEvent[] = [];
+  return { events, watcher: (e: WatchedEvent) => events.push(e) };
+}
+
+function listener() {
+  const events: WatchedEvent[] = [];
+  const ends: (Error | null)[] = [];
+  const l: PersistentListener = { event: (e) => events.push(e), end: (e) => ends.push(e) };
+  return { events, ends, l };
+}
+
+describe('WatchRegistry', () => {
+  it('fires a watcher once per trigger, even when registered as data and exist watcher', () => {
+    const reg = new WatchRegistry();
+    const r = recorder();
+    reg.add('data', '/a', r.watcher);
+    reg.add('exist', '/a', r.watcher);
+    reg.add('data', '/a', r.watcher);
+    reg.dispatch('NodeDataChanged', '/a');
+    reg.dispatch('NodeDataChanged', '/a');
+    expect(r.events).toEqual([{ type: 'NodeDataChanged', path: '/a' }]);
+  });
+
+  it('routes each event type to the right kinds (Java rules)', () => {
+    const reg = new WatchRegistry();
+    const data = recorder();
+    const child = recorder();
+    reg.add('data', '/a', data.watcher);
+    reg.add('child', '/a', child.watcher);
+    reg.dispatch('NodeChildrenChanged', '/a');
+    expect(child.events).toEqual([{ type: 'NodeChildrenChanged', path: '/a' }]);
+    expect(data.events).toEqual([]);
+    reg.add('child', '/a', child.watcher);
+    reg.dispatch('NodeDeleted', '/a');
+    expect(data.events).toEqual([{ type: 'NodeDeleted', path: '/a' }]);
+    expect(child.events).toHaveLength(2);
+    expect(reg.paths()).toEqual({ data: [], exist: [], child: [], persistent: [], persistentRecursive: [] });
+  });
+
+  it('delivers to persistent watchers without removing them, recursive ones for descendants', () => {
+    const reg = new WatchRegistry();
+    const p = listener();
+    const rec = listener();
+    reg.addPersistent('/a', false, p.l);
+    reg.addPersistent('/', true, rec.l);
+    reg.dispatch('NodeChildrenChanged', '/a');
+    reg.dispatch('NodeCreated', '/a/b/c');
+    reg.dispatch('NodeDataChanged', '/a');
+    expect(p.events.map((e) => e.type)).toEqual(['NodeChildrenChanged', 'NodeDataChanged']);
+    // Recursive watches never get NodeChildrenChanged.
+    expect(rec.events).toEqual([
+      { type: 'NodeCreated', path: '/a/b/c' },
+      { type: 'NodeDataChanged', path: '/a' },
+    ]);
+    expect(reg.paths().persistent).toEqual(['/a']);
+    expect(reg.paths().persistentRecursive).toEqual(['/']);
+  });
+
+  it('removes one-shot watchers locally with *WatchRemoved events', () => {
+    const reg = new WatchRegistry();
+    const a = recorder();
+    const b = recorder();
+    reg.add('data', '/x', a.watcher);
+    reg.add('child', '/x', b.watcher);
+    expect(reg.removeOneShot('/x', ['child'])).toBe(true);
+    expect(b.events).toEqual([{ type: 'ChildWatchRemoved', path: '/x' }]);
+    expect(reg.removeOneShot('/x', ['child'])).toBe(false);
+    expect(reg.hasOneShot('data', '/x')).toBe(true);
+  });
+
+  it('ends everything when the session ends: None events and listener ends', () => {
+    const reg = new WatchRegistry();
+    const w = recorder();
+    const p = listener();
+    const q = listener();
+    reg.add('exist', '/x', w.watcher);
+    reg.addPersistent('/x', false, p.l);
+    const error = new Error('expired');
+    reg.endAll('expired', error);
+    expect(w.events).toEqual([{ type: 'None', path: '', state: 'expired' }]);
+    expect(p.ends).toEqual([error]);
+    reg.addPersistent('/x', true, q.l);
+    reg.endAll('closed', error);
+    expect(q.ends).toEqual([null]);
+  });
+});
