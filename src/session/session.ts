@@ -371,12 +371,25 @@ export class Session {
     });
     this.heartbeat.start();
     // Ahead of anything already queued: the credentials, then the watches to restore.
+    const connectedState = response.readOnly ? 'connected-readonly' : 'connected';
     const first: Outbound[] = this.auth.map(authFrame);
-    for (const frame of setWatchFrames(this.watches.paths(), this.chroot, this.zxid)) {
-      first.push({ kind: 'control', frame, request: setWatchesReply() });
+    const watchFrames = setWatchFrames(this.watches.paths(), this.chroot, this.zxid);
+    // Announce the connection only once every watch is armed again on the server: a change
+    // made after a listener saw 'connected' must reach the watches (persistent watches get no
+    // catch-up events from SetWatches).
+    let restoring = watchFrames.length;
+    for (const frame of watchFrames) {
+      first.push({
+        kind: 'control',
+        frame,
+        request: setWatchesReply(() => {
+          restoring--;
+          if (restoring === 0 && this.connection === connection) this.machine.transition(connectedState);
+        }),
+      });
     }
     for (let i = first.length - 1; i >= 0; i--) this.outgoing.unshift(first[i]!);
-    this.machine.transition(response.readOnly ? 'connected-readonly' : 'connected');
+    if (restoring === 0) this.machine.transition(connectedState);
     this.scheduleFlush();
     return true;
   }
@@ -629,12 +642,16 @@ function authFrame(entry: AuthEntry): Outbound {
 }
 
 /** SetWatches replies carry nothing; they are matched in order like any request. */
-function setWatchesReply(): PendingRequest {
+function setWatchesReply(onReply: () => void): PendingRequest {
   return makeRequest({
     xid: Xid.setWatches,
     op: 'setWatches',
     read: () => undefined,
-    resolve: () => {},
+    // An error reply still ends the restore: the watches it names are simply not armed.
+    resolve: onReply,
     reject: () => {},
+    onReply: (err) => {
+      if (err !== 0) onReply();
+    },
   });
 }

@@ -147,6 +147,8 @@ describe('expiry', () => {
     const states = recordStates(zk);
     const watchEvents: string[] = [];
     await zk.exists('/never', { watch: (e) => watchEvents.push(`${e.type}:${e.state}`) });
+    const persistent = zk.watch('/never');
+    const persistentEnd = rejection(persistent.next());
     proxy.freeze('drop');
     const pending = rejection(zk.getData('/'));
     await until(zk, 'expired', 6_000);
@@ -154,6 +156,7 @@ describe('expiry', () => {
     expect(await pending).toMatchObject({ code: 'CONNECTIONLOSS' });
     expect(await rejection(zk.getData('/'))).toMatchObject({ code: 'SESSIONEXPIRED' });
     expect(watchEvents).toEqual(['None:expired']);
+    expect(await persistentEnd).toMatchObject({ code: 'SESSIONEXPIRED' });
     proxy.thaw();
     await new Promise((r) => setTimeout(r, 500));
     expect(zk.state).toBe('expired');
