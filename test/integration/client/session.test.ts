@@ -149,6 +149,7 @@ describe('expiry', () => {
     await zk.exists('/never', { watch: (e) => watchEvents.push(`${e.type}:${e.state}`) });
     const persistent = zk.watch('/never');
     const persistentEnd = rejection(persistent.next());
+    await zk.exists('/'); // replies come in order: the addWatch is registered by now
     proxy.freeze('drop');
     const pending = rejection(zk.getData('/'));
     await until(zk, 'expired', 6_000);
