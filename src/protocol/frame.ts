@@ -1,0 +1,112 @@
+/**
+ * Splits a TCP byte stream into frame bodies. Each frame is int32 length +
+ * `length` bytes; the length excludes itself. Frames that lie wholly inside a
+ * chunk are returned as `subarray` views of it; only a frame that spans chunks
+ * is copied (once, into a buffer allocated when its length is known). Held
+ * bytes are always copies, so a transport may reuse its chunk buffers.
+ */
+
+import { ProtocolError } from './errors.js';
+
+/** jute.maxbuffer default (0xfffff), the Java client's incoming-frame limit. */
+export const DEFAULT_MAX_FRAME = 1_048_575;
+
+export class FrameDecoder {
+  private readonly maxFrameSize: number;
+  /** Length prefix of a frame that spans chunks (filled up to 4 bytes). */
+  private readonly head = new Uint8Array(4);
+  private headFill = 0;
+  /** Body of a frame that spans chunks, allocated once its length is valid. */
+  private body: Uint8Array | null = null;
+  private bodyFill = 0;
+
+  constructor(maxFrameSize = DEFAULT_MAX_FRAME) {
+    if (!Number.isInteger(maxFrameSize) || maxFrameSize < 0) {
+      throw new RangeError(`invalid maxFrameSize ${maxFrameSize}`);
+    }
+    this.maxFrameSize = maxFrameSize;
+  }
+
+  /** Bytes held while waiting for the rest of a frame. */
+  get buffered(): number {
+    return this.headFill + this.bodyFill;
+  }
+
+  /** Drops any partial frame (e.g. on a new connection). */
+  reset(): void {
+    this.headFill = 0;
+    this.body = null;
+    this.bodyFill = 0;
+  }
+
+  /**
+   * Feeds a chunk and returns every frame body it completes (possibly none).
+   * Throws ProtocolError on a negative or oversize length, before allocating;
+   * the decoder is then reset, but the stream itself is unusable.
+   */
+  push(chunk: Uint8Array): Uint8Array[] {
+    const frames: Uint8Array[] = [];
+    let pos = this.headFill > 0 ? this.continuePartial(chunk, frames) : 0;
+    while (chunk.length - pos >= 4) {
+      const len = this.checkedLength(chunk, pos);
+      if (chunk.length - pos - 4 < len) break;
+      frames.push(chunk.subarray(pos + 4, pos + 4 + len));
+      pos += 4 + len;
+    }
+    if (pos < chunk.length) this.startPartial(chunk.subarray(pos));
+    return frames;
+  }
+
+  /** Feeds the start of a chunk into the partial frame; returns how many bytes it used. */
+  private continuePartial(chunk: Uint8Array, frames: Uint8Array[]): number {
+    let pos = 0;
+    if (this.headFill < 4) {
+      const take = Math.min(4 - this.headFill, chunk.length);
+      this.head.set(chunk.subarray(0, take), this.headFill);
+      this.headFill += take;
+      pos = take;
+      if (this.headFill < 4) return chunk.length;
+      this.allocateBody();
+    }
+    const body = this.body!;
+    const take = Math.min(body.length - this.bodyFill, chunk.length - pos);
+    body.set(chunk.subarray(pos, pos + take), this.bodyFill);
+    this.bodyFill += take;
+    pos += take;
+    if (this.bodyFill === body.length) {
+      frames.push(body);
+      this.reset();
+    }
+    return pos;
+  }
+
+  /** Copies an incomplete tail (header and/or body start) into the partial state. */
+  private startPartial(tail: Uint8Array): void {
+    const take = Math.min(4, tail.length);
+    this.head.set(tail.subarray(0, take));
+    this.headFill = take;
+    if (take < 4) return;
+    this.allocateBody();
+    this.body!.set(tail.subarray(4));
+    this.bodyFill = tail.length - 4;
+  }
+
+  private allocateBody(): void {
+    const len = this.checkedLength(this.head, 0);
+    this.body = new Uint8Array(len);
+    this.bodyFill = 0;
+  }
+
+  private checkedLength(data: Uint8Array, pos: number): number {
+    const len =
+      ((data[pos] ?? 0) << 24) |
+      ((data[pos + 1] ?? 0) << 16) |
+      ((data[pos + 2] ?? 0) << 8) |
+      (data[pos + 3] ?? 0);
+    if (len < 0 || len > this.maxFrameSize) {
+      this.reset();
+      throw new ProtocolError(`frame length ${len} out of range 0..${this.maxFrameSize}`);
+    }
+    return len;
+  }
+}

@@ -1,0 +1,136 @@
+/**
+ * Numeric constants of the protocol (ZooDefs.OpCode, special xids, CreateMode,
+ * Watcher.Event, WatcherType, AddWatchMode, Perms). Each lives in one table.
+ */
+
+/** ZooDefs.OpCode: the `type` of a RequestHeader. */
+export const OpCode = {
+  notification: 0,
+  create: 1,
+  delete: 2,
+  exists: 3,
+  getData: 4,
+  setData: 5,
+  getACL: 6,
+  setACL: 7,
+  getChildren: 8,
+  sync: 9,
+  ping: 11,
+  getChildren2: 12,
+  check: 13,
+  multi: 14,
+  create2: 15,
+  reconfig: 16,
+  checkWatches: 17,
+  removeWatches: 18,
+  createContainer: 19,
+  deleteContainer: 20,
+  createTTL: 21,
+  multiRead: 22,
+  auth: 100,
+  setWatches: 101,
+  sasl: 102,
+  getEphemerals: 103,
+  getAllChildrenNumber: 104,
+  setWatches2: 105,
+  addWatch: 106,
+  whoAmI: 107,
+  createSession: -10,
+  closeSession: -11,
+  error: -1,
+} as const;
+
+export type OpName = keyof typeof OpCode;
+
+const opNamesByCode = new Map<number, OpName>(
+  (Object.entries(OpCode) as [OpName, number][]).map(([name, code]) => [code, name]),
+);
+
+/** The op name for a code, or undefined when the code is not in the table. */
+export function opName(code: number): OpName | undefined {
+  return opNamesByCode.get(code);
+}
+
+/**
+ * Reserved xids. Normal requests use 1..2^31-1. Note the Java client actually
+ * sends SetWatches with a normal xid (see reference §3.5); -8 is here for completeness.
+ */
+export const Xid = {
+  notification: -1,
+  ping: -2,
+  auth: -4,
+  setWatches: -8,
+} as const;
+
+/** CreateMode flags: enumerated values, not a bit set. */
+export const CreateFlag = {
+  PERSISTENT: 0,
+  EPHEMERAL: 1,
+  PERSISTENT_SEQUENTIAL: 2,
+  EPHEMERAL_SEQUENTIAL: 3,
+  CONTAINER: 4,
+  PERSISTENT_WITH_TTL: 5,
+  PERSISTENT_SEQUENTIAL_WITH_TTL: 6,
+} as const;
+
+export type CreateFlagName = keyof typeof CreateFlag;
+
+/** Watcher.Event.EventType. Values 5..7 are raised client-side only. */
+export const EventTypeCode = {
+  None: -1,
+  NodeCreated: 1,
+  NodeDeleted: 2,
+  NodeDataChanged: 3,
+  NodeChildrenChanged: 4,
+  DataWatchRemoved: 5,
+  ChildWatchRemoved: 6,
+  PersistentWatchRemoved: 7,
+} as const;
+
+export type EventTypeName = keyof typeof EventTypeCode;
+
+/** Watcher.Event.KeeperState. Servers only ever send SyncConnected (3) in notifications. */
+export const KeeperStateCode = {
+  /** Deprecated. */
+  Unknown: -1,
+  Disconnected: 0,
+  /** Deprecated. */
+  NoSyncConnected: 1,
+  SyncConnected: 3,
+  AuthFailed: 4,
+  ConnectedReadOnly: 5,
+  SaslAuthenticated: 6,
+  Closed: 7,
+  Expired: -112,
+} as const;
+
+export type KeeperStateName = keyof typeof KeeperStateCode;
+
+/** Watcher.WatcherType, the `type` of checkWatches/removeWatches. 4 and 5 need a 3.9 server. */
+export const WatcherTypeCode = {
+  Children: 1,
+  Data: 2,
+  Any: 3,
+  Persistent: 4,
+  PersistentRecursive: 5,
+} as const;
+
+export type WatcherTypeName = keyof typeof WatcherTypeCode;
+
+/** ZooDefs.AddWatchModes, the `mode` of addWatch. */
+export const AddWatchModeCode = {
+  PERSISTENT: 0,
+  PERSISTENT_RECURSIVE: 1,
+} as const;
+
+export type AddWatchModeName = keyof typeof AddWatchModeCode;
+
+/** ZooDefs.Perms: ACL permission bits. */
+export const Perms = {
+  READ: 1,
+  WRITE: 2,
+  CREATE: 4,
+  DELETE: 8,
+  ADMIN: 16,
+  ALL: 31,
+} as const;

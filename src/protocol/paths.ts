@@ -1,0 +1,83 @@
+/**
+ * Path rules of ZooKeeper's PathUtils.validatePath (reference §9) and chroot
+ * handling (reference §7.6). Indexes and reasons match the Java messages.
+ */
+
+import { ZooKeeperError } from './errors.js';
+
+/** \u0001-\u001F, \u007F-\u009F, \uD800-\uF8FF (surrogates + private use), \uFFF0-\uFFFF. */
+function isForbiddenChar(c: number): boolean {
+  return (
+    (c > 0x0000 && c <= 0x001f) ||
+    (c >= 0x007f && c <= 0x009f) ||
+    (c >= 0xd800 && c <= 0xf8ff) ||
+    (c >= 0xfff0 && c <= 0xffff)
+  );
+}
+
+const SLASH = 0x2f;
+const DOT = 0x2e;
+
+/**
+ * Why `path` is not a valid ZooKeeper path, or null when it is. For sequential
+ * creates the server appends a counter, so the path is checked as `path + '1'`
+ * (a trailing '/' is then legal).
+ */
+export function pathProblem(path: string, sequential = false): string | null {
+  if (typeof path !== 'string') return 'path must be a string';
+  const p = sequential ? path + '1' : path;
+  if (p.length === 0) return 'path length must be > 0';
+  if (p.charCodeAt(0) !== SLASH) return 'path must start with / character';
+  if (p.length === 1) return null;
+  if (p.charCodeAt(p.length - 1) === SLASH) return 'path must not end with / character';
+
+  // Walks UTF-16 code units, as Java does, so surrogate halves are caught one by one.
+  let last = SLASH;
+  for (let i = 1; i < p.length; last = p.charCodeAt(i), i++) {
+    const c = p.charCodeAt(i);
+    const endsSegment = i + 1 === p.length || p.charCodeAt(i + 1) === SLASH;
+    if (c === 0) return `null character not allowed @${i}`;
+    if (c === SLASH && last === SLASH) return `empty node name specified @${i}`;
+    if (c === DOT && last === DOT) {
+      if (p.charCodeAt(i - 2) === SLASH && endsSegment) return `relative paths not allowed @${i}`;
+    } else if (c === DOT) {
+      if (last === SLASH && endsSegment) return `relative paths not allowed @${i}`;
+    } else if (isForbiddenChar(c)) {
+      return `invalid character @${i}`;
+    }
+  }
+  return null;
+}
+
+/** Throws ZooKeeperError BADARGUMENTS when `path` is invalid (see pathProblem). */
+export function validatePath(path: string, sequential = false): void {
+  const problem = pathProblem(path, sequential);
+  if (problem !== null) {
+    throw new ZooKeeperError('BADARGUMENTS', `invalid path "${String(path)}": ${problem}`, {
+      path,
+    });
+  }
+}
+
+/** '' and '/' both mean "no chroot". */
+function hasChroot(chroot: string): boolean {
+  return chroot !== '' && chroot !== '/';
+}
+
+/** Client path -> server path: '/' becomes the chroot itself, any other path is appended. */
+export function joinChroot(chroot: string, path: string): string {
+  if (!hasChroot(chroot)) return path;
+  return path === '/' ? chroot : chroot + path;
+}
+
+/**
+ * Server path -> client path. Matches `chroot + '/'` rather than a plain
+ * prefix, so chroot '/app' leaves '/apple' alone (the Java client does not).
+ * Paths outside the chroot are returned unchanged.
+ */
+export function stripChroot(chroot: string, serverPath: string): string {
+  if (!hasChroot(chroot)) return serverPath;
+  if (serverPath === chroot) return '/';
+  if (serverPath.startsWith(chroot + '/')) return serverPath.slice(chroot.length);
+  return serverPath;
+}

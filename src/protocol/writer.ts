@@ -1,0 +1,134 @@
+/**
+ * Jute binary writer: big-endian, two's complement, `-1` length for null
+ * buffers/strings/vectors (distinct from an empty one).
+ *
+ * One growable buffer (doubling) plus a DataView over it; `finish()` hands out a
+ * view of the written bytes without copying.
+ */
+
+import { ZooKeeperError } from './errors.js';
+
+const encoder = new TextEncoder();
+
+const INT_MIN = -0x8000_0000;
+const INT_MAX = 0x7fff_ffff;
+const LONG_MIN = -(1n << 63n);
+const LONG_MAX = (1n << 63n) - 1n;
+
+export class Writer {
+  private bytes: Uint8Array;
+  private view: DataView;
+  private pos = 0;
+
+  constructor(initialCapacity = 256) {
+    this.bytes = new Uint8Array(Math.max(16, initialCapacity));
+    this.view = new DataView(this.bytes.buffer);
+  }
+
+  /** Bytes written so far. */
+  get length(): number {
+    return this.pos;
+  }
+
+  /** jute `int`: 4 bytes, signed. Rejects values that would silently wrap. */
+  int(v: number): this {
+    if (!Number.isInteger(v) || v < INT_MIN || v > INT_MAX) {
+      throw new ZooKeeperError('BADARGUMENTS', `int out of range: ${v}`);
+    }
+    this.ensure(4);
+    this.view.setInt32(this.pos, v);
+    this.pos += 4;
+    return this;
+  }
+
+  /** jute `long`: 8 bytes, signed. bigint because zxids and session ids exceed 2^53. */
+  long(v: bigint): this {
+    if (typeof v !== 'bigint' || v < LONG_MIN || v > LONG_MAX) {
+      throw new ZooKeeperError('BADARGUMENTS', `long out of range: ${String(v)}`);
+    }
+    this.ensure(8);
+    this.view.setBigInt64(this.pos, v);
+    this.pos += 8;
+    return this;
+  }
+
+  /** jute `boolean`: one byte, 1 or 0. */
+  bool(v: boolean): this {
+    this.ensure(1);
+    this.bytes[this.pos++] = v ? 1 : 0;
+    return this;
+  }
+
+  /** jute `buffer`: int length + bytes; null is length -1. */
+  buffer(v: Uint8Array | null): this {
+    if (v === null) return this.int(-1);
+    this.int(v.length);
+    return this.raw(v);
+  }
+
+  /** jute `ustring`: int byte length + standard UTF-8; null is length -1. */
+  ustring(v: string | null): this {
+    if (v === null) return this.int(-1);
+    // Worst case is 3 bytes per UTF-16 unit; reserve that so encodeInto never truncates.
+    const max = v.length * 3;
+    this.ensure(4 + max);
+    const start = this.pos + 4;
+    const { written } = encoder.encodeInto(v, this.bytes.subarray(start, start + max));
+    this.view.setInt32(this.pos, written);
+    this.pos = start + written;
+    return this;
+  }
+
+  /** jute `vector<T>`: int count + each item inline; null is count -1. */
+  vector<T>(items: readonly T[] | null, writeItem: (w: Writer, item: T) => void): this {
+    if (items === null) return this.int(-1);
+    this.int(items.length);
+    for (const item of items) writeItem(this, item);
+    return this;
+  }
+
+  /** Raw bytes with no length prefix. */
+  raw(bytes: Uint8Array): this {
+    this.ensure(bytes.length);
+    this.bytes.set(bytes, this.pos);
+    this.pos += bytes.length;
+    return this;
+  }
+
+  /** Overwrites an int at an earlier offset (used to patch frame lengths). */
+  patchInt(offset: number, v: number): this {
+    if (offset < 0 || offset + 4 > this.pos) {
+      throw new ZooKeeperError('BADARGUMENTS', `patch offset ${offset} outside written bytes`);
+    }
+    this.view.setInt32(offset, v);
+    return this;
+  }
+
+  /** The written bytes (a view, not a copy). The writer should not be reused afterwards. */
+  finish(): Uint8Array {
+    return this.bytes.subarray(0, this.pos);
+  }
+
+  private ensure(extra: number): void {
+    const needed = this.pos + extra;
+    if (needed <= this.bytes.length) return;
+    let capacity = this.bytes.length * 2;
+    while (capacity < needed) capacity *= 2;
+    const next = new Uint8Array(capacity);
+    next.set(this.bytes.subarray(0, this.pos));
+    this.bytes = next;
+    this.view = new DataView(next.buffer);
+  }
+}
+
+/**
+ * Builds one length-prefixed frame: reserves 4 bytes, runs `body`, then patches
+ * the length (which excludes its own 4 bytes).
+ */
+export function frame(body: (w: Writer) => void, initialCapacity?: number): Uint8Array {
+  const w = new Writer(initialCapacity);
+  w.int(0);
+  body(w);
+  w.patchInt(0, w.length - 4);
+  return w.finish();
+}

@@ -1,0 +1,125 @@
+import { describe, expect, it } from 'vitest';
+import { ZooKeeperError } from '../../../src/protocol/errors.js';
+import { joinChroot, pathProblem, stripChroot, validatePath } from '../../../src/protocol/paths.js';
+
+// [path, expected problem or null] — reasons and '@' indexes as in Java's PathUtils.
+const cases: [string, string | null][] = [
+  // valid
+  ['/', null],
+  ['/a', null],
+  ['/a/b/c', null],
+  ['/zookeeper/quota', null],
+  ['/.a', null],
+  ['/a.', null],
+  ['/...', null],
+  ['/a/.b/c..', null],
+  ['/a b', null],
+  ['/ünï-€', null],
+  ['/\u00a0', null], // just above the C1 range
+  ['/\uf900', null], // just above the private-use area
+  ['/\uffef', null], // just below the forbidden specials
+  ['/\u007e', null],
+  // rule 1: empty
+  ['', 'path length must be > 0'],
+  // rule 2: must start with /
+  ['a', 'path must start with / character'],
+  ['a/b', 'path must start with / character'],
+  [' /a', 'path must start with / character'],
+  // rule 3: no trailing / except the root
+  ['/a/', 'path must not end with / character'],
+  ['//', 'path must not end with / character'],
+  // rule 4: empty segment
+  ['//a', 'empty node name specified @1'],
+  ['/a//b', 'empty node name specified @3'],
+  // rule 5: . and .. segments
+  ['/.', 'relative paths not allowed @1'],
+  ['/..', 'relative paths not allowed @2'],
+  ['/a/./b', 'relative paths not allowed @3'],
+  ['/a/../b', 'relative paths not allowed @4'],
+  ['/a/.', 'relative paths not allowed @3'],
+  ['/a/..', 'relative paths not allowed @4'],
+  // rule 6: NUL
+  ['/a\u0000b', 'null character not allowed @2'],
+  ['/\u0000', 'null character not allowed @1'],
+  // rule 7: forbidden characters
+  ['/a\u0001', 'invalid character @2'],
+  ['/\u001f', 'invalid character @1'],
+  ['/\u007f', 'invalid character @1'],
+  ['/\u009f', 'invalid character @1'],
+  ['/\ud800', 'invalid character @1'],
+  ['/😀', 'invalid character @1'], // non-BMP: a surrogate pair
+  ['/\ue000', 'invalid character @1'], // private use
+  ['/\uf8ff', 'invalid character @1'],
+  ['/\ufff0', 'invalid character @1'],
+  ['/\uffff', 'invalid character @1'],
+  ['/ok/\n', 'invalid character @4'],
+];
+
+describe('pathProblem / validatePath (PathUtils.validatePath)', () => {
+  for (const [path, problem] of cases) {
+    it(`${JSON.stringify(path)} -> ${problem ?? 'valid'}`, () => {
+      expect(pathProblem(path)).toBe(problem);
+      if (problem === null) {
+        expect(() => validatePath(path)).not.toThrow();
+      } else {
+        let caught: unknown;
+        try {
+          validatePath(path);
+        } catch (err) {
+          caught = err;
+        }
+        expect(caught).toBeInstanceOf(ZooKeeperError);
+        const err = caught as ZooKeeperError;
+        expect(err.code).toBe('BADARGUMENTS');
+        expect(err.errno).toBe(-8);
+        expect(err.path).toBe(path);
+        expect(err.message).toBe(`invalid path "${path}": ${problem}`);
+      }
+    });
+  }
+
+  it('validates sequential paths as path + "1"', () => {
+    expect(pathProblem('/a/', true)).toBeNull(); // trailing '/' is fine for sequential
+    expect(pathProblem('/', true)).toBeNull();
+    expect(pathProblem('/lock-', true)).toBeNull();
+    expect(pathProblem('/a/', false)).toBe('path must not end with / character');
+    expect(pathProblem('/a//', true)).toBe('empty node name specified @3');
+    expect(pathProblem('', true)).toBe('path must start with / character');
+    expect(pathProblem('/a/.', true)).toBeNull(); // '/a/.1' is a legal name
+    expect(() => validatePath('/x/', true)).not.toThrow();
+    expect(() => validatePath('x', true)).toThrow(
+      'invalid path "x": path must start with / character',
+    );
+  });
+});
+
+describe('chroot', () => {
+  it('joins client paths onto the chroot', () => {
+    expect(joinChroot('/app', '/')).toBe('/app');
+    expect(joinChroot('/app', '/a')).toBe('/app/a');
+    expect(joinChroot('/app/x', '/a/b')).toBe('/app/x/a/b');
+    expect(joinChroot('', '/a')).toBe('/a');
+    expect(joinChroot('', '/')).toBe('/');
+    expect(joinChroot('/', '/a')).toBe('/a');
+  });
+
+  it('strips the chroot from server paths, matching chroot + "/" only', () => {
+    expect(stripChroot('/app', '/app')).toBe('/');
+    expect(stripChroot('/app', '/app/a')).toBe('/a');
+    expect(stripChroot('/app', '/app/a/b')).toBe('/a/b');
+    expect(stripChroot('/app', '/apple')).toBe('/apple');
+    expect(stripChroot('/app', '/apple/x')).toBe('/apple/x');
+    expect(stripChroot('/app', '/zookeeper/config')).toBe('/zookeeper/config');
+    expect(stripChroot('/app', '/other')).toBe('/other');
+    expect(stripChroot('', '/app/a')).toBe('/app/a');
+    expect(stripChroot('/', '/a')).toBe('/a');
+  });
+
+  it('round-trips join then strip', () => {
+    for (const chroot of ['', '/app', '/a/b/c']) {
+      for (const path of ['/', '/x', '/x/y', '/app', '/apple']) {
+        expect(stripChroot(chroot, joinChroot(chroot, path))).toBe(path);
+      }
+    }
+  });
+});
