@@ -1,9 +1,12 @@
 // zookeeper-ts: the client entry point.
-export { Client, connect } from './session/client.js';
+
+export type { ErrorCodeName } from './protocol/errors.js';
+export { ErrorCode, ProtocolError, ZooKeeperError } from './protocol/errors.js';
 export type { CallOptions, ReconfigOptions } from './session/client.js';
-export { Op } from './session/multi.js';
+export { Client, connect } from './session/client.js';
 export type { OpResult, ReadOp } from './session/multi.js';
-export { CreateMode, Ids, Perms } from './session/types.js';
+export { Op } from './session/multi.js';
+export type { Connection, Transport, TransportConnectOptions } from './session/transport.js';
 export type {
   ACL,
   AuthInfo,
@@ -18,11 +21,9 @@ export type {
   SessionState,
   Stat,
   TlsOptions,
-  WatchOptions,
   WatchedEvent,
   Watcher,
   WatcherKind,
+  WatchOptions,
 } from './session/types.js';
-export type { Connection, Transport, TransportConnectOptions } from './session/transport.js';
-export { ZooKeeperError, ProtocolError, ErrorCode } from './protocol/errors.js';
-export type { ErrorCodeName } from './protocol/errors.js';
+export { CreateMode, Ids, Perms } from './session/types.js';

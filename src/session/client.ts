@@ -6,13 +6,13 @@ import { WatcherTypeCode } from '../protocol/ops.js';
 import { validatePath } from '../protocol/paths.js';
 import { toBytes } from './bytes.js';
 import { parseServerList } from './config.js';
-import { HostList, parseConnectString } from './hosts.js';
+import { formatHost, HostList, parseConnectString } from './hosts.js';
 import {
+  createRequest,
+  fromMultiResult,
   type Op,
   type OpResult,
   type ReadOp,
-  createRequest,
-  fromMultiResult,
   toMultiOp,
   toMultiReadOp,
 } from './multi.js';
@@ -32,10 +32,10 @@ import type {
   RemoveWatchesOptions,
   SessionState,
   Stat,
-  WatchOptions,
   WatchedEvent,
   Watcher,
   WatcherKind,
+  WatchOptions,
 } from './types.js';
 import type { OneShotKind } from './watches.js';
 
@@ -62,10 +62,14 @@ const NONODE = -101;
 
 function checkVersion(version: unknown, path: string, op: string): number {
   if (!Number.isInteger(version) || (version as number) < -1 || (version as number) > 0x7fffffff) {
-    throw new ZooKeeperError('BADARGUMENTS', `version must be an integer >= -1, got ${String(version)}`, {
-      path,
-      op,
-    });
+    throw new ZooKeeperError(
+      'BADARGUMENTS',
+      `version must be an integer >= -1, got ${String(version)}`,
+      {
+        path,
+        op,
+      },
+    );
   }
   return version as number;
 }
@@ -73,14 +77,20 @@ function checkVersion(version: unknown, path: string, op: string): number {
 function checkWatcher(watch: unknown, path: string, op: string): Watcher | undefined {
   if (watch === undefined) return undefined;
   if (typeof watch !== 'function') {
-    throw new ZooKeeperError('BADARGUMENTS', 'watch must be a function (event) => void', { path, op });
+    throw new ZooKeeperError('BADARGUMENTS', 'watch must be a function (event) => void', {
+      path,
+      op,
+    });
   }
   return watch as Watcher;
 }
 
 function checkAcl(acl: unknown, path: string, op: string): ACL[] {
   if (!Array.isArray(acl) || acl.length === 0) {
-    throw new ZooKeeperError('INVALIDACL', 'an ACL list must have at least one entry', { path, op });
+    throw new ZooKeeperError('INVALIDACL', 'an ACL list must have at least one entry', {
+      path,
+      op,
+    });
   }
   return acl.map((entry: ACL) => ({
     perms: entry.perms,
@@ -108,7 +118,10 @@ export class Client implements AsyncDisposable {
       ['connectTimeout', connectTimeout],
     ] as const) {
       if (!Number.isFinite(value) || value <= 0) {
-        throw new ZooKeeperError('BADARGUMENTS', `${name} must be a positive number of ms, got ${value}`);
+        throw new ZooKeeperError(
+          'BADARGUMENTS',
+          `${name} must be a positive number of ms, got ${value}`,
+        );
       }
     }
     const transport: Transport = options.transport ?? (await defaultTransport());
@@ -152,16 +165,26 @@ export class Client implements AsyncDisposable {
   get chroot(): string {
     return this.paths.chroot;
   }
+  /** `host:port` of the server the session is connected to, or null while not connected. */
+  get server(): string | null {
+    const server = this.session.server;
+    return server ? formatHost(server) : null;
+  }
 
   /** Listens to session state changes; returns the unsubscribe function. */
   on(event: 'state', listener: (state: SessionState) => void): () => void {
-    if (event !== 'state') throw new ZooKeeperError('BADARGUMENTS', `unknown event "${String(event)}"`);
+    if (event !== 'state')
+      throw new ZooKeeperError('BADARGUMENTS', `unknown event "${String(event)}"`);
     return this.session.onState((state) => listener(state));
   }
 
   // ---- writes --------------------------------------------------------------------------------
 
-  async create(path: string, data?: Data, options: CreateOptions & CallOptions = {}): Promise<string> {
+  async create(
+    path: string,
+    data?: Data,
+    options: CreateOptions & CallOptions = {},
+  ): Promise<string> {
     return (await this.createNode(path, data, options, 'create')).path;
   }
 
@@ -203,10 +226,14 @@ export class Client implements AsyncDisposable {
     checkVersion(version, path, 'delete');
     if (path === '/' && this.paths.chroot !== '') {
       // As the Java client: the chroot itself cannot be deleted through the chrooted client.
-      throw new ZooKeeperError('BADARGUMENTS', 'cannot delete the chroot through a chrooted client', {
-        path,
-        op: 'delete',
-      });
+      throw new ZooKeeperError(
+        'BADARGUMENTS',
+        'cannot delete the chroot through a chrooted client',
+        {
+          path,
+          op: 'delete',
+        },
+      );
     }
     await this.session.submit(
       codecs.delete,
@@ -226,7 +253,12 @@ export class Client implements AsyncDisposable {
     return toStat(reply.stat);
   }
 
-  async setACL(path: string, acl: readonly ACL[], version = -1, options: CallOptions = {}): Promise<Stat> {
+  async setACL(
+    path: string,
+    acl: readonly ACL[],
+    version = -1,
+    options: CallOptions = {},
+  ): Promise<Stat> {
     validatePath(path);
     checkVersion(version, path, 'setACL');
     const reply = await this.session.submit(
@@ -239,10 +271,14 @@ export class Client implements AsyncDisposable {
 
   /** Atomic: all ops apply or none. On failure rejects with the first failing op's code and `results`. */
   async multi(ops: readonly Op[], options: CallOptions = {}): Promise<OpResult[]> {
-    if (!Array.isArray(ops)) throw new ZooKeeperError('BADARGUMENTS', 'multi takes an array of Op', { op: 'multi' });
+    if (!Array.isArray(ops))
+      throw new ZooKeeperError('BADARGUMENTS', 'multi takes an array of Op', { op: 'multi' });
     if (ops.length === 0) return [];
     const request = { ops: ops.map((op) => toMultiOp(this.paths, op)) };
-    const reply = await this.session.submit(codecs.multi, request, { op: 'multi', signal: options.signal });
+    const reply = await this.session.submit(codecs.multi, request, {
+      op: 'multi',
+      signal: options.signal,
+    });
     const results = reply.map((result) => fromMultiResult(this.paths, result));
     const failed = results.findIndex((result) => result.type === 'error' && result.errno !== 0);
     if (failed >= 0) {
@@ -261,10 +297,16 @@ export class Client implements AsyncDisposable {
 
   /** Several reads in one round trip; each succeeds or fails on its own (not atomic). */
   async multiRead(ops: readonly ReadOp[], options: CallOptions = {}): Promise<OpResult[]> {
-    if (!Array.isArray(ops)) throw new ZooKeeperError('BADARGUMENTS', 'multiRead takes an array of Op', { op: 'multiRead' });
+    if (!Array.isArray(ops))
+      throw new ZooKeeperError('BADARGUMENTS', 'multiRead takes an array of Op', {
+        op: 'multiRead',
+      });
     if (ops.length === 0) return [];
     const request = { ops: ops.map((op) => toMultiReadOp(this.paths, op)) };
-    const reply = await this.session.submit(codecs.multiRead, request, { op: 'multiRead', signal: options.signal });
+    const reply = await this.session.submit(codecs.multiRead, request, {
+      op: 'multiRead',
+      signal: options.signal,
+    });
     return reply.map((result) => fromMultiResult(this.paths, result));
   }
 
@@ -305,7 +347,12 @@ export class Client implements AsyncDisposable {
     const reply = await this.session.submit(
       codecs.getData,
       { path: this.paths.toServer(path), watch: watcher !== undefined },
-      { path, op: 'getData', signal: options.signal, onReply: this.registerOnSuccess('data', path, watcher) },
+      {
+        path,
+        op: 'getData',
+        signal: options.signal,
+        onReply: this.registerOnSuccess('data', path, watcher),
+      },
     );
     return { data: reply.data ?? new Uint8Array(0), stat: toStat(reply.stat) };
   }
@@ -316,7 +363,12 @@ export class Client implements AsyncDisposable {
     const reply = await this.session.submit(
       codecs.getChildren,
       { path: this.paths.toServer(path), watch: watcher !== undefined },
-      { path, op: 'getChildren', signal: options.signal, onReply: this.registerOnSuccess('child', path, watcher) },
+      {
+        path,
+        op: 'getChildren',
+        signal: options.signal,
+        onReply: this.registerOnSuccess('child', path, watcher),
+      },
     );
     return reply.children;
   }
@@ -330,7 +382,12 @@ export class Client implements AsyncDisposable {
     const reply = await this.session.submit(
       codecs.getChildren2,
       { path: this.paths.toServer(path), watch: watcher !== undefined },
-      { path, op: 'getChildren2', signal: options.signal, onReply: this.registerOnSuccess('child', path, watcher) },
+      {
+        path,
+        op: 'getChildren2',
+        signal: options.signal,
+        onReply: this.registerOnSuccess('child', path, watcher),
+      },
     );
     return { children: reply.children, stat: toStat(reply.stat) };
   }
@@ -358,16 +415,25 @@ export class Client implements AsyncDisposable {
   /** This session's ephemeral nodes under `prefix` (relative to the chroot, as every path here). */
   async getEphemerals(prefix = '/', options: CallOptions = {}): Promise<string[]> {
     if (typeof prefix !== 'string' || !prefix.startsWith('/')) {
-      throw new ZooKeeperError('BADARGUMENTS', `prefix must start with "/", got ${String(prefix)}`, {
-        op: 'getEphemerals',
-      });
+      throw new ZooKeeperError(
+        'BADARGUMENTS',
+        `prefix must start with "/", got ${String(prefix)}`,
+        {
+          op: 'getEphemerals',
+        },
+      );
     }
     const reply = await this.session.submit(
       codecs.getEphemerals,
-      { prefixPath: this.paths.chroot + (prefix === '/' && this.paths.chroot !== '' ? '/' : prefix) },
+      {
+        prefixPath: this.paths.chroot + (prefix === '/' && this.paths.chroot !== '' ? '/' : prefix),
+      },
       { path: prefix, op: 'getEphemerals', signal: options.signal },
     );
-    const mine = this.paths.chroot === '' ? reply.ephemerals : reply.ephemerals.filter((p) => p.startsWith(`${this.paths.chroot}/`));
+    const mine =
+      this.paths.chroot === ''
+        ? reply.ephemerals
+        : reply.ephemerals.filter((p) => p.startsWith(`${this.paths.chroot}/`));
     return mine.map((p) => this.paths.fromServer(p));
   }
 
@@ -384,20 +450,27 @@ export class Client implements AsyncDisposable {
 
   /** The identities this session is authenticated as (ip, digest, x509, ...). */
   async whoAmI(options: CallOptions = {}): Promise<ClientInfo[]> {
-    const reply = await this.session.submit(codecs.whoAmI, undefined, { op: 'whoAmI', signal: options.signal });
+    const reply = await this.session.submit(codecs.whoAmI, undefined, {
+      op: 'whoAmI',
+      signal: options.signal,
+    });
     return reply.clientInfo;
   }
 
   /** Adds credentials to the session (kept and re-sent after reconnects). */
   async addAuth(scheme: string, credentials: string | Uint8Array): Promise<void> {
     if (typeof scheme !== 'string' || scheme === '') {
-      throw new ZooKeeperError('BADARGUMENTS', 'scheme must be a non-empty string', { op: 'addAuth' });
+      throw new ZooKeeperError('BADARGUMENTS', 'scheme must be a non-empty string', {
+        op: 'addAuth',
+      });
     }
     await this.session.addAuth(scheme, toBytes(credentials, undefined, 'addAuth'));
   }
 
   /** The ensemble's dynamic configuration (`/zookeeper/config`, never chrooted). */
-  async getConfig(options: WatchOptions & CallOptions = {}): Promise<{ config: string; stat: Stat }> {
+  async getConfig(
+    options: WatchOptions & CallOptions = {},
+  ): Promise<{ config: string; stat: Stat }> {
     const watcher = checkWatcher(options.watch, CONFIG_NODE, 'getConfig');
     const reply = await this.session.submit(
       codecs.getData,
@@ -409,7 +482,10 @@ export class Client implements AsyncDisposable {
         onReply: this.registerOnSuccess('data', CONFIG_NODE, watcher),
       },
     );
-    return { config: new TextDecoder().decode(reply.data ?? new Uint8Array(0)), stat: toStat(reply.stat) };
+    return {
+      config: new TextDecoder().decode(reply.data ?? new Uint8Array(0)),
+      stat: toStat(reply.stat),
+    };
   }
 
   /**
@@ -469,7 +545,11 @@ export class Client implements AsyncDisposable {
    * told with a *WatchRemoved event. `local: true` removes them locally even when the server
    * cannot be reached.
    */
-  async removeWatches(path: string, kind: WatcherKind, options: RemoveWatchesOptions = {}): Promise<void> {
+  async removeWatches(
+    path: string,
+    kind: WatcherKind,
+    options: RemoveWatchesOptions = {},
+  ): Promise<void> {
     validatePath(path);
     const codes: Record<WatcherKind, number> = {
       children: WatcherTypeCode.Children,
@@ -480,14 +560,32 @@ export class Client implements AsyncDisposable {
     };
     const type = codes[kind];
     if (type === undefined) {
-      throw new ZooKeeperError('BADARGUMENTS', `unknown watcher kind "${String(kind)}"`, { path, op: 'removeWatches' });
+      throw new ZooKeeperError('BADARGUMENTS', `unknown watcher kind "${String(kind)}"`, {
+        path,
+        op: 'removeWatches',
+      });
     }
     const oneShotKinds: OneShotKind[] =
-      kind === 'children' ? ['child'] : kind === 'data' ? ['data', 'exist'] : kind === 'any' ? ['data', 'exist', 'child'] : [];
-    const persistentModes = kind === 'persistent' ? [false] : kind === 'persistentRecursive' ? [true] : kind === 'any' ? [false, true] : [];
+      kind === 'children'
+        ? ['child']
+        : kind === 'data'
+          ? ['data', 'exist']
+          : kind === 'any'
+            ? ['data', 'exist', 'child']
+            : [];
+    const persistentModes =
+      kind === 'persistent'
+        ? [false]
+        : kind === 'persistentRecursive'
+          ? [true]
+          : kind === 'any'
+            ? [false, true]
+            : [];
     const removeLocally = () => {
       const removed = this.session.watches.removeOneShot(path, oneShotKinds);
-      const ended = persistentModes.map((recursive) => this.session.watches.removeAllPersistent(path, recursive));
+      const ended = persistentModes.map((recursive) =>
+        this.session.watches.removeAllPersistent(path, recursive),
+      );
       return removed || ended.some(Boolean);
     };
     try {
@@ -517,7 +615,11 @@ export class Client implements AsyncDisposable {
     }
     try {
       // 'Any' because 3.8 servers know no persistent watcher types; the check above makes it exact.
-      await this.session.submit(codecs.removeWatches, { path: this.paths.toServer(path), type }, { path, op: 'removeWatches' });
+      await this.session.submit(
+        codecs.removeWatches,
+        { path: this.paths.toServer(path), type },
+        { path, op: 'removeWatches' },
+      );
     } catch {
       // Best effort: gone already (NOWATCHER), or the session ended and took it along.
     }
@@ -551,4 +653,3 @@ export class Client implements AsyncDisposable {
 export function connect(connectString: string, options?: ConnectOptions): Promise<Client> {
   return Client.connect(connectString, options);
 }
-

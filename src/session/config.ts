@@ -18,7 +18,8 @@ export function parseServerList(config: string): HostAddress[] {
     let host = colon >= 0 ? client.slice(0, colon) : '';
     if (host.startsWith('[') && host.endsWith(']')) host = host.slice(1, -1);
     if (host === '' || host === '0.0.0.0' || host === '::') host = quorumHost;
-    if (Number.isInteger(port) && port > 0 && port < 65536 && host !== '') hosts.push({ host, port });
+    if (Number.isInteger(port) && port > 0 && port < 65536 && host !== '')
+      hosts.push({ host, port });
   }
   return hosts;
 }

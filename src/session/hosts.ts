@@ -98,9 +98,19 @@ export class HostList {
   /** The next host, and whether the walk has come round to the last host that gave a session. */
   next(): { host: HostAddress; cycled: boolean } {
     this.index = (this.index + 1) % this.hosts.length;
-    const cycled =
-      this.lastConnected >= 0 ? this.index === this.lastConnected : this.index === 0;
+    const cycled = this.lastConnected >= 0 ? this.index === this.lastConnected : this.index === 0;
     return { host: this.hosts[this.index]!, cycled };
+  }
+
+  /** Makes `host` the next one `next()` returns (a read-write server found by probing). */
+  preferNext(host: HostAddress): void {
+    const at = this.hosts.findIndex((h) => h.host === host.host && h.port === host.port);
+    if (at >= 0) this.index = (at - 1 + this.hosts.length) % this.hosts.length;
+  }
+
+  /** The host of the last `next()`. */
+  current(): HostAddress | undefined {
+    return this.hosts[this.index];
   }
 
   markConnected(): void {

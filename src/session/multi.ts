@@ -1,23 +1,27 @@
 // Public builders for multi() and multiRead(), and the mapping of their results.
+
+import { errorCodeName, ZooKeeperError } from '../protocol/errors.js';
 import type { MultiOp, MultiReadOp, MultiResult } from '../protocol/multi.js';
-import { ZooKeeperError, errorCodeName } from '../protocol/errors.js';
 import { validatePath } from '../protocol/paths.js';
-import { type Paths } from './paths.js';
-import { toStat } from './stat.js';
-import {
-  type ACL,
-  CreateMode,
-  type CreateOptions,
-  type Data,
-  Ids,
-  type Stat,
-} from './types.js';
 import { toBytes } from './bytes.js';
+import type { Paths } from './paths.js';
+import { toStat } from './stat.js';
+import { type ACL, CreateMode, type CreateOptions, type Data, Ids, type Stat } from './types.js';
 
 export type Op =
-  | { readonly type: 'create'; readonly path: string; readonly data: Data | undefined; readonly options: CreateOptions }
+  | {
+      readonly type: 'create';
+      readonly path: string;
+      readonly data: Data | undefined;
+      readonly options: CreateOptions;
+    }
   | { readonly type: 'delete'; readonly path: string; readonly version: number }
-  | { readonly type: 'setData'; readonly path: string; readonly data: Data; readonly version: number }
+  | {
+      readonly type: 'setData';
+      readonly path: string;
+      readonly data: Data;
+      readonly version: number;
+    }
   | { readonly type: 'check'; readonly path: string; readonly version: number };
 
 export type ReadOp =
@@ -74,16 +78,27 @@ export function createRequest(
   validatePath(path, isSequential(mode));
   const acl: readonly ACL[] = options.acl ?? Ids.OPEN_ACL_UNSAFE;
   if (!Array.isArray(acl) || acl.length === 0) {
-    throw new ZooKeeperError('INVALIDACL', 'an ACL list must have at least one entry', { path, op });
+    throw new ZooKeeperError('INVALIDACL', 'an ACL list must have at least one entry', {
+      path,
+      op,
+    });
   }
-  const withTtl = mode === CreateMode.PERSISTENT_WITH_TTL || mode === CreateMode.PERSISTENT_SEQUENTIAL_WITH_TTL;
+  const withTtl =
+    mode === CreateMode.PERSISTENT_WITH_TTL || mode === CreateMode.PERSISTENT_SEQUENTIAL_WITH_TTL;
   const ttl = options.ttl;
   if (withTtl) {
     if (ttl === undefined || !Number.isInteger(ttl) || ttl <= 0 || ttl > 0xffffffffff) {
-      throw new ZooKeeperError('BADARGUMENTS', `a TTL mode needs ttl in 1..${0xffffffffff} ms, got ${String(ttl)}`, { path, op });
+      throw new ZooKeeperError(
+        'BADARGUMENTS',
+        `a TTL mode needs ttl in 1..${0xffffffffff} ms, got ${String(ttl)}`,
+        { path, op },
+      );
     }
   } else if (ttl !== undefined) {
-    throw new ZooKeeperError('BADARGUMENTS', 'ttl is only allowed with the *_WITH_TTL modes', { path, op });
+    throw new ZooKeeperError('BADARGUMENTS', 'ttl is only allowed with the *_WITH_TTL modes', {
+      path,
+      op,
+    });
   }
   return {
     mode,
@@ -91,7 +106,10 @@ export function createRequest(
     request: {
       path: paths.toServer(path),
       data: toBytes(data ?? new Uint8Array(0), path, op),
-      acl: acl.map((entry) => ({ perms: entry.perms, id: { scheme: entry.id.scheme, id: entry.id.id } })),
+      acl: acl.map((entry) => ({
+        perms: entry.perms,
+        id: { scheme: entry.id.scheme, id: entry.id.id },
+      })),
       flags: mode,
       ttl: BigInt(withTtl ? ttl! : -1),
     },
@@ -101,10 +119,19 @@ export function createRequest(
 export function toMultiOp(paths: Paths, op: Op): MultiOp {
   switch (op.type) {
     case 'create': {
-      const { mode, withTtl, request } = createRequest(paths, op.path, op.data, op.options, 'multi');
+      const { mode, withTtl, request } = createRequest(
+        paths,
+        op.path,
+        op.data,
+        op.options,
+        'multi',
+      );
       if (withTtl) return { type: 'createTTL', request };
       const { ttl: _ttl, ...plain } = request;
-      return { type: mode === CreateMode.CONTAINER ? 'createContainer' : 'create2', request: plain };
+      return {
+        type: mode === CreateMode.CONTAINER ? 'createContainer' : 'create2',
+        request: plain,
+      };
     }
     case 'delete':
       validatePath(op.path);
@@ -113,13 +140,19 @@ export function toMultiOp(paths: Paths, op: Op): MultiOp {
       validatePath(op.path);
       return {
         type: 'setData',
-        request: { path: paths.toServer(op.path), data: toBytes(op.data, op.path, 'multi'), version: op.version },
+        request: {
+          path: paths.toServer(op.path),
+          data: toBytes(op.data, op.path, 'multi'),
+          version: op.version,
+        },
       };
     case 'check':
       validatePath(op.path);
       return { type: 'check', request: { path: paths.toServer(op.path), version: op.version } };
     default:
-      throw new ZooKeeperError('BADARGUMENTS', `unknown multi op ${JSON.stringify(op)}`, { op: 'multi' });
+      throw new ZooKeeperError('BADARGUMENTS', `unknown multi op ${JSON.stringify(op)}`, {
+        op: 'multi',
+      });
   }
 }
 
@@ -132,7 +165,9 @@ export function toMultiReadOp(paths: Paths, op: ReadOp): MultiReadOp {
     case 'getChildren':
       return { type: 'getChildren', request };
     default:
-      throw new ZooKeeperError('BADARGUMENTS', `unknown multiRead op ${JSON.stringify(op)}`, { op: 'multiRead' });
+      throw new ZooKeeperError('BADARGUMENTS', `unknown multiRead op ${JSON.stringify(op)}`, {
+        op: 'multiRead',
+      });
   }
 }
 

@@ -15,7 +15,10 @@ export interface PersistentWatchDeps {
 
 export class PersistentWatch implements AsyncIterableIterator<WatchedEvent>, PersistentListener {
   private readonly buffered: WatchedEvent[] = [];
-  private waiter: { resolve(r: IteratorResult<WatchedEvent>): void; reject(e: unknown): void } | null = null;
+  private waiter: {
+    resolve(r: IteratorResult<WatchedEvent>): void;
+    reject(e: unknown): void;
+  } | null = null;
   private finished = false;
   private failure: unknown = null;
   private registered = false;

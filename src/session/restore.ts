@@ -41,7 +41,11 @@ export function setWatchBatches(paths: WatchPaths, chroot: string): WatchPaths[]
  * One frame per batch. A batch with persistent watches needs SetWatches2 (3.6+); others use the
  * older SetWatches so that pre-3.6 servers keep working.
  */
-export function setWatchFrames(paths: WatchPaths, chroot: string, relativeZxid: bigint): Uint8Array[] {
+export function setWatchFrames(
+  paths: WatchPaths,
+  chroot: string,
+  relativeZxid: bigint,
+): Uint8Array[] {
   return setWatchBatches(paths, chroot).map((batch) => {
     const base = {
       relativeZxid,

@@ -14,7 +14,13 @@ import {
   encodeConnectRequest,
   encodeRequest,
 } from '../protocol/codecs.js';
-import { ProtocolError, ZooKeeperError, errorFromCode } from '../protocol/errors.js';
+import {
+  ErrorCode,
+  errorCodeName,
+  errorFromCode,
+  ProtocolError,
+  ZooKeeperError,
+} from '../protocol/errors.js';
 import { DEFAULT_MAX_FRAME, FrameDecoder } from '../protocol/frame.js';
 import { Xid } from '../protocol/ops.js';
 import { stripChroot } from '../protocol/paths.js';
@@ -22,11 +28,12 @@ import { Reader } from '../protocol/reader.js';
 import { type Clock, sleep, systemClock } from './clock.js';
 import { eventTypeName } from './events.js';
 import { Heartbeat, type SessionTimers, sessionTimers } from './heartbeat.js';
-import { type HostAddress, type HostList, formatHost } from './hosts.js';
+import { formatHost, type HostAddress, type HostList } from './hosts.js';
 import { Deque } from './queue.js';
-import { type AuthEntry, type Outbound, type PendingRequest, makeRequest } from './requests.js';
+import { findReadWriteServer } from './readonly-probe.js';
+import { type AuthEntry, makeRequest, type Outbound, type PendingRequest } from './requests.js';
 import { setWatchFrames } from './restore.js';
-import { StateMachine, isConnected, isFinal } from './state.js';
+import { isConnected, isFinal, StateMachine } from './state.js';
 import type { Connection, Transport } from './transport.js';
 import type { SessionState, TlsOptions } from './types.js';
 import { WatchRegistry } from './watches.js';
@@ -77,6 +84,8 @@ export class Session {
   private timers: SessionTimers;
 
   private connection: Connection | null = null;
+  private connectedTo: HostAddress | null = null;
+  private onReadOnlyServer = false;
   private heartbeat: Heartbeat | null = null;
   private flushing = false;
   private flushQueued = false;
@@ -119,6 +128,10 @@ export class Session {
   get hostList(): HostList {
     return this.config.hosts;
   }
+  /** The server the session is connected to, or null while not connected. */
+  get server(): HostAddress | null {
+    return this.connectedTo;
+  }
 
   onState(listener: (state: SessionState, previous: SessionState) => void): () => void {
     return this.machine.subscribe(listener);
@@ -148,7 +161,8 @@ export class Session {
     const timeout = new Promise<never>((_, reject) => {
       timer = this.clock.setTimeout(() => {
         const tried = this.config.hosts.all().map(formatHost).join(', ');
-        const cause = this.lastError instanceof Error ? ` (last error: ${this.lastError.message})` : '';
+        const cause =
+          this.lastError instanceof Error ? ` (last error: ${this.lastError.message})` : '';
         const error = new ZooKeeperError(
           'CONNECTIONLOSS',
           `no ZooKeeper session within ${this.config.connectTimeout} ms from ${tried}${cause}`,
@@ -323,6 +337,10 @@ export class Session {
           handshakeDone();
           if (!this.handshake(frame, connection)) return false;
           established = true;
+          this.connectedTo = host;
+          if (this.onReadOnlyServer) {
+            void this.probeForReadWrite(connection, host);
+          }
         }
       }
       if (!established) {
@@ -341,6 +359,7 @@ export class Session {
   }
 
   private handshake(frame: Uint8Array, connection: Connection): boolean {
+    if (frame.length === REPLY_HEADER_SIZE) throw handshakeRefusal(frame);
     const response = decodeConnectResponse(frame);
     if (response.timeOut <= 0) {
       // The server no longer knows this session (expired, or a wrong password).
@@ -353,6 +372,7 @@ export class Session {
     this.password = response.passwd;
     this.negotiatedTimeout = response.timeOut;
     this.timers = sessionTimers(response.timeOut, this.config.hosts.size);
+    this.onReadOnlyServer = response.readOnly;
     if (!response.readOnly) this.seenReadWriteServer = true;
     this.config.hosts.markConnected();
     this.connection = connection;
@@ -384,7 +404,8 @@ export class Session {
         frame,
         request: setWatchesReply(() => {
           restoring--;
-          if (restoring === 0 && this.connection === connection) this.machine.transition(connectedState);
+          if (restoring === 0 && this.connection === connection)
+            this.machine.transition(connectedState);
         }),
       });
     }
@@ -449,9 +470,11 @@ export class Session {
   private connectionLost(connection: Connection, host: HostAddress): void {
     if (this.connection !== connection) return;
     this.connection = null;
+    this.connectedTo = null;
     this.heartbeat?.stop();
     this.heartbeat = null;
-    const reason = this.lastError instanceof Error ? this.lastError.message : 'the connection closed';
+    const reason =
+      this.lastError instanceof Error ? this.lastError.message : 'the connection closed';
     const message = `connection to ${formatHost(host)} lost: ${reason}`;
     for (const request of this.pending.drain()) {
       request.settle(
@@ -466,6 +489,29 @@ export class Session {
     if (isFinal(this.state) || this.closing) return;
     this.machine.transition('suspended');
     this.armExpiryTimer();
+  }
+
+  /**
+   * On a read-only server, keep looking for a read-write one; when found, leave for it (the
+   * session obtained read-only is replaced by a read-write one, as in the Java client).
+   */
+  private async probeForReadWrite(connection: Connection, current: HostAddress): Promise<void> {
+    const stop = new AbortController();
+    void connection.closed.then(() => stop.abort());
+    const others = () =>
+      this.config.hosts.all().filter((h) => h.host !== current.host || h.port !== current.port);
+    const found = await findReadWriteServer(
+      this.config.transport,
+      others,
+      this.config.tls,
+      this.clock,
+      AbortSignal.any([stop.signal, this.stop.signal]),
+    );
+    if (!found || this.connection !== connection) return;
+    this.config.hosts.preferNext(found);
+    this.dropConnection(
+      `${formatHost(found)} serves reads and writes; leaving the read-only server`,
+    );
   }
 
   // ---- writing -----------------------------------------------------------------------------
@@ -574,7 +620,11 @@ export class Session {
           details,
         );
       case 'auth-failed':
-        return new ZooKeeperError('AUTHFAILED', 'authentication failed; the session is unusable', details);
+        return new ZooKeeperError(
+          'AUTHFAILED',
+          'authentication failed; the session is unusable',
+          details,
+        );
       default:
         return new ZooKeeperError('SESSIONEXPIRED', 'the client is closed', details);
     }
@@ -593,6 +643,7 @@ export class Session {
     this.stop.abort(error);
     const connection = this.connection;
     this.connection = null;
+    this.connectedTo = null;
     connection?.close();
     const fail = (request: PendingRequest | undefined) =>
       request?.settle(
@@ -601,7 +652,8 @@ export class Session {
     for (const request of this.pending.drain()) fail(request);
     for (const item of this.outgoing.drain()) if (item.kind !== 'auth') fail(item.request);
     this.authInFlight.drain();
-    for (const entry of this.auth) for (const waiter of entry.waiters.splice(0)) waiter.reject(error);
+    for (const entry of this.auth)
+      for (const waiter of entry.waiters.splice(0)) waiter.reject(error);
     this.watches.endAll(state, error);
     await this.loop?.catch(() => {});
   }
@@ -625,7 +677,10 @@ export class Session {
           frame: encodeRequest(xid, codecs.closeSession, undefined),
           request,
         });
-        timer = this.clock.setTimeout(resolve, Math.min(CLOSE_REPLY_TIMEOUT, this.negotiatedTimeout));
+        timer = this.clock.setTimeout(
+          resolve,
+          Math.min(CLOSE_REPLY_TIMEOUT, this.negotiatedTimeout),
+        );
       });
       this.clock.clearTimeout(timer);
     }
@@ -633,10 +688,33 @@ export class Session {
   }
 }
 
+const REPLY_HEADER_SIZE = 16;
+
+/**
+ * Some servers refuse a session with a bare ReplyHeader instead of a ConnectResponse: a read-only
+ * server without local sessions answers a new session with NOTREADONLY. Say so plainly.
+ */
+function handshakeRefusal(frame: Uint8Array): ZooKeeperError {
+  const header = decodeReplyHeader(new Reader(frame));
+  const hint =
+    header.err === ErrorCode.NOTREADONLY
+      ? ' (a read-only server gives new sessions only with localSessionsEnabled=true)'
+      : '';
+  return new ZooKeeperError(
+    errorCodeName(header.err),
+    `the server refused the session with ${errorCodeName(header.err)}${hint}`,
+    { errno: header.err, op: 'connect' },
+  );
+}
+
 function authFrame(entry: AuthEntry): Outbound {
   return {
     kind: 'auth',
-    frame: encodeRequest(Xid.auth, codecs.auth, { type: 0, scheme: entry.scheme, auth: entry.auth }),
+    frame: encodeRequest(Xid.auth, codecs.auth, {
+      type: 0,
+      scheme: entry.scheme,
+      auth: entry.auth,
+    }),
     entry,
   };
 }

@@ -21,9 +21,9 @@ export interface WatchPaths {
 }
 
 function addTo<T>(map: Map<string, Set<T>>, path: string, item: T): void {
-  let set = map.get(path);
-  if (!set) map.set(path, (set = new Set()));
-  set.add(item);
+  const set = map.get(path);
+  if (set) set.add(item);
+  else map.set(path, new Set([item]));
 }
 
 function takeFrom<T>(map: Map<string, Set<T>>, path: string, into: Set<T>): void {
@@ -174,7 +174,8 @@ export class WatchRegistry {
     }
     for (const watcher of watchers) safeCall(() => watcher({ type: 'None', path: '', state }));
     // A closed client ends its watches normally; expiry and auth failure are errors to see.
-    for (const listener of listeners) safeCall(() => listener.end(state === 'closed' ? null : error));
+    for (const listener of listeners)
+      safeCall(() => listener.end(state === 'closed' ? null : error));
   }
 }
 

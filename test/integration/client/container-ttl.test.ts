@@ -2,7 +2,7 @@
 // every 100 ms shows that our create modes really produce them.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Client, CreateMode, connect } from '../../../src/index.js';
-import { type ZkServer, startStandalone, waitFor } from '../../harness/index.js';
+import { startStandalone, waitFor, type ZkServer } from '../../harness/index.js';
 
 describe('container and TTL nodes', () => {
   let server: ZkServer;
@@ -36,7 +36,10 @@ describe('container and TTL nodes', () => {
 
   it('a TTL node with no children disappears after its TTL', async () => {
     await zk.create('/short', '', { mode: CreateMode.PERSISTENT_WITH_TTL, ttl: 200 });
-    const seq = await zk.create('/seq-', '', { mode: CreateMode.PERSISTENT_SEQUENTIAL_WITH_TTL, ttl: 200 });
+    const seq = await zk.create('/seq-', '', {
+      mode: CreateMode.PERSISTENT_SEQUENTIAL_WITH_TTL,
+      ttl: 200,
+    });
     await zk.create('/long', '', { mode: CreateMode.PERSISTENT_WITH_TTL, ttl: 600_000 });
     const gone = async (path: string) => (await zk.exists(path)) === null;
     await waitFor(async () => ((await gone('/short')) && (await gone(seq)) ? true : undefined), {

@@ -32,11 +32,17 @@ describe('operations against a real server', () => {
     expect(missing).toMatchObject({ code: 'NONODE', path: '/missing', op: 'getData' });
     await zk.create('/p');
     await zk.create('/p/c');
-    expect(await rejection(zk.create('/p'))).toMatchObject({ code: 'NODEEXISTS', path: '/p', op: 'create' });
+    expect(await rejection(zk.create('/p'))).toMatchObject({
+      code: 'NODEEXISTS',
+      path: '/p',
+      op: 'create',
+    });
     expect(await rejection(zk.delete('/p'))).toMatchObject({ code: 'NOTEMPTY' });
     expect(await rejection(zk.create('/nope/child'))).toMatchObject({ code: 'NONODE' });
     const eph = await zk.create('/e', '', { mode: CreateMode.EPHEMERAL });
-    expect(await rejection(zk.create(`${eph}/x`))).toMatchObject({ code: 'NOCHILDRENFOREPHEMERALS' });
+    expect(await rejection(zk.create(`${eph}/x`))).toMatchObject({
+      code: 'NOCHILDRENFOREPHEMERALS',
+    });
   });
 
   it('creates every mode: sequential suffixes, ephemeral owner, container, TTL', async () => {
@@ -49,18 +55,23 @@ describe('operations against a real server', () => {
     const { stat: ephStat } = await zk.create2('/eph', 'x', { mode: CreateMode.EPHEMERAL });
     expect(ephStat.ephemeralOwner).toBe(zk.sessionId);
     // Sequential create on a path ending in "/" is legal (validated as path + "1").
-    expect(await zk.create('/seq/', '', { mode: CreateMode.PERSISTENT_SEQUENTIAL })).toBe('/seq/0000000002');
+    expect(await zk.create('/seq/', '', { mode: CreateMode.PERSISTENT_SEQUENTIAL })).toBe(
+      '/seq/0000000002',
+    );
 
     // The server hides the container/TTL markers from clients (ephemeralOwner 0); that they
     // really are containers and TTL nodes is proven in container-ttl.test.ts.
     expect(await zk.create('/box', '', { mode: CreateMode.CONTAINER })).toBe('/box');
     const ttl = await zk.create2('/ttl', '', { mode: CreateMode.PERSISTENT_WITH_TTL, ttl: 60_000 });
     expect(ttl.stat.ephemeralOwner).toBe(0n);
-    const ttlSeq = await zk.create('/ttl-', '', { mode: CreateMode.PERSISTENT_SEQUENTIAL_WITH_TTL, ttl: 1 });
+    const ttlSeq = await zk.create('/ttl-', '', {
+      mode: CreateMode.PERSISTENT_SEQUENTIAL_WITH_TTL,
+      ttl: 1,
+    });
     expect(ttlSeq).toMatch(/^\/ttl-\d{10}$/);
   });
 
-  it('lists children, counts descendants and this session\'s ephemerals', async () => {
+  it("lists children, counts descendants and this session's ephemerals", async () => {
     const { zk, root, chroot } = await chrooted();
     await zk.create('/d');
     await zk.create('/d/a');
@@ -91,7 +102,9 @@ describe('operations against a real server', () => {
     ]);
     expect(results.map((r) => r.type)).toEqual(['create', 'create', 'setData', 'check', 'delete']);
     expect(results[1]).toMatchObject({ type: 'create', path: '/m/s-0000000001' });
-    const failure = await rejection(zk.multi([Op.create('/m/b'), Op.check('/m', 99), Op.delete('/m')]));
+    const failure = await rejection(
+      zk.multi([Op.create('/m/b'), Op.check('/m', 99), Op.delete('/m')]),
+    );
     expect(failure).toMatchObject({ code: 'BADVERSION', op: 'multi', path: '/m' });
     expect(failure.results).toEqual([
       { type: 'error', code: 'OK', errno: 0 },
@@ -106,7 +119,11 @@ describe('operations against a real server', () => {
     const { zk } = await chrooted();
     await zk.create('/r', 'data');
     await zk.create('/r/kid');
-    const results = await zk.multiRead([Op.getData('/r'), Op.getChildren('/r'), Op.getData('/none')]);
+    const results = await zk.multiRead([
+      Op.getData('/r'),
+      Op.getChildren('/r'),
+      Op.getData('/none'),
+    ]);
     expect(results[0]).toMatchObject({ type: 'getData' });
     expect(text((results[0] as { data: Uint8Array }).data)).toBe('data');
     expect(results[1]).toEqual({ type: 'getChildren', children: ['kid'] });
@@ -116,13 +133,17 @@ describe('operations against a real server', () => {
   it('reads and sets ACLs, and the server enforces them', async () => {
     const { zk, chroot } = await chrooted();
     await zk.create('/open');
-    expect((await zk.getACL('/open')).acl).toEqual([{ perms: Perms.ALL, id: { scheme: 'world', id: 'anyone' } }]);
+    expect((await zk.getACL('/open')).acl).toEqual([
+      { perms: Perms.ALL, id: { scheme: 'world', id: 'anyone' } },
+    ]);
     await zk.setACL('/open', Ids.READ_ACL_UNSAFE, 0);
     const { acl, stat } = await zk.getACL('/open');
     expect(acl).toEqual([{ perms: Perms.READ, id: { scheme: 'world', id: 'anyone' } }]);
     expect(stat.aversion).toBe(1);
     expect(await rejection(zk.setData('/open', 'x'))).toMatchObject({ code: 'NOAUTH' });
-    expect(await rejection(zk.setACL('/open', Ids.OPEN_ACL_UNSAFE, 0))).toMatchObject({ code: 'NOAUTH' });
+    expect(await rejection(zk.setACL('/open', Ids.OPEN_ACL_UNSAFE, 0))).toMatchObject({
+      code: 'NOAUTH',
+    });
 
     await zk.addAuth('digest', 'alice:secret');
     await zk.create('/mine', 'x', { acl: Ids.CREATOR_ALL_ACL });

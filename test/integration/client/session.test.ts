@@ -2,8 +2,8 @@
 // pipelining under load, close. Faults come from a TCP proxy between client and server.
 import { createServer } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { type Client, CreateMode, Ids, type SessionState, connect } from '../../../src/index.js';
-import { TcpProxy, freePort, sharedServer } from '../../harness/index.js';
+import { type Client, CreateMode, connect, Ids, type SessionState } from '../../../src/index.js';
+import { freePort, sharedServer, TcpProxy } from '../../harness/index.js';
 import { chrooted, client, rejection, text } from './setup.js';
 
 const proxies: TcpProxy[] = [];
@@ -50,7 +50,10 @@ describe('connecting', () => {
     try {
       const started = Date.now();
       const error = await rejection(
-        connect(`127.0.0.1:${refused},127.0.0.1:${silentPort}`, { connectTimeout: 1_500, sessionTimeout: 2_000 }),
+        connect(`127.0.0.1:${refused},127.0.0.1:${silentPort}`, {
+          connectTimeout: 1_500,
+          sessionTimeout: 2_000,
+        }),
       );
       expect(Date.now() - started).toBeLessThan(5_000);
       expect(error).toMatchObject({ code: 'CONNECTIONLOSS' });
@@ -107,7 +110,9 @@ describe('resuming the session after the link breaks', () => {
   it('re-sends credentials after a reconnect', async () => {
     const proxy = await proxied();
     const { chroot } = await chrooted();
-    const zk = await client(proxy.connectString + chroot, { auth: [{ scheme: 'digest', credentials: 'bob:pw' }] });
+    const zk = await client(proxy.connectString + chroot, {
+      auth: [{ scheme: 'digest', credentials: 'bob:pw' }],
+    });
     await zk.create('/private', 'secret', { acl: Ids.CREATOR_ALL_ACL });
     proxy.cut();
     await until(zk, 'suspended');
@@ -217,7 +222,7 @@ describe('pipelining', () => {
     expect(order).toEqual(Array.from({ length: 10_000 }, (_, k) => k));
   });
 
-  it('applies a session\'s writes in order', async () => {
+  it("applies a session's writes in order", async () => {
     const { zk } = await chrooted();
     await zk.create('/counter', '0');
     const writes = Array.from({ length: 500 }, (_, i) => zk.setData('/counter', String(i + 1), i));
@@ -231,7 +236,9 @@ describe('closing', () => {
     const { root, chroot } = await chrooted();
     const states: SessionState[] = [];
     {
-      await using zk = await connect(sharedServer().connectString + chroot, { sessionTimeout: 30_000 });
+      await using zk = await connect(sharedServer().connectString + chroot, {
+        sessionTimeout: 30_000,
+      });
       zk.on('state', (s) => states.push(s));
       await zk.create('/e', '', { mode: CreateMode.EPHEMERAL });
       expect(await root.exists(`${chroot}/e`)).not.toBeNull();
@@ -252,7 +259,9 @@ describe('closing', () => {
 
   it('rejects connect() when the initial credentials are refused', async () => {
     const error = await rejection(
-      connect(sharedServer().connectString, { auth: [{ scheme: 'nosuchscheme', credentials: 'x' }] }),
+      connect(sharedServer().connectString, {
+        auth: [{ scheme: 'nosuchscheme', credentials: 'x' }],
+      }),
     );
     expect(error).toMatchObject({ code: 'AUTHFAILED' });
   });

@@ -19,7 +19,9 @@ export async function client(connectString: string, options: ConnectOptions = {}
 }
 
 /** A client chrooted into a fresh, empty node of the shared server. */
-export async function chrooted(options: ConnectOptions = {}): Promise<{ zk: Client; chroot: string; root: Client }> {
+export async function chrooted(
+  options: ConnectOptions = {},
+): Promise<{ zk: Client; chroot: string; root: Client }> {
   const { connectString } = sharedServer();
   const root = await client(connectString);
   const chroot = uniquePath('client');
@@ -41,7 +43,9 @@ export function nextEvent<T>(register: (push: (value: T) => void) => void, ms = 
   });
 }
 
-export async function rejection(promise: Promise<unknown>): Promise<Error & { code?: string; path?: string; op?: string; results?: unknown[] }> {
+export async function rejection(
+  promise: Promise<unknown>,
+): Promise<Error & { code?: string; path?: string; op?: string; results?: unknown[] }> {
   try {
     await promise;
   } catch (error) {

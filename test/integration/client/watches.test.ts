@@ -2,7 +2,7 @@
 // reconnect (SetWatches / SetWatches2).
 import { afterEach, describe, expect, it } from 'vitest';
 import { type Client, CreateMode, type WatchedEvent } from '../../../src/index.js';
-import { TcpProxy, sharedServer } from '../../harness/index.js';
+import { sharedServer, TcpProxy } from '../../harness/index.js';
 import { chrooted, client, rejection } from './setup.js';
 
 const proxies: TcpProxy[] = [];
@@ -23,7 +23,8 @@ function collector() {
     async waitFor(count: number, ms = 5_000): Promise<WatchedEvent[]> {
       const deadline = Date.now() + ms;
       while (events.length < count) {
-        if (Date.now() > deadline) throw new Error(`only ${events.length}/${count} events: ${JSON.stringify(events)}`);
+        if (Date.now() > deadline)
+          throw new Error(`only ${events.length}/${count} events: ${JSON.stringify(events)}`);
         await new Promise<void>((r) => {
           wake = r;
           setTimeout(r, 50);
@@ -89,7 +90,9 @@ describe('one-shot watches', () => {
   it('a failed read leaves no watcher behind', async () => {
     const { zk } = await chrooted();
     const c = collector();
-    expect(await rejection(zk.getData('/missing', { watch: c.watch }))).toMatchObject({ code: 'NONODE' });
+    expect(await rejection(zk.getData('/missing', { watch: c.watch }))).toMatchObject({
+      code: 'NONODE',
+    });
     await zk.create('/missing');
     await zk.setData('/missing', 'x');
     await settle();
@@ -170,7 +173,11 @@ describe('persistent watches', () => {
     // Removed on the server too: the server lists no watch for this path any more.
     const wchp = await root.getData('/'); // any round trip, so the removal is processed
     expect(wchp).toBeDefined();
-    const watched = await (await import('../../harness/index.js')).fourLetterWord('127.0.0.1', Number(sharedServer().connectString.split(':')[1]), 'wchp');
+    const watched = await (await import('../../harness/index.js')).fourLetterWord(
+      '127.0.0.1',
+      Number(sharedServer().connectString.split(':')[1]),
+      'wchp',
+    );
     expect(watched).not.toContain(`${chroot}/w\n`);
   });
 
@@ -181,7 +188,10 @@ describe('persistent watches', () => {
     const seen: WatchedEvent[] = [];
     const loop = rejection(
       (async () => {
-        for await (const event of zk.watch('/tree', { recursive: true, signal: controller.signal })) {
+        for await (const event of zk.watch('/tree', {
+          recursive: true,
+          signal: controller.signal,
+        })) {
           seen.push(event);
           if (seen.length === 3) controller.abort(new Error('enough'));
         }

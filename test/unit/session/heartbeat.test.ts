@@ -4,8 +4,16 @@ import { FakeClock } from './fake-clock.js';
 
 describe('sessionTimers', () => {
   it('derives read timeout, ping interval and per-host connect timeout from the negotiated timeout', () => {
-    expect(sessionTimers(30_000, 3)).toEqual({ readTimeout: 20_000, pingInterval: 10_000, connectTimeout: 10_000 });
-    expect(sessionTimers(3_000, 1)).toEqual({ readTimeout: 2_000, pingInterval: 1_000, connectTimeout: 3_000 });
+    expect(sessionTimers(30_000, 3)).toEqual({
+      readTimeout: 20_000,
+      pingInterval: 10_000,
+      connectTimeout: 10_000,
+    });
+    expect(sessionTimers(3_000, 1)).toEqual({
+      readTimeout: 2_000,
+      pingInterval: 1_000,
+      connectTimeout: 3_000,
+    });
     // Pings never wait more than 10 s, whatever the timeout.
     expect(sessionTimers(120_000, 2).pingInterval).toBe(10_000);
   });

@@ -1,11 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { ZooKeeperError } from '../../../src/protocol/errors.js';
-import { HostList, formatHost, parseConnectString } from '../../../src/session/hosts.js';
 import { parseServerList } from '../../../src/session/config.js';
+import { formatHost, HostList, parseConnectString } from '../../../src/session/hosts.js';
 
 describe('parseConnectString', () => {
   it('parses IPv4, host names, bracketed IPv6, default ports and a chroot', () => {
-    expect(parseConnectString('10.0.0.1:2181,zk.example:2182,[::1]:2183,[fe80::1],zk2/app/x')).toEqual({
+    expect(
+      parseConnectString('10.0.0.1:2181,zk.example:2182,[::1]:2183,[fe80::1],zk2/app/x'),
+    ).toEqual({
       hosts: [
         { host: '10.0.0.1', port: 2181 },
         { host: 'zk.example', port: 2182 },

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { StateMachine, isConnected, isFinal } from '../../../src/session/state.js';
+import { isConnected, isFinal, StateMachine } from '../../../src/session/state.js';
 import type { SessionState } from '../../../src/session/types.js';
 
 describe('StateMachine', () => {
@@ -22,7 +22,15 @@ describe('StateMachine', () => {
   });
 
   it('has exactly three final states', () => {
-    const all: SessionState[] = ['connecting', 'connected', 'connected-readonly', 'suspended', 'expired', 'auth-failed', 'closed'];
+    const all: SessionState[] = [
+      'connecting',
+      'connected',
+      'connected-readonly',
+      'suspended',
+      'expired',
+      'auth-failed',
+      'closed',
+    ];
     expect(all.filter(isFinal)).toEqual(['expired', 'auth-failed', 'closed']);
     expect(all.filter(isConnected)).toEqual(['connected', 'connected-readonly']);
   });

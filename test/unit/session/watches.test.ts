@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { type PersistentListener, WatchRegistry } from '../../../src/session/watches.js';
 import type { WatchedEvent } from '../../../src/session/types.js';
+import { type PersistentListener, WatchRegistry } from '../../../src/session/watches.js';
 
 function recorder() {
   const events: WatchedEvent[] = [];
@@ -39,7 +39,13 @@ describe('WatchRegistry', () => {
     reg.dispatch('NodeDeleted', '/a');
     expect(data.events).toEqual([{ type: 'NodeDeleted', path: '/a' }]);
     expect(child.events).toHaveLength(2);
-    expect(reg.paths()).toEqual({ data: [], exist: [], child: [], persistent: [], persistentRecursive: [] });
+    expect(reg.paths()).toEqual({
+      data: [],
+      exist: [],
+      child: [],
+      persistent: [],
+      persistentRecursive: [],
+    });
   });
 
   it('delivers to persistent watchers without removing them, recursive ones for descendants', () => {

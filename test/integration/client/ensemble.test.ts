@@ -1,0 +1,132 @@
+// The client against a real 3-node ensemble: failover keeping the session, and following a
+// reconfig. One ensemble for the file; tests run in order and leave it whole.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  type Client,
+  CreateMode,
+  connect,
+  type SessionState,
+  type WatchedEvent,
+} from '../../../src/index.js';
+import { startEnsemble, type ZkEnsemble } from '../../harness/index.js';
+import { rejection } from './setup.js';
+
+let ensemble: ZkEnsemble;
+const clients: Client[] = [];
+
+beforeAll(async () => {
+  ensemble = await startEnsemble({ size: 3, reconfigEnabled: true });
+}, 90_000);
+
+afterAll(async () => {
+  await Promise.all(clients.map((c) => c.close()));
+  await ensemble?.close();
+});
+
+async function open(
+  connectString: string,
+  options: Parameters<typeof connect>[1] = {},
+): Promise<Client> {
+  const zk = await connect(connectString, {
+    sessionTimeout: 6_000,
+    connectTimeout: 15_000,
+    ...options,
+  });
+  clients.push(zk);
+  return zk;
+}
+
+function memberIndex(server: string | null): number {
+  return ensemble.members.findIndex((m) => m.connectString === server);
+}
+
+function until(zk: Client, wanted: SessionState, ms = 15_000): Promise<void> {
+  if (zk.state === wanted) return Promise.resolve();
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(
+      () => reject(new Error(`not ${wanted} within ${ms} ms (now ${zk.state})`)),
+      ms,
+    );
+    const off = zk.on('state', (s) => {
+      if (s !== wanted) return;
+      clearTimeout(timer);
+      off();
+      resolve();
+    });
+  });
+}
+
+describe('3-node ensemble', () => {
+  it('fails over when its server dies, keeping the session, an ephemeral and a watch', async () => {
+    const zk = await open(ensemble.connectString);
+    const observer = await open(ensemble.connectString);
+    const sessionId = zk.sessionId;
+    await zk.create('/failover', 'v');
+    await zk.create('/failover/mine', '', { mode: CreateMode.EPHEMERAL });
+    const events: WatchedEvent[] = [];
+    await zk.getData('/failover', { watch: (e) => events.push(e) });
+
+    const victim = memberIndex(zk.server);
+    expect(victim).toBeGreaterThanOrEqual(0);
+    await ensemble.kill(victim);
+    await until(zk, 'suspended');
+    await until(zk, 'connected');
+    expect(memberIndex(zk.server)).not.toBe(victim);
+    expect(zk.sessionId).toBe(sessionId);
+
+    // The ephemeral survived (same owner), and the watch registered before still fires.
+    expect((await observer.exists('/failover/mine'))?.ephemeralOwner).toBe(sessionId);
+    await observer.setData('/failover', 'changed');
+    const deadline = Date.now() + 5_000;
+    while (events.length === 0 && Date.now() < deadline)
+      await new Promise((r) => setTimeout(r, 50));
+    expect(events).toEqual([{ type: 'NodeDataChanged', path: '/failover' }]);
+
+    await ensemble.start(victim);
+    await ensemble.waitForQuorum();
+  });
+
+  it('keeps the session when the leader dies and a new one is elected', async () => {
+    const zk = await open(ensemble.connectString);
+    const sessionId = zk.sessionId;
+    await zk.create('/leader-test', '', { mode: CreateMode.EPHEMERAL });
+    const leader = await ensemble.leader();
+    await ensemble.kill(leader);
+    // Writes succeed once a new leader serves, on the same session.
+    const deadline = Date.now() + 20_000;
+    for (;;) {
+      try {
+        await zk.setData('/leader-test', 'after election');
+        break;
+      } catch (error) {
+        if (Date.now() > deadline) throw error;
+        await new Promise((r) => setTimeout(r, 200));
+      }
+    }
+    expect(zk.sessionId).toBe(sessionId);
+    expect(zk.state).toBe('connected');
+    await ensemble.start(leader);
+    await ensemble.waitForQuorum();
+  });
+
+  it('reconfig removes a member and the client follows the new member list', async () => {
+    const zk = await open(ensemble.connectString);
+    await zk.addAuth('digest', ensemble.superAuth!);
+    const before = await zk.getConfig();
+    expect(before.config).toMatch(/server\.3=/);
+    // Remove a member other than the one we are on.
+    const ours = memberIndex(zk.server);
+    const leaving = [0, 1, 2].find((i) => i !== ours)!;
+    const leavingId = ensemble.members[leaving]!.id;
+    const after = await zk.reconfig({ leaving: String(leavingId) });
+    expect(after.config).not.toMatch(new RegExp(`server\\.${leavingId}=`));
+    expect((await zk.getConfig()).config).toBe(after.config);
+    // Following the new list: the removed member is never used again, even after failovers.
+    const removed = ensemble.members[leaving]!.connectString;
+    for (let i = 0; i < 3; i++) {
+      zk.dropConnection('test: move on');
+      await until(zk, 'connected');
+      expect(zk.server).not.toBe(removed);
+    }
+  }, 60_000);
+});

@@ -1,0 +1,96 @@
+// Read-only mode: a member cut off from its quorum keeps serving reads to clients that accept it
+// (`readOnly: true`), and the client moves to a read-write server once one is back.
+//
+// Server facts this relies on (ZooKeeper 3.8): a read-only server only gives *new* sessions, and
+// only with localSessionsEnabled=true (otherwise it refuses with a bare NOTREADONLY reply); a
+// session created by the read-write quorum is reported expired by a read-only server.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Client, type SessionState, connect } from '../../../src/index.js';
+import { type ZkEnsemble, startEnsemble } from '../../harness/index.js';
+import { rejection } from './setup.js';
+
+let ensemble: ZkEnsemble;
+const clients: Client[] = [];
+
+beforeAll(async () => {
+  ensemble = await startEnsemble({
+    size: 3,
+    readOnlyMode: true,
+    extraConfig: { localSessionsEnabled: 'true', localSessionsUpgradingEnabled: 'true' },
+  });
+}, 90_000);
+
+afterAll(async () => {
+  await Promise.all(clients.map((c) => c.close()));
+  await ensemble?.close();
+});
+
+function until(zk: Client, wanted: SessionState, ms: number): Promise<void> {
+  if (zk.state === wanted) return Promise.resolve();
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`not ${wanted} within ${ms} ms (now ${zk.state})`)), ms);
+    const off = zk.on('state', (s) => {
+      if (s !== wanted) return;
+      clearTimeout(timer);
+      off();
+      resolve();
+    });
+  });
+}
+
+async function retry<T>(fn: () => Promise<T>, ms: number): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    try {
+      return await fn();
+    } catch (error) {
+      if (Date.now() > deadline) throw error;
+      await new Promise((r) => setTimeout(r, 250));
+    }
+  }
+}
+
+describe('read-only mode', () => {
+  it('reads from an isolated member, refuses writes, then returns to read-write', async () => {
+    const isolated = ensemble.members[0]!;
+    const writer = await connect(ensemble.connectString, { sessionTimeout: 6_000 });
+    clients.push(writer);
+    await writer.create('/ro', 'readable');
+    // Make sure the member to isolate has the node before it is cut off.
+    const check = await connect(isolated.connectString, { sessionTimeout: 6_000 });
+    await check.sync('/ro');
+    expect(await check.exists('/ro')).not.toBeNull();
+    await check.close();
+
+    await ensemble.kill(1);
+    await ensemble.kill(2);
+    // The member needs a few seconds to notice and turn read-only.
+    const reader = await retry(
+      () =>
+        connect(isolated.connectString, { readOnly: true, sessionTimeout: 20_000, connectTimeout: 2_000 }),
+      30_000,
+    );
+    clients.push(reader);
+    const states: SessionState[] = [];
+    reader.on('state', (s) => states.push(s));
+    expect(reader.state).toBe('connected-readonly');
+    expect(new TextDecoder().decode((await reader.getData('/ro')).data)).toBe('readable');
+    expect(await rejection(reader.setData('/ro', 'nope'))).toMatchObject({ code: 'NOTREADONLY' });
+
+    // A client that does not accept read-only servers gets no session there, and says why.
+    const refused = await rejection(
+      connect(isolated.connectString, { connectTimeout: 1_500, sessionTimeout: 2_000 }),
+    );
+    expect(refused).toMatchObject({ code: 'CONNECTIONLOSS' });
+    expect(refused.message).toContain(isolated.connectString);
+
+    // Quorum back: the reader finds a read-write server by itself (isro probes) and moves there.
+    await ensemble.start(1);
+    await ensemble.start(2);
+    await ensemble.waitForQuorum(60_000);
+    await until(reader, 'connected', 60_000);
+    await reader.setData('/ro', 'writable again');
+    expect(states).toContain('suspended');
+    expect(states.at(-1)).toBe('connected');
+  }, 150_000);
+});
