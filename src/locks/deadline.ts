@@ -1,0 +1,38 @@
+// One signal for "stop waiting": the caller's signal, or the timeout, whichever comes first.
+import { badArguments, LockTimeoutError } from './errors.js';
+import type { AcquireOptions } from './types.js';
+
+export interface Deadline {
+  /** Aborted with the caller's reason or a LockTimeoutError; undefined when neither was given. */
+  readonly signal: AbortSignal | undefined;
+  /** Stops the timer and forgets the caller's signal. */
+  dispose(): void;
+}
+
+/** Starts the clock of one acquire. Throws BADARGUMENTS for a timeout that is not a number of ms. */
+export function startDeadline(options: AcquireOptions | undefined, path: string): Deadline {
+  const timeout = options?.timeout;
+  const outer = options?.signal;
+  if (
+    timeout !== undefined &&
+    !(typeof timeout === 'number' && timeout >= 0 && Number.isFinite(timeout))
+  ) {
+    throw badArguments(`timeout must be a non-negative number of ms, got ${String(timeout)}`, path);
+  }
+  if (outer !== undefined && !(outer instanceof AbortSignal)) {
+    throw badArguments('signal must be an AbortSignal', path);
+  }
+  if (timeout === undefined) return { signal: outer, dispose() {} };
+  const controller = new AbortController();
+  const onAbort = () => controller.abort(outer?.reason);
+  const timer = setTimeout(() => controller.abort(new LockTimeoutError(path, timeout)), timeout);
+  if (outer?.aborted) onAbort();
+  else outer?.addEventListener('abort', onAbort, { once: true });
+  return {
+    signal: controller.signal,
+    dispose() {
+      clearTimeout(timer);
+      outer?.removeEventListener('abort', onAbort);
+    },
+  };
+}

@@ -1,0 +1,64 @@
+// Errors of the lock recipes. All are ZooKeeperErrors, so `code` works as for client errors.
+import { ZooKeeperError } from '../protocol/errors.js';
+
+/** `acquire({ timeout })` ran out of time. */
+export class LockTimeoutError extends ZooKeeperError {
+  override name = 'LockTimeoutError';
+  /** The timeout that elapsed, ms. */
+  readonly timeout: number;
+
+  constructor(path: string, timeout: number) {
+    super('OPERATIONTIMEOUT', `timed out after ${timeout} ms waiting for the lock ${path}`, {
+      path,
+      op: 'acquire',
+    });
+    this.timeout = timeout;
+  }
+}
+
+/** Why a lease stopped being trustworthy. */
+export type LockLossReason = 'suspended' | 'expired' | 'closed' | 'auth-failed' | 'deleted';
+
+const CODES: Record<LockLossReason, string> = {
+  suspended: 'CONNECTIONLOSS',
+  expired: 'SESSIONEXPIRED',
+  closed: 'SESSIONEXPIRED',
+  'auth-failed': 'AUTHFAILED',
+  deleted: 'NONODE',
+};
+
+const MESSAGES: Record<LockLossReason, string> = {
+  suspended: 'the connection was suspended; the lock may be held by someone else',
+  expired: 'the session expired; the lock node is gone',
+  closed: 'the client was closed; the lock node is gone',
+  'auth-failed': 'authentication failed; the session is unusable',
+  deleted: 'the lock node was deleted by someone else',
+};
+
+/** The reason a lease's `signal` aborts when the lock may have been lost. */
+export class LockLostError extends ZooKeeperError {
+  override name = 'LockLostError';
+  readonly reason: LockLossReason;
+
+  constructor(reason: LockLossReason, path: string) {
+    super(CODES[reason], `lock ${path} lost: ${MESSAGES[reason]}`, { path, op: 'lease' });
+    this.reason = reason;
+  }
+}
+
+/** The reason a lease's `signal` aborts when the holder released it. */
+export class LeaseReleasedError extends ZooKeeperError {
+  override name = 'LeaseReleasedError';
+
+  constructor(path: string) {
+    super('OK', `lease on ${path} was released`, { path, op: 'release' });
+  }
+}
+
+export function hasCode(error: unknown, ...codes: string[]): boolean {
+  return error instanceof ZooKeeperError && codes.includes(error.code);
+}
+
+export function badArguments(message: string, path?: string): ZooKeeperError {
+  return new ZooKeeperError('BADARGUMENTS', message, path === undefined ? {} : { path });
+}

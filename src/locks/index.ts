@@ -1,0 +1,25 @@
+// zookeeper-ts/locks: distributed lock recipes on top of the client.
+
+export type { LockLossReason } from './errors.js';
+export { LeaseReleasedError, LockLostError, LockTimeoutError } from './errors.js';
+export { ExclusiveLock } from './exclusive.js';
+export type { MultiLease } from './multilock.js';
+export { MultiLock } from './multilock.js';
+export type { MutexOptions } from './mutex.js';
+export { Mutex } from './mutex.js';
+export type { NamingStyle } from './naming.js';
+export { LockName } from './naming.js';
+export type { ReadWriteLockOptions } from './rwlock.js';
+export { ReadWriteLock, ReadWriteSide } from './rwlock.js';
+export type { SemaphoreOptions } from './semaphore.js';
+export { Semaphore, SemaphoreMutex } from './semaphore.js';
+export type {
+  AcquireOptions,
+  Lease,
+  Lock,
+  LockClient,
+  LockOptions,
+  LossPolicy,
+  ReentrantAcquireOptions,
+} from './types.js';
+export { withLock } from './with-lock.js';

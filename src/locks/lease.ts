@@ -1,0 +1,215 @@
+// A held lock node and the leases (handles) on it: loss detection, fencing token, release.
+import type { SessionState, WatchedEvent } from '../session/types.js';
+import {
+  badArguments,
+  hasCode,
+  LeaseReleasedError,
+  type LockLossReason,
+  LockLostError,
+} from './errors.js';
+import type { Lease, LockClient, LossPolicy } from './types.js';
+
+export interface HoldingSpec {
+  client: LockClient;
+  /** The lock node. */
+  path: string;
+  /** The lock path it lives under (or is, for the exclusive lock): identifies the lock for reentrancy. */
+  lockPath: string;
+  /** Kind of node (its lock name): only leases of an accepted kind may reenter. */
+  kind: string;
+  czxid: bigint;
+  lossPolicy: LossPolicy;
+  /** Deletes the node when the last lease on it is released. */
+  removeNode(): Promise<void>;
+}
+
+/**
+ * One lock node held by this process. It watches its own node (a getData watch, re-armed after
+ * data changes) and the session state, and aborts `lost` when either says the lock may be gone.
+ * Several leases share it when the lock is reentered; the node goes with the last of them.
+ */
+export class Holding {
+  private readonly loss = new AbortController();
+  private readonly unsubscribe: () => void;
+  private leases = 0;
+  private removal: Promise<void> | undefined;
+
+  constructor(readonly spec: HoldingSpec) {
+    this.unsubscribe = spec.client.on('state', (state) => this.onState(state));
+    this.onState(spec.client.state);
+  }
+
+  get lost(): AbortSignal {
+    return this.loss.signal;
+  }
+
+  get ended(): boolean {
+    return this.removal !== undefined;
+  }
+
+  /**
+   * Sets the watch on the node. Resolves false when the node is already gone or is not ours any
+   * more (the caller then contends again); a CONNECTIONLOSS is retried, since the watch is only
+   * registered on a reply.
+   */
+  async arm(signal?: AbortSignal): Promise<boolean> {
+    for (;;) {
+      try {
+        const { stat } = await this.spec.client.getData(this.spec.path, {
+          watch: this.onEvent,
+          signal,
+        });
+        // Another node at the same path (deleted and created again meanwhile) is not ours.
+        return stat.czxid === this.spec.czxid;
+      } catch (error) {
+        if (hasCode(error, 'NONODE')) return false;
+        if (!hasCode(error, 'CONNECTIONLOSS') || signal?.aborted) throw error;
+      }
+    }
+  }
+
+  /** A new lease on this node. */
+  lease(): Lease {
+    if (this.removal) throw badArguments('the lock node is being released', this.spec.path);
+    this.leases++;
+    return new LeaseHandle(this);
+  }
+
+  /** One lease was released: the last one deletes the node. */
+  leaseReleased(): Promise<void> {
+    this.leases--;
+    if (this.leases > 0) return Promise.resolve();
+    return this.end(true);
+  }
+
+  /** Stops watching; deletes the node when `remove` (idempotent). */
+  end(remove: boolean): Promise<void> {
+    if (!this.removal) {
+      this.unsubscribe();
+      this.removal = remove ? this.spec.removeNode() : Promise.resolve();
+    }
+    return this.removal;
+  }
+
+  private lose(reason: LockLossReason): void {
+    if (!this.loss.signal.aborted) this.loss.abort(new LockLostError(reason, this.spec.path));
+  }
+
+  private onState(state: SessionState): void {
+    if (state === 'suspended' && this.spec.lossPolicy === 'suspended') this.lose('suspended');
+    else if (state === 'expired' || state === 'closed' || state === 'auth-failed') this.lose(state);
+  }
+
+  private readonly onEvent = (event: WatchedEvent): void => {
+    if (this.removal) return;
+    switch (event.type) {
+      case 'NodeDeleted':
+        this.lose('deleted');
+        return;
+      case 'None':
+        this.lose(
+          event.state === 'closed' || event.state === 'auth-failed' ? event.state : 'expired',
+        );
+        return;
+      default:
+        // Data changed (or a watch was removed): keep watching; a node gone meanwhile is lost.
+        this.arm().then(
+          (present) => {
+            if (!present && !this.removal) this.lose('deleted');
+          },
+          () => {
+            // The session ended: the state listener reports it.
+          },
+        );
+    }
+  };
+}
+
+/**
+ * Turns a node that won the lock into a lease, once the watch on it is set; null when the node
+ * vanished meanwhile (the caller contends again).
+ */
+export async function holdNode(
+  spec: HoldingSpec,
+  signal: AbortSignal | undefined,
+): Promise<Lease | null> {
+  const holding = new Holding(spec);
+  try {
+    if (await holding.arm(signal)) return holding.lease();
+  } catch (error) {
+    void holding.end(false);
+    throw error;
+  }
+  void holding.end(false);
+  return null;
+}
+
+/** Leases this module issued, and the node each stands for: the proof reentrancy asks for. */
+const holdings = new WeakMap<object, Holding>();
+
+class LeaseHandle implements Lease {
+  private readonly own = new AbortController();
+  private releasing: Promise<void> | undefined;
+  private readonly forwardLoss = () => this.own.abort(this.holding.lost.reason);
+
+  constructor(private readonly holding: Holding) {
+    holdings.set(this, holding);
+    if (holding.lost.aborted) this.forwardLoss();
+    else holding.lost.addEventListener('abort', this.forwardLoss, { once: true });
+  }
+
+  get path(): string {
+    return this.holding.spec.path;
+  }
+  get fencingToken(): bigint {
+    return this.holding.spec.czxid;
+  }
+  get signal(): AbortSignal {
+    return this.own.signal;
+  }
+  get released(): boolean {
+    return this.releasing !== undefined;
+  }
+
+  release(): Promise<void> {
+    if (!this.releasing) {
+      this.holding.lost.removeEventListener('abort', this.forwardLoss);
+      if (!this.own.signal.aborted) this.own.abort(new LeaseReleasedError(this.path));
+      this.releasing = this.holding.leaseReleased();
+    }
+    return this.releasing;
+  }
+
+  [Symbol.asyncDispose](): Promise<void> {
+    return this.release();
+  }
+
+  get [Symbol.toStringTag](): string {
+    return 'Lease';
+  }
+}
+
+/**
+ * Reentry: a second lease on the node `lease` stands for, if `lease` is a live lease of this lock
+ * (same client and lock path, accepted kind). Throws otherwise.
+ */
+export function reenter(
+  lease: Lease,
+  client: LockClient,
+  lockPath: string,
+  kinds: readonly string[],
+): Lease {
+  const holding = typeof lease === 'object' && lease !== null ? holdings.get(lease) : undefined;
+  if (
+    !holding ||
+    holding.spec.client !== client ||
+    holding.spec.lockPath !== lockPath ||
+    !kinds.includes(holding.spec.kind)
+  ) {
+    throw badArguments('reentrantFrom is not a lease of this lock', lockPath);
+  }
+  if (lease.released || holding.ended)
+    throw badArguments('reentrantFrom lease was released', lockPath);
+  if (holding.lost.aborted) throw holding.lost.reason;
+  return holding.lease();
+}

@@ -1,0 +1,151 @@
+// Several locks as one: all or none, without deadlock.
+import { startDeadline } from './deadline.js';
+import { badArguments, LeaseReleasedError } from './errors.js';
+import type { AcquireOptions, Lease, Lock, LockClient } from './types.js';
+
+/** The leases of a {@link MultiLock}, held and released together. */
+export interface MultiLease extends Lease {
+  /** One lease per lock, in acquisition (canonical) order. */
+  readonly leases: readonly Lease[];
+}
+
+/** Full server path of a lock: the order every process agrees on, whatever its chroot. */
+function canonicalKey(lock: Lock): string {
+  const chroot = lock.client.chroot;
+  return lock.path === '/' ? chroot || '/' : chroot + lock.path;
+}
+
+/**
+ * Holds all of the given locks or none. Callers may list the locks in any order: they are always
+ * taken in one canonical order (by full server path), so two processes asking for the same locks
+ * in different orders cannot deadlock. One deadline covers the whole acquire; on any failure the
+ * locks already taken are released in reverse order before the acquire rejects.
+ *
+ * A lock may appear only once (two locks on the same path and client would wait for each other).
+ * Nested MultiLocks are flattened.
+ */
+export class MultiLock implements Lock {
+  /** The locks, in the order they are taken. */
+  readonly locks: readonly Lock[];
+
+  constructor(locks: readonly Lock[]) {
+    const flat = locks.flatMap((lock) => (lock instanceof MultiLock ? lock.locks : [lock]));
+    if (flat.length === 0) throw badArguments('MultiLock needs at least one lock');
+    const seen = new Map<LockClient, Set<string>>();
+    for (const lock of flat) {
+      const paths = seen.get(lock.client) ?? new Set<string>();
+      if (paths.has(lock.path)) throw badArguments(`lock ${lock.path} is listed twice`, lock.path);
+      paths.add(lock.path);
+      seen.set(lock.client, paths);
+    }
+    this.locks = flat
+      .map((lock, index) => ({ lock, index, key: canonicalKey(lock) }))
+      .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : a.index - b.index))
+      .map(({ lock }) => lock);
+  }
+
+  get client(): LockClient {
+    return this.locks[0]!.client;
+  }
+
+  /** The paths of the locks, comma-separated, in acquisition order. */
+  get path(): string {
+    return this.locks.map((lock) => lock.path).join(',');
+  }
+
+  async acquire(options?: AcquireOptions): Promise<MultiLease> {
+    const deadline = startDeadline(options, this.path);
+    const held: Lease[] = [];
+    try {
+      if (deadline.signal?.aborted) throw deadline.signal.reason;
+      for (const lock of this.locks) held.push(await lock.acquire({ signal: deadline.signal }));
+      return new Leases(held);
+    } catch (error) {
+      await releaseInReverse(held);
+      throw deadline.signal?.aborted ? deadline.signal.reason : error;
+    } finally {
+      deadline.dispose();
+    }
+  }
+
+  async tryAcquire(): Promise<MultiLease | null> {
+    const held: Lease[] = [];
+    try {
+      for (const lock of this.locks) {
+        const lease = await lock.tryAcquire();
+        if (!lease) {
+          await releaseInReverse(held);
+          return null;
+        }
+        held.push(lease);
+      }
+      return new Leases(held);
+    } catch (error) {
+      await releaseInReverse(held);
+      throw error;
+    }
+  }
+}
+
+async function releaseInReverse(leases: readonly Lease[]): Promise<void> {
+  let failure: unknown;
+  for (const lease of [...leases].reverse()) {
+    try {
+      await lease.release();
+    } catch (error) {
+      failure ??= error;
+    }
+  }
+  if (failure !== undefined) throw failure;
+}
+
+class Leases implements MultiLease {
+  private readonly own = new AbortController();
+  private releasing: Promise<void> | undefined;
+
+  constructor(readonly leases: readonly Lease[]) {
+    // Lost as soon as any one of them is lost.
+    for (const lease of leases) {
+      const forward = () => {
+        if (!this.own.signal.aborted) this.own.abort(lease.signal.reason);
+      };
+      if (lease.signal.aborted) forward();
+      else lease.signal.addEventListener('abort', forward, { once: true });
+    }
+  }
+
+  get path(): string {
+    return this.leases.map((lease) => lease.path).join(',');
+  }
+
+  /**
+   * The highest of the leases' tokens: it increases across successive holders of this same set
+   * of locks. Each resource should check its own lock's token (`leases[i].fencingToken`).
+   */
+  get fencingToken(): bigint {
+    // Math.max does not take bigints.
+    let highest = 0n;
+    for (const lease of this.leases) if (lease.fencingToken > highest) highest = lease.fencingToken;
+    return highest;
+  }
+
+  get signal(): AbortSignal {
+    return this.own.signal;
+  }
+
+  get released(): boolean {
+    return this.releasing !== undefined;
+  }
+
+  release(): Promise<void> {
+    if (!this.releasing) {
+      if (!this.own.signal.aborted) this.own.abort(new LeaseReleasedError(this.path));
+      this.releasing = releaseInReverse(this.leases);
+    }
+    return this.releasing;
+  }
+
+  [Symbol.asyncDispose](): Promise<void> {
+    return this.release();
+  }
+}

@@ -1,0 +1,87 @@
+// Node names of the lock recipes, exactly as Curator and kazoo spell them, so a TypeScript process
+// and a Java or Python one exclude each other on the same path (shared/reference/lock-interop.md).
+
+/** Whose node names to use: Curator's (`_c_<uuid>-lock-<seq>`) or kazoo's (`<hex>__lock__<seq>`). */
+export type NamingStyle = 'curator' | 'kazoo';
+
+/** The part of a node name between the owner prefix and the sequence number. */
+export const LockName = {
+  /** Curator InterProcessMutex. */
+  mutex: 'lock-',
+  /** Curator InterProcessReadWriteLock: the two names have the same length on purpose. */
+  read: '__READ__',
+  write: '__WRIT__',
+  /** Curator InterProcessSemaphoreV2 leases. */
+  lease: 'lease-',
+  /** kazoo Lock / WriteLock. */
+  kazooMutex: '__lock__',
+} as const;
+export type LockName = (typeof LockName)[keyof typeof LockName];
+
+/**
+ * A fresh owner prefix. Curator's "protected" prefix is `_c_` + a canonical UUID + `-` (40 chars);
+ * kazoo's is the UUID as 32 hex digits. The prefix lets a contender find its own node after a
+ * connection loss instead of creating a second one.
+ */
+export function newOwnerPrefix(style: NamingStyle): string {
+  const uuid = crypto.randomUUID();
+  return style === 'curator' ? `_c_${uuid}-` : uuid.replaceAll('-', '');
+}
+
+/** A contender node, parsed from its name. */
+export interface Contender {
+  /** The node name (last path segment). */
+  readonly name: string;
+  /** Which lock name it carries (e.g. `lock-`, `__READ__`). */
+  readonly lockName: string;
+  /** The server-assigned sequence number, as the signed 32-bit integer it is. */
+  readonly sequence: number;
+}
+
+// ZooKeeper appends String.format("%010d", parentCversion): 10 digits, or a minus sign and 9 or 10
+// digits once the signed 32-bit counter has wrapped.
+const SEQUENCE_TEXT = /^(?:\d{10}|-\d{9,10})$/;
+const INT32_MIN = -2_147_483_648;
+const INT32_MAX = 2_147_483_647;
+
+/** The sequence suffix as a signed 32-bit integer, or undefined when it is not one. */
+export function parseSequence(text: string): number | undefined {
+  if (!SEQUENCE_TEXT.test(text)) return undefined;
+  const value = Number(text);
+  return value >= INT32_MIN && value <= INT32_MAX ? value : undefined;
+}
+
+/**
+ * Parses `name` as a contender carrying one of `lockNames` followed by a sequence number, as
+ * Curator does (the text after the last occurrence of the lock name). Anything else — a foreign
+ * node, a node of another recipe — is not a contender: undefined.
+ */
+export function parseContender(name: string, lockNames: readonly string[]): Contender | undefined {
+  let best: Contender | undefined;
+  let bestAt = -1;
+  for (const lockName of lockNames) {
+    const at = name.lastIndexOf(lockName);
+    if (at < 0 || at <= bestAt) continue;
+    const sequence = parseSequence(name.slice(at + lockName.length));
+    if (sequence === undefined) continue;
+    best = { name, lockName, sequence };
+    bestAt = at;
+  }
+  return best;
+}
+
+/** The last segment of a path. */
+export function baseName(path: string): string {
+  return path.slice(path.lastIndexOf('/') + 1);
+}
+
+/** The parent of a path (`/` for a top-level node). */
+export function parentOf(path: string): string {
+  const cut = path.lastIndexOf('/');
+  return cut <= 0 ? '/' : path.slice(0, cut);
+}
+
+/** `dir` + `/` + `name`, without doubling the slash at the root. */
+export function childPath(dir: string, name: string): string {
+  return dir === '/' ? `/${name}` : `${dir}/${name}`;
+}

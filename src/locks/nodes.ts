@@ -1,0 +1,219 @@
+// Creating and deleting lock nodes safely across connection losses.
+import type { Stat } from '../session/types.js';
+import { CreateMode } from '../session/types.js';
+import { hasCode } from './errors.js';
+import { baseName, childPath, type NamingStyle, newOwnerPrefix, parentOf } from './naming.js';
+import type { LockClient } from './types.js';
+
+/** Clients known to refuse CONTAINER nodes (servers before 3.5.3); their parents are persistent. */
+const noContainers = new WeakSet<LockClient>();
+
+/**
+ * Creates `path` and its missing ancestors as CONTAINER nodes (the server removes them once empty),
+ * as Curator's `creatingParentContainersIfNeeded`; persistent nodes on servers without containers.
+ */
+export async function ensurePath(
+  client: LockClient,
+  path: string,
+  signal?: AbortSignal,
+): Promise<void> {
+  if (path === '/') return;
+  for (;;) {
+    const mode = noContainers.has(client) ? CreateMode.PERSISTENT : CreateMode.CONTAINER;
+    try {
+      await client.create2(path, undefined, { mode, signal });
+      return;
+    } catch (error) {
+      if (hasCode(error, 'NODEEXISTS')) return;
+      if (hasCode(error, 'NONODE')) {
+        // Nothing above the root (or a chroot that does not exist) can be created: give up.
+        if (parentOf(path) === '/') throw error;
+        await ensurePath(client, parentOf(path), signal);
+      } else if (hasCode(error, 'UNIMPLEMENTED') && mode === CreateMode.CONTAINER)
+        noContainers.add(client);
+      else if (!hasCode(error, 'CONNECTIONLOSS') || signal?.aborted) throw error;
+    }
+  }
+}
+
+/** Runs `op` again after each CONNECTIONLOSS (the request's fate unknown; `op` must be safe to repeat). */
+export async function retryOnConnectionLoss<T>(
+  op: () => Promise<T>,
+  signal?: AbortSignal,
+): Promise<T> {
+  for (;;) {
+    try {
+      return await op();
+    } catch (error) {
+      // Requests made while disconnected wait for the next connection, so this does not spin.
+      if (!hasCode(error, 'CONNECTIONLOSS') || signal?.aborted) throw error;
+    }
+  }
+}
+
+/** Codes after which an ephemeral node of ours is certainly gone or can no longer be touched. */
+const SESSION_OVER = ['SESSIONEXPIRED', 'AUTHFAILED'] as const;
+
+/**
+ * Deletes an ephemeral node of ours, retrying after connection losses until it is gone. Only for
+ * names that are never reused (sequential, with a unique prefix): a repeated delete cannot hit
+ * someone else's node.
+ */
+export async function deleteNode(client: LockClient, path: string): Promise<void> {
+  try {
+    await retryOnConnectionLoss(() => client.delete(path));
+  } catch (error) {
+    if (!hasCode(error, 'NONODE', ...SESSION_OVER)) throw error;
+  }
+}
+
+/** Deletes every child of `dir` whose name starts with `prefix` (an attempt whose create had an unknown outcome). */
+export async function deleteByPrefix(
+  client: LockClient,
+  dir: string,
+  prefix: string,
+): Promise<void> {
+  let children: string[];
+  try {
+    children = await retryOnConnectionLoss(() => client.getChildren(dir));
+  } catch (error) {
+    if (hasCode(error, 'NONODE', ...SESSION_OVER)) return;
+    throw error;
+  }
+  for (const child of children) {
+    if (child.startsWith(prefix)) await deleteNode(client, childPath(dir, child));
+  }
+}
+
+/** Takes away whatever an attempt created (or may have created) under `dir`. Never throws. */
+export async function cleanupAttempt(
+  client: LockClient,
+  dir: string,
+  attempt: Attempt,
+): Promise<void> {
+  const { node, prefix } = attempt;
+  attempt.node = undefined;
+  attempt.prefix = undefined;
+  try {
+    if (node) await deleteNode(client, node.path);
+    if (prefix) await deleteByPrefix(client, dir, prefix);
+  } catch {
+    // Best effort: an ephemeral node left by a failed cleanup goes with the session.
+  }
+}
+
+/** A node this process created and owns. */
+export interface OwnNode {
+  readonly path: string;
+  readonly name: string;
+  readonly stat: Stat;
+}
+
+/** What an attempt has put on the server so far, so that an abort can take it away again. */
+export interface Attempt {
+  /** Set while a create is in flight: its result, if any, carries this prefix. */
+  prefix?: string;
+  /** Set once the node is known. */
+  node?: OwnNode;
+}
+
+export interface ProtectedCreate {
+  client: LockClient;
+  dir: string;
+  style: NamingStyle;
+  lockName: string;
+  data: Uint8Array | string | undefined;
+  signal: AbortSignal | undefined;
+}
+
+/**
+ * Creates an EPHEMERAL_SEQUENTIAL node `<dir>/<owner prefix><lockName><seq>`, Curator's protected
+ * mode. After a CONNECTIONLOSS it does not create blindly: it lists `dir` and adopts the node that
+ * carries its prefix, if the current session owns it; a node left by an older session is deleted,
+ * never adopted, and a fresh prefix is used for the next try. Missing parents are created as
+ * containers. Progress is recorded in `attempt` for the caller's cleanup.
+ */
+export async function createProtected(spec: ProtectedCreate, attempt: Attempt): Promise<OwnNode> {
+  const { client, dir, style, signal } = spec;
+  for (;;) {
+    const prefix = newOwnerPrefix(style);
+    attempt.prefix = prefix;
+    const created = await createOnce(spec, prefix);
+    if (created) {
+      attempt.node = created;
+      attempt.prefix = undefined;
+      return created;
+    }
+    // The create's outcome is unknown: look for our node by its prefix.
+    const children = await retryOnConnectionLoss(() => client.getChildren(dir, { signal }), signal);
+    for (const name of children) {
+      if (!name.startsWith(prefix)) continue;
+      const path = childPath(dir, name);
+      const stat = await retryOnConnectionLoss(() => client.exists(path, { signal }), signal);
+      if (stat && stat.ephemeralOwner === client.sessionId) {
+        const node = { path, name, stat };
+        attempt.node = node;
+        attempt.prefix = undefined;
+        return node;
+      }
+      // Not ours to adopt (another session created it): remove it so it blocks nobody.
+      if (stat) await deleteNode(client, path);
+    }
+    attempt.prefix = undefined;
+  }
+}
+
+/** One create; null when it failed with CONNECTIONLOSS (outcome unknown). */
+async function createOnce(spec: ProtectedCreate, prefix: string): Promise<OwnNode | null> {
+  const { client, dir, lockName, data, signal } = spec;
+  for (;;) {
+    try {
+      const { path, stat } = await client.create2(childPath(dir, prefix + lockName), data, {
+        mode: CreateMode.EPHEMERAL_SEQUENTIAL,
+        signal,
+      });
+      return { path, name: baseName(path), stat };
+    } catch (error) {
+      if (hasCode(error, 'NONODE') && !signal?.aborted) {
+        // The lock path is missing (first use, or its container was just reaped). At the root,
+        // the chroot itself is missing: nothing to create.
+        if (dir === '/') throw error;
+        await ensurePath(client, dir, signal);
+        continue;
+      }
+      if (hasCode(error, 'CONNECTIONLOSS') && !signal?.aborted) return null;
+      throw error;
+    }
+  }
+}
+
+/**
+ * Waits for `task` while the client stays connected; stops waiting (the task carries on in the
+ * background) as soon as it is not, so cleanup after a timeout never holds the caller for a
+ * whole reconnect.
+ */
+export async function settleWhileConnected(
+  client: LockClient,
+  task: Promise<unknown>,
+): Promise<void> {
+  const quiet = task.then(
+    () => {},
+    () => {},
+  );
+  if (!isConnected(client.state)) return;
+  let unsubscribe = () => {};
+  const disconnected = new Promise<void>((resolve) => {
+    unsubscribe = client.on('state', (state) => {
+      if (!isConnected(state)) resolve();
+    });
+  });
+  try {
+    await Promise.race([quiet, disconnected]);
+  } finally {
+    unsubscribe();
+  }
+}
+
+export function isConnected(state: string): boolean {
+  return state === 'connected' || state === 'connected-readonly';
+}

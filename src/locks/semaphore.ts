@@ -1,0 +1,148 @@
+// Up to N holders (Curator's InterProcessSemaphoreV2 layout).
+import type { Data } from '../session/types.js';
+import { sortContenders } from './contenders.js';
+import { startDeadline } from './deadline.js';
+import { badArguments } from './errors.js';
+import { holdNode } from './lease.js';
+import { Mutex } from './mutex.js';
+import { childPath, LockName } from './naming.js';
+import {
+  type Attempt,
+  cleanupAttempt,
+  createProtected,
+  deleteNode,
+  retryOnConnectionLoss,
+  settleWhileConnected,
+} from './nodes.js';
+import type { AcquireOptions, Lease, Lock, LockClient, LockOptions, LossPolicy } from './types.js';
+import { abortable } from './wait.js';
+
+export interface SemaphoreOptions extends LockOptions {
+  /** Data stored in each lease node (default empty). */
+  data?: Data;
+}
+
+const LEASE_NAMES = [LockName.lease];
+
+/**
+ * A counting semaphore: at most `maxLeases` holders at a time. Layout of Curator's
+ * `InterProcessSemaphoreV2`, so Java processes share it: a guard mutex at `<path>/locks` and one
+ * lease node per holder, `<path>/leases/_c_<uuid>-lease-<seq>`.
+ *
+ * To acquire, a process takes the guard mutex, creates its lease node, and waits (watching the
+ * children of `leases`) until at most `maxLeases` lease nodes exist; then it releases the guard.
+ * Only the guard holder watches `leases`, so there is no herd. Not reentrant. Every process must
+ * use the same `maxLeases` for one path (as with Curator).
+ */
+export class Semaphore implements Lock {
+  private readonly guard: Mutex;
+  private readonly leasesPath: string;
+  private readonly lossPolicy: LossPolicy;
+  private readonly data: Data | undefined;
+
+  constructor(
+    readonly client: LockClient,
+    readonly path: string,
+    readonly maxLeases: number,
+    options: SemaphoreOptions = {},
+  ) {
+    if (!Number.isInteger(maxLeases) || maxLeases < 1 || maxLeases > 0x7fffffff) {
+      throw badArguments(`maxLeases must be a positive integer, got ${String(maxLeases)}`, path);
+    }
+    this.lossPolicy = options.lossPolicy ?? 'suspended';
+    this.data = options.data;
+    // The guard is held only while a lease is being taken: losing it then is harmless.
+    this.guard = new Mutex(client, childPath(path, 'locks'), { lossPolicy: 'expired' });
+    this.leasesPath = childPath(path, 'leases');
+  }
+
+  /** Waits for a lease; see {@link Lock.acquire}. One deadline covers the guard and the lease wait. */
+  async acquire(options?: AcquireOptions): Promise<Lease> {
+    const deadline = startDeadline(options, this.path);
+    try {
+      return (await this.contend(deadline.signal, true)) as Lease;
+    } finally {
+      deadline.dispose();
+    }
+  }
+
+  /** Takes a lease if one is free and nobody else is taking one right now; never waits. */
+  tryAcquire(): Promise<Lease | null> {
+    return this.contend(undefined, false);
+  }
+
+  private async contend(signal: AbortSignal | undefined, wait: boolean): Promise<Lease | null> {
+    if (signal?.aborted) throw signal.reason;
+    const guard = wait ? await this.guard.acquire({ signal }) : await this.guard.tryAcquire();
+    if (!guard) return null;
+    const { client } = this;
+    const attempt: Attempt = {};
+    try {
+      for (;;) {
+        const node =
+          attempt.node ??
+          (await createProtected(
+            {
+              client,
+              dir: this.leasesPath,
+              style: 'curator',
+              lockName: LockName.lease,
+              data: this.data,
+              signal,
+            },
+            attempt,
+          ));
+        let wake = () => {};
+        const changed = new Promise<void>((resolve) => {
+          wake = resolve;
+        });
+        const children = await retryOnConnectionLoss(
+          () => client.getChildren(this.leasesPath, { watch: () => wake(), signal }),
+          signal,
+        );
+        const leases = sortContenders(children, LEASE_NAMES);
+        if (!leases.some((lease) => lease.name === node.name)) {
+          attempt.node = undefined; // deleted by someone else: take a new one
+          continue;
+        }
+        if (leases.length <= this.maxLeases) {
+          const lease = await holdNode(
+            {
+              client,
+              path: node.path,
+              lockPath: this.path,
+              kind: LockName.lease,
+              czxid: node.stat.czxid,
+              lossPolicy: this.lossPolicy,
+              removeNode: () => deleteNode(client, node.path),
+            },
+            signal,
+          );
+          if (lease) return lease;
+          attempt.node = undefined;
+          continue;
+        }
+        if (!wait) {
+          await cleanupAttempt(client, this.leasesPath, attempt);
+          return null;
+        }
+        await abortable(changed, signal);
+      }
+    } catch (error) {
+      await settleWhileConnected(client, cleanupAttempt(client, this.leasesPath, attempt));
+      throw signal?.aborted ? signal.reason : error;
+    } finally {
+      await settleWhileConnected(client, guard.release());
+    }
+  }
+}
+
+/**
+ * A mutex built on the semaphore (Curator's `InterProcessSemaphoreMutex`): one lease. Unlike
+ * {@link Mutex} it is not reentrant.
+ */
+export class SemaphoreMutex extends Semaphore {
+  constructor(client: LockClient, path: string, options: SemaphoreOptions = {}) {
+    super(client, path, 1, options);
+  }
+}

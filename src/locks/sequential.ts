@@ -1,0 +1,104 @@
+// The queue every sequential recipe shares (mutex, read and write locks, the semaphore's guard):
+// an EPHEMERAL_SEQUENTIAL contender node per waiter, ordered by sequence number, each waiting on
+// one node ahead of it.
+import type { Data } from '../session/types.js';
+import type { Decision } from './contenders.js';
+import { sortContenders } from './contenders.js';
+import { type Deadline, startDeadline } from './deadline.js';
+import { holdNode } from './lease.js';
+import type { Contender } from './naming.js';
+import { childPath, type NamingStyle } from './naming.js';
+import {
+  type Attempt,
+  cleanupAttempt,
+  createProtected,
+  deleteNode,
+  retryOnConnectionLoss,
+  settleWhileConnected,
+} from './nodes.js';
+import type { AcquireOptions, Lease, LockClient, LossPolicy } from './types.js';
+import { waitForChange } from './wait.js';
+
+export interface QueueSpec {
+  client: LockClient;
+  /** The lock path: contenders are its children. */
+  path: string;
+  style: NamingStyle;
+  /** This queue's node name between the owner prefix and the sequence (`lock-`, `__READ__`...). */
+  lockName: string;
+  /** Names that count as contenders in this queue; other children are ignored. */
+  contenderNames: readonly string[];
+  data: Data | undefined;
+  lossPolicy: LossPolicy;
+  /** Whether the contender at `own` holds, and if not which node it waits for. */
+  decide(sorted: readonly Contender[], own: number): Decision;
+}
+
+export class ContenderQueue {
+  constructor(readonly spec: QueueSpec) {}
+
+  /** Waits for the lock (see `Lock.acquire`). */
+  async acquire(options: AcquireOptions | undefined): Promise<Lease> {
+    const deadline = startDeadline(options, this.spec.path);
+    try {
+      return (await this.contend(deadline, true)) as Lease;
+    } finally {
+      deadline.dispose();
+    }
+  }
+
+  /** Takes the lock only if this contender is at the head at once. */
+  async tryAcquire(): Promise<Lease | null> {
+    return this.contend({ signal: undefined, dispose() {} }, false);
+  }
+
+  private async contend(deadline: Deadline, wait: boolean): Promise<Lease | null> {
+    const { client, path, contenderNames } = this.spec;
+    const signal = deadline.signal;
+    if (signal?.aborted) throw signal.reason;
+    const attempt: Attempt = {};
+    try {
+      for (;;) {
+        const node =
+          attempt.node ?? (await createProtected({ ...this.spec, dir: path, signal }, attempt));
+        const children = await retryOnConnectionLoss(
+          () => client.getChildren(path, { signal }),
+          signal,
+        );
+        const sorted = sortContenders(children, contenderNames);
+        const own = sorted.findIndex((contender) => contender.name === node.name);
+        if (own < 0) {
+          // Our node is gone (deleted by someone else): queue again, as Curator does.
+          attempt.node = undefined;
+          continue;
+        }
+        const decision = this.spec.decide(sorted, own);
+        if (decision.acquired) {
+          const lease = await holdNode(
+            {
+              client,
+              path: node.path,
+              lockPath: path,
+              kind: this.spec.lockName,
+              czxid: node.stat.czxid,
+              lossPolicy: this.spec.lossPolicy,
+              removeNode: () => deleteNode(client, node.path),
+            },
+            signal,
+          );
+          if (lease) return lease;
+          attempt.node = undefined;
+          continue;
+        }
+        if (!wait) {
+          await cleanupAttempt(client, path, attempt);
+          return null;
+        }
+        await waitForChange(client, childPath(path, decision.watch), signal);
+      }
+    } catch (error) {
+      await settleWhileConnected(client, cleanupAttempt(client, path, attempt));
+      throw signal?.aborted ? signal.reason : error;
+    }
+  }
+}

@@ -1,0 +1,105 @@
+// Public types of the lock recipes: what a lock needs from a client, and what it hands back.
+import type { Client } from '../session/client.js';
+
+/**
+ * The part of the client the recipes use. A `Client` from `connect()` is one; anything with the
+ * same members (a wrapper that logs or counts calls, say) works too.
+ */
+export type LockClient = Pick<
+  Client,
+  | 'create2'
+  | 'delete'
+  | 'exists'
+  | 'getData'
+  | 'getChildren'
+  | 'on'
+  | 'state'
+  | 'sessionId'
+  | 'chroot'
+>;
+
+/**
+ * When a held lease counts as lost (its `signal` aborts), besides its node being deleted by
+ * someone else:
+ * - `'suspended'` (default, as Curator's standard policy): as soon as the connection drops. The
+ *   session may still be alive, but nothing proves it, so the holder must stop work that needs
+ *   exclusivity. Safe; costs a lost lease on every short network blip.
+ * - `'expired'` (Curator's session policy): only when the session is known to be over — the
+ *   server said so, or no server answered for a whole session timeout. Survives short blips, but
+ *   the server times the session from the last packet *it* received, which is earlier than the
+ *   last packet this client heard: for up to one network delay (plus clock drift) another process
+ *   may already hold the lock while this lease's signal is not yet aborted. Use the lease's
+ *   `fencingToken` with the protected resource when you choose this.
+ *
+ * Neither policy can see a process that is paused (GC, VM freeze) for longer than the session
+ * timeout; the fencing token is the only defence there.
+ */
+export type LossPolicy = 'suspended' | 'expired';
+
+/** How long to wait for a lock, and how to give up early. */
+export interface AcquireOptions {
+  /** Give up after this many ms: the acquire rejects with a `LockTimeoutError`. Default: wait forever. */
+  timeout?: number;
+  /** Give up when aborted: the acquire rejects with the signal's `reason`. */
+  signal?: AbortSignal;
+}
+
+/** Options of the reentrant locks (`Mutex`, `ReadWriteLock`'s read and write locks). */
+export interface ReentrantAcquireOptions extends AcquireOptions {
+  /**
+   * Reentrancy, JavaScript style. JavaScript has no threads to own a lock, so a lease you hold is
+   * the proof: `acquire({ reentrantFrom: lease })` succeeds at once (no server round trip) when
+   * `lease` is a live lease of the same lock (same client, same path, same kind of node), and
+   * returns a second lease on the same node. The node is deleted when every lease on it has been
+   * released. A lease that was released, was lost, or belongs to another lock is refused
+   * (`BADARGUMENTS`, or the lost lease's signal reason): code that does not hold the lock never
+   * gets in this way.
+   */
+  reentrantFrom?: Lease;
+}
+
+/** Options shared by every lock recipe. */
+export interface LockOptions {
+  /** When a held lease counts as lost; see {@link LossPolicy}. Default `'suspended'`. */
+  lossPolicy?: LossPolicy;
+}
+
+/** A held lock. Release it with `release()` or `await using`. */
+export interface Lease extends AsyncDisposable {
+  /** The znode that represents this hold. */
+  readonly path: string;
+  /**
+   * The lock node's czxid: strictly increasing across successive holders of one lock. Hand it to
+   * the protected resource and have it refuse tokens lower than the highest it has seen.
+   */
+  readonly fencingToken: bigint;
+  /**
+   * Aborted as soon as this holder can no longer be sure it holds the lock: the connection was
+   * suspended (or the session expired, see {@link LossPolicy}), the node was deleted by someone
+   * else, or the lease was released. Its `reason` is a `LockLostError` or `LeaseReleasedError`.
+   */
+  readonly signal: AbortSignal;
+  /** True once `release()` has been called. */
+  readonly released: boolean;
+  /**
+   * Deletes the lock node. Idempotent (later calls return the same promise). A delete that fails
+   * with CONNECTIONLOSS is retried across reconnects until it succeeds or the session is gone
+   * (which takes the ephemeral node along).
+   */
+  release(): Promise<void>;
+}
+
+/** What every lock recipe offers. */
+export interface Lock {
+  /** The client the lock works through. */
+  readonly client: LockClient;
+  /** The lock's path (relative to the client's chroot). */
+  readonly path: string;
+  /**
+   * Waits for the lock. Rejects with a `LockTimeoutError` on timeout and with the signal's reason
+   * on abort; in both cases no node of this attempt is left behind.
+   */
+  acquire(options?: AcquireOptions): Promise<Lease>;
+  /** Takes the lock if nobody else holds it, else resolves `null`; never waits for other holders. */
+  tryAcquire(): Promise<Lease | null>;
+}

@@ -1,0 +1,135 @@
+// Shared fixtures of the lock tests: clients on the shared server, one fresh root per test.
+import { afterEach } from 'vitest';
+import { type Client, type ConnectOptions, connect } from '../../../src/index.js';
+import type { LockClient } from '../../../src/locks/index.js';
+import { fourLetterWord, sharedServer, uniquePath } from '../../harness/index.js';
+
+const open: Client[] = [];
+
+afterEach(async () => {
+  await Promise.all(open.splice(0).map((client) => client.close()));
+});
+
+/** A client on the shared server (closed after the test). */
+export async function newClient(
+  options: ConnectOptions = {},
+  connectString = sharedServer().connectString,
+): Promise<Client> {
+  const client = await connect(connectString, { sessionTimeout: 10_000, ...options });
+  open.push(client);
+  return client;
+}
+
+export async function newClients(n: number, options: ConnectOptions = {}): Promise<Client[]> {
+  return Promise.all(Array.from({ length: n }, () => newClient(options)));
+}
+
+/** A fresh lock path for one test. */
+export function lockPath(name = 'lock'): string {
+  return `${uniquePath('locks')}/${name}`;
+}
+
+export function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** Polls until `probe` returns true (fails the test after `timeoutMs`). */
+export async function until(
+  probe: () => boolean | Promise<boolean>,
+  what: string,
+  timeoutMs = 10_000,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (await probe()) return;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await sleep(10);
+  }
+}
+
+/** Children of `path`, or [] when it does not exist. */
+export async function childrenOf(client: Client, path: string): Promise<string[]> {
+  try {
+    return (await client.getChildren(path)).sort();
+  } catch (error) {
+    if ((error as { code?: string }).code === 'NONODE') return [];
+    throw error;
+  }
+}
+
+/** Data watches per path on the shared server (`wchp`: child watches are not listed): path -> session ids. */
+export async function watchesByPath(prefix: string): Promise<Map<string, bigint[]>> {
+  const { connectString } = sharedServer();
+  const [host, port] = connectString.split(',')[0]!.split(':') as [string, string];
+  const text = await fourLetterWord(host, Number(port), 'wchp');
+  const result = new Map<string, bigint[]>();
+  let current: bigint[] | undefined;
+  for (const line of text.split('\n')) {
+    if (line.startsWith('/')) {
+      current = line.startsWith(prefix) ? [] : undefined;
+      if (current) result.set(line.trim(), current);
+    } else if (current && line.trim().startsWith('0x')) {
+      current.push(BigInt(line.trim()));
+    }
+  }
+  return result;
+}
+
+/**
+ * A client wrapper that counts calls (`childWatches`: getChildren calls that set a watch; `wchp`
+ * shows data watches only) and watcher firings (`wakes`), and lets a test replace operations (to
+ * simulate a lost reply deterministically). Everything else goes to the real client.
+ */
+export function instrument(
+  client: Client,
+  overrides: Partial<
+    Pick<LockClient, 'create2' | 'delete' | 'getData' | 'getChildren' | 'exists'>
+  > = {},
+): { client: LockClient; calls: Record<string, number>; wakes: { count: number } } {
+  const calls: Record<string, number> = {};
+  const wakes = { count: 0 };
+  const wrapped: LockClient = {
+    get state() {
+      return client.state;
+    },
+    get sessionId() {
+      return client.sessionId;
+    },
+    get chroot() {
+      return client.chroot;
+    },
+    on: (event, listener) => client.on(event, listener),
+    create2: (...args) => {
+      calls.create2 = (calls.create2 ?? 0) + 1;
+      return (overrides.create2 ?? client.create2.bind(client))(...args);
+    },
+    delete: (...args) => {
+      calls.delete = (calls.delete ?? 0) + 1;
+      return (overrides.delete ?? client.delete.bind(client))(...args);
+    },
+    exists: (...args) => {
+      calls.exists = (calls.exists ?? 0) + 1;
+      return (overrides.exists ?? client.exists.bind(client))(...args);
+    },
+    getChildren: (...args) => {
+      calls.getChildren = (calls.getChildren ?? 0) + 1;
+      if (args[1]?.watch) calls.childWatches = (calls.childWatches ?? 0) + 1;
+      return (overrides.getChildren ?? client.getChildren.bind(client))(...args);
+    },
+    getData: (path, options = {}) => {
+      calls.getData = (calls.getData ?? 0) + 1;
+      const watch = options.watch;
+      const counted = watch
+        ? {
+            ...options,
+            watch: (event: Parameters<typeof watch>[0]) => {
+              wakes.count++;
+              watch(event);
+            },
+          }
+        : options;
+      return (overrides.getData ?? client.getData.bind(client))(path, counted);
+    },
+  };
+  return { client: wrapped, calls, wakes };
+}

@@ -1,0 +1,112 @@
+// When a lease's signal aborts: suspension, expiry, deletion by someone else, close.
+import { describe, expect, it } from 'vitest';
+import { LockLostError, Mutex } from '../../../src/locks/index.js';
+import { sharedServer, TcpProxy } from '../../harness/index.js';
+import { childrenOf, lockPath, newClient, until } from './helpers.js';
+
+function aborted(signal: AbortSignal): Promise<unknown> {
+  return new Promise((resolve) => {
+    if (signal.aborted) resolve(signal.reason);
+    else signal.addEventListener('abort', () => resolve(signal.reason), { once: true });
+  });
+}
+
+describe('Lease.signal', () => {
+  it('aborts when the connection is suspended (default policy); release still removes the node', async () => {
+    const zk = await newClient();
+    const observer = await newClient();
+    const path = lockPath();
+    const lease = await new Mutex(zk, path).acquire();
+    const reason = aborted(lease.signal);
+    zk.dropConnection();
+    expect(await reason).toBeInstanceOf(LockLostError);
+    expect(lease.signal.reason).toMatchObject({ reason: 'suspended', code: 'CONNECTIONLOSS' });
+    await until(() => zk.state === 'connected', 'reconnect');
+    await lease.release();
+    expect(await childrenOf(observer, path)).toEqual([]);
+  });
+
+  it("with lossPolicy 'expired', survives a reconnect within the session", async () => {
+    const zk = await newClient();
+    const path = lockPath();
+    const lease = await new Mutex(zk, path, { lossPolicy: 'expired' }).acquire();
+    const states: string[] = [];
+    zk.on('state', (state) => states.push(state));
+    zk.dropConnection();
+    await until(() => states.includes('connected'), 'reconnect');
+    expect(states).toEqual(['suspended', 'connected']);
+    expect(lease.signal.aborted).toBe(false);
+    // The own-node watch came back with the session: deletion is still noticed.
+    await zk.delete(lease.path);
+    expect(await aborted(lease.signal)).toMatchObject({ reason: 'deleted' });
+  });
+
+  it("with lossPolicy 'expired', aborts when the session expires, not before", async () => {
+    const [host, port] = sharedServer().connectString.split(':') as [string, string];
+    const proxy = await TcpProxy.start(host, Number(port));
+    try {
+      const zk = await newClient({ sessionTimeout: 1_000 }, proxy.connectString);
+      const other = await newClient();
+      const path = lockPath();
+      const lease = await new Mutex(zk, path, { lossPolicy: 'expired' }).acquire();
+      let abortedWhenSuspended: boolean | undefined;
+      zk.on('state', (state) => {
+        if (state === 'suspended') abortedWhenSuspended = lease.signal.aborted;
+      });
+      proxy.freeze('drop');
+      const reason = await aborted(lease.signal);
+      expect(abortedWhenSuspended).toBe(false);
+      expect(reason).toMatchObject({
+        name: 'LockLostError',
+        reason: 'expired',
+        code: 'SESSIONEXPIRED',
+      });
+      // The server expires the session too, and the lock passes on.
+      const next = await new Mutex(other, path).acquire({ timeout: 15_000 });
+      expect(next.fencingToken > lease.fencingToken).toBe(true);
+      await lease.release(); // nothing left to delete: resolves
+      await next.release();
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  it('aborts when someone else deletes the node, and not on data changes', async () => {
+    const zk = await newClient();
+    const admin = await newClient();
+    const path = lockPath();
+    const lease = await new Mutex(zk, path).acquire();
+    await admin.setData(lease.path, 'touched');
+    await admin.setData(lease.path, 'touched again');
+    await admin.sync(lease.path);
+    await zk.sync(lease.path);
+    expect(lease.signal.aborted).toBe(false);
+    await admin.delete(lease.path);
+    expect(await aborted(lease.signal)).toMatchObject({ reason: 'deleted', code: 'NONODE' });
+    await lease.release();
+  });
+
+  it('aborts when the client is closed', async () => {
+    const zk = await newClient();
+    const lease = await new Mutex(zk, lockPath()).acquire();
+    await zk.close();
+    // Closing deletes the session's ephemeral nodes; the watch may report that first.
+    const reason = await aborted(lease.signal);
+    expect(reason).toBeInstanceOf(LockLostError);
+    expect(['closed', 'deleted']).toContain((reason as LockLostError).reason);
+    await lease.release();
+  });
+
+  it('shares one loss between reentrant leases', async () => {
+    const zk = await newClient();
+    const mutex = new Mutex(zk, lockPath());
+    const outer = await mutex.acquire();
+    const inner = await mutex.acquire({ reentrantFrom: outer });
+    zk.dropConnection();
+    await aborted(outer.signal);
+    expect(inner.signal.aborted).toBe(true);
+    await expect(mutex.acquire({ reentrantFrom: outer })).rejects.toBeInstanceOf(LockLostError);
+    await inner.release();
+    await outer.release();
+  });
+});

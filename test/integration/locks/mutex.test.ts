@@ -1,0 +1,262 @@
+import { describe, expect, it } from 'vitest';
+import { CreateMode } from '../../../src/index.js';
+import type { Lease } from '../../../src/locks/index.js';
+import { LeaseReleasedError, LockTimeoutError, Mutex } from '../../../src/locks/index.js';
+import {
+  childrenOf,
+  instrument,
+  lockPath,
+  newClient,
+  newClients,
+  sleep,
+  until,
+} from './helpers.js';
+
+describe('Mutex', () => {
+  it('excludes across sessions: a shared counter never sees two holders', async () => {
+    const clients = await newClients(4);
+    const path = lockPath();
+    let inside = 0;
+    let maxInside = 0;
+    let total = 0;
+    const tokens: bigint[] = [];
+    await Promise.all(
+      clients.map(async (zk) => {
+        const mutex = new Mutex(zk, path);
+        for (let i = 0; i < 6; i++) {
+          await using lease = await mutex.acquire({ timeout: 20_000 });
+          inside++;
+          maxInside = Math.max(maxInside, inside);
+          tokens.push(lease.fencingToken);
+          const seen = total;
+          await sleep(2);
+          total = seen + 1; // a lost update if anyone else were inside
+          inside--;
+        }
+      }),
+    );
+    expect(maxInside).toBe(1);
+    expect(total).toBe(24);
+    // Fencing tokens: strictly increasing in the order the lock was held.
+    for (let i = 1; i < tokens.length; i++) expect(tokens[i]! > tokens[i - 1]!).toBe(true);
+    expect(await childrenOf(clients[0]!, path)).toEqual([]);
+  });
+
+  it('is fair: waiters get the lock in arrival order', async () => {
+    const [holderZk, ...zks] = await newClients(6);
+    const path = lockPath();
+    const holder = await new Mutex(holderZk!, path).acquire();
+    const order: number[] = [];
+    const done: Promise<void>[] = [];
+    for (const [i, zk] of zks.entries()) {
+      done.push(
+        new Mutex(zk, path).acquire({ timeout: 20_000 }).then(async (lease) => {
+          order.push(i);
+          await sleep(5);
+          await lease.release();
+        }),
+      );
+      // Let this waiter's node exist before the next one queues.
+      await until(
+        async () => (await childrenOf(holderZk!, path)).length === i + 2,
+        `waiter ${i} queued`,
+      );
+    }
+    await holder.release();
+    await Promise.all(done);
+    expect(order).toEqual([0, 1, 2, 3, 4]);
+    expect(await childrenOf(holderZk!, path)).toEqual([]);
+  });
+
+  it('times out with a LockTimeoutError and leaves no node', async () => {
+    const [a, b] = await newClients(2);
+    const path = lockPath();
+    const held = await new Mutex(a!, path).acquire();
+    const started = Date.now();
+    const error = await new Mutex(b!, path).acquire({ timeout: 300 }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(LockTimeoutError);
+    expect((error as LockTimeoutError).code).toBe('OPERATIONTIMEOUT');
+    expect(Date.now() - started).toBeGreaterThanOrEqual(290);
+    expect(await childrenOf(a!, path)).toEqual([held.path.slice(path.length + 1)]);
+    await held.release();
+    expect(await childrenOf(a!, path)).toEqual([]);
+  });
+
+  it('rejects with the abort reason and leaves no node', async () => {
+    const [a, b] = await newClients(2);
+    const path = lockPath();
+    const held = await new Mutex(a!, path).acquire();
+    const controller = new AbortController();
+    const reason = new Error('caller gave up');
+    const pending = new Mutex(b!, path).acquire({ signal: controller.signal });
+    await until(async () => (await childrenOf(a!, path)).length === 2, 'waiter queued');
+    controller.abort(reason);
+    await expect(pending).rejects.toBe(reason);
+    expect(await childrenOf(a!, path)).toHaveLength(1);
+    await held.release();
+  });
+
+  it('rejects at once, creating nothing, when the signal is already aborted', async () => {
+    const zk = await newClient();
+    const path = lockPath();
+    const reason = new Error('already');
+    await expect(new Mutex(zk, path).acquire({ signal: AbortSignal.abort(reason) })).rejects.toBe(
+      reason,
+    );
+    expect(await zk.exists(path)).toBeNull();
+  });
+
+  it('refuses a bad timeout', async () => {
+    const zk = await newClient();
+    await expect(new Mutex(zk, lockPath()).acquire({ timeout: -1 })).rejects.toMatchObject({
+      code: 'BADARGUMENTS',
+    });
+  });
+
+  it('tryAcquire takes a free lock and returns null, leaving nothing, when held', async () => {
+    const [a, b] = await newClients(2);
+    const path = lockPath();
+    const lease = await new Mutex(a!, path).tryAcquire();
+    expect(lease).not.toBeNull();
+    expect(await new Mutex(b!, path).tryAcquire()).toBeNull();
+    expect(await childrenOf(a!, path)).toHaveLength(1);
+    await lease!.release();
+    const next = await new Mutex(b!, path).tryAcquire();
+    expect(next).not.toBeNull();
+    await next!.release();
+  });
+
+  it('release is idempotent and aborts the lease signal', async () => {
+    const zk = await newClient();
+    const path = lockPath();
+    const lease = await new Mutex(zk, path).acquire();
+    expect(lease.signal.aborted).toBe(false);
+    const first = lease.release();
+    expect(lease.release()).toBe(first);
+    await first;
+    await lease.release();
+    expect(lease.released).toBe(true);
+    expect(lease.signal.reason).toBeInstanceOf(LeaseReleasedError);
+    expect(await childrenOf(zk, path)).toEqual([]);
+  });
+
+  it('fencing tokens increase across successive holders on different sessions', async () => {
+    const clients = await newClients(3);
+    const path = lockPath();
+    const tokens: bigint[] = [];
+    for (let round = 0; round < 2; round++) {
+      for (const zk of clients) {
+        const lease = await new Mutex(zk, path).acquire();
+        tokens.push(lease.fencingToken);
+        const { stat } = await zk.getData(lease.path);
+        expect(lease.fencingToken).toBe(stat.czxid);
+        await lease.release();
+      }
+    }
+    for (let i = 1; i < tokens.length; i++) expect(tokens[i]! > tokens[i - 1]!).toBe(true);
+  });
+
+  it('reenters only with a live lease of the same lock', async () => {
+    const [a, b] = await newClients(2);
+    const path = lockPath();
+    const mutex = new Mutex(a!, path);
+    const outer = await mutex.acquire();
+    const inner = await mutex.acquire({ reentrantFrom: outer });
+    expect(inner.path).toBe(outer.path);
+    expect(inner.fencingToken).toBe(outer.fencingToken);
+    // Another Mutex object on the same client and path is the same lock.
+    const third = await new Mutex(a!, path).tryAcquire({ reentrantFrom: inner });
+    expect(third?.path).toBe(outer.path);
+    await third!.release();
+    await inner.release();
+    expect(await a!.exists(outer.path)).not.toBeNull();
+    expect(outer.signal.aborted).toBe(false);
+
+    // Not proof of holding: another client's mutex, another path, a fake, a released lease.
+    await expect(new Mutex(b!, path).acquire({ reentrantFrom: outer })).rejects.toMatchObject({
+      code: 'BADARGUMENTS',
+    });
+    await expect(
+      new Mutex(a!, `${path}-other`).acquire({ reentrantFrom: outer }),
+    ).rejects.toMatchObject({
+      code: 'BADARGUMENTS',
+    });
+    await expect(
+      new Mutex(a!, path, { naming: 'kazoo' }).acquire({ reentrantFrom: outer }),
+    ).rejects.toMatchObject({
+      code: 'BADARGUMENTS',
+    });
+    const fake = { ...outer } as Lease;
+    await expect(mutex.acquire({ reentrantFrom: fake })).rejects.toMatchObject({
+      code: 'BADARGUMENTS',
+    });
+    await expect(mutex.acquire({ reentrantFrom: inner })).rejects.toMatchObject({
+      code: 'BADARGUMENTS',
+    });
+
+    await outer.release();
+    expect(await childrenOf(a!, path)).toEqual([]);
+    await expect(mutex.acquire({ reentrantFrom: outer })).rejects.toMatchObject({
+      code: 'BADARGUMENTS',
+    });
+  });
+
+  it('ignores children that are not contenders', async () => {
+    const [a, b] = await newClients(2);
+    const path = lockPath();
+    await a!.create2(path.slice(0, path.lastIndexOf('/')));
+    await a!.create2(path);
+    for (const junk of [
+      'readme',
+      'lock-notanumber',
+      '_c_x-lease-0000000001',
+      'zz__lock__0000000000',
+    ]) {
+      await a!.create2(`${path}/${junk}`);
+    }
+    const first = await new Mutex(a!, path).acquire();
+    expect(await new Mutex(b!, path).tryAcquire()).toBeNull();
+    const waiting = new Mutex(b!, path).acquire({ timeout: 10_000 });
+    await sleep(50);
+    await first.release();
+    const second = await waiting;
+    await second.release();
+    expect(await childrenOf(a!, path)).toHaveLength(4);
+  });
+
+  it('names nodes as Curator or kazoo do', async () => {
+    const zk = await newClient();
+    const path = lockPath();
+    const curator = await new Mutex(zk, path).acquire();
+    expect(curator.path.slice(path.length + 1)).toMatch(
+      /^_c_[0-9a-f]{8}(-[0-9a-f]{4}){3}-[0-9a-f]{12}-lock-\d{10}$/,
+    );
+    await curator.release();
+    const kazoo = await new Mutex(zk, `${path}-k`, { naming: 'kazoo', data: 'worker-7' }).acquire();
+    expect(kazoo.path.slice(path.length + 3)).toMatch(/^[0-9a-f]{32}__lock__\d{10}$/);
+    expect(new TextDecoder().decode((await zk.getData(kazoo.path)).data)).toBe('worker-7');
+    await kazoo.release();
+  });
+
+  it('creates missing parents as containers', async () => {
+    const zk = await newClient();
+    const root = lockPath('deep');
+    const path = `${root}/er/lock`;
+    const modes = new Map<string, number | undefined>();
+    const { client } = instrument(zk, {
+      create2: (p, data, options) => {
+        modes.set(p, options?.mode);
+        return zk.create2(p, data, options);
+      },
+    });
+    const lease = await new Mutex(client, path).acquire();
+    // Servers report ephemeralOwner 0 for containers, so the modes asked for are what we can check.
+    for (const parent of [root.slice(0, root.lastIndexOf('/')), root, `${root}/er`, path]) {
+      expect(modes.get(parent), parent).toBe(CreateMode.CONTAINER);
+    }
+    expect(modes.get(`${path}/${lease.path.slice(path.length + 1).replace(/\d{10}$/, '')}`)).toBe(
+      CreateMode.EPHEMERAL_SEQUENTIAL,
+    );
+    await lease.release();
+  });
+});

@@ -1,0 +1,134 @@
+import { describe, expect, it } from 'vitest';
+import {
+  predecessorDecision,
+  readerDecision,
+  sortContenders,
+} from '../../../src/locks/contenders.js';
+import {
+  LockName,
+  newOwnerPrefix,
+  parseContender,
+  parseSequence,
+} from '../../../src/locks/naming.js';
+
+const curator = (seq: string, name = 'lock-') => `_c_${crypto.randomUUID()}-${name}${seq}`;
+
+describe('parseSequence', () => {
+  it('reads ZooKeeper %010d suffixes as signed 32-bit integers', () => {
+    expect(parseSequence('0000000000')).toBe(0);
+    expect(parseSequence('0000000042')).toBe(42);
+    expect(parseSequence('2147483647')).toBe(2_147_483_647);
+    expect(parseSequence('-000000001')).toBe(-1);
+    expect(parseSequence('-2147483648')).toBe(-2_147_483_648);
+  });
+
+  it('refuses what the server never writes', () => {
+    for (const text of [
+      '',
+      '42',
+      '00000000001',
+      'abcdefghij',
+      '2147483648',
+      '-2147483649',
+      '+000000001',
+      '00000 0001',
+    ]) {
+      expect(parseSequence(text), text).toBeUndefined();
+    }
+  });
+});
+
+describe('newOwnerPrefix', () => {
+  it('makes Curator protected prefixes (40 chars) and kazoo hex prefixes', () => {
+    const c = newOwnerPrefix('curator');
+    expect(c).toMatch(/^_c_[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}-$/);
+    expect(c).toHaveLength(40);
+    expect(newOwnerPrefix('kazoo')).toMatch(/^[0-9a-f]{32}$/);
+    expect(newOwnerPrefix('curator')).not.toBe(c);
+  });
+});
+
+describe('parseContender', () => {
+  it('parses Curator, read/write and kazoo names', () => {
+    expect(parseContender(curator('0000000007'), ['lock-'])).toMatchObject({
+      lockName: 'lock-',
+      sequence: 7,
+    });
+    expect(
+      parseContender(curator('0000000003', '__WRIT__'), [LockName.read, LockName.write]),
+    ).toMatchObject({
+      lockName: '__WRIT__',
+      sequence: 3,
+    });
+    expect(
+      parseContender('8eb60557ba51e0da67eefc47467d3f34__lock__0000000031', ['__lock__']),
+    ).toMatchObject({
+      sequence: 31,
+    });
+  });
+
+  it('ignores foreign nodes and other recipes', () => {
+    expect(parseContender('readme', ['lock-'])).toBeUndefined();
+    expect(parseContender('lock-abc', ['lock-'])).toBeUndefined();
+    expect(parseContender(curator('0000000001'), ['__lock__'])).toBeUndefined();
+    expect(parseContender('x__lock__0000000001', ['lock-'])).toBeUndefined();
+    expect(parseContender(curator('0000000001', 'lease-'), ['lock-'])).toBeUndefined();
+  });
+});
+
+describe('sortContenders', () => {
+  it('orders numerically, negative (wrapped) sequences first, and drops non-contenders', () => {
+    const names = [
+      curator('0000000010'),
+      'junk',
+      curator('0000000009'),
+      curator('-000000005'),
+      curator('1000000000'),
+    ];
+    const sorted = sortContenders(names, ['lock-']).map((c) => c.sequence);
+    expect(sorted).toEqual([-5, 9, 10, 1_000_000_000]);
+  });
+
+  it('breaks ties by name so every process sees the same order', () => {
+    const a = `_c_00000000-0000-0000-0000-000000000000-lock-0000000001`;
+    const b = `_c_ffffffff-0000-0000-0000-000000000000-lock-0000000001`;
+    expect(sortContenders([b, a], ['lock-']).map((c) => c.name)).toEqual([a, b]);
+  });
+});
+
+describe('decisions', () => {
+  const queue = (...kinds: string[]) =>
+    sortContenders(
+      kinds.map((k, i) => curator(String(i).padStart(10, '0'), k)),
+      [LockName.read, LockName.write],
+    );
+
+  it('mutex: the head holds, others watch their immediate predecessor', () => {
+    const sorted = sortContenders(
+      [curator('0000000001'), curator('0000000002'), curator('0000000003')],
+      ['lock-'],
+    );
+    expect(predecessorDecision(sorted, 0)).toEqual({ acquired: true });
+    expect(predecessorDecision(sorted, 2)).toEqual({ acquired: false, watch: sorted[1]!.name });
+  });
+
+  it('readers share until a writer is ahead, then watch the last writer ahead', () => {
+    const sorted = queue('__READ__', '__READ__', '__WRIT__', '__READ__', '__WRIT__', '__READ__');
+    expect(readerDecision(sorted, 0, '__WRIT__')).toEqual({ acquired: true });
+    expect(readerDecision(sorted, 1, '__WRIT__')).toEqual({ acquired: true });
+    expect(readerDecision(sorted, 3, '__WRIT__')).toEqual({
+      acquired: false,
+      watch: sorted[2]!.name,
+    });
+    expect(readerDecision(sorted, 5, '__WRIT__')).toEqual({
+      acquired: false,
+      watch: sorted[4]!.name,
+    });
+  });
+
+  it('writers wait for their immediate predecessor of either kind', () => {
+    const sorted = queue('__READ__', '__WRIT__');
+    expect(predecessorDecision(sorted, 1)).toEqual({ acquired: false, watch: sorted[0]!.name });
+    expect(predecessorDecision(queue('__WRIT__'), 0)).toEqual({ acquired: true });
+  });
+});
