@@ -133,7 +133,9 @@ describe('3-node ensemble', () => {
     const leavingId = ensemble.members[leaving]!.id;
     // fromConfig makes a retry safe: a reconfig already applied fails with BADVERSION.
     const version = BigInt(`0x${/version=([0-9a-f]+)/.exec(before.config)![1]}`);
-    const after = await retryOnLoss(() => zk.reconfig({ leaving: String(leavingId), fromConfig: version }));
+    const after = await retryOnLoss(() =>
+      zk.reconfig({ leaving: String(leavingId), fromConfig: version }),
+    );
     expect(after.config).not.toMatch(new RegExp(`server\\.${leavingId}=`));
     expect((await zk.getConfig()).config).toBe(after.config);
     // Following the new list: the removed member is never used again, even after failovers.

@@ -5,8 +5,8 @@
 // only with localSessionsEnabled=true (otherwise it refuses with a bare NOTREADONLY reply); a
 // session created by the read-write quorum is reported expired by a read-only server.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Client, type SessionState, connect } from '../../../src/index.js';
-import { type ZkEnsemble, startEnsemble } from '../../harness/index.js';
+import { type Client, connect, type SessionState } from '../../../src/index.js';
+import { startEnsemble, type ZkEnsemble } from '../../harness/index.js';
 import { rejection } from './setup.js';
 
 let ensemble: ZkEnsemble;
@@ -28,7 +28,10 @@ afterAll(async () => {
 function until(zk: Client, wanted: SessionState, ms: number): Promise<void> {
   if (zk.state === wanted) return Promise.resolve();
   return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`not ${wanted} within ${ms} ms (now ${zk.state})`)), ms);
+    const timer = setTimeout(
+      () => reject(new Error(`not ${wanted} within ${ms} ms (now ${zk.state})`)),
+      ms,
+    );
     const off = zk.on('state', (s) => {
       if (s !== wanted) return;
       clearTimeout(timer);
@@ -67,7 +70,11 @@ describe('read-only mode', () => {
     // The member needs a few seconds to notice and turn read-only.
     const reader = await retry(
       () =>
-        connect(isolated.connectString, { readOnly: true, sessionTimeout: 20_000, connectTimeout: 2_000 }),
+        connect(isolated.connectString, {
+          readOnly: true,
+          sessionTimeout: 20_000,
+          connectTimeout: 2_000,
+        }),
       30_000,
     );
     clients.push(reader);

@@ -266,3 +266,78 @@ describe('closing', () => {
     expect(error).toMatchObject({ code: 'AUTHFAILED' });
   });
 });
+
+describe('more connection rules', () => {
+  it('a server behind our last zxid closes on us; the client moves on and resumes where it can', async () => {
+    const proxy = await proxied();
+    // A second, unrelated standalone: far behind the shared server's zxid.
+    const { startStandalone } = await import('../../harness/index.js');
+    const behind = await startStandalone();
+    try {
+      const zk = await client(`${proxy.connectString},${behind.connectString}`, {
+        shuffleHosts: false,
+      });
+      const sessionId = zk.sessionId;
+      for (let i = 0; i < 20; i++) await zk.exists('/'); // lastZxid is the shared server's
+      await zk.create(`/zxid-${Date.now()}`, '', { mode: CreateMode.EPHEMERAL });
+      proxy.refuse(true);
+      proxy.cut();
+      await until(zk, 'suspended');
+      // Only the server that is behind is reachable: it must not give us a session.
+      await new Promise((r) => setTimeout(r, 1_000));
+      expect(zk.state).toBe('suspended');
+      proxy.refuse(false);
+      await until(zk, 'connected');
+      expect(zk.sessionId).toBe(sessionId);
+      expect(zk.server).toBe(proxy.connectString);
+    } finally {
+      await behind.close();
+    }
+  });
+
+  it('a request aborted while suspended is never sent', async () => {
+    const proxy = await proxied();
+    const { root, chroot } = await chrooted();
+    const zk = await client(proxy.connectString + chroot);
+    proxy.refuse(true);
+    proxy.cut();
+    await until(zk, 'suspended');
+    const controller = new AbortController();
+    const aborted = rejection(zk.create('/never', '', { signal: controller.signal }));
+    controller.abort(new Error('changed my mind'));
+    expect((await aborted).message).toBe('changed my mind');
+    proxy.refuse(false);
+    await until(zk, 'connected');
+    await zk.sync('/');
+    expect(await root.exists(`${chroot}/never`)).toBeNull();
+  });
+
+  it('resolves host names', async () => {
+    const port = sharedServer().connectString.split(':')[1];
+    const zk = await client(`localhost:${port}`);
+    expect(zk.state).toBe('connected');
+  });
+
+  it('restores thousands of watches, split into several SetWatches packets', async () => {
+    const proxy = await proxied();
+    const { root, chroot } = await chrooted();
+    const zk = await client(proxy.connectString + chroot);
+    const long = 'x'.repeat(150);
+    const count = 1_200; // ~190 K characters of paths: more than one 128 K packet
+    const fired = new Set<string>();
+    await Promise.all(
+      Array.from({ length: count }, (_, i) =>
+        zk.exists(`/${long}-${i}`, { watch: (e) => fired.add(e.path) }),
+      ),
+    );
+    proxy.cut();
+    await until(zk, 'suspended');
+    await until(zk, 'connected');
+    await Promise.all(
+      Array.from({ length: count }, (_, i) => root.create(`${chroot}/${long}-${i}`)),
+    );
+    const deadline = Date.now() + 10_000;
+    while (fired.size < count && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    expect(fired.size).toBe(count);
+  });
+});

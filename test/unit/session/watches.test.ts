@@ -95,3 +95,30 @@ describe('WatchRegistry', () => {
     expect(q.ends).toEqual([null]);
   });
 });
+
+describe('setWatchBatches', () => {
+  it('splits at 128 K characters of paths, keeping kinds and chroot', async () => {
+    const { setWatchBatches, SET_WATCHES_MAX_LENGTH } = await import(
+      '../../../src/session/restore.js'
+    );
+    const path = (i: number) => `/${'p'.repeat(995)}${String(i).padStart(4, '0')}`; // 1000 chars
+    const data = Array.from({ length: 200 }, (_, i) => path(i));
+    const child = ['/c'];
+    const batches = setWatchBatches(
+      { data, exist: [], child, persistent: ['/p'], persistentRecursive: [] },
+      '/root',
+    );
+    expect(batches.length).toBe(2);
+    const sizes = batches.map((b) =>
+      [...b.data, ...b.exist, ...b.child, ...b.persistent, ...b.persistentRecursive].reduce(
+        (n, p) => n + p.length,
+        0,
+      ),
+    );
+    expect(sizes[0]).toBeGreaterThanOrEqual(SET_WATCHES_MAX_LENGTH);
+    expect(sizes[0]).toBeLessThan(SET_WATCHES_MAX_LENGTH + 1_010);
+    expect(batches.flatMap((b) => b.data)).toEqual(data.map((p) => `/root${p}`));
+    expect(batches[1]!.child).toEqual(['/root/c']);
+    expect(batches[1]!.persistent).toEqual(['/root/p']);
+  });
+});
