@@ -467,9 +467,14 @@ export class Client implements AsyncDisposable {
     await this.session.addAuth(scheme, toBytes(credentials, undefined, 'addAuth'));
   }
 
-  /** The ensemble's dynamic configuration (`/zookeeper/config`, never chrooted). */
+  /**
+   * The ensemble's dynamic configuration (`/zookeeper/config`, never chrooted). With
+   * `follow: true` the client also adopts the member list it reads: the way to follow a reconfig
+   * made by another client. (Not the default: clients reaching the ensemble through proxies or
+   * NAT must keep the addresses they were given.)
+   */
   async getConfig(
-    options: WatchOptions & CallOptions = {},
+    options: WatchOptions & CallOptions & { follow?: boolean } = {},
   ): Promise<{ config: string; stat: Stat }> {
     const watcher = checkWatcher(options.watch, CONFIG_NODE, 'getConfig');
     const reply = await this.session.submit(
@@ -482,10 +487,9 @@ export class Client implements AsyncDisposable {
         onReply: this.registerOnSuccess('data', CONFIG_NODE, watcher),
       },
     );
-    return {
-      config: new TextDecoder().decode(reply.data ?? new Uint8Array(0)),
-      stat: toStat(reply.stat),
-    };
+    const config = new TextDecoder().decode(reply.data ?? new Uint8Array(0));
+    if (options.follow) this.followConfig(config);
+    return { config, stat: toStat(reply.stat) };
   }
 
   /**

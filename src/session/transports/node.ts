@@ -1,8 +1,38 @@
 // Transport over node:net / node:tls. Also serves Bun and Deno through their Node compatibility.
-import * as net from 'node:net';
-import * as tls from 'node:tls';
+import type * as net from 'node:net';
+import type * as tls from 'node:tls';
+import { ZooKeeperError } from '../../protocol/errors.js';
 import type { Connection, Transport, TransportConnectOptions } from '../transport.js';
 import { ChunkQueue } from './chunk-queue.js';
+
+interface NodeSockets {
+  net: typeof net;
+  tls: typeof tls;
+}
+
+let modules: Promise<NodeSockets> | null = null;
+
+/**
+ * Loads node:net and node:tls on first use, through dynamic imports inside try/catch: a bundle
+ * made for workerd then carries no top-level `import "node:net"` (which would demand
+ * `nodejs_compat`), and a runtime without them gets a clear error instead of a load failure.
+ */
+export function loadNodeSockets(): Promise<NodeSockets> {
+  modules ??= (async () => {
+    try {
+      const [netModule, tlsModule] = await Promise.all([import('node:net'), import('node:tls')]);
+      return { net: netModule, tls: tlsModule };
+    } catch (error) {
+      modules = null;
+      throw new ZooKeeperError(
+        'BADARGUMENTS',
+        'node:net is not available in this runtime; pass a transport that is (see zookeeper-ts transports)',
+        { cause: error },
+      );
+    }
+  })();
+  return modules;
+}
 
 class NodeConnection implements Connection {
   readonly chunks = new ChunkQueue();
@@ -49,7 +79,8 @@ class NodeConnection implements Connection {
 }
 
 export const nodeTransport: Transport = {
-  connect(options: TransportConnectOptions): Promise<Connection> {
+  async connect(options: TransportConnectOptions): Promise<Connection> {
+    const { net, tls } = await loadNodeSockets();
     return new Promise((resolve, reject) => {
       const { host, port, signal } = options;
       if (signal.aborted) {

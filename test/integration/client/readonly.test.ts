@@ -68,6 +68,10 @@ describe('read-only mode', () => {
     await ensemble.kill(1);
     await ensemble.kill(2);
     // The member needs a few seconds to notice and turn read-only.
+    await retry(async () => {
+      const answer = await isolated.fourLetter('isro');
+      if (answer.trim() !== 'ro') throw new Error(`isro says ${answer}`);
+    }, 30_000);
     const reader = await retry(
       () =>
         connect(isolated.connectString, {

@@ -1,0 +1,108 @@
+// Curator lock peers: checks that Curator and a JDK are installed, compiles java/LockPeer.java
+// once (cached by content hash), and starts peers in JVMs.
+import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { LockPeer } from './peer.js';
+
+const SOURCE = fileURLToPath(new URL('./java/LockPeer.java', import.meta.url));
+const JAVA_DIR = '/usr/share/java';
+
+/** Jars on the peer's class path, and the Debian package that provides each. */
+const JARS = [
+  { jar: 'curator-recipes.jar', pkg: 'libcurator-recipes-java' },
+  { jar: 'curator-framework.jar', pkg: 'libcurator-framework-java' },
+  { jar: 'curator-client.jar', pkg: 'libcurator-client-java' },
+  { jar: 'zookeeper.jar', pkg: 'libzookeeper-java (or zookeeper)' },
+  { jar: 'guava.jar', pkg: 'libguava-java' },
+  { jar: 'slf4j-api.jar', pkg: 'libslf4j-java' },
+  { jar: 'slf4j-nop.jar', pkg: 'libslf4j-java' },
+] as const;
+
+/** Curator's lock recipes, as the peer uses them. */
+export type CuratorRecipe = 'mutex' | 'read' | 'write' | `semaphore:${number}`;
+
+let compiled: string | undefined;
+
+/**
+ * The directory holding the compiled LockPeer classes. Throws, naming what is missing, when
+ * Curator or a JDK is not installed: CI installs them, so a missing one is a failure, not a skip.
+ */
+export function curatorPeerClasses(): string {
+  if (compiled !== undefined) return compiled;
+  const missing = JARS.filter(({ jar }) => !existsSync(join(JAVA_DIR, jar)));
+  if (missing.length > 0) {
+    throw new Error(
+      `Curator interop tests need ${missing.map(({ jar }) => join(JAVA_DIR, jar)).join(', ')}: ` +
+        `install the Debian package(s) ${[...new Set(missing.map(({ pkg }) => pkg))].join(', ')} ` +
+        '(.ci/run installs libcurator-recipes-java, which brings the others)',
+    );
+  }
+  for (const tool of ['java', 'javac']) {
+    try {
+      execFileSync(tool, ['-version'], { stdio: 'ignore' });
+    } catch {
+      throw new Error(
+        `Curator interop tests need '${tool}' (a JDK, 17 or later) on PATH: install openjdk-17-jdk-headless`,
+      );
+    }
+  }
+  // The jars take part in the key: a Curator upgrade recompiles against the new one.
+  const hash = createHash('sha256').update(readFileSync(SOURCE));
+  for (const { jar } of JARS) {
+    const stat = statSync(join(JAVA_DIR, jar));
+    hash.update(`${jar}:${stat.size}:${stat.mtimeMs}\n`);
+  }
+  const dir = join(tmpdir(), `zkts-lockpeer-${hash.digest('hex').slice(0, 16)}`);
+  if (!existsSync(join(dir, 'LockPeer.class'))) {
+    // Compile next to it and rename into place, so concurrent runs never see half a directory.
+    const staging = mkdtempSync(`${dir}-staging-`);
+    try {
+      execFileSync('javac', ['-nowarn', '-d', staging, '-cp', classPath(), SOURCE], {
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      renameSync(staging, dir);
+    } catch (error) {
+      rmSync(staging, { recursive: true, force: true });
+      if (!existsSync(join(dir, 'LockPeer.class'))) {
+        const stderr = (error as { stderr?: Buffer }).stderr?.toString() ?? String(error);
+        throw new Error(`javac failed on ${SOURCE}:\n${stderr}`);
+      }
+    }
+  }
+  compiled = dir;
+  return dir;
+}
+
+function classPath(...extra: string[]): string {
+  return [...extra, ...JARS.map(({ jar }) => join(JAVA_DIR, jar))].join(':');
+}
+
+/** Starts a Curator contender on `path` (connected when this resolves). */
+export function startCuratorPeer(
+  connectString: string,
+  path: string,
+  recipe: CuratorRecipe,
+): Promise<LockPeer> {
+  const classes = curatorPeerClasses();
+  return LockPeer.start({
+    name: `curator ${recipe}`,
+    command: 'java',
+    args: [
+      // Short-lived, small JVMs on a 2-core machine: start fast, stay small.
+      '-XX:TieredStopAtLevel=1',
+      '-XX:+UseSerialGC',
+      '-Xss512k',
+      '-Xmx64m',
+      '-cp',
+      classPath(classes),
+      'LockPeer',
+      connectString,
+      path,
+      recipe,
+    ],
+  });
+}

@@ -1,0 +1,93 @@
+// Fixtures of the interop tests: TypeScript clients on the shared server, one fresh lock path per
+// test, and a teardown that checks no lock node was left behind before it stops every peer.
+import { afterEach } from 'vitest';
+import { type Client, connect } from '../../src/index.js';
+import { sharedServer, uniquePath } from '../harness/index.js';
+import { closeAllPeers, sleep } from './peer.js';
+
+const clients: Client[] = [];
+/** Lock paths of the running test, checked for leftovers at its end. */
+const lockPaths: string[] = [];
+
+afterEach(async (context) => {
+  try {
+    // A test that already failed would only add noise here: its holders may still hold.
+    if (context.task.result?.state !== 'fail') {
+      const observer = await newClient();
+      for (const path of lockPaths) {
+        const left = await leftovers(observer, path);
+        if (left.length > 0) throw new Error(`lock nodes left behind under ${path}: ${left.join(', ')}`);
+      }
+    }
+  } finally {
+    lockPaths.length = 0;
+    await closeAllPeers();
+    await Promise.all(clients.splice(0).map((client) => client.close()));
+  }
+});
+
+export function connectString(): string {
+  return sharedServer().connectString;
+}
+
+/** A TypeScript client on the shared server (closed after the test). */
+export async function newClient(): Promise<Client> {
+  const client = await connect(connectString(), { sessionTimeout: 10_000 });
+  clients.push(client);
+  return client;
+}
+
+export function newClients(n: number): Promise<Client[]> {
+  return Promise.all(Array.from({ length: n }, () => newClient()));
+}
+
+/** A fresh lock path, checked after the test for nodes left behind. */
+export function lockPath(): string {
+  const path = `${uniquePath('interop')}/lock`;
+  lockPaths.push(path);
+  return path;
+}
+
+/** The last segment of a node path. */
+export function nameOf(path: string): string {
+  return path.slice(path.lastIndexOf('/') + 1);
+}
+
+/** Children of `path` in creation (sequence) order of their 10-digit suffix; [] when it is missing. */
+export async function childrenOf(client: Client, path: string): Promise<string[]> {
+  try {
+    const children = await client.getChildren(path);
+    return children.sort((a, b) => a.slice(-10).localeCompare(b.slice(-10)));
+  } catch (error) {
+    if ((error as { code?: string }).code === 'NONODE') return [];
+    throw error;
+  }
+}
+
+/** Polls until `path` has `count` children (a contender of another process has queued). */
+export async function untilChildren(client: Client, path: string, count: number): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const children = await childrenOf(client, path);
+    if (children.length === count) return;
+    if (Date.now() > deadline)
+      throw new Error(`expected ${count} children under ${path}, found ${children.join(', ')}`);
+    await sleep(20);
+  }
+}
+
+/**
+ * Every node under `path` except the semaphore's `locks` and `leases` directories (persistent or
+ * container nodes, which the server reaps on its own): any other is a lock node nobody removed.
+ */
+async function leftovers(client: Client, path: string): Promise<string[]> {
+  const found: string[] = [];
+  for (const child of await childrenOf(client, path)) {
+    const childPath = `${path}/${child}`;
+    const stat = await client.exists(childPath);
+    const isDirectory = (child === 'locks' || child === 'leases') && stat?.ephemeralOwner === 0n;
+    if (isDirectory) found.push(...(await leftovers(client, childPath)));
+    else found.push(childPath);
+  }
+  return found;
+}

@@ -1,0 +1,48 @@
+// kazoo lock peers: checks that python3-kazoo is installed and starts peers in Python.
+import { execFileSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { LockPeer } from './peer.js';
+
+const SCRIPT = fileURLToPath(new URL('./python/lock_peer.py', import.meta.url));
+/** Debian's interpreter: python3-kazoo installs for it, not for whatever python3 is first on PATH. */
+const PYTHON = '/usr/bin/python3';
+
+/** kazoo's lock recipes, as the peer uses them: Lock, ReadLock, WriteLock. */
+export type KazooRecipe = 'mutex' | 'read' | 'write';
+
+let checked = false;
+
+/**
+ * Throws, naming the package, when kazoo cannot be imported by Debian's python3: CI installs it,
+ * so a missing one is a failure, not a skip.
+ */
+export function requireKazoo(): void {
+  if (checked) return;
+  try {
+    execFileSync(PYTHON, ['-c', 'import kazoo.client, kazoo.recipe.lock'], {
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+  } catch (error) {
+    const stderr = (error as { stderr?: Buffer }).stderr?.toString().trim() ?? String(error);
+    throw new Error(
+      `kazoo interop tests need the Debian package python3-kazoo for ${PYTHON} ` +
+        `(.ci/run installs it): ${stderr || String(error)}`,
+    );
+  }
+  checked = true;
+}
+
+/** Starts a kazoo contender on `path` (connected when this resolves). */
+export function startKazooPeer(
+  connectString: string,
+  path: string,
+  recipe: KazooRecipe,
+): Promise<LockPeer> {
+  requireKazoo();
+  return LockPeer.start({
+    name: `kazoo ${recipe}`,
+    command: PYTHON,
+    // -u: unbuffered, so every reply line reaches us at once.
+    args: ['-u', SCRIPT, connectString, path, recipe],
+  });
+}
