@@ -1,4 +1,5 @@
 // Public types of the client: the shapes users program against (see shared/API.md).
+import { CreateFlag, Perms as ProtocolPerms } from '../protocol/ops.js';
 
 /** Session states. `expired`, `auth-failed` and `closed` are final. */
 export type SessionState =
@@ -83,27 +84,12 @@ export interface TlsOptions {
 
 export type Data = Uint8Array | string;
 
-/** How a node is created; values are ZooKeeper's CreateMode flags. */
-export const CreateMode = {
-  PERSISTENT: 0,
-  EPHEMERAL: 1,
-  PERSISTENT_SEQUENTIAL: 2,
-  EPHEMERAL_SEQUENTIAL: 3,
-  CONTAINER: 4,
-  PERSISTENT_WITH_TTL: 5,
-  PERSISTENT_SEQUENTIAL_WITH_TTL: 6,
-} as const;
+/** How a node is created; values are ZooKeeper's CreateMode flags (one table, in the protocol). */
+export const CreateMode = CreateFlag;
 export type CreateMode = (typeof CreateMode)[keyof typeof CreateMode];
 
 /** Permission bits of an ACL entry. */
-export const Perms = {
-  READ: 1,
-  WRITE: 2,
-  CREATE: 4,
-  DELETE: 8,
-  ADMIN: 16,
-  ALL: 31,
-} as const;
+export const Perms = ProtocolPerms;
 
 /** Well-known ids and ACLs, as in ZooKeeper's ZooDefs.Ids. */
 export const Ids = {

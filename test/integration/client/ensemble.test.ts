@@ -9,7 +9,7 @@ import {
   type WatchedEvent,
 } from '../../../src/index.js';
 import { startEnsemble, type ZkEnsemble } from '../../harness/index.js';
-import { rejection } from './setup.js';
+import { rejection, until } from './setup.js';
 
 let ensemble: ZkEnsemble;
 const clients: Client[] = [];
@@ -36,7 +36,7 @@ async function open(
   return zk;
 }
 
-async function retryOnLoss<T>(call: () => Promise<T>, attempts = 5): Promise<T> {
+async function retryOnLoss<T>(call: () => Promise<T>, attempts = 10): Promise<T> {
   for (let i = 1; ; i++) {
     try {
       return await call();
@@ -49,22 +49,6 @@ async function retryOnLoss<T>(call: () => Promise<T>, attempts = 5): Promise<T> 
 
 function memberIndex(server: string | null): number {
   return ensemble.members.findIndex((m) => m.connectString === server);
-}
-
-function until(zk: Client, wanted: SessionState, ms = 15_000): Promise<void> {
-  if (zk.state === wanted) return Promise.resolve();
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(
-      () => reject(new Error(`not ${wanted} within ${ms} ms (now ${zk.state})`)),
-      ms,
-    );
-    const off = zk.on('state', (s) => {
-      if (s !== wanted) return;
-      clearTimeout(timer);
-      off();
-      resolve();
-    });
-  });
 }
 
 describe('3-node ensemble', () => {
@@ -141,7 +125,7 @@ describe('3-node ensemble', () => {
       return zk.getConfig({ follow: true });
     });
     expect(after.config).not.toMatch(new RegExp(`server\\.${leavingId}=`));
-    expect((await zk.getConfig()).config).toBe(after.config);
+    expect((await retryOnLoss(() => zk.getConfig())).config).toBe(after.config);
     // Following the new list: the removed member is never used again, even after failovers.
     const removed = ensemble.members[leaving]!.connectString;
     for (let i = 0; i < 3; i++) {

@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Client, connect, type SessionState } from '../../../src/index.js';
 import { startEnsemble, type ZkEnsemble } from '../../harness/index.js';
-import { rejection } from './setup.js';
+import { rejection, until } from './setup.js';
 
 let ensemble: ZkEnsemble;
 const clients: Client[] = [];
@@ -24,22 +24,6 @@ afterAll(async () => {
   await Promise.all(clients.map((c) => c.close()));
   await ensemble?.close();
 });
-
-function until(zk: Client, wanted: SessionState, ms: number): Promise<void> {
-  if (zk.state === wanted) return Promise.resolve();
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(
-      () => reject(new Error(`not ${wanted} within ${ms} ms (now ${zk.state})`)),
-      ms,
-    );
-    const off = zk.on('state', (s) => {
-      if (s !== wanted) return;
-      clearTimeout(timer);
-      off();
-      resolve();
-    });
-  });
-}
 
 async function retry<T>(fn: () => Promise<T>, ms: number): Promise<T> {
   const deadline = Date.now() + ms;

@@ -4,7 +4,7 @@ import { createServer } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type Client, CreateMode, connect, Ids, type SessionState } from '../../../src/index.js';
 import { freePort, sharedServer, TcpProxy } from '../../harness/index.js';
-import { chrooted, client, rejection, text } from './setup.js';
+import { chrooted, client, rejection, text, until } from './setup.js';
 
 const proxies: TcpProxy[] = [];
 afterEach(async () => {
@@ -22,22 +22,6 @@ function recordStates(zk: Client): SessionState[] {
   const states: SessionState[] = [];
   zk.on('state', (s) => states.push(s));
   return states;
-}
-
-function until(zk: Client, wanted: SessionState, ms = 10_000): Promise<void> {
-  if (zk.state === wanted) return Promise.resolve();
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      off();
-      reject(new Error(`state ${wanted} not reached within ${ms} ms (now ${zk.state})`));
-    }, ms);
-    const off = zk.on('state', (s) => {
-      if (s !== wanted) return;
-      clearTimeout(timer);
-      off();
-      resolve();
-    });
-  });
 }
 
 describe('connecting', () => {

@@ -1,7 +1,12 @@
 // Shared helpers for client tests: a fresh chroot per test on the shared server, and clients that
 // are always closed afterwards.
 import { afterEach } from 'vitest';
-import { type Client, type ConnectOptions, connect } from '../../../src/index.js';
+import {
+  type Client,
+  type ConnectOptions,
+  connect,
+  type SessionState,
+} from '../../../src/index.js';
 import { sharedServer, uniquePath } from '../../harness/index.js';
 
 const open = new Set<Client>();
@@ -52,4 +57,21 @@ export async function rejection(
     return error as Error & { code?: string };
   }
   throw new Error('expected a rejection');
+}
+
+/** Resolves when `zk` reaches `wanted` (at once if it is there), rejects after `ms`. */
+export function until(zk: Client, wanted: SessionState, ms = 10_000): Promise<void> {
+  if (zk.state === wanted) return Promise.resolve();
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      off();
+      reject(new Error(`state ${wanted} not reached within ${ms} ms (now ${zk.state})`));
+    }, ms);
+    const off = zk.on('state', (s) => {
+      if (s !== wanted) return;
+      clearTimeout(timer);
+      off();
+      resolve();
+    });
+  });
 }
