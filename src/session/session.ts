@@ -352,6 +352,21 @@ export class Session {
     } catch (error) {
       // Malformed or hostile bytes: drop this link, keep the session, try the next host.
       this.lastError = error;
+      if (
+        established &&
+        error instanceof ProtocolError &&
+        /^frame length \d+/.test(error.message)
+      ) {
+        // Most likely the reply to the oldest request is over the limit (a huge child list):
+        // tell that caller why, or it would see a bare CONNECTIONLOSS and retry forever.
+        const head = this.pending.shift();
+        head?.settle(
+          new ProtocolError(
+            `the reply to ${head.op} is over the ${this.maxFrameSize}-byte frame limit (${error.message}); raise maxFrameSize (the server's jute.maxbuffer must allow it too)`,
+            { op: head.op, path: head.path },
+          ),
+        );
+      }
     } finally {
       if (established) this.connectionLost(connection, host);
     }

@@ -216,6 +216,20 @@ describe('bad input is refused locally, before anything is sent', () => {
     expect(zk.state).toBe('connected');
   });
 
+  it('a reply over maxFrameSize fails that call with the reason; the session carries on', async () => {
+    const { zk, chroot } = await chrooted();
+    await zk.create('/many');
+    const name = 'n'.repeat(200);
+    await Promise.all(Array.from({ length: 400 }, (_, i) => zk.create(`/many/${name}${i}`)));
+    const small = await client(sharedServer().connectString + chroot, { maxFrameSize: 64 * 1024 });
+    const sessionId = small.sessionId;
+    const error = await rejection(small.getChildren('/many'));
+    expect(error).toMatchObject({ code: 'MARSHALLINGERROR', op: 'getChildren', path: '/many' });
+    expect(error.message).toContain('maxFrameSize');
+    expect(await small.getAllChildrenNumber('/many')).toBe(400);
+    expect(small.sessionId).toBe(sessionId);
+  });
+
   it('calls after close reject at once; close is idempotent', async () => {
     const { zk } = await chrooted();
     await zk.create('/e', '', { mode: CreateMode.EPHEMERAL });
