@@ -94,6 +94,8 @@ export class Session {
   private readonly stop = new AbortController();
   private loop: Promise<void> | null = null;
   private closing: Promise<void> | null = null;
+  /** The server acknowledged closeSession: never reconnect after that. */
+  private closeAnswered = false;
   private lastError: unknown = null;
 
   constructor(private readonly config: SessionConfig) {
@@ -255,7 +257,7 @@ export class Session {
 
   private async run(): Promise<void> {
     let failures = 0;
-    while (!isFinal(this.state) && !this.stop.signal.aborted) {
+    while (!isFinal(this.state) && !this.stop.signal.aborted && !this.closeAnswered) {
       const { host, cycled } = this.config.hosts.next();
       if (cycled && failures > 0) {
         // A whole round without a session: pause before the next, as the Java client does,
@@ -501,7 +503,7 @@ export class Session {
     for (const item of this.outgoing.drain()) {
       if (item.kind === 'request') this.outgoing.push(item);
     }
-    if (isFinal(this.state) || this.closing) return;
+    if (isFinal(this.state) || this.closeAnswered) return;
     this.machine.transition('suspended');
     this.armExpiryTimer();
   }
@@ -673,33 +675,66 @@ export class Session {
     await this.loop?.catch(() => {});
   }
 
+  /**
+   * Ends the session on the server (its ephemeral nodes go at once). A suspended session first
+   * waits, within a bound, for a connection to come back: otherwise its ephemerals (lock nodes
+   * included) would linger for a whole session timeout.
+   */
   private async closeSession(): Promise<void> {
-    if (isFinal(this.state)) return;
-    if (isConnected(this.state)) {
-      // closeSession ends the session on the server at once, so its ephemeral nodes go now.
-      const xid = this.nextXid();
-      let timer: unknown;
-      await new Promise<void>((resolve) => {
-        const request = makeRequest({
-          xid,
-          op: 'closeSession',
-          read: () => undefined,
-          resolve: () => resolve(),
-          reject: () => resolve(),
-        });
-        this.enqueue({
-          kind: 'request',
-          frame: encodeRequest(xid, codecs.closeSession, undefined),
-          request,
-        });
-        timer = this.clock.setTimeout(
-          resolve,
-          Math.min(CLOSE_REPLY_TIMEOUT, this.negotiatedTimeout),
-        );
-      });
-      this.clock.clearTimeout(timer);
+    // Half the session timeout at most, so an explicit close ends as 'closed', not 'expired'.
+    const bound = Math.min(CLOSE_REPLY_TIMEOUT, Math.floor(this.negotiatedTimeout / 2));
+    const deadline = this.clock.now() + bound;
+    while (!isFinal(this.state) && this.id !== 0n) {
+      const remaining = deadline - this.clock.now();
+      if (remaining <= 0) break;
+      if (!isConnected(this.state)) {
+        if (!(await this.waitForConnection(remaining))) break;
+        continue;
+      }
+      if (await this.sendCloseSession(remaining)) break;
     }
     await this.shutdown('closed', new ZooKeeperError('SESSIONEXPIRED', 'the client is closed'));
+  }
+
+  /** True once the server answered closeSession; false if the link broke or time ran out. */
+  private sendCloseSession(timeout: number): Promise<boolean> {
+    const xid = this.nextXid();
+    return new Promise<boolean>((resolve) => {
+      const timer = this.clock.setTimeout(() => resolve(false), timeout);
+      const done = (answered: boolean) => {
+        this.clock.clearTimeout(timer);
+        if (answered) this.closeAnswered = true;
+        resolve(answered);
+      };
+      const request = makeRequest({
+        xid,
+        op: 'closeSession',
+        read: () => undefined,
+        resolve: () => done(true),
+        reject: (error) =>
+          done(!(error instanceof ZooKeeperError && error.code === 'CONNECTIONLOSS')),
+      });
+      this.enqueue({
+        kind: 'request',
+        frame: encodeRequest(xid, codecs.closeSession, undefined),
+        request,
+      });
+    });
+  }
+
+  private waitForConnection(timeout: number): Promise<boolean> {
+    return new Promise<boolean>((resolve) => {
+      const timer = this.clock.setTimeout(() => {
+        unsubscribe();
+        resolve(false);
+      }, timeout);
+      const unsubscribe = this.machine.subscribe((state) => {
+        if (!isConnected(state) && !isFinal(state)) return;
+        this.clock.clearTimeout(timer);
+        unsubscribe();
+        resolve(isConnected(state));
+      });
+    });
   }
 }
 

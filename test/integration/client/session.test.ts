@@ -325,3 +325,34 @@ describe('more connection rules', () => {
     expect(fired.size).toBe(count);
   });
 });
+
+describe('closing while suspended', () => {
+  it('waits for the link to come back and ends the session properly: ephemerals vanish at once', async () => {
+    const proxy = await proxied();
+    const { root, chroot } = await chrooted();
+    const zk = await connect(proxy.connectString + chroot, { sessionTimeout: 20_000 });
+    await zk.create('/e', '', { mode: CreateMode.EPHEMERAL });
+    proxy.refuse(true);
+    proxy.cut();
+    await until(zk, 'suspended');
+    const closed = zk.close();
+    await new Promise((r) => setTimeout(r, 300));
+    proxy.refuse(false);
+    await closed;
+    expect(zk.state).toBe('closed');
+    // Not after the 20 s session timeout: now.
+    expect(await root.exists(`${chroot}/e`)).toBeNull();
+  });
+
+  it('gives up within its bound when no server comes back', async () => {
+    const proxy = await proxied();
+    const zk = await connect(proxy.connectString, { sessionTimeout: 2_000 });
+    proxy.refuse(true);
+    proxy.cut();
+    await until(zk, 'suspended');
+    const started = Date.now();
+    await zk.close();
+    expect(Date.now() - started).toBeLessThan(2_500);
+    expect(zk.state).toBe('closed');
+  });
+});
