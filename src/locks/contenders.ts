@@ -2,23 +2,42 @@
 import { type Contender, parseContender } from './naming.js';
 
 /**
- * The contenders among `children`, in queue order: by sequence number compared numerically,
- * then by name. Children that are not contenders are left out, never fatal.
- *
- * Sequence numbers are signed 32-bit per parent and wrap to -2147483648 after 2^31 - 1 creations
- * under one lock path; contenders that straddle the wrap are misordered (as in Curator and kazoo).
+ * Queue order of contenders. Every client sharing a lock path must use the same order, or two
+ * of them can each see itself first and both hold the lock.
+ * - `'interop'` (default): the sequence text compared as a string, as Curator (Java
+ *   `String.compareTo` on the text after the lock name) and kazoo (its regex group) do. Identical
+ *   to numeric order for the ten-digit sequences of the first 2^31 - 1 creations under a path.
+ *   Once the server's signed 32-bit counter has wrapped, negative sequences (`-2147483648`, ...)
+ *   sort before positive ones but in reverse creation order among themselves: still one total
+ *   order shared by every client (so still mutual exclusion), only not FIFO.
+ * - `'numeric'`: the sequence compared as a signed 32-bit integer: FIFO also after the wrap
+ *   (except across the wrap itself), but it disagrees with Curator and kazoo there, so use it only
+ *   where no Curator or kazoo process contends on the same path.
+ */
+export type SequenceOrder = 'interop' | 'numeric';
+
+/**
+ * The contenders among `children`, in queue order (see {@link SequenceOrder}), ties by name.
+ * Children that are not contenders are left out, never fatal.
  */
 export function sortContenders(
   children: readonly string[],
   lockNames: readonly string[],
+  order: SequenceOrder = 'interop',
 ): Contender[] {
   const contenders: Contender[] = [];
   for (const child of children) {
     const contender = parseContender(child, lockNames);
     if (contender) contenders.push(contender);
   }
+  const byName = (a: Contender, b: Contender) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+  if (order === 'numeric') {
+    return contenders.sort((a, b) => a.sequence - b.sequence || byName(a, b));
+  }
   return contenders.sort(
-    (a, b) => a.sequence - b.sequence || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0),
+    (a, b) =>
+      (a.sequenceText < b.sequenceText ? -1 : a.sequenceText > b.sequenceText ? 1 : 0) ||
+      byName(a, b),
   );
 }
 

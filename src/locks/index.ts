@@ -1,5 +1,6 @@
 // zookeeper-ts/locks: distributed lock recipes on top of the client.
 
+export type { SequenceOrder } from './contenders.js';
 export type { LockLossReason } from './errors.js';
 export { LeaseReleasedError, LockLostError, LockTimeoutError } from './errors.js';
 export { ExclusiveLock } from './exclusive.js';

@@ -54,6 +54,7 @@ export class Mutex implements Lock {
       contenderNames: [this.lockName],
       data: options.data,
       lossPolicy: options.lossPolicy ?? 'suspended',
+      sequenceOrder: options.sequenceOrder ?? 'interop',
       decide: (sorted, own) => predecessorDecision(sorted, own),
     });
   }

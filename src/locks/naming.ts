@@ -36,6 +36,8 @@ export interface Contender {
   readonly lockName: string;
   /** The server-assigned sequence number, as the signed 32-bit integer it is. */
   readonly sequence: number;
+  /** The sequence as the server wrote it (`%010d`): what Curator and kazoo sort by. */
+  readonly sequenceText: string;
 }
 
 // ZooKeeper appends String.format("%010d", parentCversion): 10 digits, or a minus sign and 9 or 10
@@ -62,9 +64,10 @@ export function parseContender(name: string, lockNames: readonly string[]): Cont
   for (const lockName of lockNames) {
     const at = name.lastIndexOf(lockName);
     if (at < 0 || at <= bestAt) continue;
-    const sequence = parseSequence(name.slice(at + lockName.length));
+    const sequenceText = name.slice(at + lockName.length);
+    const sequence = parseSequence(sequenceText);
     if (sequence === undefined) continue;
-    best = { name, lockName, sequence };
+    best = { name, lockName, sequence, sequenceText };
     bestAt = at;
   }
   return best;

@@ -78,6 +78,7 @@ export class ReadWriteLock {
       contenderNames: KINDS,
       data: options.data,
       lossPolicy: options.lossPolicy ?? 'suspended',
+      sequenceOrder: options.sequenceOrder ?? 'interop',
     };
     this.read = new ReadWriteSide(
       new ContenderQueue({

@@ -52,7 +52,10 @@ export class Semaphore implements Lock {
     this.lossPolicy = options.lossPolicy ?? 'suspended';
     this.data = options.data;
     // The guard is held only while a lease is being taken: losing it then is harmless.
-    this.guard = new Mutex(client, childPath(path, 'locks'), { lossPolicy: 'expired' });
+    this.guard = new Mutex(client, childPath(path, 'locks'), {
+      lossPolicy: 'expired',
+      sequenceOrder: options.sequenceOrder,
+    });
     this.leasesPath = childPath(path, 'leases');
   }
 

@@ -3,7 +3,7 @@
 // one node ahead of it.
 import type { Data } from '../session/types.js';
 import type { Decision } from './contenders.js';
-import { sortContenders } from './contenders.js';
+import { type SequenceOrder, sortContenders } from './contenders.js';
 import { type Deadline, startDeadline } from './deadline.js';
 import { holdNode } from './lease.js';
 import type { Contender } from './naming.js';
@@ -30,6 +30,7 @@ export interface QueueSpec {
   contenderNames: readonly string[];
   data: Data | undefined;
   lossPolicy: LossPolicy;
+  sequenceOrder: SequenceOrder;
   /** Whether the contender at `own` holds, and if not which node it waits for. */
   decide(sorted: readonly Contender[], own: number): Decision;
 }
@@ -65,7 +66,7 @@ export class ContenderQueue {
           () => client.getChildren(path, { signal }),
           signal,
         );
-        const sorted = sortContenders(children, contenderNames);
+        const sorted = sortContenders(children, contenderNames, this.spec.sequenceOrder);
         const own = sorted.findIndex((contender) => contender.name === node.name);
         if (own < 0) {
           // Our node is gone (deleted by someone else): queue again, as Curator does.

@@ -1,5 +1,7 @@
 // Public types of the lock recipes: what a lock needs from a client, and what it hands back.
+
 import type { Client } from '../session/client.js';
+import type { SequenceOrder } from './contenders.js';
 
 /**
  * The part of the client the recipes use. A `Client` from `connect()` is one; anything with the
@@ -62,6 +64,11 @@ export interface ReentrantAcquireOptions extends AcquireOptions {
 export interface LockOptions {
   /** When a held lease counts as lost; see {@link LossPolicy}. Default `'suspended'`. */
   lossPolicy?: LossPolicy;
+  /**
+   * How contenders are ordered; see {@link SequenceOrder}. Default `'interop'` (the order Curator
+   * and kazoo use). Every process on a lock path must use the same order.
+   */
+  sequenceOrder?: SequenceOrder;
 }
 
 /** A held lock. Release it with `release()` or `await using`. */

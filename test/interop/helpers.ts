@@ -16,7 +16,8 @@ afterEach(async (context) => {
       const observer = await newClient();
       for (const path of lockPaths) {
         const left = await leftovers(observer, path);
-        if (left.length > 0) throw new Error(`lock nodes left behind under ${path}: ${left.join(', ')}`);
+        if (left.length > 0)
+          throw new Error(`lock nodes left behind under ${path}: ${left.join(', ')}`);
       }
     }
   } finally {
@@ -76,6 +77,18 @@ export async function untilChildren(client: Client, path: string, count: number)
   }
 }
 
+/** Creates `path` and its missing ancestors as persistent nodes. */
+export async function createPath(client: Client, path: string): Promise<void> {
+  const segments = path.split('/').filter(Boolean);
+  for (let i = 1; i <= segments.length; i++) {
+    try {
+      await client.create2(`/${segments.slice(0, i).join('/')}`);
+    } catch (error) {
+      if ((error as { code?: string }).code !== 'NODEEXISTS') throw error;
+    }
+  }
+}
+
 /**
  * Every node under `path` except the semaphore's `locks` and `leases` directories (persistent or
  * container nodes, which the server reaps on its own): any other is a lock node nobody removed.
@@ -90,4 +103,14 @@ async function leftovers(client: Client, path: string): Promise<string[]> {
     else found.push(childPath);
   }
   return found;
+}
+
+/**
+ * `promise`, marked as handled: an acquire a test leaves waiting may reject when the test fails
+ * early and teardown closes its client, which must not surface as an unhandled rejection.
+ * Awaiting the returned promise still sees the rejection.
+ */
+export function inBackground<T>(promise: Promise<T>): Promise<T> {
+  promise.catch(() => {});
+  return promise;
 }

@@ -1,6 +1,6 @@
 // A lock contender in another process (Curator in a JVM, kazoo in Python), driven over the line
-// protocol of java/LockPeer.java and python/lock_peer.py: one command per line on stdin, one
-// reply line per command on stdout, in order.
+// protocol of java/LockPeer.java and python/lock_peer.py: `<id> <command>` lines on stdin, and
+// one `<id> <reply>` line per command on stdout (lock commands in order, others at once).
 import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { trackChild } from '../harness/cleanup.js';
@@ -24,11 +24,16 @@ interface Waiter {
   reject(error: Error): void;
 }
 
+/** The untagged first line: `ready`, or `error <why>` when the peer could not connect. */
+const START = '(start)';
+
 /** Every peer started and not yet closed, so teardown can close them whatever the test did. */
 const live = new Set<LockPeer>();
 
 export class LockPeer {
-  private readonly waiters: Waiter[] = [];
+  /** Requests awaiting their reply, by id; START awaits the first line. */
+  private readonly waiters = new Map<string, Waiter>();
+  private nextId = 1;
   private stderr = '';
   private exit: string | undefined;
   private readonly exited: Promise<void>;
@@ -50,7 +55,8 @@ export class LockPeer {
       child.once('exit', (code, signal) => {
         this.exit = signal ? `killed by ${signal}` : `exited with status ${String(code)}`;
         live.delete(this);
-        for (const waiter of this.waiters.splice(0)) waiter.reject(this.failure(waiter.command));
+        for (const waiter of this.waiters.values()) waiter.reject(this.failure(waiter.command));
+        this.waiters.clear();
         resolve();
       });
     });
@@ -64,7 +70,7 @@ export class LockPeer {
     const child = spawn(spec.command, [...spec.args], { stdio: ['pipe', 'pipe', 'pipe'] });
     const peer = new LockPeer(spec, child);
     try {
-      const line = await within(peer.reply('(start)'), READY_TIMEOUT_MS, `${spec.name} to start`);
+      const line = await within(peer.reply(START), READY_TIMEOUT_MS, `${spec.name} to start`);
       if (line !== 'ready') throw new Error(`${spec.name} said ${JSON.stringify(line)} on start`);
     } catch (error) {
       await peer.close();
@@ -79,8 +85,9 @@ export class LockPeer {
    */
   request(command: string): Promise<string> {
     if (this.exit !== undefined) return Promise.reject(this.failure(command));
-    const reply = this.reply(command);
-    this.child.stdin.write(`${command}\n`);
+    const id = String(this.nextId++);
+    const reply = this.reply(command, id);
+    this.child.stdin.write(`${id} ${command}\n`);
     return reply;
   }
 
@@ -98,7 +105,11 @@ export class LockPeer {
   }
 
   async release(): Promise<void> {
-    const line = await within(this.request('release'), REPLY_TIMEOUT_MS, `${this.spec.name} release`);
+    const line = await within(
+      this.request('release'),
+      REPLY_TIMEOUT_MS,
+      `${this.spec.name} release`,
+    );
     if (line !== 'released') throw new Error(`${this.spec.name}: release answered ${line}`);
   }
 
@@ -106,7 +117,8 @@ export class LockPeer {
   async participants(): Promise<string[]> {
     const line = await within(this.request('participants'), REPLY_TIMEOUT_MS, 'participants');
     const [word, ...rest] = line.split(' ');
-    if (word !== 'participants') throw new Error(`${this.spec.name}: participants answered ${line}`);
+    if (word !== 'participants')
+      throw new Error(`${this.spec.name}: participants answered ${line}`);
     return rest;
   }
 
@@ -125,8 +137,11 @@ export class LockPeer {
    */
   async close(): Promise<void> {
     if (this.exit === undefined) {
-      this.child.stdin.end('quit\n');
-      const quit = await Promise.race([this.exited.then(() => true), sleep(5_000).then(() => false)]);
+      this.child.stdin.end('0 quit\n');
+      const quit = await Promise.race([
+        this.exited.then(() => true),
+        sleep(5_000).then(() => false),
+      ]);
       if (!quit && this.child.pid !== undefined) this.child.kill('SIGKILL');
     }
     await this.exited;
@@ -138,9 +153,9 @@ export class LockPeer {
     return match[1];
   }
 
-  private reply(command: string): Promise<string> {
+  private reply(command: string, id = START): Promise<string> {
     const promise = new Promise<string>((resolve, reject) => {
-      this.waiters.push({ command, resolve, reject });
+      this.waiters.set(id, { command, resolve, reject });
     });
     // The caller may never await a reply it did not need (a peer killed while waiting).
     promise.catch(() => {});
@@ -148,13 +163,22 @@ export class LockPeer {
   }
 
   private onLine(line: string): void {
-    const waiter = this.waiters.shift();
+    const space = line.indexOf(' ');
+    const tag = space < 0 ? '' : line.slice(0, space);
+    let id = tag;
+    let text = line.slice(space + 1);
+    if (!this.waiters.has(tag) && this.waiters.has(START)) {
+      id = START;
+      text = line;
+    }
+    const waiter = this.waiters.get(id);
     if (!waiter) {
       this.stderr += `\n(unexpected output: ${line})`;
       return;
     }
-    if (line.startsWith('error ')) waiter.reject(this.failure(waiter.command, line.slice(6)));
-    else waiter.resolve(line);
+    this.waiters.delete(id);
+    if (text.startsWith('error ')) waiter.reject(this.failure(waiter.command, text.slice(6)));
+    else waiter.resolve(text);
   }
 
   private failure(command: string, message?: string): Error {

@@ -2,18 +2,20 @@
 //
 // Usage: java LockPeer <connectString> <lockPath> <mutex | read | write | semaphore:N>
 //
-// Line protocol, one reply line per command, in order:
-//   (on start)      -> ready
-//   acquire         -> acquired <node path>        (waits as long as it takes)
-//   acquire <ms>    -> acquired <node path> | timeout
-//   release         -> released
-//   participants    -> participants <path> ...     (Curator's own queue order)
-//   protected <name> -> protected true|false       (Curator's ProtectedUtils.isProtectedZNode)
-//   quit            -> bye, then the session is closed and the process exits (also on EOF)
-// Any failure    -> error <message>
+// Line protocol: each command line starts with a request id chosen by the caller, and gets exactly
+// one reply line starting with the same id. Lock commands are answered in order; the others at
+// once, even while an acquire is waiting.
+//   (on start)          -> ready                        (no id)
+//   <id> acquire        -> <id> acquired <node path>    (waits as long as it takes)
+//   <id> acquire <ms>   -> <id> acquired <node path> | <id> timeout
+//   <id> release        -> <id> released
+//   <id> participants   -> <id> participants <path> ... (Curator's own queue order)
+//   <id> protected <name> -> <id> protected true|false  (Curator's ProtectedUtils.isProtectedZNode)
+//   <id> quit           -> <id> bye, then the session is closed and the process exits (also on EOF)
+// Any failure        -> <id> error <message>
 //
 // Lock operations run on one worker thread: Curator's mutexes belong to the thread that acquired
-// them, and the main thread must stay free to read `quit` while an acquire is waiting.
+// them, and the main thread must stay free to answer the rest (and `quit`) while an acquire waits.
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.io.PrintStream;
@@ -134,6 +136,21 @@ public final class LockPeer {
         .replace('\n', ' ');
   }
 
+  private static void lockCommand(Recipe recipe, String id, String[] words) {
+    try {
+      if (words[1].equals("acquire")) {
+        long ms = words.length > 2 ? Long.parseLong(words[2]) : -1;
+        String node = recipe.acquire(ms);
+        reply(id + (node == null ? " timeout" : " acquired " + node));
+      } else {
+        recipe.release();
+        reply(id + " released");
+      }
+    } catch (Throwable error) {
+      reply(id + " error " + describe(error));
+    }
+  }
+
   public static void main(String[] args) throws Exception {
     if (args.length != 3) {
       System.err.println("usage: LockPeer <connectString> <lockPath> <mutex|read|write|semaphore:N>");
@@ -157,35 +174,32 @@ public final class LockPeer {
 
     BufferedReader in =
         new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
+    String quitId = "-";
     for (String line; (line = in.readLine()) != null; ) {
       String[] words = line.trim().split("\\s+");
-      String command = words[0];
-      if (command.equals("quit")) break;
-      worker.execute(
-          () -> {
-            try {
-              switch (command) {
-                case "acquire" -> {
-                  long ms = words.length > 1 ? Long.parseLong(words[1]) : -1;
-                  String node = recipe.acquire(ms);
-                  reply(node == null ? "timeout" : "acquired " + node);
-                }
-                case "release" -> {
-                  recipe.release();
-                  reply("released");
-                }
-                case "participants" -> reply(
-                    ("participants " + String.join(" ", recipe.participants())).trim());
-                case "protected" -> reply(
-                    "protected " + ProtectedUtils.isProtectedZNode(words[1]));
-                default -> reply("error unknown command " + command);
-              }
-            } catch (Throwable error) {
-              reply("error " + describe(error));
-            }
-          });
+      if (words.length < 2) {
+        reply((words[0].isEmpty() ? "-" : words[0]) + " error no command");
+        continue;
+      }
+      String id = words[0];
+      String command = words[1];
+      if (command.equals("quit")) {
+        quitId = id;
+        break;
+      }
+      try {
+        switch (command) {
+          case "participants" -> reply(
+              (id + " participants " + String.join(" ", recipe.participants())).trim());
+          case "protected" -> reply(id + " protected " + ProtectedUtils.isProtectedZNode(words[2]));
+          case "acquire", "release" -> worker.execute(() -> lockCommand(recipe, id, words));
+          default -> reply(id + " error unknown command " + command);
+        }
+      } catch (Throwable error) {
+        reply(id + " error " + describe(error));
+      }
     }
-    reply("bye");
+    reply(quitId + " bye");
     // Closing the session removes any node still held; the worker may be stuck in a wait.
     client.close();
     System.exit(0);

@@ -3,17 +3,19 @@
 Usage: /usr/bin/python3 lock_peer.py <hosts> <lock path> <mutex | read | write>
 
 mutex is kazoo's Lock, read and write its ReadLock and WriteLock. The line protocol is the one
-of test/interop/java/LockPeer.java, one reply line per command, in order:
-  (on start)    -> ready
-  acquire       -> acquired <node path>          (waits as long as it takes)
-  acquire <ms>  -> acquired <node path> | timeout
-  release       -> released
-  participants  -> participants <node name> ...  (kazoo's contenders(), i.e. their data)
-  quit          -> bye, then the session is closed and the process exits (also on EOF)
-Any failure   -> error <message>
+of test/interop/java/LockPeer.java: each command line starts with a request id, and gets exactly
+one reply line starting with the same id. Lock commands are answered in order; the others at once,
+even while an acquire is waiting.
+  (on start)          -> ready                            (no id)
+  <id> acquire        -> <id> acquired <node path>        (waits as long as it takes)
+  <id> acquire <ms>   -> <id> acquired <node path> | <id> timeout
+  <id> release        -> <id> released
+  <id> participants   -> <id> participants <data> ...     (kazoo's contenders(): their node data)
+  <id> quit           -> <id> bye, then the session is closed and the process exits (also on EOF)
+Any failure        -> <id> error <message>
 
-Lock operations run on one worker thread so that the main thread can still read `quit` while an
-acquire is waiting.
+Lock operations run on one worker thread so that the main thread can still answer the rest (and
+`quit`) while an acquire is waiting. The lock's identifier (its node data) is `kazoo-peer`.
 """
 
 import os
@@ -34,19 +36,21 @@ def reply(line):
 _out_lock = threading.Lock()
 
 
+IDENTIFIER = "kazoo-peer"
+
+
 def make_lock(client, path, kind):
     if kind == "mutex":
-        return client.Lock(path)
+        return client.Lock(path, IDENTIFIER)
     if kind == "read":
-        return client.ReadLock(path)
+        return client.ReadLock(path, IDENTIFIER)
     if kind == "write":
-        return client.WriteLock(path)
+        return client.WriteLock(path, IDENTIFIER)
     raise ValueError("unknown recipe " + kind)
 
 
-def handle(lock, path, words):
-    command = words[0]
-    if command == "acquire":
+def lock_command(lock, path, words):
+    if words[0] == "acquire":
         if len(words) > 1:
             try:
                 held = lock.acquire(timeout=int(words[1]) / 1000.0)
@@ -55,22 +59,22 @@ def handle(lock, path, words):
         else:
             held = lock.acquire()
         return "acquired %s/%s" % (path, lock.node) if held else "timeout"
-    if command == "release":
-        if not lock.release():
-            raise RuntimeError("release: the lock was not held")
-        return "released"
-    if command == "participants":
-        return " ".join(["participants"] + list(lock.contenders()))
-    raise ValueError("unknown command " + command)
+    if not lock.release():
+        raise RuntimeError("release: the lock was not held")
+    return "released"
+
+
+def failure(error):
+    return ("error %s: %s" % (type(error).__name__, error)).replace("\n", " ")
 
 
 def work(lock, path, commands):
     while True:
-        words = commands.get()
+        request_id, words = commands.get()
         try:
-            reply(handle(lock, path, words))
+            reply("%s %s" % (request_id, lock_command(lock, path, words)))
         except Exception as error:  # reported to the test, which fails on it
-            reply(("error %s: %s" % (type(error).__name__, error)).replace("\n", " "))
+            reply("%s %s" % (request_id, failure(error)))
 
 
 def main():
@@ -88,14 +92,27 @@ def main():
     commands = queue.Queue()
     threading.Thread(target=work, args=(lock, path, commands), daemon=True).start()
     reply("ready")
+    quit_id = "-"
     for line in sys.stdin:
         words = line.split()
         if not words:
             continue
-        if words[0] == "quit":
+        request_id, command = words[0], words[1:]
+        if not command:
+            reply("%s error no command" % request_id)
+        elif command[0] == "quit":
+            quit_id = request_id
             break
-        commands.put(words)
-    reply("bye")
+        elif command[0] in ("acquire", "release"):
+            commands.put((request_id, command))
+        elif command[0] == "participants":
+            try:
+                reply(" ".join([request_id, "participants"] + list(lock.contenders())))
+            except Exception as error:
+                reply("%s %s" % (request_id, failure(error)))
+        else:
+            reply("%s error unknown command %s" % (request_id, command[0]))
+    reply("%s bye" % quit_id)
     # Closing the session removes any node still held; the worker may be stuck in a wait.
     try:
         client.stop()

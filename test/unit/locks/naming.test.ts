@@ -77,7 +77,7 @@ describe('parseContender', () => {
 });
 
 describe('sortContenders', () => {
-  it('orders numerically, negative (wrapped) sequences first, and drops non-contenders', () => {
+  it('orders by sequence, negative (wrapped) sequences first, and drops non-contenders', () => {
     const names = [
       curator('0000000010'),
       'junk',
@@ -130,5 +130,39 @@ describe('decisions', () => {
     const sorted = queue('__READ__', '__WRIT__');
     expect(predecessorDecision(sorted, 1)).toEqual({ acquired: false, watch: sorted[0]!.name });
     expect(predecessorDecision(queue('__WRIT__'), 0)).toEqual({ acquired: true });
+  });
+});
+
+describe('queue order after the sequence counter wraps', () => {
+  const names = [
+    '_c_a-lock-2147483647',
+    '_c_b-lock--2147483648',
+    '_c_c-lock--2147483647',
+    '_c_d-lock--000000005',
+    '_c_e-lock-0000000001',
+  ];
+
+  it("'interop' sorts the sequence text as Curator and kazoo do (one order shared by all)", () => {
+    const order = sortContenders(names, ['lock-']).map((c) => c.name);
+    // Java String.compareTo / Python string order of the text after the lock name.
+    const curator = [...names].sort((x, y) => {
+      const a = x.slice(x.lastIndexOf('lock-') + 5);
+      const b = y.slice(y.lastIndexOf('lock-') + 5);
+      return a < b ? -1 : a > b ? 1 : 0;
+    });
+    expect(order).toEqual(curator);
+    expect(order).toEqual([
+      '_c_d-lock--000000005',
+      '_c_c-lock--2147483647',
+      '_c_b-lock--2147483648',
+      '_c_e-lock-0000000001',
+      '_c_a-lock-2147483647',
+    ]);
+  });
+
+  it("'numeric' sorts by the signed 32-bit value", () => {
+    expect(sortContenders(names, ['lock-'], 'numeric').map((c) => c.sequence)).toEqual([
+      -2147483648, -2147483647, -5, 1, 2147483647,
+    ]);
   });
 });

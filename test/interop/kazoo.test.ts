@@ -1,0 +1,157 @@
+// Our Mutex with kazoo naming and kazoo's Lock (Python) on the same lock paths of a real server:
+// they must exclude each other, queue fairly together and recognise each other's nodes.
+// Every test starts its kazoo peer first, which fails (never skips) with a message naming the
+// missing package when python3-kazoo is not installed: CI installs it.
+import { describe, expect, it } from 'vitest';
+import { sortContenders } from '../../src/locks/contenders.js';
+import { LockName, LockTimeoutError, Mutex } from '../../src/locks/index.js';
+import { parseContender } from '../../src/locks/naming.js';
+import {
+  childrenOf,
+  connectString,
+  createPath,
+  inBackground,
+  lockPath,
+  nameOf,
+  newClient,
+  untilChildren,
+} from './helpers.js';
+import { startKazooPeer } from './kazoo.js';
+import { stillPendingAfter, within } from './peer.js';
+
+/** How long a blocked acquire is watched to show it stays blocked. */
+const BLOCKED_MS = 500;
+/** kazoo's node name: uuid4().hex + `__lock__` + the 10-digit sequence. */
+const KAZOO_NAME = /^[0-9a-f]{32}__lock__\d{10}$/;
+/** The data of the kazoo peer's nodes (its lock identifier). */
+const PEER_DATA = 'kazoo-peer';
+
+describe("Mutex (naming 'kazoo') and kazoo's Lock", () => {
+  it('exclude each other while kazoo holds, and we get the lock when it releases', async () => {
+    const path = lockPath();
+    const [kazoo, zk] = await Promise.all([
+      startKazooPeer(connectString(), path, 'mutex'),
+      newClient(),
+    ]);
+    const mutex = new Mutex(zk, path, { naming: 'kazoo' });
+    const held = await within(kazoo.acquire(), 10_000, 'kazoo acquire');
+    const theirs = nameOf(held);
+    expect(theirs).toMatch(KAZOO_NAME);
+    expect(parseContender(theirs, [LockName.kazooMutex])).toEqual({
+      name: theirs,
+      lockName: LockName.kazooMutex,
+      sequence: Number(theirs.slice(-10)),
+      sequenceText: theirs.slice(-10),
+    });
+
+    expect(await mutex.tryAcquire()).toBeNull();
+    await expect(mutex.acquire({ timeout: 300 })).rejects.toBeInstanceOf(LockTimeoutError);
+    expect(await childrenOf(zk, path)).toEqual([theirs]);
+
+    const waiting = inBackground(mutex.acquire({ timeout: 10_000 }));
+    expect(await stillPendingAfter(waiting, BLOCKED_MS)).toBe(true);
+    await kazoo.release();
+    const lease = await waiting;
+    expect(nameOf(lease.path)).toMatch(KAZOO_NAME);
+    await lease.release();
+  });
+
+  it('exclude each other while we hold, and kazoo gets the lock when we release', async () => {
+    const path = lockPath();
+    const [kazoo, zk] = await Promise.all([
+      startKazooPeer(connectString(), path, 'mutex'),
+      newClient(),
+    ]);
+    const lease = await new Mutex(zk, path, { naming: 'kazoo', data: 'ts' }).acquire({
+      timeout: 5_000,
+    });
+    expect(nameOf(lease.path)).toMatch(KAZOO_NAME);
+
+    expect(await kazoo.acquireWithin(300)).toBeNull();
+    expect(await childrenOf(zk, path)).toEqual([nameOf(lease.path)]);
+
+    const waiting = kazoo.acquire();
+    await untilChildren(zk, path, 2);
+    // kazoo counts our node as a contender, ahead of its own.
+    expect(await kazoo.participants()).toEqual(['ts', PEER_DATA]);
+    expect(await stillPendingAfter(waiting, BLOCKED_MS)).toBe(true);
+    await lease.release();
+    expect(nameOf(await within(waiting, 10_000, 'kazoo acquire after our release'))).toMatch(
+      KAZOO_NAME,
+    );
+    await kazoo.release();
+  });
+
+  it('queue fairly together: whichever contender came first gets the lock first', async () => {
+    const path = lockPath();
+    const [kazoo, a, b, c] = await Promise.all([
+      startKazooPeer(connectString(), path, 'mutex'),
+      newClient(),
+      newClient(),
+      newClient(),
+    ]);
+    const mutex = (zk: typeof a, data: string) => new Mutex(zk, path, { naming: 'kazoo', data });
+    // Queue: a (holds), b, kazoo, c, each queued only after the previous one's node exists.
+    const leaseA = await mutex(a, 'a').acquire({ timeout: 5_000 });
+    const waitB = inBackground(mutex(b, 'b').acquire({ timeout: 20_000 }));
+    await untilChildren(a, path, 2);
+    const waitKazoo = kazoo.acquire();
+    await untilChildren(a, path, 3);
+    const waitC = inBackground(mutex(c, 'c').acquire({ timeout: 20_000 }));
+    await untilChildren(a, path, 4);
+    expect(await kazoo.participants()).toEqual(['a', 'b', PEER_DATA, 'c']);
+
+    await leaseA.release();
+    const leaseB = await waitB;
+    expect(await stillPendingAfter(waitKazoo, BLOCKED_MS)).toBe(true);
+    await leaseB.release();
+    await within(waitKazoo, 10_000, 'kazoo acquire in its turn');
+    expect(await stillPendingAfter(waitC, BLOCKED_MS)).toBe(true);
+    await kazoo.release();
+    await (await waitC).release();
+  });
+
+  it("also exclude kazoo's WriteLock, both ways round", async () => {
+    const path = lockPath();
+    const [kazoo, zk] = await Promise.all([
+      startKazooPeer(connectString(), path, 'write'),
+      newClient(),
+    ]);
+    const mutex = new Mutex(zk, path, { naming: 'kazoo' });
+    await within(kazoo.acquire(), 10_000, 'kazoo write lock');
+    expect(await mutex.tryAcquire()).toBeNull();
+    const waiting = inBackground(mutex.acquire({ timeout: 10_000 }));
+    expect(await stillPendingAfter(waiting, BLOCKED_MS)).toBe(true);
+    await kazoo.release();
+    const lease = await waiting;
+    expect(await kazoo.acquireWithin(300)).toBeNull();
+    await lease.release();
+    expect(await kazoo.acquireWithin(5_000)).not.toBeNull();
+    await kazoo.release();
+  });
+
+  it('agree with kazoo on the queue order once the sequence counter has wrapped', async () => {
+    // ZooKeeper's sequence is the parent's signed 32-bit cversion: after 2^31 child changes it
+    // goes on at -2147483648, -2147483647, ... Nobody can create 2^31 nodes in a test, so two
+    // contender nodes are created with those names directly, oldest first; their data says
+    // which is which. All clients on one path must agree on who is first, or two of them hold.
+    const path = lockPath();
+    const [kazoo, zk] = await Promise.all([
+      startKazooPeer(connectString(), path, 'mutex'),
+      newClient(),
+    ]);
+    const older = `${'a'.repeat(32)}${LockName.kazooMutex}-2147483648`;
+    const newer = `${'b'.repeat(32)}${LockName.kazooMutex}-2147483647`;
+    await createPath(zk, path);
+    try {
+      await zk.create2(`${path}/${older}`, 'older');
+      await zk.create2(`${path}/${newer}`, 'newer');
+      const ours = sortContenders([newer, older], [LockName.kazooMutex]).map((x) => x.name);
+      const oursAsData = ours.map((name) => (name === older ? 'older' : 'newer'));
+      expect(await kazoo.participants()).toEqual(oursAsData);
+    } finally {
+      await zk.delete(`${path}/${newer}`).catch(() => {});
+      await zk.delete(`${path}/${older}`).catch(() => {});
+    }
+  });
+});
