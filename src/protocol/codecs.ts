@@ -26,7 +26,7 @@ import {
   writeConnectRequest,
 } from './records.js';
 import * as rec from './requests.js';
-import { frame, type Writer } from './writer.js';
+import { frame, Writer } from './writer.js';
 
 export interface Codec<Req, Res> {
   readonly name: string;
@@ -164,11 +164,20 @@ export type RequestOf<N extends CodecName> = Parameters<(typeof codecs)[N]['writ
 export type ResponseOf<N extends CodecName> = ReturnType<(typeof codecs)[N]['read']>;
 
 /** A whole request frame: length + RequestHeader{xid, codec.code} + body. */
+// One scratch writer for every request: a request costs one exactly-sized copy, not a fresh
+// growable buffer and DataView (the hot path of pipelined requests).
+const scratch = new Writer(4096);
+const SCRATCH_KEEP = 64 * 1024;
+
 export function encodeRequest<Req>(xid: number, codec: Codec<Req, unknown>, req: Req): Uint8Array {
-  return frame((w) => {
-    w.int(xid).int(codec.code);
-    codec.write(w, req);
-  });
+  scratch.reset();
+  scratch.int(0).int(xid).int(codec.code);
+  codec.write(scratch, req);
+  scratch.patchInt(0, scratch.length - 4);
+  const bytes = scratch.copy();
+  // A huge request (1 MB of data) must not pin that much memory for the process's life.
+  if (scratch.capacity > SCRATCH_KEEP) scratch.shrink(4096);
+  return bytes;
 }
 
 /** The first client frame (no RequestHeader): 45-byte body, 49 bytes in all. */

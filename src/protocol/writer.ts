@@ -25,6 +25,29 @@ export class Writer {
     this.view = new DataView(this.bytes.buffer);
   }
 
+  /** Forgets what was written, keeping the buffer (for a reused scratch writer). */
+  reset(): this {
+    this.pos = 0;
+    return this;
+  }
+
+  /** Size of the underlying buffer. */
+  get capacity(): number {
+    return this.bytes.length;
+  }
+
+  /** Replaces the buffer with a smaller empty one. */
+  shrink(capacity: number): void {
+    this.bytes = new Uint8Array(Math.max(16, capacity));
+    this.view = new DataView(this.bytes.buffer);
+    this.pos = 0;
+  }
+
+  /** A copy of the written bytes, exactly sized (the buffer stays reusable). */
+  copy(): Uint8Array {
+    return this.bytes.slice(0, this.pos);
+  }
+
   /** Bytes written so far. */
   get length(): number {
     return this.pos;
