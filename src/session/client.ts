@@ -4,6 +4,7 @@ import { codecs } from '../protocol/codecs.js';
 import { ZooKeeperError } from '../protocol/errors.js';
 import { WatcherTypeCode } from '../protocol/ops.js';
 import { validatePath } from '../protocol/paths.js';
+import { checkAcl, checkVersion, checkWatcher } from './arguments.js';
 import { toBytes } from './bytes.js';
 import { parseServerList } from './config.js';
 import { formatHost, HostList, parseConnectString } from './hosts.js';
@@ -59,44 +60,6 @@ export interface ReconfigOptions extends CallOptions {
 }
 
 const NONODE = -101;
-
-function checkVersion(version: unknown, path: string, op: string): number {
-  if (!Number.isInteger(version) || (version as number) < -1 || (version as number) > 0x7fffffff) {
-    throw new ZooKeeperError(
-      'BADARGUMENTS',
-      `version must be an integer >= -1, got ${String(version)}`,
-      {
-        path,
-        op,
-      },
-    );
-  }
-  return version as number;
-}
-
-function checkWatcher(watch: unknown, path: string, op: string): Watcher | undefined {
-  if (watch === undefined) return undefined;
-  if (typeof watch !== 'function') {
-    throw new ZooKeeperError('BADARGUMENTS', 'watch must be a function (event) => void', {
-      path,
-      op,
-    });
-  }
-  return watch as Watcher;
-}
-
-function checkAcl(acl: unknown, path: string, op: string): ACL[] {
-  if (!Array.isArray(acl) || acl.length === 0) {
-    throw new ZooKeeperError('INVALIDACL', 'an ACL list must have at least one entry', {
-      path,
-      op,
-    });
-  }
-  return acl.map((entry: ACL) => ({
-    perms: entry.perms,
-    id: { scheme: entry.id.scheme, id: entry.id.id },
-  }));
-}
 
 export class Client implements AsyncDisposable {
   private readonly paths: Paths;

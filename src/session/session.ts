@@ -1,8 +1,8 @@
 // The session manager: finds a server, keeps one connection alive, pipelines requests over it and
 // resumes the same session on another server when the link breaks, until the session ends.
 //
-// Two queues. `outgoing` holds frames not yet written: user requests in it survive a reconnect
-// and go out on the next connection. `pending` holds written requests awaiting replies, answered
+// Two queues. The outbox (outbox.ts) holds frames not yet written: user requests in it survive a
+// reconnect and go out on the next connection. `pending` holds written requests awaiting replies, answered
 // strictly in order; when a link breaks they fail with CONNECTIONLOSS, because nobody can know
 // whether the server applied them.
 import {
@@ -14,21 +14,23 @@ import {
   encodeConnectRequest,
   encodeRequest,
 } from '../protocol/codecs.js';
-import {
-  ErrorCode,
-  errorCodeName,
-  errorFromCode,
-  ProtocolError,
-  ZooKeeperError,
-} from '../protocol/errors.js';
+import { errorFromCode, ProtocolError, ZooKeeperError } from '../protocol/errors.js';
 import { DEFAULT_MAX_FRAME, FrameDecoder } from '../protocol/frame.js';
 import { Xid } from '../protocol/ops.js';
 import { stripChroot } from '../protocol/paths.js';
 import { Reader } from '../protocol/reader.js';
 import { type Clock, sleep, systemClock } from './clock.js';
+import {
+  authFrame,
+  handshakeRefusal,
+  PING_FRAME,
+  REPLY_HEADER_SIZE,
+  setWatchesReply,
+} from './control-frames.js';
 import { eventTypeName } from './events.js';
 import { Heartbeat, type SessionTimers, sessionTimers } from './heartbeat.js';
 import { formatHost, type HostAddress, type HostList } from './hosts.js';
+import { Outbox } from './outbox.js';
 import { Deque } from './queue.js';
 import { findReadWriteServer } from './readonly-probe.js';
 import { type AuthEntry, makeRequest, type Outbound, type PendingRequest } from './requests.js';
@@ -60,17 +62,7 @@ export interface SubmitDetails {
   signal?: AbortSignal;
 }
 
-/** Runs `task` once the event loop's current I/O phase is done (setImmediate where it exists). */
-const afterIo: (task: () => void) => void =
-  typeof globalThis.setImmediate === 'function'
-    ? (task) => {
-        globalThis.setImmediate(task);
-      }
-    : queueMicrotask;
-
 const CLOSE_REPLY_TIMEOUT = 5_000;
-const MAX_COALESCED_BYTES = 256 * 1024;
-const PING_FRAME = encodeRequest(Xid.ping, codecs.ping, undefined);
 
 export class Session {
   readonly watches = new WatchRegistry();
@@ -78,7 +70,11 @@ export class Session {
   private readonly machine = new StateMachine();
   private readonly clock: Clock;
   private readonly maxFrameSize: number;
-  private readonly outgoing = new Deque<Outbound>();
+  private readonly outbox = new Outbox((item) => {
+    if (item.kind === 'auth') this.authInFlight.push(item.entry);
+    else if (item.request) this.pending.push(item.request);
+    this.heartbeat?.sent();
+  });
   private readonly pending = new Deque<PendingRequest>();
   private readonly authInFlight = new Deque<AuthEntry>();
   private readonly auth: AuthEntry[];
@@ -95,8 +91,6 @@ export class Session {
   private connectedTo: HostAddress | null = null;
   private onReadOnlyServer = false;
   private heartbeat: Heartbeat | null = null;
-  private flushing = false;
-  private flushQueued = false;
   private lastHeardAt = 0;
   private expiryTimer: unknown = null;
   private readonly stop = new AbortController();
@@ -214,7 +208,7 @@ export class Session {
       const onAbort = () => {
         // Not yet written: take it out. Already written: its reply must still be consumed in
         // order, so it stays pending, abandoned.
-        if (!this.outgoing.remove(item)) request.abandoned = true;
+        if (!this.outbox.remove(item)) request.abandoned = true;
         request.settle(signal?.reason ?? new Error('aborted'));
       };
       const request = makeRequest<Res>({
@@ -234,7 +228,7 @@ export class Session {
       });
       const item: Outbound = { kind: 'request', frame, request };
       signal?.addEventListener('abort', onAbort, { once: true });
-      this.enqueue(item);
+      this.outbox.push(item);
     });
   }
 
@@ -245,7 +239,7 @@ export class Session {
       const entry: AuthEntry = { scheme, auth, waiters: [{ resolve, reject }] };
       this.auth.push(entry);
       // When not connected, the next handshake sends it with the others.
-      if (this.connection) this.enqueue(authFrame(entry));
+      if (this.connection) this.outbox.push(authFrame(entry));
     });
   }
 
@@ -405,7 +399,7 @@ export class Session {
     this.clearExpiryTimer();
     this.lastHeardAt = this.clock.now();
     this.heartbeat = new Heartbeat(this.clock, this.timers, {
-      ping: () => this.enqueue({ kind: 'control', frame: PING_FRAME }),
+      ping: () => this.outbox.push({ kind: 'control', frame: PING_FRAME }),
       dead: (silentFor) => {
         this.lastError = new ZooKeeperError(
           'CONNECTIONLOSS',
@@ -434,9 +428,9 @@ export class Session {
         }),
       });
     }
-    for (let i = first.length - 1; i >= 0; i--) this.outgoing.unshift(first[i]!);
+    this.outbox.pushFront(first);
     if (restoring === 0) this.machine.transition(connectedState);
-    this.scheduleFlush();
+    this.outbox.attach(connection);
     return true;
   }
 
@@ -508,9 +502,7 @@ export class Session {
     }
     // Credentials without a reply are re-sent (with their waiters) by the next handshake.
     this.authInFlight.drain();
-    for (const item of this.outgoing.drain()) {
-      if (item.kind === 'request') this.outgoing.push(item);
-    }
+    this.outbox.detach();
     if (isFinal(this.state) || this.closeAnswered) return;
     this.machine.transition('suspended');
     this.armExpiryTimer();
@@ -540,62 +532,6 @@ export class Session {
   }
 
   // ---- writing -----------------------------------------------------------------------------
-
-  private enqueue(item: Outbound): void {
-    this.outgoing.push(item);
-    this.scheduleFlush();
-  }
-
-  private scheduleFlush(): void {
-    if (this.flushQueued || this.flushing || !this.connection) return;
-    this.flushQueued = true;
-    // Everything queued until the current I/O phase ends goes out as one write: under load,
-    // replies read in one phase are answered by one syscall instead of one each.
-    afterIo(() => {
-      this.flushQueued = false;
-      void this.flush();
-    });
-  }
-
-  /** Writes everything queued, coalescing frames into few large writes; waits on backpressure. */
-  private async flush(): Promise<void> {
-    if (this.flushing) return;
-    this.flushing = true;
-    try {
-      while (this.connection && this.outgoing.length > 0) {
-        const connection = this.connection;
-        const batch: Outbound[] = [];
-        let size = 0;
-        while (this.outgoing.length > 0 && (size === 0 || size < MAX_COALESCED_BYTES)) {
-          const item = this.outgoing.shift()!;
-          batch.push(item);
-          size += item.frame.length;
-        }
-        let bytes: Uint8Array;
-        if (batch.length === 1) {
-          bytes = batch[0]!.frame;
-        } else {
-          bytes = new Uint8Array(size);
-          let offset = 0;
-          for (const item of batch) {
-            bytes.set(item.frame, offset);
-            offset += item.frame.length;
-          }
-        }
-        for (const item of batch) {
-          if (item.kind === 'auth') this.authInFlight.push(item.entry);
-          else if (item.request) this.pending.push(item.request);
-        }
-        this.heartbeat?.sent();
-        const drained = connection.write(bytes);
-        if (drained) await drained;
-      }
-    } finally {
-      this.flushing = false;
-    }
-    // Items queued while waiting for a drain on a connection that has since broken wait for the
-    // next handshake, which schedules its own flush.
-  }
 
   private nextXid(): number {
     // The Java client's rule: 1 .. 2^31-1, wrapping to 1; 0 and negatives are reserved.
@@ -676,7 +612,7 @@ export class Session {
         new ZooKeeperError(error.code, error.message, { op: request.op, path: request.path }),
       );
     for (const request of this.pending.drain()) fail(request);
-    for (const item of this.outgoing.drain()) if (item.kind !== 'auth') fail(item.request);
+    for (const item of this.outbox.drain()) if (item.kind !== 'auth') fail(item.request);
     this.authInFlight.drain();
     for (const entry of this.auth)
       for (const waiter of entry.waiters.splice(0)) waiter.reject(error);
@@ -723,7 +659,7 @@ export class Session {
         reject: (error) =>
           done(!(error instanceof ZooKeeperError && error.code === 'CONNECTIONLOSS')),
       });
-      this.enqueue({
+      this.outbox.push({
         kind: 'request',
         frame: encodeRequest(xid, codecs.closeSession, undefined),
         request,
@@ -745,50 +681,4 @@ export class Session {
       });
     });
   }
-}
-
-const REPLY_HEADER_SIZE = 16;
-
-/**
- * Some servers refuse a session with a bare ReplyHeader instead of a ConnectResponse: a read-only
- * server without local sessions answers a new session with NOTREADONLY. Say so plainly.
- */
-function handshakeRefusal(frame: Uint8Array): ZooKeeperError {
-  const header = decodeReplyHeader(new Reader(frame));
-  const hint =
-    header.err === ErrorCode.NOTREADONLY
-      ? ' (a read-only server gives new sessions only with localSessionsEnabled=true)'
-      : '';
-  return new ZooKeeperError(
-    errorCodeName(header.err),
-    `the server refused the session with ${errorCodeName(header.err)}${hint}`,
-    { errno: header.err, op: 'connect' },
-  );
-}
-
-function authFrame(entry: AuthEntry): Outbound {
-  return {
-    kind: 'auth',
-    frame: encodeRequest(Xid.auth, codecs.auth, {
-      type: 0,
-      scheme: entry.scheme,
-      auth: entry.auth,
-    }),
-    entry,
-  };
-}
-
-/** SetWatches replies carry nothing; they are matched in order like any request. */
-function setWatchesReply(onReply: () => void): PendingRequest {
-  return makeRequest({
-    xid: Xid.setWatches,
-    op: 'setWatches',
-    read: () => undefined,
-    // An error reply still ends the restore: the watches it names are simply not armed.
-    resolve: onReply,
-    reject: () => {},
-    onReply: (err) => {
-      if (err !== 0) onReply();
-    },
-  });
 }

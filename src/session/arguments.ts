@@ -1,0 +1,42 @@
+// Checks of user arguments, done before anything is sent: a wrong type or value becomes a clear
+// BADARGUMENTS (or INVALIDACL) error naming the path and operation, never a crash or a bad frame.
+import { ZooKeeperError } from '../protocol/errors.js';
+import type { ACL, Watcher } from './types.js';
+
+export function checkVersion(version: unknown, path: string, op: string): number {
+  if (!Number.isInteger(version) || (version as number) < -1 || (version as number) > 0x7fffffff) {
+    throw new ZooKeeperError(
+      'BADARGUMENTS',
+      `version must be an integer >= -1, got ${String(version)}`,
+      {
+        path,
+        op,
+      },
+    );
+  }
+  return version as number;
+}
+
+export function checkWatcher(watch: unknown, path: string, op: string): Watcher | undefined {
+  if (watch === undefined) return undefined;
+  if (typeof watch !== 'function') {
+    throw new ZooKeeperError('BADARGUMENTS', 'watch must be a function (event) => void', {
+      path,
+      op,
+    });
+  }
+  return watch as Watcher;
+}
+
+export function checkAcl(acl: unknown, path: string, op: string): ACL[] {
+  if (!Array.isArray(acl) || acl.length === 0) {
+    throw new ZooKeeperError('INVALIDACL', 'an ACL list must have at least one entry', {
+      path,
+      op,
+    });
+  }
+  return acl.map((entry: ACL) => ({
+    perms: entry.perms,
+    id: { scheme: entry.id.scheme, id: entry.id.id },
+  }));
+}
