@@ -1,0 +1,38 @@
+// Every command of zkts, in the order `zkts --help` lists them.
+import { acl } from './acl.js';
+import { create } from './create.js';
+import { digest } from './digest.js';
+import { fourLetter, mntr, srvr } from './four-letter.js';
+import { get } from './get.js';
+import { lock } from './lock.js';
+import { ls } from './ls.js';
+import { rm } from './rm.js';
+import { auth, ephemerals, sync, whoami } from './session.js';
+import { set } from './set.js';
+import { stat } from './stat.js';
+import type { Command } from './types.js';
+import { watch } from './watch.js';
+
+export const COMMANDS: readonly Command[] = [
+  ls,
+  get,
+  set,
+  create,
+  rm,
+  stat,
+  watch,
+  acl,
+  auth,
+  sync,
+  ephemerals,
+  whoami,
+  lock,
+  srvr,
+  mntr,
+  fourLetter,
+  digest,
+];
+
+export function findCommand(name: string): Command | undefined {
+  return COMMANDS.find((command) => command.name === name);
+}

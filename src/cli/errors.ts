@@ -1,0 +1,102 @@
+// Exit statuses and the one-line error report. Scripts branch on the status, people read the line.
+import { ZooKeeperError } from '../index.js';
+
+/** Exit statuses of `zkts` (listed in `zkts --help`). */
+export const ExitCode = {
+  OK: 0,
+  /** Any ZooKeeper error without a status of its own. */
+  ERROR: 1,
+  /** Bad command line, bad path or ACL (BADARGUMENTS, INVALIDACL). */
+  USAGE: 2,
+  NONODE: 3,
+  NODEEXISTS: 4,
+  BADVERSION: 5,
+  NOTEMPTY: 6,
+  /** NOAUTH, AUTHFAILED. */
+  NOAUTH: 7,
+  /** No session, connection lost, session expired, no reply in time. */
+  UNAVAILABLE: 69,
+  /** `lock`: not acquired within --timeout (or at once with --no-wait). */
+  LOCK_TIMEOUT: 73,
+  /** `lock`: the lease was lost while the command ran; the command was stopped. */
+  LOCK_LOST: 75,
+  /** `lock`: the command could not be executed. */
+  CANNOT_EXECUTE: 126,
+  /** `lock`: the command was not found. */
+  NOT_FOUND: 127,
+} as const;
+
+const BY_CODE: Record<string, number> = {
+  BADARGUMENTS: ExitCode.USAGE,
+  INVALIDACL: ExitCode.USAGE,
+  NONODE: ExitCode.NONODE,
+  NODEEXISTS: ExitCode.NODEEXISTS,
+  BADVERSION: ExitCode.BADVERSION,
+  NOTEMPTY: ExitCode.NOTEMPTY,
+  NOAUTH: ExitCode.NOAUTH,
+  AUTHFAILED: ExitCode.NOAUTH,
+  CONNECTIONLOSS: ExitCode.UNAVAILABLE,
+  SESSIONEXPIRED: ExitCode.UNAVAILABLE,
+  SESSIONMOVED: ExitCode.UNAVAILABLE,
+  OPERATIONTIMEOUT: ExitCode.UNAVAILABLE,
+  REQUESTTIMEOUT: ExitCode.UNAVAILABLE,
+  NOTREADONLY: ExitCode.UNAVAILABLE,
+};
+
+/** An error of the CLI itself (not from the client), with the code shown and the exit status. */
+export class CliError extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+    readonly exitCode: number = ExitCode.ERROR,
+  ) {
+    super(message);
+  }
+}
+
+/** A bad command line: exit status 2. */
+export class UsageError extends CliError {
+  constructor(message: string) {
+    super('USAGE', message, ExitCode.USAGE);
+  }
+}
+
+export function exitCodeFor(error: unknown): number {
+  if (error instanceof CliError) return error.exitCode;
+  if (error instanceof ZooKeeperError) return BY_CODE[error.code] ?? ExitCode.ERROR;
+  if (isTimeout(error)) return ExitCode.UNAVAILABLE;
+  return ExitCode.ERROR;
+}
+
+function isTimeout(error: unknown): boolean {
+  return error instanceof Error && error.name === 'TimeoutError';
+}
+
+/** `zkts: NONODE: no node at /a (get)`: the one line an error gets on stderr. */
+export function formatError(error: unknown, command: string | undefined): string {
+  return `zkts: ${describeError(error, command)}`;
+}
+
+/**
+ * `NONODE: no node at /a (get)`. The client's messages start with the code and end with the
+ * client operation; the code is shown once and the operation is replaced by the command.
+ */
+export function describeError(error: unknown, command: string | undefined): string {
+  const where = command === undefined ? '' : ` (${command})`;
+  if (error instanceof UsageError) {
+    const hint = command === undefined ? 'zkts --help' : `zkts ${command} --help`;
+    return `${error.message} (see ${hint})`;
+  }
+  if (error instanceof CliError) return `${error.code}: ${error.message}${where}`;
+  if (error instanceof ZooKeeperError) {
+    let message = error.message;
+    if (message.startsWith(`${error.code}: `)) message = message.slice(error.code.length + 2);
+    if (error.op !== undefined && message.endsWith(` (${error.op})`)) {
+      message = message.slice(0, -(error.op.length + 3));
+    }
+    return `${error.code}: ${message}${where}`;
+  }
+  if (isTimeout(error)) return `OPERATIONTIMEOUT: no reply in time (--timeout)${where}`;
+  const message = error instanceof Error ? error.message : String(error);
+  return `${message}${where}`;
+}

@@ -1,0 +1,165 @@
+// `zkts watch` streaming events, and the shell: one session for many commands, path completion.
+import { afterEach, describe, expect, it } from 'vitest';
+import { completeLine } from '../../../src/cli/shell.js';
+import { sharedServer, TcpProxy } from '../../harness/index.js';
+import { freshChroot, runCli, startCli } from './helpers.js';
+
+const proxies: TcpProxy[] = [];
+afterEach(async () => {
+  await Promise.all(proxies.splice(0).map((proxy) => proxy.close()));
+});
+
+async function proxyToSharedServer(): Promise<TcpProxy> {
+  const [host, port] = sharedServer().connectString.split(':') as [string, string];
+  const proxy = await TcpProxy.start(host, Number(port));
+  proxies.push(proxy);
+  return proxy;
+}
+
+interface Event {
+  time: string;
+  type: string;
+  path: string;
+}
+
+const events = (stdout: string) =>
+  stdout
+    .split('\n')
+    .filter(Boolean)
+    .map((line) => JSON.parse(line) as Event);
+
+describe('zkts watch', () => {
+  it('streams every event under a path (-R --json: one object per line) until SIGINT, then exits 0', async () => {
+    const { servers, root } = await freshChroot();
+    await root.create('/w');
+    const cli = await startCli(['watch', '-R', '--json', '/w'], { servers });
+    await cli.waitForStderr(/watching \/w and its descendants/);
+    await root.create('/w/a', 'x');
+    await root.setData('/w/a', 'y');
+    await root.setData('/w/a', 'z');
+    await root.delete('/w/a');
+    await root.create('/elsewhere');
+    await cli.waitForStdout(/NodeDeleted/);
+    cli.child.kill('SIGINT');
+    const result = await cli.done;
+    expect(result.code).toBe(0);
+    expect(events(result.stdout).map((e) => [e.type, e.path])).toEqual([
+      ['NodeCreated', '/w/a'],
+      ['NodeDataChanged', '/w/a'],
+      ['NodeDataChanged', '/w/a'],
+      ['NodeDeleted', '/w/a'],
+    ]);
+    expect(Date.parse(events(result.stdout)[0]!.time)).toBeGreaterThan(0);
+  });
+
+  it('without -R, a node’s own events and its children changes, as text', async () => {
+    const { servers, root } = await freshChroot();
+    const cli = await startCli(['watch', '/p'], { servers });
+    await cli.waitForStderr(/watching \/p \(Ctrl-C/);
+    await root.create('/p');
+    await root.create('/p/child');
+    await root.create('/p/child/grandchild');
+    await root.setData('/p', 'v');
+    await cli.waitForStdout(/NodeDataChanged/);
+    cli.child.kill('SIGTERM');
+    const result = await cli.done;
+    expect(result.code).toBe(0);
+    const lines = result.stdout.trimEnd().split('\n');
+    expect(lines.map((line) => line.split(/\s+/).slice(1))).toEqual([
+      ['NodeCreated', '/p'],
+      ['NodeChildrenChanged', '/p'],
+      ['NodeDataChanged', '/p'],
+    ]);
+  });
+});
+
+describe('zkts watch when the session ends', () => {
+  it('exits 69 with SESSIONEXPIRED once no server answered for a session timeout', async () => {
+    const { chroot } = await freshChroot();
+    const proxy = await proxyToSharedServer();
+    const server = proxy.connectString + chroot;
+    const cli = await startCli(['--server', server, '--session-timeout', '1500', 'watch', '/w']);
+    await cli.waitForStderr(/watching \/w/);
+    proxy.freeze('drop');
+    const result = await cli.done;
+    expect(result.code).toBe(69);
+    expect(result.stderr).toMatch(/\nzkts: SESSIONEXPIRED: .* \(watch\)\n$/);
+  });
+});
+
+describe('zkts shell', () => {
+  it('runs commands from stdin on one session; errors do not stop it; exit N sets the status', async () => {
+    const { servers } = await freshChroot();
+    const script = [
+      'create /s "two words"',
+      'create -e /s/eph',
+      '# a comment',
+      'ephemerals',
+      'get /s',
+      'get /missing',
+      'lock /l -- true',
+      "set /s 'it''s'",
+      'ls /s',
+      'exit 3',
+      'get /s',
+    ].join('\n');
+    const result = await runCli(['shell'], { servers, input: `${script}\n` });
+    expect(result.code).toBe(3);
+    // The ephemeral node is visible to the session that made it: one session for all commands.
+    expect(result.stdout).toBe('/s\n/s/eph\n/s/eph\ntwo wordseph\n');
+    expect(result.stderr.split('\n')).toEqual([
+      'zkts: NONODE: no node at /missing (get)',
+      'zkts: lock is not available in the shell: run `zkts lock` from your system shell (see zkts lock --help)',
+      '',
+    ]);
+    // The session ended with the shell: its ephemeral went with it.
+    expect((await runCli(['ls', '/s'], { servers })).stdout).toBe('');
+    expect((await runCli(['get', '/s'], { servers })).stdout).toBe('its');
+  });
+
+  it('ends with the last command’s status at end of input', async () => {
+    const { servers } = await freshChroot();
+    const result = await runCli(['shell'], { servers, input: 'ls /\nget /nope\n' });
+    expect(result.code).toBe(3);
+    expect((await runCli(['shell'], { servers, input: 'get /nope\nls /\n' })).code).toBe(0);
+  });
+
+  it('--timeout bounds each request: a stalled one fails with OPERATIONTIMEOUT, the shell carries on', async () => {
+    const { chroot } = await freshChroot();
+    const proxy = await proxyToSharedServer();
+    const server = proxy.connectString + chroot;
+    const cli = await startCli(['--server', server, '--timeout', '1000', 'shell']);
+    cli.child.stdin!.write('create /t x\n');
+    await cli.waitForStdout(/^\/t\n/);
+    proxy.freeze('hold');
+    const stalledAt = Date.now();
+    cli.child.stdin!.write('get /t\n');
+    await cli.waitForStderr(/OPERATIONTIMEOUT/);
+    expect(Date.now() - stalledAt).toBeGreaterThanOrEqual(900);
+    proxy.thaw();
+    cli.child.stdin!.end('get /t\n');
+    const result = await cli.done;
+    expect(result.stderr).toBe('zkts: OPERATIONTIMEOUT: no reply in time (--timeout) (get)\n');
+    expect(result.stdout).toBe('/t\nx');
+    expect(result.code).toBe(0);
+  });
+
+  it('completes commands, options and paths (children of the typed parent)', async () => {
+    const { root } = await freshChroot();
+    await root.create('/app');
+    for (const name of ['alpha', 'alpine', 'beta']) await root.create(`/app/${name}`);
+    expect(await completeLine(root, 'cr')).toEqual([['create'], 'cr']);
+    expect(await completeLine(root, 'ls --re')).toEqual([['--recursive'], '--re']);
+    expect(await completeLine(root, 'get /app/al')).toEqual([
+      ['/app/alpha', '/app/alpine'],
+      '/app/al',
+    ]);
+    expect(await completeLine(root, 'ls /app/')).toEqual([
+      ['/app/alpha', '/app/alpine', '/app/beta'],
+      '/app/',
+    ]);
+    expect(await completeLine(root, 'ls /a')).toEqual([['/app'], '/a']);
+    expect(await completeLine(root, 'ls /missing/x')).toEqual([[], '/missing/x']);
+    expect(await completeLine(undefined, 'ls /a')).toEqual([[], '/a']);
+  });
+});
