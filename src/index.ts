@@ -4,8 +4,10 @@ export type { ErrorCodeName } from './protocol/errors.js';
 export { ErrorCode, ProtocolError, ZooKeeperError } from './protocol/errors.js';
 export type { CallOptions, ReconfigOptions } from './session/client.js';
 export { Client, connect } from './session/client.js';
+export { parseConnectString } from './session/hosts.js';
 export type { OpResult, ReadOp } from './session/multi.js';
 export { Op } from './session/multi.js';
+export type { PersistentWatchIterator } from './session/persistent-watch.js';
 export type { Connection, Transport, TransportConnectOptions } from './session/transport.js';
 export type {
   ACL,

@@ -18,7 +18,7 @@ import {
   toMultiReadOp,
 } from './multi.js';
 import { Paths } from './paths.js';
-import { PersistentWatch } from './persistent-watch.js';
+import { PersistentWatch, type PersistentWatchIterator } from './persistent-watch.js';
 import { Session, type SubmitDetails } from './session.js';
 import { toStat } from './stat.js';
 import type { Transport } from './transport.js';
@@ -102,6 +102,7 @@ export class Client implements AsyncDisposable {
       tls,
       transport,
       maxFrameSize: options.maxFrameSize,
+      requestTimeout: options.requestTimeout,
       resume: options.session,
     });
     await session.start();
@@ -492,7 +493,7 @@ export class Client implements AsyncDisposable {
    * A persistent (or persistent recursive) watch as an async iterator. It survives reconnects;
    * ending the iteration or aborting `signal` removes it on the server.
    */
-  watch(path: string, options: PersistentWatchOptions = {}): AsyncIterableIterator<WatchedEvent> {
+  watch(path: string, options: PersistentWatchOptions = {}): PersistentWatchIterator {
     validatePath(path);
     const recursive = options.recursive ?? false;
     return new PersistentWatch(path, recursive, options.signal, {

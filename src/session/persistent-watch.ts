@@ -13,7 +13,13 @@ export interface PersistentWatchDeps {
   remove(): Promise<void>;
 }
 
-export class PersistentWatch implements AsyncIterableIterator<WatchedEvent>, PersistentListener {
+/** A persistent watch's events, plus `ready`: settled once the server has the watch. */
+export interface PersistentWatchIterator extends AsyncIterableIterator<WatchedEvent> {
+  /** Resolves once the watch is set on the server (rejects if it could not be set). */
+  readonly ready: Promise<void>;
+}
+
+export class PersistentWatch implements PersistentWatchIterator, PersistentListener {
   private readonly buffered: WatchedEvent[] = [];
   private waiter: {
     resolve(r: IteratorResult<WatchedEvent>): void;
@@ -46,6 +52,12 @@ export class PersistentWatch implements AsyncIterableIterator<WatchedEvent>, Per
       })
       .catch((error: unknown) => this.finish(error));
     signal?.addEventListener('abort', this.onAbort, { once: true });
+  }
+
+  get ready(): Promise<void> {
+    return this.added.then(() => {
+      if (!this.registered && this.failure !== null) throw this.failure;
+    });
   }
 
   private readonly onAbort = () => {

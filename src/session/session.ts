@@ -50,6 +50,8 @@ export interface SessionConfig {
   tls?: TlsOptions;
   transport: Transport;
   maxFrameSize?: number;
+  /** Each call gives up (REQUESTTIMEOUT) after this many ms without a reply; 0 = no limit. */
+  requestTimeout?: number;
   clock?: Clock;
   resume?: { id: bigint; password: Uint8Array };
 }
@@ -205,11 +207,30 @@ export class Session {
       );
     }
     return new Promise<Res>((resolve, reject) => {
-      const onAbort = () => {
+      const giveUp = (reason: unknown) => {
         // Not yet written: take it out. Already written: its reply must still be consumed in
         // order, so it stays pending, abandoned.
         if (!this.outbox.remove(item)) request.abandoned = true;
-        request.settle(signal?.reason ?? new Error('aborted'));
+        request.settle(reason instanceof Error ? reason : new Error(String(reason)));
+      };
+      const onAbort = () => giveUp(signal?.reason ?? new Error('aborted'));
+      const timeout = this.config.requestTimeout;
+      const timer =
+        timeout && timeout > 0
+          ? this.clock.setTimeout(
+              () =>
+                giveUp(
+                  new ZooKeeperError('REQUESTTIMEOUT', `${op} got no reply within ${timeout} ms`, {
+                    op,
+                    path: details.path,
+                  }),
+                ),
+              timeout,
+            )
+          : null;
+      const stopWaiting = () => {
+        signal?.removeEventListener('abort', onAbort);
+        if (timer !== null) this.clock.clearTimeout(timer);
       };
       const request = makeRequest<Res>({
         xid,
@@ -218,11 +239,11 @@ export class Session {
         read: (reader) => codec.read(reader),
         onReply: details.onReply,
         resolve: (value) => {
-          signal?.removeEventListener('abort', onAbort);
+          stopWaiting();
           resolve(value);
         },
         reject: (error) => {
-          signal?.removeEventListener('abort', onAbort);
+          stopWaiting();
           reject(error);
         },
       });

@@ -145,6 +145,11 @@ export interface ConnectOptions {
   tls?: boolean | TlsOptions;
   /** Runtime adapter; the right one for the runtime is picked by default. */
   transport?: import('./transport.js').Transport;
+  /**
+   * Each call rejects with REQUESTTIMEOUT when no reply came within this many ms (its reply, if
+   * it comes later, is dropped). Default 0: a call waits as long as the session lives.
+   */
+  requestTimeout?: number;
   /** Largest frame accepted or sent, bytes (ZooKeeper's jute.maxbuffer). Default 1 048 575. */
   maxFrameSize?: number;
   /** Resume an existing session (e.g. one stored by a previous request in a serverless runtime). */

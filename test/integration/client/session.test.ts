@@ -356,3 +356,18 @@ describe('closing while suspended', () => {
     expect(zk.state).toBe('closed');
   });
 });
+
+describe('requestTimeout', () => {
+  it('a call without a reply in time rejects with REQUESTTIMEOUT; the session carries on', async () => {
+    const proxy = await proxied();
+    const zk = await client(proxy.connectString, { requestTimeout: 300, sessionTimeout: 10_000 });
+    const sessionId = zk.sessionId;
+    proxy.freeze('hold'); // replies wait, the link stays up
+    const error = await rejection(zk.getData('/'));
+    expect(error).toMatchObject({ code: 'REQUESTTIMEOUT', op: 'getData', path: '/' });
+    proxy.thaw(); // the late reply arrives and is dropped; order is kept
+    expect(await zk.exists('/')).not.toBeNull();
+    expect(zk.sessionId).toBe(sessionId);
+    expect(zk.state).toBe('connected');
+  });
+});

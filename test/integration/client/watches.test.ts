@@ -211,6 +211,18 @@ describe('persistent watches', () => {
     ]);
   });
 
+  it('ready resolves once the server has the watch', async () => {
+    const { zk, root, chroot } = await chrooted();
+    const events = zk.watch('/ready');
+    await events.ready;
+    // Another session's change right after ready is seen.
+    await root.create(`${chroot}/ready`);
+    expect(await nextOf(events)).toEqual({ type: 'NodeCreated', path: '/ready' });
+    await events.return?.();
+    const failing = zk.watch('/x', { signal: AbortSignal.abort(new Error('never')) });
+    expect((await rejection(failing.ready)).message).toBe('never');
+  });
+
   it('survives a reconnect', async () => {
     const [host, port] = sharedServer().connectString.split(':') as [string, string];
     const proxy = await TcpProxy.start(host, Number(port));

@@ -64,7 +64,7 @@ describe('zookeeper-ts (client entry point)', () => {
     >();
     expectTypeOf<Client['sync']>().returns.toEqualTypeOf<Promise<void>>();
     expectTypeOf<Client['multi']>().returns.toEqualTypeOf<Promise<OpResult[]>>();
-    expectTypeOf<Client['watch']>().returns.toEqualTypeOf<AsyncIterableIterator<WatchedEvent>>();
+    expectTypeOf<Client['watch']>().returns.toMatchTypeOf<AsyncIterableIterator<WatchedEvent>>();
     expectTypeOf<Client['close']>().returns.toEqualTypeOf<Promise<void>>();
     expectTypeOf<Client['state']>().toEqualTypeOf<SessionState>();
     expectTypeOf<Client['sessionId']>().toEqualTypeOf<bigint>();
