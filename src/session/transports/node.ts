@@ -20,7 +20,10 @@ let modules: Promise<NodeSockets> | null = null;
 export function loadNodeSockets(): Promise<NodeSockets> {
   modules ??= (async () => {
     try {
-      const [netModule, tlsModule] = await Promise.all([import('node:net'), import('node:tls')]);
+      // Each awaited on its own: esbuild tolerates an unresolvable `await import()` only
+      // directly inside the try block.
+      const netModule = await import('node:net');
+      const tlsModule = await import('node:tls');
       return { net: netModule, tls: tlsModule };
     } catch (error) {
       modules = null;
