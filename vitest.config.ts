@@ -11,6 +11,7 @@ export default defineConfig({
     pool: 'forks',
     // Two cores: two test files at a time, next to the ZooKeeper JVMs.
     maxWorkers: 2,
+    reporters: ['default', './test/summary-reporter.ts'],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     teardownTimeout: 30_000,
