@@ -101,6 +101,8 @@ export class Session {
   /** The server acknowledged closeSession: never reconnect after that. */
   private closeAnswered = false;
   private lastError: unknown = null;
+  /** Why the session ended, when something other than the state says it best. */
+  private endReason: ZooKeeperError | null = null;
 
   constructor(private readonly config: SessionConfig) {
     this.chroot = config.chroot;
@@ -159,7 +161,7 @@ export class Session {
           resolve();
         } else if (isFinal(state)) {
           unsubscribe();
-          reject(this.finalError());
+          reject(this.endReason ?? this.finalError());
         }
       });
     });
@@ -326,6 +328,11 @@ export class Session {
       return await this.serve(connection, host, () => this.clock.clearTimeout(handshakeTimer));
     } catch (error) {
       this.lastError = attempt.signal.aborted ? attempt.signal.reason : error;
+      if (error instanceof ZooKeeperError && error.code === 'BADARGUMENTS') {
+        // The transport refused our settings (e.g. TLS options a runtime cannot honour): no
+        // retry can succeed, so stop now with that reason instead of at connectTimeout.
+        void this.shutdown('closed', error);
+      }
       return false;
     } finally {
       this.clock.clearTimeout(handshakeTimer);
@@ -619,6 +626,7 @@ export class Session {
     error: ZooKeeperError,
   ): Promise<void> {
     if (isFinal(this.state)) return;
+    this.endReason = error;
     this.clearExpiryTimer();
     this.heartbeat?.stop();
     this.heartbeat = null;

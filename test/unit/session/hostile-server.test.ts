@@ -182,3 +182,24 @@ describe('a hostile server', () => {
     expect(timers()).toBeLessThanOrEqual(before);
   });
 });
+
+describe('a transport that refuses its settings', () => {
+  it('fails connect() at once with its reason instead of retrying until connectTimeout', async () => {
+    const { ZooKeeperError } = await import('../../../src/protocol/errors.js');
+    const transport = {
+      connect: async () => {
+        throw new ZooKeeperError('BADARGUMENTS', 'this runtime cannot use a custom CA');
+      },
+    };
+    const started = Date.now();
+    const error = await connect('a:1,b:2', { transport, connectTimeout: 5_000 }).then(
+      () => null,
+      (e: Error & { code?: string }) => e,
+    );
+    expect(error).toMatchObject({
+      code: 'BADARGUMENTS',
+      message: 'this runtime cannot use a custom CA',
+    });
+    expect(Date.now() - started).toBeLessThan(1_000);
+  });
+});
