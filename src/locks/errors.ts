@@ -59,6 +59,13 @@ export function hasCode(error: unknown, ...codes: string[]): boolean {
   return error instanceof ZooKeeperError && codes.includes(error.code);
 }
 
+/** The loss policy an options object asks for; anything but the two known ones is refused. */
+export function lossPolicyOf(policy: unknown, path: string): 'suspended' | 'expired' {
+  if (policy === undefined) return 'suspended';
+  if (policy === 'suspended' || policy === 'expired') return policy;
+  throw badArguments(`lossPolicy must be 'suspended' or 'expired', got ${String(policy)}`, path);
+}
+
 export function badArguments(message: string, path?: string): ZooKeeperError {
   return new ZooKeeperError('BADARGUMENTS', message, path === undefined ? {} : { path });
 }

@@ -2,7 +2,7 @@
 import type { Stat } from '../session/types.js';
 import { CreateMode } from '../session/types.js';
 import { startDeadline } from './deadline.js';
-import { hasCode } from './errors.js';
+import { hasCode, lossPolicyOf } from './errors.js';
 import { holdNode } from './lease.js';
 import { parentOf } from './naming.js';
 import { ensurePath, retryOnConnectionLoss, settleWhileConnected } from './nodes.js';
@@ -37,7 +37,7 @@ export class ExclusiveLock implements Lock {
     readonly path: string,
     options: LockOptions = {},
   ) {
-    this.lossPolicy = options.lossPolicy ?? 'suspended';
+    this.lossPolicy = lossPolicyOf(options.lossPolicy, path);
   }
 
   async acquire(options?: AcquireOptions): Promise<Lease> {

@@ -29,6 +29,11 @@ export class MultiLock implements Lock {
   readonly locks: readonly Lock[];
 
   constructor(locks: readonly Lock[]) {
+    if (!Array.isArray(locks)) throw badArguments('MultiLock takes an array of locks');
+    for (const lock of locks as unknown[]) {
+      if (typeof lock !== 'object' || lock === null || typeof (lock as Lock).acquire !== 'function')
+        throw badArguments(`MultiLock takes locks, got ${lock === null ? 'null' : typeof lock}`);
+    }
     const flat = locks.flatMap((lock) => (lock instanceof MultiLock ? lock.locks : [lock]));
     if (flat.length === 0) throw badArguments('MultiLock needs at least one lock');
     const seen = new Map<LockClient, Set<string>>();

@@ -1,7 +1,7 @@
 // The fair, herd-free mutex (Curator's InterProcessMutex, kazoo's Lock).
 import type { Data } from '../session/types.js';
 import { predecessorDecision } from './contenders.js';
-import { badArguments } from './errors.js';
+import { badArguments, lossPolicyOf } from './errors.js';
 import { reenter } from './lease.js';
 import { LockName, type NamingStyle } from './naming.js';
 import { ContenderQueue } from './sequential.js';
@@ -53,7 +53,7 @@ export class Mutex implements Lock {
       lockName: this.lockName,
       contenderNames: [this.lockName],
       data: options.data,
-      lossPolicy: options.lossPolicy ?? 'suspended',
+      lossPolicy: lossPolicyOf(options.lossPolicy, path),
       sequenceOrder: options.sequenceOrder ?? 'interop',
       decide: (sorted, own) => predecessorDecision(sorted, own),
     });

@@ -144,8 +144,15 @@ export async function createProtected(spec: ProtectedCreate, attempt: Attempt): 
       attempt.prefix = undefined;
       return created;
     }
-    // The create's outcome is unknown: look for our node by its prefix.
-    const children = await retryOnConnectionLoss(() => client.getChildren(dir, { signal }), signal);
+    // The create's outcome is unknown: look for our node by its prefix. No directory means the
+    // create cannot have succeeded (first use, or its container was reaped): just create again.
+    const children = await retryOnConnectionLoss(
+      () => client.getChildren(dir, { signal }),
+      signal,
+    ).catch((error: unknown) => {
+      if (hasCode(error, 'NONODE') && !signal?.aborted) return [] as string[];
+      throw error;
+    });
     for (const name of children) {
       if (!name.startsWith(prefix)) continue;
       const path = childPath(dir, name);

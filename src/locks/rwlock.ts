@@ -1,6 +1,7 @@
 // Readers share, writers exclude (Curator's InterProcessReadWriteLock layout).
 import type { Data } from '../session/types.js';
 import { predecessorDecision, readerDecision } from './contenders.js';
+import { lossPolicyOf } from './errors.js';
 import { reenter } from './lease.js';
 import { LockName } from './naming.js';
 import { ContenderQueue } from './sequential.js';
@@ -77,7 +78,7 @@ export class ReadWriteLock {
       style: 'curator' as const,
       contenderNames: KINDS,
       data: options.data,
-      lossPolicy: options.lossPolicy ?? 'suspended',
+      lossPolicy: lossPolicyOf(options.lossPolicy, path),
       sequenceOrder: options.sequenceOrder ?? 'interop',
     };
     this.read = new ReadWriteSide(

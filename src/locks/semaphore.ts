@@ -2,7 +2,7 @@
 import type { Data } from '../session/types.js';
 import { sortContenders } from './contenders.js';
 import { startDeadline } from './deadline.js';
-import { badArguments } from './errors.js';
+import { badArguments, lossPolicyOf } from './errors.js';
 import { holdNode } from './lease.js';
 import { Mutex } from './mutex.js';
 import { childPath, LockName } from './naming.js';
@@ -49,7 +49,7 @@ export class Semaphore implements Lock {
     if (!Number.isInteger(maxLeases) || maxLeases < 1 || maxLeases > 0x7fffffff) {
       throw badArguments(`maxLeases must be a positive integer, got ${String(maxLeases)}`, path);
     }
-    this.lossPolicy = options.lossPolicy ?? 'suspended';
+    this.lossPolicy = lossPolicyOf(options.lossPolicy, path);
     this.data = options.data;
     // The guard is held only while a lease is being taken: losing it then is harmless.
     this.guard = new Mutex(client, childPath(path, 'locks'), {

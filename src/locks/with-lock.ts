@@ -1,4 +1,5 @@
 // Run a function while holding a lock.
+import { badArguments } from './errors.js';
 import type { AcquireOptions, Lease, Lock } from './types.js';
 
 /**
@@ -10,6 +11,7 @@ export async function withLock<T>(
   fn: (lease: Lease) => Promise<T> | T,
   options?: AcquireOptions,
 ): Promise<T> {
+  if (typeof fn !== 'function') throw badArguments('withLock needs a function (lease) => result');
   const lease = await lock.acquire(options);
   try {
     return await fn(lease);

@@ -28,12 +28,25 @@ export function checkWatcher(watch: unknown, path: string, op: string): Watcher 
   return watch as Watcher;
 }
 
+export function checkOptions(options: unknown, path: string, op: string): void {
+  if (typeof options !== 'object' || options === null)
+    throw new ZooKeeperError('BADARGUMENTS', 'options must be an object', { path, op });
+}
+
 export function checkAcl(acl: unknown, path: string, op: string): ACL[] {
   if (!Array.isArray(acl) || acl.length === 0) {
     throw new ZooKeeperError('INVALIDACL', 'an ACL list must have at least one entry', {
       path,
       op,
     });
+  }
+  for (const entry of acl as unknown[]) {
+    const id = (entry as { id?: unknown } | null)?.id;
+    if (typeof entry !== 'object' || entry === null || typeof id !== 'object' || id === null)
+      throw new ZooKeeperError('INVALIDACL', 'an ACL entry must be { perms, id: { scheme, id } }', {
+        path,
+        op,
+      });
   }
   return acl.map((entry: ACL) => ({
     perms: entry.perms,

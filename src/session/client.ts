@@ -4,7 +4,7 @@ import { codecs } from '../protocol/codecs.js';
 import { ZooKeeperError } from '../protocol/errors.js';
 import { WatcherTypeCode } from '../protocol/ops.js';
 import { validatePath } from '../protocol/paths.js';
-import { checkAcl, checkVersion, checkWatcher } from './arguments.js';
+import { checkAcl, checkOptions, checkVersion, checkWatcher } from './arguments.js';
 import { toBytes } from './bytes.js';
 import { parseServerList } from './config.js';
 import { formatHost, HostList, parseConnectString } from './hosts.js';
@@ -33,7 +33,6 @@ import type {
   RemoveWatchesOptions,
   SessionState,
   Stat,
-  WatchedEvent,
   Watcher,
   WatcherKind,
   WatchOptions,
@@ -139,6 +138,8 @@ export class Client implements AsyncDisposable {
   on(event: 'state', listener: (state: SessionState) => void): () => void {
     if (event !== 'state')
       throw new ZooKeeperError('BADARGUMENTS', `unknown event "${String(event)}"`);
+    if (typeof listener !== 'function')
+      throw new ZooKeeperError('BADARGUMENTS', 'listener must be a function (state) => void');
     return this.session.onState((state) => listener(state));
   }
 
@@ -278,6 +279,7 @@ export class Client implements AsyncDisposable {
 
   async exists(path: string, options: WatchOptions & CallOptions = {}): Promise<Stat | null> {
     validatePath(path);
+    checkOptions(options, path, 'exists');
     const watcher = checkWatcher(options.watch, path, 'exists');
     try {
       const reply = await this.session.submit(
@@ -307,6 +309,7 @@ export class Client implements AsyncDisposable {
     options: WatchOptions & CallOptions = {},
   ): Promise<{ data: Uint8Array; stat: Stat }> {
     validatePath(path);
+    checkOptions(options, path, 'getData');
     const watcher = checkWatcher(options.watch, path, 'getData');
     const reply = await this.session.submit(
       codecs.getData,
@@ -323,6 +326,7 @@ export class Client implements AsyncDisposable {
 
   async getChildren(path: string, options: WatchOptions & CallOptions = {}): Promise<string[]> {
     validatePath(path);
+    checkOptions(options, path, 'getChildren');
     const watcher = checkWatcher(options.watch, path, 'getChildren');
     const reply = await this.session.submit(
       codecs.getChildren,
@@ -342,6 +346,7 @@ export class Client implements AsyncDisposable {
     options: WatchOptions & CallOptions = {},
   ): Promise<{ children: string[]; stat: Stat }> {
     validatePath(path);
+    checkOptions(options, path, 'getChildren2');
     const watcher = checkWatcher(options.watch, path, 'getChildren2');
     const reply = await this.session.submit(
       codecs.getChildren2,
@@ -495,6 +500,12 @@ export class Client implements AsyncDisposable {
    */
   watch(path: string, options: PersistentWatchOptions = {}): PersistentWatchIterator {
     validatePath(path);
+    if (options.signal !== undefined && !(options.signal instanceof AbortSignal)) {
+      throw new ZooKeeperError('BADARGUMENTS', 'signal must be an AbortSignal', {
+        path,
+        op: 'watch',
+      });
+    }
     const recursive = options.recursive ?? false;
     return new PersistentWatch(path, recursive, options.signal, {
       registry: this.session.watches,

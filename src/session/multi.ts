@@ -3,10 +3,11 @@
 import { errorCodeName, ZooKeeperError } from '../protocol/errors.js';
 import type { MultiOp, MultiReadOp, MultiResult } from '../protocol/multi.js';
 import { validatePath } from '../protocol/paths.js';
+import { checkAcl } from './arguments.js';
 import { toBytes } from './bytes.js';
 import type { Paths } from './paths.js';
 import { toStat } from './stat.js';
-import { type ACL, CreateMode, type CreateOptions, type Data, Ids, type Stat } from './types.js';
+import { CreateMode, type CreateOptions, type Data, Ids, type Stat } from './types.js';
 
 export type Op =
   | {
@@ -71,18 +72,14 @@ export function createRequest(
   options: CreateOptions,
   op: string,
 ) {
+  if (typeof options !== 'object' || options === null)
+    throw new ZooKeeperError('BADARGUMENTS', 'options must be an object', { path, op });
   const mode = options.mode ?? CreateMode.PERSISTENT;
   if (!Object.values(CreateMode).includes(mode)) {
     throw new ZooKeeperError('BADARGUMENTS', `unknown create mode ${String(mode)}`, { path, op });
   }
   validatePath(path, isSequential(mode));
-  const acl: readonly ACL[] = options.acl ?? Ids.OPEN_ACL_UNSAFE;
-  if (!Array.isArray(acl) || acl.length === 0) {
-    throw new ZooKeeperError('INVALIDACL', 'an ACL list must have at least one entry', {
-      path,
-      op,
-    });
-  }
+  const acl = checkAcl(options.acl ?? Ids.OPEN_ACL_UNSAFE, path, op);
   const withTtl =
     mode === CreateMode.PERSISTENT_WITH_TTL || mode === CreateMode.PERSISTENT_SEQUENTIAL_WITH_TTL;
   const ttl = options.ttl;
@@ -106,17 +103,24 @@ export function createRequest(
     request: {
       path: paths.toServer(path),
       data: toBytes(data ?? new Uint8Array(0), path, op),
-      acl: acl.map((entry) => ({
-        perms: entry.perms,
-        id: { scheme: entry.id.scheme, id: entry.id.id },
-      })),
+      acl,
       flags: mode,
       ttl: BigInt(withTtl ? ttl! : -1),
     },
   };
 }
 
+function checkOp(op: unknown, name: string): void {
+  if (typeof op !== 'object' || op === null)
+    throw new ZooKeeperError(
+      'BADARGUMENTS',
+      `${name} takes Op objects, got ${op === null ? 'null' : typeof op}`,
+      { op: name },
+    );
+}
+
 export function toMultiOp(paths: Paths, op: Op): MultiOp {
+  checkOp(op, 'multi');
   switch (op.type) {
     case 'create': {
       const { mode, withTtl, request } = createRequest(
@@ -157,6 +161,7 @@ export function toMultiOp(paths: Paths, op: Op): MultiOp {
 }
 
 export function toMultiReadOp(paths: Paths, op: ReadOp): MultiReadOp {
+  checkOp(op, 'multiRead');
   validatePath(op.path);
   const request = { path: paths.toServer(op.path), watch: false };
   switch (op.type) {

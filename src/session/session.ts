@@ -258,6 +258,17 @@ export class Session {
   /** Adds credentials now and for every later reconnect; resolves when the server accepts them. */
   addAuth(scheme: string, auth: Uint8Array): Promise<void> {
     if (isFinal(this.state) || this.closing) return Promise.reject(this.finalError('addAuth'));
+    // Kept and re-sent with every handshake: one the server must refuse would loop forever.
+    const size = authFrame({ scheme, auth, waiters: [] }).frame.length - 4;
+    if (size > this.maxFrameSize) {
+      return Promise.reject(
+        new ZooKeeperError(
+          'BADARGUMENTS',
+          `addAuth request is ${size} bytes, over the ${this.maxFrameSize}-byte frame limit (jute.maxbuffer)`,
+          { op: 'addAuth' },
+        ),
+      );
+    }
     return new Promise((resolve, reject) => {
       const entry: AuthEntry = { scheme, auth, waiters: [{ resolve, reject }] };
       this.auth.push(entry);
