@@ -1,0 +1,62 @@
+// A LockClient that counts the one-shot watch events the client delivers to the lock recipes,
+// so a scenario can report notifications per release (1 for a herd-free lock, N-1 for a herd).
+// Events about a node the same session created (a holder watching its own lock node, which its
+// own release deletes) are counted apart: they wake no other contender.
+import type { Client, Watcher } from '../../src/index.js';
+import type { LockClient } from '../../src/locks/index.js';
+
+export class WatchCounter {
+  /** Watch events delivered through clients wrapped by this counter. */
+  events = 0;
+  /** Of which: about a node the receiving session created itself. */
+  ownNodeEvents = 0;
+  // The client fires one watcher function once per trigger: keep one wrapper per function and
+  // session so that deduplication still works through the wrapper.
+  private readonly wrappers = new WeakMap<Watcher, Watcher>();
+
+  wrap(client: Client): LockClient {
+    // Nodes this session created and has not yet heard deleted.
+    const own = new Set<string>();
+    const watched = <T extends { watch?: Watcher }>(options: T | undefined) => {
+      const watch = options?.watch;
+      if (typeof watch !== 'function') return options;
+      let wrapper = this.wrappers.get(watch);
+      if (wrapper === undefined) {
+        wrapper = (event) => {
+          this.events++;
+          if (own.has(event.path)) {
+            this.ownNodeEvents++;
+            if (event.type === 'NodeDeleted') own.delete(event.path);
+          }
+          watch(event);
+        };
+        this.wrappers.set(watch, wrapper);
+      }
+      return { ...options, watch: wrapper };
+    };
+    return {
+      create2: async (...args: Parameters<Client['create2']>) => {
+        const created = await client.create2(...args);
+        own.add(created.path);
+        return created;
+      },
+      delete: (...args: Parameters<Client['delete']>) => client.delete(...args),
+      exists: (path: string, options?: Parameters<Client['exists']>[1]) =>
+        client.exists(path, watched(options)),
+      getData: (path: string, options?: Parameters<Client['getData']>[1]) =>
+        client.getData(path, watched(options)),
+      getChildren: (path: string, options?: Parameters<Client['getChildren']>[1]) =>
+        client.getChildren(path, watched(options)),
+      on: (...args: Parameters<Client['on']>) => client.on(...args),
+      get state() {
+        return client.state;
+      },
+      get sessionId() {
+        return client.sessionId;
+      },
+      get chroot() {
+        return client.chroot;
+      },
+    };
+  }
+}

@@ -1,0 +1,82 @@
+// Command-line options of `npm run bench` (bench/main.ts).
+import { parseArgs } from 'node:util';
+import { SCENARIOS } from './scenarios/index.js';
+import type { Timing } from './stats.js';
+
+export interface Options {
+  quick: boolean;
+  scenarios: string[];
+  server: string | undefined;
+  timing: Timing;
+  seed: number;
+  fsync: boolean;
+  outDir: string | undefined;
+}
+
+export const USAGE = `Usage: npx tsx bench/main.ts [options]   (npm run bench -- [options])
+
+  --quick              one-minute smoke run: fewer cases, short rounds
+  --scenario <name>    run only this scenario (repeatable): ${SCENARIOS.map((s) => s.name).join(', ')}
+  --server <hosts>     use this ensemble (host:port,...) instead of starting a server
+                       (ZOOKEEPER_CONNECT is used the same way when set)
+  --rounds <n>         measured rounds per case (default 5; --quick 2)
+  --duration <ms>      length of one round (default 2000; --quick 700)
+  --warmup <ms>        warm-up before the first round (default 2000; --quick 500)
+  --seed <n>           seed for payloads and the read/write mix (default 1)
+  --fsync              start the server with zookeeper.forceSync=yes (default: no, the harness default)
+  --out <dir>          where to write the JSON and the chart (default bench/results)
+  --help               this text`;
+
+function positiveInt(name: string, text: string | undefined, fallback: number): number {
+  if (text === undefined) return fallback;
+  const value = Number(text);
+  if (!Number.isInteger(value) || value < 1)
+    throw new Error(`--${name} must be a positive integer`);
+  return value;
+}
+
+/** Parsed options, `'help'` for --help; throws with a message on bad input. */
+export function parseOptions(argv: string[]): Options | 'help' {
+  const { values } = parseArgs({
+    args: argv,
+    options: {
+      quick: { type: 'boolean', default: false },
+      scenario: { type: 'string', multiple: true },
+      server: { type: 'string' },
+      rounds: { type: 'string' },
+      duration: { type: 'string' },
+      warmup: { type: 'string' },
+      seed: { type: 'string' },
+      fsync: { type: 'boolean', default: false },
+      out: { type: 'string' },
+      help: { type: 'boolean', default: false },
+    },
+    strict: true,
+    allowPositionals: false,
+  });
+  if (values.help) return 'help';
+  const quick = values.quick === true;
+  const known = SCENARIOS.map((s) => s.name);
+  const requested = values.scenario ?? [];
+  const unknown = requested.filter((name) => !known.includes(name));
+  if (unknown.length > 0) {
+    throw new Error(`unknown scenario(s) ${unknown.join(', ')}; known: ${known.join(', ')}`);
+  }
+  const scenarios =
+    requested.length > 0
+      ? known.filter((name) => requested.includes(name))
+      : SCENARIOS.filter((s) => !quick || s.quick).map((s) => s.name);
+  return {
+    quick,
+    scenarios,
+    server: values.server,
+    timing: {
+      warmupMs: positiveInt('warmup', values.warmup, quick ? 500 : 2000),
+      durationMs: positiveInt('duration', values.duration, quick ? 700 : 2000),
+      rounds: positiveInt('rounds', values.rounds, quick ? 2 : 5),
+    },
+    seed: values.seed === undefined ? 1 : positiveInt('seed', values.seed, 1),
+    fsync: values.fsync === true,
+    outDir: values.out,
+  };
+}

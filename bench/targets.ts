@@ -1,0 +1,128 @@
+// The team's targets, evaluated against figures of the same run. Reported, never asserted: a
+// target that does not hold changes no exit code.
+
+import { CEILING_CASE } from './scenarios/ceiling.js';
+import { MANY_PATHS_CASE } from './scenarios/many-paths.js';
+import { mutexCaseName } from './scenarios/mutex.js';
+import { PIPELINE_WINDOW, rawCaseName } from './scenarios/raw.js';
+import { SIZE_CASES } from './scenarios/size.js';
+import { type Figure, IMPL, type Impl } from './types.js';
+
+export interface TargetResult {
+  name: string;
+  /** e.g. `>= 1.5x Curator` */
+  goal: string;
+  /** The measured ratio or value, formatted. */
+  measured: string;
+  /** undefined when a figure is missing (scenario not run, baseline skipped or failed). */
+  holds: boolean | undefined;
+}
+
+export const KIB = 1024;
+
+export function findFigure(
+  figures: readonly Figure[],
+  scenario: string,
+  name: string,
+  impl: Impl,
+): Figure | undefined {
+  return figures.find((f) => f.scenario === scenario && f.case === name && f.impl === impl);
+}
+
+function ratioTarget(
+  name: string,
+  goal: string,
+  ours: number | undefined,
+  baseline: number | undefined,
+  holds: (ratio: number) => boolean,
+  format: (ratio: number) => string = (r) => `${r.toFixed(2)}x`,
+): TargetResult {
+  if (ours === undefined || baseline === undefined || !(baseline > 0)) {
+    return { name, goal, measured: 'n/a (not measured)', holds: undefined };
+  }
+  const ratio = ours / baseline;
+  return { name, goal, measured: format(ratio), holds: holds(ratio) };
+}
+
+function valueTarget(
+  name: string,
+  goal: string,
+  value: number | undefined,
+  limit: number,
+): TargetResult {
+  if (value === undefined) return { name, goal, measured: 'n/a (not measured)', holds: undefined };
+  return { name, goal, measured: `${(value / KIB).toFixed(1)} KiB`, holds: value <= limit };
+}
+
+export function evaluateTargets(figures: readonly Figure[]): TargetResult[] {
+  const value = (scenario: string, name: string, impl: Impl) =>
+    findFigure(figures, scenario, name, impl)?.value;
+  const mutex1 = mutexCaseName(1);
+  const mutex16 = mutexCaseName(16);
+  const getDataPipelined = rawCaseName('getData', PIPELINE_WINDOW);
+  const ceilings = [IMPL.ours, IMPL.java]
+    .map((impl) => value('ceiling', CEILING_CASE, impl))
+    .filter((v): v is number => v !== undefined);
+  const rawBaselines = [IMPL.java, IMPL.nzk]
+    .map((impl) => value('raw', getDataPipelined, impl))
+    .filter((v): v is number => v !== undefined);
+  const cpu = (impl: Impl) =>
+    findFigure(figures, 'raw', getDataPipelined, impl)?.extra?.cpuMicrosPerOp;
+  return [
+    ratioTarget(
+      'uncontended lock cycle (mutex x1) vs Curator',
+      '>= 1.5x',
+      value('mutex', mutex1, IMPL.ours),
+      value('mutex', mutex1, IMPL.curator),
+      (r) => r >= 1.5,
+    ),
+    ratioTarget(
+      '16-way contended handoffs/s vs Curator',
+      '>= 2.5x',
+      value('mutex', mutex16, IMPL.ours),
+      value('mutex', mutex16, IMPL.curator),
+      (r) => r >= 2.5,
+    ),
+    ratioTarget(
+      '16-way contended handoffs/s vs node-zookeeper-client recipe',
+      '>= 1.1x',
+      value('mutex', mutex16, IMPL.ours),
+      value('mutex', mutex16, IMPL.nzk),
+      (r) => r >= 1.1,
+    ),
+    ratioTarget(
+      'many-path aggregate vs server write ceiling (best of ours/Java, pairs/s)',
+      '>= 60%',
+      value('many-paths', MANY_PATHS_CASE, IMPL.ours),
+      ceilings.length > 0 ? Math.max(...ceilings) : undefined,
+      (r) => r >= 0.6,
+      (r) => `${(r * 100).toFixed(0)}%`,
+    ),
+    ratioTarget(
+      'pipelined getData vs faster of Java and node-zookeeper-client',
+      '>= 1.0x',
+      value('raw', getDataPipelined, IMPL.ours),
+      rawBaselines.length === 2 ? Math.max(...rawBaselines) : undefined,
+      (r) => r >= 1,
+    ),
+    ratioTarget(
+      'client CPU per op (getData pipelined) vs node-zookeeper-client',
+      '<= 0.5x',
+      cpu(IMPL.ours),
+      cpu(IMPL.nzk),
+      (r) => r <= 0.5,
+    ),
+    valueTarget(
+      'heap per idle session',
+      '<= 50 KiB',
+      figures.find((f) => f.scenario === 'heap' && f.impl === IMPL.ours)?.value,
+      50 * KIB,
+    ),
+    valueTarget(
+      'min+gzip size, client + locks',
+      '<= 25 KiB',
+      value('size', SIZE_CASES.clientAndLocks, IMPL.ours),
+      25 * KIB,
+    ),
+  ];
+}

@@ -1,0 +1,77 @@
+// What scenarios produce and what they are given.
+import type { Client } from '../src/index.js';
+import type { JavaRunner } from './baselines/java.js';
+import type { Progress } from './progress.js';
+import type { Percentiles, Summary, Timing } from './stats.js';
+
+export const IMPL = {
+  ours: 'zookeeper-ts',
+  nzk: 'node-zookeeper-client',
+  java: 'zookeeper-java',
+  curator: 'curator',
+} as const;
+export type Impl = (typeof IMPL)[keyof typeof IMPL];
+
+/** Identifies one measured case of one implementation. */
+export interface CaseId {
+  scenario: string;
+  case: string;
+  impl: Impl;
+}
+
+/** One measured figure: the headline value (median over rounds) and what explains it. */
+export interface Figure extends CaseId {
+  unit: string;
+  value: number;
+  latency?: Percentiles;
+  /** Rounds and medians, for timed cases. */
+  summary?: Summary;
+  /** Secondary figures: fairness, CPU per op, notifications per release, pairs/s, ... */
+  extra?: Record<string, number>;
+  note?: string;
+}
+
+export interface Skip extends CaseId {
+  reason: string;
+}
+
+export interface Failure extends CaseId {
+  error: string;
+}
+
+export interface Results {
+  figures: Figure[];
+  skipped: Skip[];
+  failures: Failure[];
+}
+
+export interface BenchContext {
+  /** Connect string of the server under test. */
+  server: string;
+  /** Znode under which this run creates everything (deleted at the end). */
+  root: string;
+  /** A session for setting up and cleaning up, never measured. */
+  admin: Client;
+  timing: Timing;
+  quick: boolean;
+  seed: number;
+  java: JavaRunner | undefined;
+  /** Why the Java baselines are skipped, when they are. */
+  javaSkipped: string | undefined;
+  progress: Progress;
+  results: Results;
+  /** The server's `mntr` counters (first host), or undefined when it does not answer. */
+  serverStats(): Promise<Record<string, string> | undefined>;
+  /** CPU time used by the server process so far (ms), when it is a local process we started. */
+  serverCpuMs(): number | undefined;
+  /** A fresh, existing (persistent) znode for one case. */
+  casePath(slug: string): Promise<string>;
+}
+
+export interface Scenario {
+  name: string;
+  description: string;
+  /** Part of the `--quick` smoke run. */
+  quick: boolean;
+  run(ctx: BenchContext): Promise<void>;
+}
