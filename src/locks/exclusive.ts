@@ -68,21 +68,15 @@ export class ExclusiveLock implements Lock {
           held = owner.stat.czxid;
           pending = undefined;
           const czxid = owner.stat.czxid;
-          const lease = await holdNode(
-            {
-              client,
-              path,
-              lockPath: path,
-              kind: 'exclusive',
-              czxid,
-              lossPolicy: this.lossPolicy,
-              removeNode: () => deleteIfOwned(client, path, (stat) => stat.czxid === czxid),
-            },
-            signal,
-          );
-          if (lease) return lease;
-          held = undefined;
-          continue;
+          return holdNode({
+            client,
+            path,
+            lockPath: path,
+            kind: 'exclusive',
+            czxid,
+            lossPolicy: this.lossPolicy,
+            removeNode: () => deleteIfOwned(client, path, (stat) => stat.czxid === czxid),
+          });
         }
         pending = undefined;
         if (owner.kind === 'absent') continue;

@@ -109,21 +109,15 @@ export class Semaphore implements Lock {
           continue;
         }
         if (leases.length <= this.maxLeases) {
-          const lease = await holdNode(
-            {
-              client,
-              path: node.path,
-              lockPath: this.path,
-              kind: LockName.lease,
-              czxid: node.stat.czxid,
-              lossPolicy: this.lossPolicy,
-              removeNode: () => deleteNode(client, node.path),
-            },
-            signal,
-          );
-          if (lease) return lease;
-          attempt.node = undefined;
-          continue;
+          return holdNode({
+            client,
+            path: node.path,
+            lockPath: this.path,
+            kind: LockName.lease,
+            czxid: node.stat.czxid,
+            lossPolicy: this.lossPolicy,
+            removeNode: () => deleteNode(client, node.path),
+          });
         }
         if (!wait) {
           await cleanupAttempt(client, this.leasesPath, attempt);

@@ -13,6 +13,7 @@ import {
   cleanupAttempt,
   createProtected,
   deleteNode,
+  type OwnNode,
   retryOnConnectionLoss,
   settleWhileConnected,
 } from './nodes.js';
@@ -53,6 +54,30 @@ export class ContenderQueue {
     return this.contend({ signal: undefined, dispose() {} }, false);
   }
 
+  /**
+   * Our node (created now unless the attempt has one) and the lock path's children. A new node's
+   * create and the listing go out together: the server answers a session in order, so the
+   * listing already holds our node, and an uncontended acquire costs one round trip.
+   */
+  private async createAndList(
+    attempt: Attempt,
+    signal: AbortSignal | undefined,
+  ): Promise<{ node: OwnNode; children: string[] }> {
+    const { client, path } = this.spec;
+    const list = () => retryOnConnectionLoss(() => client.getChildren(path, { signal }), signal);
+    if (attempt.node) return { node: attempt.node, children: await list() };
+    const creating = createProtected({ ...this.spec, dir: path, signal }, attempt);
+    const listing = client.getChildren(path, { signal }).then(
+      (children) => children,
+      () => null, // e.g. NONODE before the parents exist: listed again below
+    );
+    const node = await creating;
+    const early = await listing;
+    // A create that needed its parents made, or a retry, came after the early listing.
+    const children = early?.includes(node.name) ? early : await list();
+    return { node, children };
+  }
+
   private async contend(deadline: Deadline, wait: boolean): Promise<Lease | null> {
     const { client, path, contenderNames } = this.spec;
     const signal = deadline.signal;
@@ -60,12 +85,7 @@ export class ContenderQueue {
     const attempt: Attempt = {};
     try {
       for (;;) {
-        const node =
-          attempt.node ?? (await createProtected({ ...this.spec, dir: path, signal }, attempt));
-        const children = await retryOnConnectionLoss(
-          () => client.getChildren(path, { signal }),
-          signal,
-        );
+        const { node, children } = await this.createAndList(attempt, signal);
         const sorted = sortContenders(children, contenderNames, this.spec.sequenceOrder);
         const own = sorted.findIndex((contender) => contender.name === node.name);
         if (own < 0) {
@@ -75,21 +95,15 @@ export class ContenderQueue {
         }
         const decision = this.spec.decide(sorted, own);
         if (decision.acquired) {
-          const lease = await holdNode(
-            {
-              client,
-              path: node.path,
-              lockPath: path,
-              kind: this.spec.lockName,
-              czxid: node.stat.czxid,
-              lossPolicy: this.spec.lossPolicy,
-              removeNode: () => deleteNode(client, node.path),
-            },
-            signal,
-          );
-          if (lease) return lease;
-          attempt.node = undefined;
-          continue;
+          return holdNode({
+            client,
+            path: node.path,
+            lockPath: path,
+            kind: this.spec.lockName,
+            czxid: node.stat.czxid,
+            lossPolicy: this.spec.lossPolicy,
+            removeNode: () => deleteNode(client, node.path),
+          });
         }
         if (!wait) {
           await cleanupAttempt(client, path, attempt);
