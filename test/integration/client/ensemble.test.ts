@@ -1,15 +1,9 @@
 // The client against a real 3-node ensemble: failover keeping the session, and following a
 // reconfig. One ensemble for the file; tests run in order and leave it whole.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  type Client,
-  CreateMode,
-  connect,
-  type SessionState,
-  type WatchedEvent,
-} from '../../../src/index.js';
+import { type Client, CreateMode, connect, type WatchedEvent } from '../../../src/index.js';
 import { startEnsemble, type ZkEnsemble } from '../../harness/index.js';
-import { rejection, until } from './setup.js';
+import { until } from './setup.js';
 
 let ensemble: ZkEnsemble;
 const clients: Client[] = [];
