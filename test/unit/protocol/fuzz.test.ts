@@ -158,72 +158,77 @@ function check(
 }
 
 describe('fuzz', () => {
-  it(`decoders return or throw ProtocolError (seed ${seed}, ${iterations} iterations)`, () => {
-    console.log(`protocol fuzz: FUZZ_SEED=${seed} FUZZ_ITERATIONS=${iterations}`);
-    const rand = prng(seed);
-    const items = corpus();
-    expect(items.length).toBeGreaterThan(50);
-    const failures: Failure[] = [];
-    let protocolErrors = 0;
-    let returned = 0;
+  it(
+    `decoders return or throw ProtocolError (seed ${seed}, ${iterations} iterations)`,
+    () => {
+      console.log(`protocol fuzz: FUZZ_SEED=${seed} FUZZ_ITERATIONS=${iterations}`);
+      const rand = prng(seed);
+      const items = corpus();
+      expect(items.length).toBeGreaterThan(50);
+      const failures: Failure[] = [];
+      let protocolErrors = 0;
+      let returned = 0;
 
-    for (let i = 0; i < iterations; i++) {
-      const item = items[Math.floor(rand() * items.length)]!;
-      const input = mutate(item.bytes, rand);
+      for (let i = 0; i < iterations; i++) {
+        const item = items[Math.floor(rand() * items.length)]!;
+        const input = mutate(item.bytes, rand);
 
-      // The matching reply decoder after a reply header (the session's read path)...
-      if (item.replyCodec) {
-        const codec = item.replyCodec;
-        check(failures, i, `${codec.name} reply`, input, () => {
-          const r = new Reader(input);
-          const header = decodeReplyHeader(r);
-          return header.err === 0 ? codec.read(r) : header;
-        });
-      }
-      // ...and, round-robin, every other decoder on the raw bytes and on a shifted view.
-      for (let k = 0; k < PER_ITERATION; k++) {
-        const [name, run] = decoders[(i * PER_ITERATION + k) % decoders.length]!;
-        const view =
-          k === 0 ? input.subarray(Math.floor(rand() * Math.min(input.length + 1, 24))) : input;
-        try {
-          run(view);
-          returned++;
-        } catch (err) {
-          if (err instanceof ProtocolError) protocolErrors++;
-          else if (failures.length < 10) {
-            failures.push({ iteration: i, decoder: name, error: String(err), input: hex(view) });
+        // The matching reply decoder after a reply header (the session's read path)...
+        if (item.replyCodec) {
+          const codec = item.replyCodec;
+          check(failures, i, `${codec.name} reply`, input, () => {
+            const r = new Reader(input);
+            const header = decodeReplyHeader(r);
+            return header.err === 0 ? codec.read(r) : header;
+          });
+        }
+        // ...and, round-robin, every other decoder on the raw bytes and on a shifted view.
+        for (let k = 0; k < PER_ITERATION; k++) {
+          const [name, run] = decoders[(i * PER_ITERATION + k) % decoders.length]!;
+          const view =
+            k === 0 ? input.subarray(Math.floor(rand() * Math.min(input.length + 1, 24))) : input;
+          try {
+            run(view);
+            returned++;
+          } catch (err) {
+            if (err instanceof ProtocolError) protocolErrors++;
+            else if (failures.length < 10) {
+              failures.push({ iteration: i, decoder: name, error: String(err), input: hex(view) });
+            }
           }
+        }
+
+        // The frame decoder over a stream of (possibly corrupt) length-prefixed frames.
+        if (i % 4 === 0) {
+          const stream = new Uint8Array(input.length + 4);
+          new DataView(stream.buffer).setInt32(
+            0,
+            rand() < 0.8 ? input.length : INTERESTING[Math.floor(rand() * INTERESTING.length)]!,
+          );
+          stream.set(input, 4);
+          const mutated = rand() < 0.5 ? mutate(stream, rand) : stream;
+          check(failures, i, 'FrameDecoder', mutated, () => {
+            const d = new FrameDecoder(rand() < 0.5 ? 4096 : undefined);
+            let from = 0;
+            while (from < mutated.length) {
+              const to = from + 1 + Math.floor(rand() * 16);
+              d.push(mutated.subarray(from, to));
+              from = to;
+            }
+            return d.buffered;
+          });
         }
       }
 
-      // The frame decoder over a stream of (possibly corrupt) length-prefixed frames.
-      if (i % 4 === 0) {
-        const stream = new Uint8Array(input.length + 4);
-        new DataView(stream.buffer).setInt32(
-          0,
-          rand() < 0.8 ? input.length : INTERESTING[Math.floor(rand() * INTERESTING.length)]!,
-        );
-        stream.set(input, 4);
-        const mutated = rand() < 0.5 ? mutate(stream, rand) : stream;
-        check(failures, i, 'FrameDecoder', mutated, () => {
-          const d = new FrameDecoder(rand() < 0.5 ? 4096 : undefined);
-          let from = 0;
-          while (from < mutated.length) {
-            const to = from + 1 + Math.floor(rand() * 16);
-            d.push(mutated.subarray(from, to));
-            from = to;
-          }
-          return d.buffered;
-        });
-      }
-    }
-
-    const report = failures
-      .map((f) => `iteration ${f.iteration} ${f.decoder}: ${f.error}\n  input ${f.input}`)
-      .join('\n');
-    expect(failures, `FUZZ_SEED=${seed}\n${report}`).toEqual([]);
-    // The corpus must exercise both outcomes, or the fuzz proves little.
-    expect(protocolErrors).toBeGreaterThan(iterations / 2);
-    expect(returned).toBeGreaterThan(iterations / 10);
-  });
+      const report = failures
+        .map((f) => `iteration ${f.iteration} ${f.decoder}: ${f.error}\n  input ${f.input}`)
+        .join('\n');
+      expect(failures, `FUZZ_SEED=${seed}\n${report}`).toEqual([]);
+      // The corpus must exercise both outcomes, or the fuzz proves little.
+      expect(protocolErrors).toBeGreaterThan(iterations / 2);
+      expect(returned).toBeGreaterThan(iterations / 10);
+      // Long runs (FUZZ_ITERATIONS=1000000) get a budget that grows with the count.
+    },
+    Math.max(30_000, Math.ceil(iterations * 0.3)),
+  );
 });
