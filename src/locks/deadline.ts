@@ -5,6 +5,11 @@ import type { AcquireOptions } from './types.js';
 export interface Deadline {
   /** Aborted with the caller's reason or a LockTimeoutError; undefined when neither was given. */
   readonly signal: AbortSignal | undefined;
+  /**
+   * `timeout: 0`: take the lock only if it is free now (as Curator's zero wait), failing with a
+   * LockTimeoutError otherwise; the round trips to find out are not cut short.
+   */
+  readonly noWait: boolean;
   /** Stops the timer and forgets the caller's signal. */
   dispose(): void;
 }
@@ -22,7 +27,9 @@ export function startDeadline(options: AcquireOptions | undefined, path: string)
   if (outer !== undefined && !(outer instanceof AbortSignal)) {
     throw badArguments('signal must be an AbortSignal', path);
   }
-  if (timeout === undefined) return { signal: outer, dispose() {} };
+  if (timeout === undefined || timeout === 0) {
+    return { signal: outer, noWait: timeout === 0, dispose() {} };
+  }
   const controller = new AbortController();
   const onAbort = () => controller.abort(outer?.reason);
   const timer = setTimeout(() => controller.abort(new LockTimeoutError(path, timeout)), timeout);
@@ -30,9 +37,16 @@ export function startDeadline(options: AcquireOptions | undefined, path: string)
   else outer?.addEventListener('abort', onAbort, { once: true });
   return {
     signal: controller.signal,
+    noWait: false,
     dispose() {
       clearTimeout(timer);
       outer?.removeEventListener('abort', onAbort);
     },
   };
+}
+
+/** The acquire result of a `timeout: 0` attempt: the lease, or a LockTimeoutError. */
+export function leaseOrTimeout<T>(lease: T | null, path: string): T {
+  if (lease === null) throw new LockTimeoutError(path, 0);
+  return lease;
 }

@@ -1,7 +1,7 @@
 // The simplest lock: one EPHEMERAL node; whoever creates it holds the lock.
 import type { Stat } from '../session/types.js';
 import { CreateMode } from '../session/types.js';
-import { startDeadline } from './deadline.js';
+import { leaseOrTimeout, startDeadline } from './deadline.js';
 import { hasCode, lossPolicyOf } from './errors.js';
 import { holdNode } from './lease.js';
 import { parentOf } from './naming.js';
@@ -43,7 +43,7 @@ export class ExclusiveLock implements Lock {
   async acquire(options?: AcquireOptions): Promise<Lease> {
     const deadline = startDeadline(options, this.path);
     try {
-      return (await this.contend(deadline.signal, true)) as Lease;
+      return leaseOrTimeout(await this.contend(deadline.signal, !deadline.noWait), this.path);
     } finally {
       deadline.dispose();
     }

@@ -63,7 +63,10 @@ export class MultiLock implements Lock {
     const held: Lease[] = [];
     try {
       if (deadline.signal?.aborted) throw deadline.signal.reason;
-      for (const lock of this.locks) held.push(await lock.acquire({ signal: deadline.signal }));
+      const each = deadline.noWait
+        ? { timeout: 0, signal: deadline.signal }
+        : { signal: deadline.signal };
+      for (const lock of this.locks) held.push(await lock.acquire(each));
       return new Leases(held);
     } catch (error) {
       await releaseInReverse(held);

@@ -1,7 +1,7 @@
 // Up to N holders (Curator's InterProcessSemaphoreV2 layout).
 import type { Data } from '../session/types.js';
 import { sortContenders } from './contenders.js';
-import { startDeadline } from './deadline.js';
+import { leaseOrTimeout, startDeadline } from './deadline.js';
 import { badArguments, lossPolicyOf } from './errors.js';
 import { holdNode } from './lease.js';
 import { Mutex } from './mutex.js';
@@ -63,7 +63,7 @@ export class Semaphore implements Lock {
   async acquire(options?: AcquireOptions): Promise<Lease> {
     const deadline = startDeadline(options, this.path);
     try {
-      return (await this.contend(deadline.signal, true)) as Lease;
+      return leaseOrTimeout(await this.contend(deadline.signal, !deadline.noWait), this.path);
     } finally {
       deadline.dispose();
     }

@@ -4,7 +4,7 @@
 import type { Data } from '../session/types.js';
 import type { Decision } from './contenders.js';
 import { type SequenceOrder, sortContenders } from './contenders.js';
-import { type Deadline, startDeadline } from './deadline.js';
+import { type Deadline, leaseOrTimeout, startDeadline } from './deadline.js';
 import { holdNode } from './lease.js';
 import type { Contender } from './naming.js';
 import { childPath, type NamingStyle } from './naming.js';
@@ -43,7 +43,7 @@ export class ContenderQueue {
   async acquire(options: AcquireOptions | undefined): Promise<Lease> {
     const deadline = startDeadline(options, this.spec.path);
     try {
-      return (await this.contend(deadline, true)) as Lease;
+      return leaseOrTimeout(await this.contend(deadline, !deadline.noWait), this.spec.path);
     } finally {
       deadline.dispose();
     }
@@ -51,7 +51,7 @@ export class ContenderQueue {
 
   /** Takes the lock only if this contender is at the head at once. */
   async tryAcquire(): Promise<Lease | null> {
-    return this.contend({ signal: undefined, dispose() {} }, false);
+    return this.contend({ signal: undefined, noWait: true, dispose() {} }, false);
   }
 
   /**
