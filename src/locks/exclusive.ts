@@ -7,6 +7,7 @@ import { holdNode } from './lease.js';
 import { parentOf } from './naming.js';
 import { ensurePath, retryOnConnectionLoss, settleWhileConnected } from './nodes.js';
 import type { AcquireOptions, Lease, Lock, LockClient, LockOptions, LossPolicy } from './types.js';
+import { waitForWatch } from './wait.js';
 
 const SESSION_OVER = ['SESSIONEXPIRED', 'AUTHFAILED'];
 
@@ -135,25 +136,15 @@ export class ExclusiveLock implements Lock {
   /** Waits until the holder's node goes (an exists watch; at once if it is already gone). */
   private waitForRelease(signal: AbortSignal | undefined): Promise<void> {
     const { client, path } = this;
-    return new Promise<void>((resolve, reject) => {
-      let settled = false;
-      const finish = (error?: unknown) => {
-        if (settled) return;
-        settled = true;
-        signal?.removeEventListener('abort', onAbort);
-        if (error === undefined) resolve();
-        else reject(error);
-      };
-      const onAbort = () => finish(signal?.reason);
-      if (signal?.aborted) return onAbort();
-      signal?.addEventListener('abort', onAbort, { once: true });
-      client.exists(path, { watch: () => finish(), signal }).then(
-        (stat) => {
-          if (stat === null) finish();
+    return waitForWatch(signal, (wake) =>
+      client.exists(path, { watch: wake, signal }).then(
+        (stat) => (stat === null ? 'now' : 'wait'),
+        (error: unknown) => {
+          if (hasCode(error, 'CONNECTIONLOSS')) return 'now' as const;
+          throw error;
         },
-        (error: unknown) => finish(hasCode(error, 'CONNECTIONLOSS') ? undefined : error),
-      );
-    });
+      ),
+    );
   }
 }
 

@@ -3,14 +3,14 @@ import { hasCode } from './errors.js';
 import type { LockClient } from './types.js';
 
 /**
- * Resolves when the node at `path` is deleted or changes, or is already gone; rejects with the
- * signal's reason on abort. It uses a getData watch (not exists) as Curator does: getData sets no
- * watch on a missing node. A CONNECTIONLOSS resolves too: the caller re-checks, never assumes.
+ * Waits for one watch to fire. `arm` sets the watch, calling `wake` when it fires, and resolves
+ * `'now'` when there is nothing to wait for (the node is already gone, or the link broke: the
+ * caller re-checks, never assumes) or `'wait'` once the watch is set. Rejects with the signal's
+ * reason on abort, or with `arm`'s error.
  */
-export function waitForChange(
-  client: LockClient,
-  path: string,
+export function waitForWatch(
   signal: AbortSignal | undefined,
+  arm: (wake: () => void) => Promise<'now' | 'wait'>,
 ): Promise<void> {
   return new Promise<void>((resolve, reject) => {
     let settled = false;
@@ -24,17 +24,34 @@ export function waitForChange(
     const onAbort = () => finish(signal?.reason);
     if (signal?.aborted) return onAbort();
     signal?.addEventListener('abort', onAbort, { once: true });
-    // Any event wakes us: deletion, data change, or the session ending (the re-check then fails).
-    client.getData(path, { watch: () => finish(), signal }).then(
-      () => {
-        // Watch set: keep waiting for it.
+    arm(() => finish()).then(
+      (outcome) => {
+        if (outcome === 'now') finish();
       },
-      (error: unknown) => {
-        if (hasCode(error, 'NONODE', 'CONNECTIONLOSS')) finish();
-        else finish(error ?? new Error('getData failed'));
-      },
+      (error: unknown) => finish(error ?? new Error('setting the watch failed')),
     );
   });
+}
+
+/**
+ * Resolves when the node at `path` is deleted or changes, or is already gone; rejects with the
+ * signal's reason on abort. It uses a getData watch (not exists) as Curator does: getData sets no
+ * watch on a missing node. Any event wakes it (deletion, data change, the session ending).
+ */
+export function waitForChange(
+  client: LockClient,
+  path: string,
+  signal: AbortSignal | undefined,
+): Promise<void> {
+  return waitForWatch(signal, (wake) =>
+    client.getData(path, { watch: wake, signal }).then(
+      () => 'wait' as const,
+      (error: unknown) => {
+        if (hasCode(error, 'NONODE', 'CONNECTIONLOSS')) return 'now' as const;
+        throw error;
+      },
+    ),
+  );
 }
 
 /** `promise`, or the signal's reason if it aborts first. */
