@@ -45,8 +45,21 @@ export function startDeadline(options: AcquireOptions | undefined, path: string)
   };
 }
 
-/** The acquire result of a `timeout: 0` attempt: the lease, or a LockTimeoutError. */
-export function leaseOrTimeout<T>(lease: T | null, path: string): T {
-  if (lease === null) throw new LockTimeoutError(path, 0);
-  return lease;
+/**
+ * Runs one acquire under its deadline: `contend` gets the deadline (and must not wait when
+ * `noWait`); a `timeout: 0` attempt that finds the lock taken rejects with a LockTimeoutError.
+ */
+export async function acquireWithin<T>(
+  options: AcquireOptions | undefined,
+  path: string,
+  contend: (deadline: Deadline) => Promise<T | null>,
+): Promise<T> {
+  const deadline = startDeadline(options, path);
+  try {
+    const lease = await contend(deadline);
+    if (lease === null) throw new LockTimeoutError(path, 0);
+    return lease;
+  } finally {
+    deadline.dispose();
+  }
 }

@@ -1,7 +1,7 @@
 // The simplest lock: one EPHEMERAL node; whoever creates it holds the lock.
 import type { Stat } from '../session/types.js';
 import { CreateMode } from '../session/types.js';
-import { leaseOrTimeout, startDeadline } from './deadline.js';
+import { acquireWithin } from './deadline.js';
 import { hasCode, lossPolicyOf } from './errors.js';
 import { holdNode } from './lease.js';
 import { parentOf } from './naming.js';
@@ -41,13 +41,8 @@ export class ExclusiveLock implements Lock {
     this.lossPolicy = lossPolicyOf(options.lossPolicy, path);
   }
 
-  async acquire(options?: AcquireOptions): Promise<Lease> {
-    const deadline = startDeadline(options, this.path);
-    try {
-      return leaseOrTimeout(await this.contend(deadline.signal, !deadline.noWait), this.path);
-    } finally {
-      deadline.dispose();
-    }
+  acquire(options?: AcquireOptions): Promise<Lease> {
+    return acquireWithin(options, this.path, (d) => this.contend(d.signal, !d.noWait));
   }
 
   tryAcquire(): Promise<Lease | null> {

@@ -1,7 +1,7 @@
 // Up to N holders (Curator's InterProcessSemaphoreV2 layout).
 import type { Data } from '../session/types.js';
 import { sortContenders } from './contenders.js';
-import { leaseOrTimeout, startDeadline } from './deadline.js';
+import { acquireWithin } from './deadline.js';
 import { badArguments, lossPolicyOf } from './errors.js';
 import { holdNode } from './lease.js';
 import { Mutex } from './mutex.js';
@@ -60,13 +60,8 @@ export class Semaphore implements Lock {
   }
 
   /** Waits for a lease; see {@link Lock.acquire}. One deadline covers the guard and the lease wait. */
-  async acquire(options?: AcquireOptions): Promise<Lease> {
-    const deadline = startDeadline(options, this.path);
-    try {
-      return leaseOrTimeout(await this.contend(deadline.signal, !deadline.noWait), this.path);
-    } finally {
-      deadline.dispose();
-    }
+  acquire(options?: AcquireOptions): Promise<Lease> {
+    return acquireWithin(options, this.path, (d) => this.contend(d.signal, !d.noWait));
   }
 
   /** Takes a lease if one is free and nobody else is taking one right now; never waits. */

@@ -4,7 +4,7 @@
 import type { Data } from '../session/types.js';
 import type { Decision } from './contenders.js';
 import { type SequenceOrder, sortContenders } from './contenders.js';
-import { type Deadline, leaseOrTimeout, startDeadline } from './deadline.js';
+import { acquireWithin, type Deadline } from './deadline.js';
 import { holdNode } from './lease.js';
 import type { Contender } from './naming.js';
 import { childPath, type NamingStyle } from './naming.js';
@@ -40,13 +40,8 @@ export class ContenderQueue {
   constructor(readonly spec: QueueSpec) {}
 
   /** Waits for the lock (see `Lock.acquire`). */
-  async acquire(options: AcquireOptions | undefined): Promise<Lease> {
-    const deadline = startDeadline(options, this.spec.path);
-    try {
-      return leaseOrTimeout(await this.contend(deadline, !deadline.noWait), this.spec.path);
-    } finally {
-      deadline.dispose();
-    }
+  acquire(options: AcquireOptions | undefined): Promise<Lease> {
+    return acquireWithin(options, this.spec.path, (d) => this.contend(d, !d.noWait));
   }
 
   /** Takes the lock only if this contender is at the head at once. */
