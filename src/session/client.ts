@@ -1,5 +1,6 @@
 // The public client: ZooKeeper operations with chroot handling, argument checks, one-shot and
 // persistent watches, over one Session.
+/// <reference path="../disposable.ts" preserve="true" />
 import { codecs } from '../protocol/codecs.js';
 import { ZooKeeperError } from '../protocol/errors.js';
 import { WatcherTypeCode } from '../protocol/ops.js';
