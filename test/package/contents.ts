@@ -40,10 +40,15 @@ export function checkTarball(packJson: string, dir: string): PackResult {
   const shipped = new Set(files);
   const problems: string[] = [];
 
-  const needed = [manifest.main, manifest.types, manifest.exports, manifest.bin].flatMap(targetsOf);
+  // The license text goes with the code (Apache-2.0 asks for it), the README is the npm page.
+  const needed = [
+    'LICENSE',
+    'README.md',
+    ...[manifest.main, manifest.types, manifest.exports, manifest.bin].flatMap(targetsOf),
+  ];
   for (const target of needed) {
     const path = target.replace(/^\.\//, '');
-    if (!shipped.has(path)) problems.push(`package.json names ${target}, the tarball lacks it`);
+    if (!shipped.has(path)) problems.push(`${target} is needed, the tarball lacks it`);
   }
   for (const path of files) {
     if (!ALLOWED.some((pattern) => pattern.test(path))) problems.push(`unexpected file ${path}`);

@@ -19,18 +19,18 @@ const ENTRIES = [
   'dist/session/transports/index.d.ts',
   'dist/cli/main.js',
 ];
-const COMPLETE = ['package.json', 'README.md', ...ENTRIES];
+const COMPLETE = ['package.json', 'README.md', 'LICENSE', ...ENTRIES];
 
 describe('package tarball contents check', () => {
   it('accepts a tarball with every exports, types and bin target and nothing else', () => {
     const result = checkTarball(packJson(COMPLETE), '/tmp');
     expect(result.file).toBe('/tmp/zookeeper-ts-0.1.0.tgz');
-    expect(result.summary).toContain('9 files');
+    expect(result.summary).toContain('10 files');
   });
 
   it('rejects the unbuilt tarball (README.md and package.json only) naming each missing target', () => {
     expect(() => checkTarball(packJson(['package.json', 'README.md']), '/tmp')).toThrow(
-      /names \.\/dist\/index\.js, the tarball lacks it[\s\S]*\.\/dist\/cli\/main\.js/,
+      /LICENSE is needed[\s\S]*\.\/dist\/index\.js is needed, the tarball lacks it[\s\S]*\.\/dist\/cli\/main\.js/,
     );
   });
 
