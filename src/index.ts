@@ -1,4 +1,7 @@
-// zookeeper-ts: the client entry point.
+/**
+ * The client: {@link connect} opens a session, {@link Client} runs ZooKeeper's operations on it.
+ * @module zookeeper-ts
+ */
 
 export type { ErrorCodeName, ErrorDetails } from './protocol/errors.js';
 export { ErrorCode, ProtocolError, ZooKeeperError } from './protocol/errors.js';

@@ -83,6 +83,7 @@ class NodeConnection implements Connection {
   }
 }
 
+/** TCP and TLS through `node:net` and `node:tls`: the default on Node, Bun and Deno; honours every TLS option. */
 export const nodeTransport: Transport = {
   async connect(options: TransportConnectOptions): Promise<Connection> {
     const { net, tls } = await loadNodeSockets();
