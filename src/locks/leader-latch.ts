@@ -295,7 +295,8 @@ export class LeaderLatch implements AsyncDisposable {
       id: this.id,
     };
     this.current = { lease, leadership };
-    for (const waiter of [...this.waiters]) waiter.resolve(leadership);
+    // A term lost at once (the link dropped since the listing) is never handed out.
+    if (!lease.signal.aborted) for (const waiter of [...this.waiters]) waiter.resolve(leadership);
     await new Promise<void>((resolve) => {
       if (lease.signal.aborted || stop.aborted) return resolve();
       const done = () => {

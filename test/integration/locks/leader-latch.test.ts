@@ -111,7 +111,7 @@ describe('LeaderLatch', () => {
     expect(await childrenOf(a!, path)).toEqual([]);
   });
 
-  it('session expiry hands over: the old leader is told (suspended) before the next one leads', async () => {
+  it('a link that stays down: the leader is told at once, its session expires, the next one leads', async () => {
     const { proxy, zk } = await proxied(2_000);
     const other = await newClient();
     const path = lockPath('election');
@@ -159,6 +159,27 @@ describe('LeaderLatch', () => {
     expect(second.fencingToken).toBe(first.fencingToken);
     expect(latchB.hasLeadership).toBe(false);
     expect(await childrenOf(other, path)).toHaveLength(2);
+  });
+
+  it('a candidate cut off while the leader steps down leads once its link is back', async () => {
+    const leaderZk = await newClient();
+    const { proxy, zk } = await proxied(10_000);
+    const path = lockPath('election');
+    const latchA = started(leaderZk, path, 'A');
+    await latchA.leadership({ timeout: 10_000 });
+    const latchB = started(zk, path, 'B');
+    await until(async () => (await childrenOf(leaderZk, path)).length === 2, 'B joined');
+    const gainedB = latchB.leadership({ timeout: 20_000 });
+    proxy.refuse(true);
+    proxy.cut();
+    await until(() => zk.state === 'suspended', 'B cut off');
+    await latchA.close();
+    await sleep(200);
+    expect(latchB.hasLeadership).toBe(false);
+    proxy.refuse(false);
+    const leaderB = await gainedB;
+    expect(leaderB.signal.aborted).toBe(false);
+    expect((await latchB.participants()).map((p) => p.id)).toEqual(['B']);
   });
 
   it('a leader whose node is deleted by someone else loses (deleted) and joins again at the back', async () => {
