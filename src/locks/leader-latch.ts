@@ -255,9 +255,10 @@ export class LeaderLatch implements AsyncDisposable {
         }
       } catch (error) {
         if (stop.aborted) return;
-        if (!hasCode(error, 'CONNECTIONLOSS')) throw error;
+        // A read-only server cannot take our node: wait for a read-write one, as for a lost link.
+        if (!hasCode(error, 'CONNECTIONLOSS', 'NOTREADONLY')) throw error;
         recovering = true;
-        await untilConnected(client, stop);
+        await untilConnected(client, stop, hasCode(error, 'NOTREADONLY'));
       }
     }
   }
@@ -326,9 +327,13 @@ export class LeaderLatch implements AsyncDisposable {
   }
 }
 
-/** Resolves once the client is connected again, or its session has ended, or `signal` aborts. */
-function untilConnected(client: LockClient, signal: AbortSignal): Promise<void> {
-  const waiting = (state: SessionState) => state === 'suspended' || state === 'connecting';
+/**
+ * Resolves once the client is connected again (to a read-write server when `writable`), or its
+ * session has ended, or `signal` aborts.
+ */
+function untilConnected(client: LockClient, signal: AbortSignal, writable = false): Promise<void> {
+  const waiting = (state: SessionState) =>
+    state === 'suspended' || state === 'connecting' || (writable && state === 'connected-readonly');
   if (!waiting(client.state) || signal.aborted) return Promise.resolve();
   return new Promise<void>((resolve) => {
     const done = () => {
