@@ -1,6 +1,12 @@
 // `zkts elect`: run a command while this process leads an election (Curator LeaderLatch layout).
-import type { Client } from '../index.js';
-import { LeaderLatch, type Leadership, LockTimeoutError, type LossPolicy } from '../locks/index.js';
+import { type Client, ZooKeeperError } from '../index.js';
+import {
+  LeaderLatch,
+  type Leadership,
+  LockLostError,
+  LockTimeoutError,
+  type LossPolicy,
+} from '../locks/index.js';
 import { CliError, ExitCode } from './errors.js';
 import { type Forwarded, type Supervision, signalStatus, superviseCommand } from './supervise.js';
 
@@ -36,13 +42,42 @@ export async function runElected(client: Client, run: ElectedRun): Promise<numbe
     if (leadership === undefined || waiting.signal.aborted) {
       return signalStatus(waiting.signal.reason as Forwarded);
     }
-    return await superviseCommand(leadership, run, (f) => {
+    return await superviseCommand(inElectionTerms(leadership), run, (f) => {
       forward = f;
     });
   } finally {
     for (const [signal, listener] of listeners) process.off(signal, listener);
     await closeWithin(latch, 5_000);
   }
+}
+
+const LOST: Record<LockLostError['reason'], string> = {
+  suspended: 'the connection was suspended; another process may lead now',
+  expired: 'the session expired; another process may lead now',
+  closed: 'the client was closed',
+  'auth-failed': 'authentication failed; the session is unusable',
+  deleted: 'its election node was deleted by someone else',
+};
+
+/** The term, with a loss reason that speaks of leadership (the latch reports lock losses). */
+function inElectionTerms(
+  leadership: Leadership,
+): Pick<Leadership, 'path' | 'fencingToken' | 'signal'> {
+  const lost = new AbortController();
+  const relabel = () => {
+    const reason: unknown = leadership.signal.reason;
+    lost.abort(
+      reason instanceof LockLostError
+        ? new ZooKeeperError(
+            reason.code,
+            `leadership of ${leadership.path} lost: ${LOST[reason.reason]}`,
+          )
+        : reason,
+    );
+  };
+  if (leadership.signal.aborted) relabel();
+  else leadership.signal.addEventListener('abort', relabel, { once: true });
+  return { path: leadership.path, fencingToken: leadership.fencingToken, signal: lost.signal };
 }
 
 /** Leadership, or undefined when a signal interrupted the wait. */
