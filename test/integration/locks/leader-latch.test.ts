@@ -161,6 +161,23 @@ describe('LeaderLatch', () => {
     expect(await childrenOf(other, path)).toHaveLength(2);
   });
 
+  it("with lossPolicy 'expired', leadership survives a reconnect within the session", async () => {
+    const zk = await newClient();
+    const path = lockPath('election');
+    const latch = new LeaderLatch(zk, path, { id: 'A', lossPolicy: 'expired' });
+    latches.push(latch);
+    latch.start();
+    const leadership = await latch.leadership({ timeout: 10_000 });
+    const states: string[] = [];
+    zk.on('state', (state) => states.push(state));
+    zk.dropConnection();
+    await until(() => states.includes('connected'), 'reconnect');
+    expect(states).toEqual(['suspended', 'connected']);
+    expect(leadership.signal.aborted).toBe(false);
+    expect(latch.hasLeadership).toBe(true);
+    expect(await latch.leadership({ timeout: 0 })).toBe(leadership);
+  });
+
   it('a candidate cut off while the leader steps down leads once its link is back', async () => {
     const leaderZk = await newClient();
     const { proxy, zk } = await proxied(10_000);
