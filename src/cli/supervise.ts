@@ -50,7 +50,8 @@ function groupAlive(pid: number): boolean {
 
 /**
  * Runs the command while `lease` (a lock lease, or a term of leadership) holds: forwards signals
- * (through `setForward`), stops the command when the lease is lost, and resolves its exit status (75 when the lease was lost).
+ * (through `setForward`), stops the command when the lease is lost, and resolves its exit status
+ * (75 when the lease was lost).
  */
 export async function superviseCommand(
   lease: Pick<Lease, 'path' | 'fencingToken' | 'signal'>,

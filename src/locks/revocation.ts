@@ -53,6 +53,7 @@ function isRevokeMessage(data: Uint8Array): boolean {
  * ends. The same lease object is returned (reentrancy keeps recognising it).
  */
 export function watchRevocation(client: LockClient, lease: Lease): RevocableLease {
+  if ('revocation' in lease) return lease as RevocableLease; // already watched
   const requested = new AbortController();
   const check = async (): Promise<void> => {
     for (;;) {
