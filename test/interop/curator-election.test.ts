@@ -93,6 +93,37 @@ describe('LeaderLatch and Curator LeaderLatch in one election', () => {
   });
 });
 
+describe('LeaderLatch and Curator LeaderLatch in one line', () => {
+  it('ours, Curator, ours: leadership passes down the line across both libraries', async () => {
+    const path = lockPath();
+    const [curator, a, b] = await Promise.all([
+      startCuratorPeer(connectString(), path, 'latch:java'),
+      newClient(),
+      newClient(),
+    ]);
+    const latchA = new LeaderLatch(a, path, { id: 'a' });
+    const latchB = new LeaderLatch(b, path, { id: 'b' });
+    latches.push(latchA, latchB);
+    latchA.start();
+    const leaderA = await latchA.leadership({ timeout: 10_000 });
+    const curatorLeads = curator.acquire();
+    await untilChildren(a, path, 2);
+    latchB.start();
+    await untilChildren(a, path, 3);
+    expect(await curator.participants()).toEqual(['a', 'java', 'b']);
+
+    // Curator watches our node; our second candidate watches Curator's.
+    await latchA.close();
+    expect(leaderA.signal.aborted).toBe(true);
+    await within(curatorLeads, 10_000, 'curator leadership after our leader closed');
+    expect(await stillPendingAfter(latchB.leadership(), BLOCKED_MS)).toBe(true);
+    await curator.release();
+    const leaderB = await latchB.leadership({ timeout: 10_000 });
+    expect(leaderB.fencingToken > leaderA.fencingToken).toBe(true);
+    expect((await latchB.participants()).map((p) => p.id)).toEqual(['b']);
+  });
+});
+
 describe('revocation with Curator', () => {
   it('Curator revokes our revocable lease (Revoker.attemptRevoke); we release, Curator gets it', async () => {
     const path = lockPath();
