@@ -119,7 +119,7 @@ public final class LockPeer {
     private final CuratorFramework client;
     private final String path;
     private final String id;
-    private LeaderLatch latch;
+    private volatile LeaderLatch latch;
 
     LatchRecipe(CuratorFramework client, String path, String id) {
       this.client = client;
