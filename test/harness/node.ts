@@ -12,6 +12,7 @@ import { fourLetterWord, type ServerMode, serverMode } from './four-letter.js';
 import type { LocalInstall } from './install.js';
 import { JvmProcess } from './jvm.js';
 import { LOOPBACK } from './ports.js';
+import { saslSystemProperties } from './sasl.js';
 import type { TlsMaterial } from './tls.js';
 import type { ServerOptions, TlsInfo, ZkServer } from './types.js';
 import { waitFor } from './wait.js';
@@ -57,7 +58,10 @@ export class LocalNode implements ZkServer {
       install: spec.install,
       configFile: writeServerConfig(spec.dir, spec.opts, spec.ports, spec.quorum),
       logFile: join(spec.dir, 'server.log'),
-      systemProperties: serverSystemProperties(spec.opts, spec.tls),
+      systemProperties: {
+        ...serverSystemProperties(spec.opts, spec.tls),
+        ...saslSystemProperties(spec.dir, spec.opts),
+      },
       extraFlags: spec.opts.jvmFlags ?? [],
     });
   }
