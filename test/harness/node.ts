@@ -12,7 +12,7 @@ import { fourLetterWord, type ServerMode, serverMode } from './four-letter.js';
 import type { LocalInstall } from './install.js';
 import { JvmProcess } from './jvm.js';
 import { LOOPBACK } from './ports.js';
-import { saslSystemProperties } from './sasl.js';
+import { jaasFileIn, saslSystemProperties } from './sasl.js';
 import type { TlsMaterial } from './tls.js';
 import type { ServerOptions, TlsInfo, ZkServer } from './types.js';
 import { waitFor } from './wait.js';
@@ -39,6 +39,7 @@ export class LocalNode implements ZkServer {
   readonly tlsConnectString?: string;
   readonly tls?: TlsInfo;
   readonly superAuth?: string;
+  readonly jaasFile?: string;
   readonly dir: string;
   private readonly jvm: JvmProcess;
 
@@ -54,6 +55,7 @@ export class LocalNode implements ZkServer {
     }
     const superAuth = superAuthOf(spec.opts);
     if (superAuth) this.superAuth = superAuth;
+    if (spec.opts.sasl) this.jaasFile = jaasFileIn(spec.dir);
     this.jvm = new JvmProcess({
       install: spec.install,
       configFile: writeServerConfig(spec.dir, spec.opts, spec.ports, spec.quorum),

@@ -9,6 +9,20 @@ const DIGEST_LOGIN_MODULE = 'org.apache.zookeeper.server.auth.DigestLoginModule'
 const jaasQuote = (text: string) => `"${text.replace(/[\\"]/g, (ch) => `\\${ch}`)}"`;
 
 /**
+ * Writes a JAAS file whose `Server` section (DigestLoginModule) knows these users. The server reads
+ * it when it starts: rewrite it between `stop()` and `start()` to change passwords.
+ */
+export function writeJaasFile(file: string, users: Record<string, string>): void {
+  const lines = Object.entries(users).map(
+    ([name, password]) => `  user_${name}=${jaasQuote(password)}`,
+  );
+  writeFileSync(file, `Server {\n  ${DIGEST_LOGIN_MODULE} required\n${lines.join('\n')};\n};\n`);
+}
+
+/** `dir/jaas.conf`, the JAAS file of a server with `sasl`. */
+export const jaasFileIn = (dir: string) => join(dir, 'jaas.conf');
+
+/**
  * For a server with `sasl`: writes `dir/jaas.conf` (a `Server` section whose DigestLoginModule
  * knows every user) and returns the system properties that turn SASL on: the JAAS file, the
  * SASLAuthenticationProvider, and with `enforce` the server-side refusal of clients that did not
@@ -17,11 +31,8 @@ const jaasQuote = (text: string) => `"${text.replace(/[\\"]/g, (ch) => `\\${ch}`
 export function saslSystemProperties(dir: string, opts: ServerOptions): Record<string, string> {
   const sasl = opts.sasl;
   if (!sasl) return {};
-  const users = Object.entries(sasl.users).map(
-    ([name, password]) => `  user_${name}=${jaasQuote(password)}`,
-  );
-  const file = join(dir, 'jaas.conf');
-  writeFileSync(file, `Server {\n  ${DIGEST_LOGIN_MODULE} required\n${users.join('\n')};\n};\n`);
+  const file = jaasFileIn(dir);
+  writeJaasFile(file, sasl.users);
   return {
     'java.security.auth.login.config': file,
     'zookeeper.authProvider.sasl': SASL_PROVIDER,

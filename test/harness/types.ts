@@ -52,6 +52,8 @@ export interface ZkServer extends AsyncDisposable {
   readonly tls?: TlsInfo;
   /** `user:password` for `addauth digest` that makes a session super, when configured. */
   readonly superAuth?: string;
+  /** The JAAS file of a server started with `sasl` (see `writeJaasFile`). */
+  readonly jaasFile?: string;
   readonly running: boolean;
   fourLetter(cmd: string): Promise<string>;
   /** `Mode:` from `srvr`, or `undefined` when the server does not answer or is not serving. */

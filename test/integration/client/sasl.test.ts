@@ -2,7 +2,13 @@
 // DigestLoginModule users, SASLAuthenticationProvider), and a second one that enforces SASL.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type Client, type ConnectOptions, connect, Perms } from '../../../src/index.js';
-import { startStandalone, TcpProxy, uniquePath, type ZkServer } from '../../harness/index.js';
+import {
+  startStandalone,
+  TcpProxy,
+  uniquePath,
+  writeJaasFile,
+  type ZkServer,
+} from '../../harness/index.js';
 import { rejection, text, until } from './setup.js';
 
 // bob's password is ISO 8859-1 (hashed as such), carol's goes beyond it (hashed as UTF-8).
@@ -117,6 +123,32 @@ describe('SASL DIGEST-MD5', () => {
     expect(states).toEqual(['suspended', 'connected']);
     expect(proxy.connections()).toBe(1);
   });
+});
+
+describe('SASL credentials refused on a reconnect', () => {
+  it('ends the session as auth-failed and fails the waiting requests with AUTHFAILED', async () => {
+    await using server = await startStandalone({ sasl: { users: { alice: 'first' } } });
+    const zk = await connect(server.connectString, {
+      sessionTimeout: 20_000,
+      sasl: sasl('alice', 'first'),
+    });
+    try {
+      const states: string[] = [];
+      zk.on('state', (s) => states.push(s));
+      // The password changes while the client is away; the session itself survives the restart.
+      await server.stop();
+      writeJaasFile(server.jaasFile!, { alice: 'second' });
+      await until(zk, 'suspended');
+      const waiting = zk.exists('/');
+      await server.start();
+      expect(await rejection(waiting)).toMatchObject({ code: 'AUTHFAILED' });
+      await until(zk, 'auth-failed');
+      expect(states).toEqual(['suspended', 'auth-failed']);
+      expect(await rejection(zk.getData('/'))).toMatchObject({ code: 'AUTHFAILED' });
+    } finally {
+      await zk.close();
+    }
+  }, 60_000);
 });
 
 describe('SASL with enforce.auth (schemes sasl)', () => {
