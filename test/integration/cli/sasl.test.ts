@@ -33,7 +33,9 @@ describe('zkts --sasl', () => {
 
     const wrong = await runCli(['--sasl', 'alice:wrong', 'ls', '/'], { servers });
     expect(wrong.code).toBe(7);
-    expect(wrong.stderr).toMatch(/^zkts: AUTHFAILED: SASL DIGEST-MD5 authentication as "alice" failed/);
+    expect(wrong.stderr).toMatch(
+      /^zkts: AUTHFAILED: SASL DIGEST-MD5 authentication as "alice" failed/,
+    );
     const malformed = await runCli(['--sasl', 'alice', 'ls', '/'], { servers });
     expect(malformed.code).toBe(2);
     expect(malformed.stderr).toMatch(/sasl must be user:password/);
