@@ -37,7 +37,14 @@ export function saslOnConnection(
       connection.write(encodeRequest(xid, codecs.sasl, { token }));
     });
   saslAuthenticate(options, send).then(
-    () => events.done(),
+    () => {
+      try {
+        events.done();
+      } catch {
+        // Never an unhandled rejection: drop this link; the next one starts over.
+        connection.close();
+      }
+    },
     (error: unknown) => {
       // The link broke mid-exchange: the pending token failed with CONNECTIONLOSS, and the next
       // connection runs the whole exchange again.

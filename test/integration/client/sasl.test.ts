@@ -1,6 +1,6 @@
 // SASL DIGEST-MD5 against a real server configured for it by the harness (JAAS Server section with
 // DigestLoginModule users, SASLAuthenticationProvider), and a second one that enforces SASL.
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { type Client, type ConnectOptions, connect, Perms } from '../../../src/index.js';
 import {
   startStandalone,
@@ -87,6 +87,12 @@ describe('SASL DIGEST-MD5', () => {
   });
 
   it('a wrong password or an unknown user: connect rejects with AUTHFAILED', async () => {
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown) => unhandled.push(reason);
+    process.on('unhandledRejection', onUnhandled);
+    onTestFinished(() => {
+      process.off('unhandledRejection', onUnhandled);
+    });
     for (const [user, password] of [
       ['alice', 'not-her-password'],
       ['mallory', 'anything'],
@@ -100,6 +106,9 @@ describe('SASL DIGEST-MD5', () => {
       // The server's verdict, not the connect timeout.
       expect(Date.now() - started).toBeLessThan(6_000);
     }
+    // Let any stray promise of the failed sessions surface.
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    expect(unhandled).toEqual([]);
   });
 
   it('after a cut link the exchange runs again before any other request', async () => {
