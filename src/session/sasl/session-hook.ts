@@ -10,7 +10,9 @@ import type { Connection } from '../transport.js';
 import { type SaslSend, saslAuthenticate } from './exchange.js';
 import type { SaslOptions } from './options.js';
 
+/** What the exchange needs from the session, and what it tells it. */
 export interface SaslHookEvents {
+  /** The xid for the next token (tokens share the session's xid sequence). */
   nextXid(): number;
   /** A frame was written (keeps the heartbeat's idea of the last write right). */
   sent(): void;
@@ -34,7 +36,9 @@ export function saslOnConnection(
         makeRequest({ xid, op: 'sasl', read: (r) => codecs.sasl.read(r).token, resolve, reject }),
       );
       events.sent();
-      connection.write(encodeRequest(xid, codecs.sasl, { token }));
+      // A few hundred bytes: no need to wait for a drain; a write on a dying link fails through
+      // the pending token (CONNECTIONLOSS) instead.
+      connection.write(encodeRequest(xid, codecs.sasl, { token }))?.catch(() => {});
     });
   saslAuthenticate(options, send).then(
     () => {
