@@ -3,6 +3,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { type Client, type ConnectOptions, connect, Perms } from '../../../src/index.js';
 import {
+  sharedServer,
   startStandalone,
   TcpProxy,
   uniquePath,
@@ -131,6 +132,16 @@ describe('SASL DIGEST-MD5', () => {
     expect(await who).toContainEqual({ authScheme: 'sasl', user: 'alice' });
     expect(states).toEqual(['suspended', 'connected']);
     expect(proxy.connections()).toBe(1);
+  });
+});
+
+describe('SASL against a server without it', () => {
+  it('connect rejects with AUTHFAILED saying the server sent no challenge', async () => {
+    const error = await rejection(
+      connect(sharedServer().connectString, { sessionTimeout: 6_000, sasl: sasl('alice', 'x') }),
+    );
+    expect(error).toMatchObject({ code: 'AUTHFAILED' });
+    expect(error.message).toMatch(/sent no challenge/);
   });
 });
 
