@@ -156,7 +156,7 @@ describe('SASL credentials refused on a reconnect', () => {
       const states: string[] = [];
       zk.on('state', (s) => states.push(s));
       // The password changes while the client is away; the session itself survives the restart.
-      await server.stop();
+      await server.kill();
       writeJaasFile(server.jaasFile!, { alice: 'second' });
       await until(zk, 'suspended');
       const waiting = zk.exists('/');
