@@ -83,8 +83,9 @@ public final class LockPeer {
                   () -> {
                     try {
                       if (forLock.isAcquiredInThisProcess()) {
-                        forLock.release();
+                        // Before the release: whoever gets the lock next may ask at once.
                         revoked = true;
+                        forLock.release();
                       }
                     } catch (Exception error) {
                       System.err.println("release on revocation failed: " + describe(error));
