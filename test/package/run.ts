@@ -119,7 +119,9 @@ try {
     return outcome.stdout.trim().split('\n')[0] ?? '';
   });
 
-  await step('types: strict consumers (nodenext, bundler, preserve)', () => typeCheck(project));
+  await step('types: strict consumers (nodenext, bundler, preserve, lib esnext)', () =>
+    typeCheck(project),
+  );
 
   await step('publint', async () => {
     const outcome = await runIn(
