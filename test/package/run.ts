@@ -184,7 +184,7 @@ try {
 
   const oldest = await installOldestNode(work);
   await step(
-    `oldest supported node (${oldest.wanted}): import, round trip, zkts --help`,
+    `oldest supported node (${oldest.wanted}): import, round trip, zkts --help, require()`,
     async () => {
       if (!oldest.binary) throw new Error(oldest.detail);
       const lines = [
@@ -200,6 +200,11 @@ try {
         60_000,
       );
       if (help.code !== 0) throw new Error(help.describe());
+      // The README says which Node versions can require() the package: 20.19+ (and 22.12+).
+      const required = await runIn(project, oldest.binary, ['require.cjs'], 60_000);
+      if (requireEsmSupported(oldest.wanted)) expectOk(required);
+      else if (!required.stderr.includes('ERR_REQUIRE_ESM')) throw new Error(required.describe());
+      lines.push(`require(): ${required.code === 0 ? 'works' : 'ERR_REQUIRE_ESM, as documented'}`);
       return lines.join('\n');
     },
   );
@@ -219,3 +224,9 @@ console.log(
 );
 for (const s of failed) console.log(`  FAILED ${s.name}`);
 process.exitCode = failed.length === 0 ? 0 : 1;
+
+/** Whether this Node loads ES modules through require() without a flag (20.19+ in 20.x, 22.12+). */
+function requireEsmSupported(version: string): boolean {
+  const [major = 0, minor = 0] = version.split('.').map(Number);
+  return major === 20 ? minor >= 19 : major === 22 ? minor >= 12 : major >= 23;
+}
