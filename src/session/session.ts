@@ -151,9 +151,15 @@ export class Session {
    */
   start(): Promise<void> {
     this.loop = this.run();
-    const initialAuth = this.auth.map(
-      (entry) => new Promise<void>((resolve, reject) => entry.waiters.push({ resolve, reject })),
-    );
+    const initialAuth = this.auth.map((entry) => {
+      const accepted = new Promise<void>((resolve, reject) =>
+        entry.waiters.push({ resolve, reject }),
+      );
+      // Awaited only once a session exists: when connect fails first, shutdown() rejects these
+      // with nobody listening, and an unhandled rejection would end the user's process.
+      accepted.catch(() => {});
+      return accepted;
+    });
     const established = new Promise<void>((resolve, reject) => {
       const unsubscribe = this.machine.subscribe((state) => {
         if (isConnected(state)) {
