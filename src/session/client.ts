@@ -513,7 +513,7 @@ export class Client implements AsyncDisposable {
         this.session.submit(
           codecs.addWatch,
           { path: this.paths.toServer(path), mode: recursive ? 1 : 0 },
-          { path, op: 'addWatch', onReply },
+          { path, op: 'addWatch', onReply, onAbandonedReply: onReply },
         ),
       remove: () => this.removeServerWatch(path, WatcherTypeCode.Any),
     });

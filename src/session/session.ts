@@ -15,7 +15,7 @@ import {
   encodeRequest,
 } from '../protocol/codecs.js';
 import { errorFromCode, ProtocolError, ZooKeeperError } from '../protocol/errors.js';
-import { DEFAULT_MAX_FRAME, FrameDecoder } from '../protocol/frame.js';
+import { DEFAULT_MAX_FRAME, FrameDecoder, FrameSizeError } from '../protocol/frame.js';
 import { Xid } from '../protocol/ops.js';
 import { stripChroot } from '../protocol/paths.js';
 import { Reader } from '../protocol/reader.js';
@@ -61,6 +61,11 @@ export interface SubmitDetails {
   op?: string;
   /** Runs with the reply's error code before the promise settles (watch registration). */
   onReply?: (err: number) => void;
+  /**
+   * Runs with the reply's error code when the reply comes after the caller stopped waiting
+   * (aborted, requestTimeout): the chance to undo what the server did anyway (a watch it set).
+   */
+  onAbandonedReply?: (err: number) => void;
   signal?: AbortSignal;
 }
 
@@ -246,6 +251,7 @@ export class Session {
         path: details.path,
         read: (reader) => codec.read(reader),
         onReply: details.onReply,
+        onAbandonedReply: details.onAbandonedReply,
         resolve: (value) => {
           stopWaiting();
           resolve(value);
@@ -377,20 +383,25 @@ export class Session {
       }),
     );
     try {
+      let refused = false;
       for await (const chunk of connection.chunks) {
-        for (const frame of decoder.push(chunk)) {
+        // Frames are handled as they are decoded, so that the replies ahead of an oversized one
+        // in the same chunk are delivered before the oversized length ends the stream.
+        decoder.decode(chunk, (frame) => {
+          if (refused) return;
           if (established) {
             this.handleFrame(frame);
-            continue;
+            return;
           }
           handshakeDone();
-          if (!this.handshake(frame, connection)) return false;
-          established = true;
-          this.connectedTo = host;
-          if (this.onReadOnlyServer) {
-            void this.probeForReadWrite(connection, host);
+          if (!this.handshake(frame, connection, host)) {
+            refused = true;
+            return;
           }
-        }
+          established = true;
+          if (this.onReadOnlyServer) void this.probeForReadWrite(connection, host);
+        });
+        if (refused) return false;
       }
       if (!established) {
         this.lastError = new ZooKeeperError(
@@ -401,13 +412,10 @@ export class Session {
     } catch (error) {
       // Malformed or hostile bytes: drop this link, keep the session, try the next host.
       this.lastError = error;
-      if (
-        established &&
-        error instanceof ProtocolError &&
-        /^frame length \d+/.test(error.message)
-      ) {
-        // Most likely the reply to the oldest request is over the limit (a huge child list):
-        // tell that caller why, or it would see a bare CONNECTIONLOSS and retry forever.
+      if (established && error instanceof FrameSizeError) {
+        // Every earlier frame was handled, so the oversized frame is the reply to the oldest
+        // pending request (a huge child list): tell that caller why, or it would see a bare
+        // CONNECTIONLOSS and retry forever.
         const head = this.pending.shift();
         head?.settle(
           new ProtocolError(
@@ -422,7 +430,7 @@ export class Session {
     return established;
   }
 
-  private handshake(frame: Uint8Array, connection: Connection): boolean {
+  private handshake(frame: Uint8Array, connection: Connection, host: HostAddress): boolean {
     if (frame.length === REPLY_HEADER_SIZE) throw handshakeRefusal(frame);
     const response = decodeConnectResponse(frame);
     if (response.timeOut <= 0) {
@@ -440,6 +448,8 @@ export class Session {
     if (!response.readOnly) this.seenReadWriteServer = true;
     this.config.hosts.markConnected();
     this.connection = connection;
+    // Before any transition: a 'connected' listener may read `server`.
+    this.connectedTo = host;
     this.lastError = null;
     this.clearExpiryTimer();
     this.lastHeardAt = this.clock.now();
@@ -511,12 +521,13 @@ export class Session {
       );
     }
     if (header.zxid > 0n) this.zxid = header.zxid;
-    if (request.abandoned) return;
     try {
-      request.onReply?.(header.err);
+      if (request.abandoned) request.onAbandonedReply?.(header.err);
+      else request.onReply?.(header.err);
     } catch {
       // Watch bookkeeping must never break reply delivery.
     }
+    if (request.abandoned) return;
     if (header.err !== 0) {
       request.settle(errorFromCode(header.err, { path: request.path, op: request.op }));
       return;
