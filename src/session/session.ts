@@ -31,6 +31,7 @@ import { eventTypeName } from './events.js';
 import { Heartbeat, type SessionTimers, sessionTimers } from './heartbeat.js';
 import { formatHost, type HostAddress, type HostList } from './hosts.js';
 import { Outbox } from './outbox.js';
+import { attemptBudget, reconnectPause } from './pacing.js';
 import { Deque } from './queue.js';
 import { findReadWriteServer } from './readonly-probe.js';
 import { type AuthEntry, makeRequest, type Outbound, type PendingRequest } from './requests.js';
@@ -108,6 +109,8 @@ export class Session {
   private lastError: unknown = null;
   /** Why the session ended, when something other than the state says it best. */
   private endReason: ZooKeeperError | null = null;
+  /** When start()'s connectTimeout runs out (the first pass's budget is shared up to it). */
+  private connectDeadline: number | null = null;
 
   constructor(private readonly config: SessionConfig) {
     this.chroot = config.chroot;
@@ -155,6 +158,7 @@ export class Session {
    * are accepted; rejects (and closes) when that takes longer than `connectTimeout`.
    */
   start(): Promise<void> {
+    this.connectDeadline = this.clock.now() + this.config.connectTimeout;
     this.loop = this.run();
     const initialAuth = this.auth.map((entry) => {
       const accepted = new Promise<void>((resolve, reject) =>
@@ -305,6 +309,7 @@ export class Session {
 
   private async run(): Promise<void> {
     let failures = 0;
+    let attempts = 0;
     while (!isFinal(this.state) && !this.stop.signal.aborted && !this.closeAnswered) {
       const { host, cycled } = this.config.hosts.next();
       if (cycled && failures > 0) {
@@ -312,19 +317,38 @@ export class Session {
         // but never so long that a short session cannot be resumed in time.
         failures = 0;
         const pause = Math.min(1_000, Math.floor(this.negotiatedTimeout / 4));
-        try {
-          await sleep(this.clock, pause * (0.5 + Math.random() / 2), this.stop.signal);
-        } catch {
-          return;
-        }
+        if (!(await this.pause(pause * (0.5 + Math.random() / 2)))) return;
       }
-      if (await this.attempt(host)) failures = 0;
-      else failures++;
+      const budget = attemptBudget({
+        perHost: this.timers.connectTimeout,
+        deadline: this.state === 'connecting' ? this.connectDeadline : null,
+        now: this.clock.now(),
+        hostCount: this.config.hosts.size,
+        attempts: attempts++,
+      });
+      if (await this.attempt(host, budget)) {
+        failures = 0;
+        // The link broke after a session was had: a random pause before dialling again.
+        if (!(await this.pause(reconnectPause(this.negotiatedTimeout)))) return;
+      } else {
+        failures++;
+      }
+    }
+  }
+
+  /** Sleeps unless the session is stopping; false when it is. */
+  private async pause(ms: number): Promise<boolean> {
+    if (isFinal(this.state) || this.closeAnswered) return false;
+    try {
+      await sleep(this.clock, ms, this.stop.signal);
+      return true;
+    } catch {
+      return false;
     }
   }
 
   /** One connection: handshake, then serve it until it breaks. Returns whether a session was had. */
-  private async attempt(host: HostAddress): Promise<boolean> {
+  private async attempt(host: HostAddress, budget: number): Promise<boolean> {
     const attempt = new AbortController();
     const onStop = () => attempt.abort(this.stop.signal.reason);
     this.stop.signal.addEventListener('abort', onStop, { once: true });
@@ -333,10 +357,10 @@ export class Session {
         attempt.abort(
           new ZooKeeperError(
             'CONNECTIONLOSS',
-            `no handshake from ${formatHost(host)} within ${this.timers.connectTimeout} ms`,
+            `no handshake from ${formatHost(host)} within ${budget} ms`,
           ),
         ),
-      this.timers.connectTimeout,
+      budget,
     );
     let connection: Connection | null = null;
     const onAbort = () => connection?.close();
