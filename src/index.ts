@@ -22,6 +22,7 @@ export type {
   RemoveWatchesOptions,
   SessionState,
   Stat,
+  StateChange,
   TlsOptions,
   WatchedEvent,
   Watcher,

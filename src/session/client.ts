@@ -33,13 +33,12 @@ import type {
   RemoveWatchesOptions,
   SessionState,
   Stat,
+  StateChange,
   Watcher,
   WatcherKind,
   WatchOptions,
 } from './types.js';
-import type { OneShotKind } from './watches.js';
-
-const CONFIG_NODE = '/zookeeper/config';
+import { CONFIG_NODE, CONFIG_WATCH_KEY, type OneShotKind } from './watches.js';
 
 /** Options accepted by every operation besides its own. */
 export interface CallOptions {
@@ -135,12 +134,20 @@ export class Client implements AsyncDisposable {
   }
 
   /** Listens to session state changes; returns the unsubscribe function. */
-  on(event: 'state', listener: (state: SessionState) => void): () => void {
+  /**
+   * Listens to session state changes; returns the unsubscribe function. The second argument says
+   * where from, and why when the client did not ask for it: for `suspended`, `cause` is what broke
+   * the link (the runtime's error such as ECONNRESET or a TLS alert, or the client's own reason
+   * such as a silent server); for `expired` and the other final states, the error that ended it.
+   */
+  on(event: 'state', listener: (state: SessionState, change: StateChange) => void): () => void {
     if (event !== 'state')
       throw new ZooKeeperError('BADARGUMENTS', `unknown event "${String(event)}"`);
     if (typeof listener !== 'function')
       throw new ZooKeeperError('BADARGUMENTS', 'listener must be a function (state) => void');
-    return this.session.onState((state) => listener(state));
+    return this.session.onState((state, previous, cause) =>
+      listener(state, cause === undefined ? { previous } : { previous, cause }),
+    );
   }
 
   // ---- writes --------------------------------------------------------------------------------
@@ -453,7 +460,7 @@ export class Client implements AsyncDisposable {
         path: CONFIG_NODE,
         op: 'getConfig',
         signal: options.signal,
-        onReply: this.registerOnSuccess('data', CONFIG_NODE, watcher),
+        onReply: this.registerOnSuccess('data', CONFIG_WATCH_KEY, watcher),
       },
     );
     const config = new TextDecoder().decode(reply.data ?? new Uint8Array(0));

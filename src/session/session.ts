@@ -39,7 +39,7 @@ import { setWatchFrames } from './restore.js';
 import { isConnected, isFinal, StateMachine } from './state.js';
 import type { Connection, Transport } from './transport.js';
 import type { SessionState, TlsOptions } from './types.js';
-import { WatchRegistry } from './watches.js';
+import { CONFIG_NODE, WatchRegistry } from './watches.js';
 
 export interface SessionConfig {
   hosts: HostList;
@@ -149,7 +149,9 @@ export class Session {
     return this.connectedTo;
   }
 
-  onState(listener: (state: SessionState, previous: SessionState) => void): () => void {
+  onState(
+    listener: (state: SessionState, previous: SessionState, cause?: Error) => void,
+  ): () => void {
     return this.machine.subscribe(listener);
   }
 
@@ -427,11 +429,18 @@ export class Session {
         });
         if (refused) return false;
       }
+      const closeError = connection.closeError;
       if (!established) {
         this.lastError = new ZooKeeperError(
           'CONNECTIONLOSS',
-          `${formatHost(host)} closed the connection during the handshake (a read-only server, or one behind our last zxid)`,
+          closeError
+            ? `${formatHost(host)} closed the connection during the handshake: ${closeError.message}`
+            : `${formatHost(host)} closed the connection during the handshake (a read-only server, or one behind our last zxid)`,
+          { cause: closeError },
         );
+      } else if (this.lastError === null && closeError) {
+        // The peer or the network ended it (a reset, a TLS alert): that is the cause users see.
+        this.lastError = closeError;
       }
     } catch (error) {
       // Malformed or hostile bytes: drop this link, keep the session, try the next host.
@@ -521,7 +530,12 @@ export class Session {
     if (header.xid === Xid.notification) {
       const event = decodeWatcherEvent(reader);
       const type = eventTypeName(event.type);
-      if (type) this.watches.dispatch(type, stripChroot(this.chroot, event.path));
+      if (type) {
+        const path = stripChroot(this.chroot, event.path);
+        // A path outside the chroot is the configuration node's: only getConfig watches it.
+        if (this.chroot === '' || path !== event.path) this.watches.dispatch(type, path);
+        if (event.path === CONFIG_NODE) this.watches.dispatchConfig(type);
+      }
       return;
     }
     if (header.xid === Xid.ping) return;
@@ -575,16 +589,21 @@ export class Session {
     const reason =
       this.lastError instanceof Error ? this.lastError.message : 'the connection closed';
     const message = `connection to ${formatHost(host)} lost: ${reason}`;
+    const cause = this.lastError instanceof Error ? this.lastError : undefined;
     for (const request of this.pending.drain()) {
       request.settle(
-        new ZooKeeperError('CONNECTIONLOSS', message, { op: request.op, path: request.path }),
+        new ZooKeeperError('CONNECTIONLOSS', message, {
+          op: request.op,
+          path: request.path,
+          cause,
+        }),
       );
     }
     // Credentials without a reply are re-sent (with their waiters) by the next handshake.
     this.authInFlight.drain();
     this.outbox.detach();
     if (isFinal(this.state) || this.closeAnswered) return;
-    this.machine.transition('suspended');
+    this.machine.transition('suspended', cause);
     this.armExpiryTimer();
   }
 
@@ -682,7 +701,7 @@ export class Session {
     this.clearExpiryTimer();
     this.heartbeat?.stop();
     this.heartbeat = null;
-    this.machine.transition(state);
+    this.machine.transition(state, error);
     this.stop.abort(error);
     const connection = this.connection;
     this.connection = null;

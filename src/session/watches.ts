@@ -5,6 +5,16 @@ import type { EventType, SessionState, WatchedEvent, Watcher } from './types.js'
 
 export type OneShotKind = 'data' | 'exist' | 'child';
 
+/** The ensemble's configuration node: never under the chroot. */
+export const CONFIG_NODE = '/zookeeper/config';
+
+/**
+ * Where getConfig's watchers are kept: not a path, so it cannot be mistaken for the client path
+ * `/zookeeper/config`, which under a chroot is another node (restoring a watch there after a
+ * reconnect would make the server answer NodeDeleted for a node that never existed).
+ */
+export const CONFIG_WATCH_KEY = 'zookeeper:config';
+
 /** A persistent watch's consumer (an async iterator behind `client.watch`). */
 export interface PersistentListener {
   event(event: WatchedEvent): void;
@@ -126,6 +136,15 @@ export class WatchRegistry {
     const event: WatchedEvent = { type, path };
     for (const watcher of watchers) safeCall(() => watcher(event));
     for (const listener of listeners) safeCall(() => listener.event(event));
+  }
+
+  /** Delivers a notification for the configuration node to getConfig's watchers. */
+  dispatchConfig(type: EventType): void {
+    if (type !== 'NodeDataChanged' && type !== 'NodeCreated' && type !== 'NodeDeleted') return;
+    const watchers = new Set<Watcher>();
+    takeFrom(this.oneShot.data, CONFIG_WATCH_KEY, watchers);
+    const event: WatchedEvent = { type, path: CONFIG_NODE };
+    for (const watcher of watchers) safeCall(() => watcher(event));
   }
 
   /**

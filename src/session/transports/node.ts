@@ -41,6 +41,7 @@ class NodeConnection implements Connection {
   readonly chunks = new ChunkQueue();
   readonly closed: Promise<void>;
   private drain: Promise<void> | null = null;
+  private error: Error | undefined;
 
   constructor(private readonly socket: net.Socket) {
     socket.setNoDelay(true);
@@ -54,8 +55,14 @@ class NodeConnection implements Connection {
         resolve();
       });
     });
-    // Errors surface as a close; the session learns the cause from the ended stream.
-    socket.on('error', () => {});
+    // Errors surface as a close (node emits 'error' before 'close'); the first one is the cause.
+    socket.on('error', (error: Error) => {
+      this.error ??= error;
+    });
+  }
+
+  get closeError(): Error | undefined {
+    return this.error;
   }
 
   write(bytes: Uint8Array): Promise<void> | undefined {
