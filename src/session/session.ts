@@ -445,7 +445,7 @@ export class Session {
     } catch (error) {
       // Malformed or hostile bytes: drop this link, keep the session, try the next host.
       this.lastError = error;
-      if (established && error instanceof FrameSizeError) {
+      if (established && error instanceof FrameSizeError && error.length > error.limit) {
         // Every earlier frame was handled, so the oversized frame is the reply to the oldest
         // pending request (a huge child list): tell that caller why, or it would see a bare
         // CONNECTIONLOSS and retry forever.
