@@ -1,7 +1,48 @@
 // zookeeper-ts: the client entry point.
 
-export type { ErrorCodeName } from './protocol/errors.js';
-export { ErrorCode, ProtocolError, ZooKeeperError } from './protocol/errors.js';
+export type { ErrorCodeName, ZooKeeperErrorCode } from './protocol/errors.js';
+export {
+  ApiError,
+  AuthFailedError,
+  BadArgumentsError,
+  BadVersionError,
+  ConnectionLossError,
+  DataInconsistencyError,
+  EphemeralOnLocalSessionError,
+  ErrorCode,
+  errorClasses,
+  InvalidACLError,
+  InvalidCallbackError,
+  isRetriable,
+  isSessionOver,
+  MarshallingError,
+  NewConfigNoQuorumError,
+  NoAuthError,
+  NoChildrenForEphemeralsError,
+  NodeExistsError,
+  NoNodeError,
+  NotEmptyError,
+  NotReadOnlyError,
+  NoWatcherError,
+  OperationTimeoutError,
+  ProtocolError,
+  QuotaExceededError,
+  RETRIABLE_CODES,
+  ReconfigDisabledError,
+  ReconfigInProgressError,
+  RequestTimeoutError,
+  RuntimeInconsistencyError,
+  SESSION_OVER_CODES,
+  SessionClosedRequireSaslAuthError,
+  SessionExpiredError,
+  SessionMovedError,
+  SystemError,
+  ThrottledOpError,
+  UnimplementedError,
+  UnknownSessionError,
+  ZooKeeperError,
+} from './protocol/errors.js';
+export { FrameSizeError } from './protocol/frame.js';
 export type { CallOptions, ReconfigOptions } from './session/client.js';
 export { Client, connect } from './session/client.js';
 export { parseConnectString } from './session/hosts.js';

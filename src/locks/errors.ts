@@ -1,5 +1,5 @@
 // Errors of the lock recipes. All are ZooKeeperErrors, so `code` works as for client errors.
-import { ZooKeeperError } from '../protocol/errors.js';
+import { type ErrorCodeName, ZooKeeperError } from '../protocol/errors.js';
 
 /** `acquire({ timeout })` ran out of time. */
 export class LockTimeoutError extends ZooKeeperError {
@@ -19,7 +19,7 @@ export class LockTimeoutError extends ZooKeeperError {
 /** Why a lease stopped being trustworthy. */
 export type LockLossReason = 'suspended' | 'expired' | 'closed' | 'auth-failed' | 'deleted';
 
-const CODES: Record<LockLossReason, string> = {
+const CODES: Record<LockLossReason, ErrorCodeName> = {
   suspended: 'CONNECTIONLOSS',
   expired: 'SESSIONEXPIRED',
   closed: 'SESSIONEXPIRED',

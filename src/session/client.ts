@@ -1,7 +1,7 @@
 // The public client: ZooKeeper operations with chroot handling, argument checks, one-shot and
 // persistent watches, over one Session.
 import { codecs } from '../protocol/codecs.js';
-import { ZooKeeperError } from '../protocol/errors.js';
+import { errorFromCode, makeError, ZooKeeperError } from '../protocol/errors.js';
 import { WatcherTypeCode } from '../protocol/ops.js';
 import { validatePath } from '../protocol/paths.js';
 import { checkAcl, checkOptions, checkVersion, checkWatcher } from './arguments.js';
@@ -79,10 +79,7 @@ export class Client implements AsyncDisposable {
       ['connectTimeout', connectTimeout],
     ] as const) {
       if (!Number.isFinite(value) || value <= 0) {
-        throw new ZooKeeperError(
-          'BADARGUMENTS',
-          `${name} must be a positive number of ms, got ${value}`,
-        );
+        throw makeError('BADARGUMENTS', `${name} must be a positive number of ms, got ${value}`);
       }
     }
     const transport: Transport = options.transport ?? (await defaultTransport());
@@ -141,10 +138,9 @@ export class Client implements AsyncDisposable {
    * such as a silent server); for `expired` and the other final states, the error that ended it.
    */
   on(event: 'state', listener: (state: SessionState, change: StateChange) => void): () => void {
-    if (event !== 'state')
-      throw new ZooKeeperError('BADARGUMENTS', `unknown event "${String(event)}"`);
+    if (event !== 'state') throw makeError('BADARGUMENTS', `unknown event "${String(event)}"`);
     if (typeof listener !== 'function')
-      throw new ZooKeeperError('BADARGUMENTS', 'listener must be a function (state) => void');
+      throw makeError('BADARGUMENTS', 'listener must be a function (state) => void');
     return this.session.onState((state, previous, cause) =>
       listener(state, cause === undefined ? { previous } : { previous, cause }),
     );
@@ -198,14 +194,10 @@ export class Client implements AsyncDisposable {
     checkVersion(version, path, 'delete');
     if (path === '/' && this.paths.chroot !== '') {
       // As the Java client: the chroot itself cannot be deleted through the chrooted client.
-      throw new ZooKeeperError(
-        'BADARGUMENTS',
-        'cannot delete the chroot through a chrooted client',
-        {
-          path,
-          op: 'delete',
-        },
-      );
+      throw makeError('BADARGUMENTS', 'cannot delete the chroot through a chrooted client', {
+        path,
+        op: 'delete',
+      });
     }
     await this.session.submit(
       codecs.delete,
@@ -244,7 +236,7 @@ export class Client implements AsyncDisposable {
   /** Atomic: all ops apply or none. On failure rejects with the first failing op's code and `results`. */
   async multi(ops: readonly Op[], options: CallOptions = {}): Promise<OpResult[]> {
     if (!Array.isArray(ops))
-      throw new ZooKeeperError('BADARGUMENTS', 'multi takes an array of Op', { op: 'multi' });
+      throw makeError('BADARGUMENTS', 'multi takes an array of Op', { op: 'multi' });
     if (ops.length === 0) return [];
     const request = { ops: ops.map((op) => toMultiOp(this.paths, op)) };
     const reply = await this.session.submit(codecs.multi, request, {
@@ -256,11 +248,11 @@ export class Client implements AsyncDisposable {
     if (failed >= 0) {
       const failure = results[failed] as { code: string; errno: number };
       const path = ops[failed]?.path;
-      const error = new ZooKeeperError(
-        failure.code,
-        `${failure.code}: multi failed at op ${failed} (${ops[failed]?.type} ${path}); nothing was applied`,
-        { errno: failure.errno, path, op: 'multi' },
-      );
+      const error = errorFromCode(failure.errno, {
+        message: `${failure.code}: multi failed at op ${failed} (${ops[failed]?.type} ${path}); nothing was applied`,
+        path,
+        op: 'multi',
+      });
       error.results = results;
       throw error;
     }
@@ -270,7 +262,7 @@ export class Client implements AsyncDisposable {
   /** Several reads in one round trip; each succeeds or fails on its own (not atomic). */
   async multiRead(ops: readonly ReadOp[], options: CallOptions = {}): Promise<OpResult[]> {
     if (!Array.isArray(ops))
-      throw new ZooKeeperError('BADARGUMENTS', 'multiRead takes an array of Op', {
+      throw makeError('BADARGUMENTS', 'multiRead takes an array of Op', {
         op: 'multiRead',
       });
     if (ops.length === 0) return [];
@@ -391,13 +383,9 @@ export class Client implements AsyncDisposable {
   /** This session's ephemeral nodes under `prefix` (relative to the chroot, as every path here). */
   async getEphemerals(prefix = '/', options: CallOptions = {}): Promise<string[]> {
     if (typeof prefix !== 'string' || !prefix.startsWith('/')) {
-      throw new ZooKeeperError(
-        'BADARGUMENTS',
-        `prefix must start with "/", got ${String(prefix)}`,
-        {
-          op: 'getEphemerals',
-        },
-      );
+      throw makeError('BADARGUMENTS', `prefix must start with "/", got ${String(prefix)}`, {
+        op: 'getEphemerals',
+      });
     }
     const reply = await this.session.submit(
       codecs.getEphemerals,
@@ -436,7 +424,7 @@ export class Client implements AsyncDisposable {
   /** Adds credentials to the session (kept and re-sent after reconnects). */
   async addAuth(scheme: string, credentials: string | Uint8Array): Promise<void> {
     if (typeof scheme !== 'string' || scheme === '') {
-      throw new ZooKeeperError('BADARGUMENTS', 'scheme must be a non-empty string', {
+      throw makeError('BADARGUMENTS', 'scheme must be a non-empty string', {
         op: 'addAuth',
       });
     }
@@ -508,7 +496,7 @@ export class Client implements AsyncDisposable {
   watch(path: string, options: PersistentWatchOptions = {}): PersistentWatchIterator {
     validatePath(path);
     if (options.signal !== undefined && !(options.signal instanceof AbortSignal)) {
-      throw new ZooKeeperError('BADARGUMENTS', 'signal must be an AbortSignal', {
+      throw makeError('BADARGUMENTS', 'signal must be an AbortSignal', {
         path,
         op: 'watch',
       });
@@ -546,7 +534,7 @@ export class Client implements AsyncDisposable {
     };
     const type = codes[kind];
     if (type === undefined) {
-      throw new ZooKeeperError('BADARGUMENTS', `unknown watcher kind "${String(kind)}"`, {
+      throw makeError('BADARGUMENTS', `unknown watcher kind "${String(kind)}"`, {
         path,
         op: 'removeWatches',
       });

@@ -1,5 +1,5 @@
 // Connect strings and the host list walked while (re)connecting.
-import { ZooKeeperError } from '../protocol/errors.js';
+import { makeError, type ZooKeeperError } from '../protocol/errors.js';
 import { pathProblem } from '../protocol/paths.js';
 
 export interface HostAddress {
@@ -16,7 +16,7 @@ export interface ParsedConnectString {
 const DEFAULT_PORT = 2181;
 
 function badConnectString(input: string, reason: string): ZooKeeperError {
-  return new ZooKeeperError('BADARGUMENTS', `invalid connect string "${input}": ${reason}`);
+  return makeError('BADARGUMENTS', `invalid connect string "${input}": ${reason}`);
 }
 
 function parseHost(entry: string, input: string): HostAddress {

@@ -1,5 +1,5 @@
 // A persistent watch seen as an async iterator of events: `for await (const e of zk.watch(p))`.
-import { ZooKeeperError } from '../protocol/errors.js';
+import { makeError } from '../protocol/errors.js';
 import type { WatchedEvent } from './types.js';
 import type { PersistentListener, WatchRegistry } from './watches.js';
 
@@ -71,7 +71,7 @@ export class PersistentWatch implements PersistentWatchIterator, PersistentListe
   }
 
   private readonly onAbort = () => {
-    void this.stop(this.signal?.reason ?? new ZooKeeperError('OPERATIONTIMEOUT', 'watch aborted'));
+    void this.stop(this.signal?.reason ?? makeError('OPERATIONTIMEOUT', 'watch aborted'));
   };
 
   event(event: WatchedEvent): void {

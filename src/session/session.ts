@@ -14,7 +14,7 @@ import {
   encodeConnectRequest,
   encodeRequest,
 } from '../protocol/codecs.js';
-import { errorFromCode, ProtocolError, ZooKeeperError } from '../protocol/errors.js';
+import { errorFromCode, makeError, ProtocolError, ZooKeeperError } from '../protocol/errors.js';
 import { DEFAULT_MAX_FRAME, FrameDecoder, FrameSizeError } from '../protocol/frame.js';
 import { Xid } from '../protocol/ops.js';
 import { stripChroot } from '../protocol/paths.js';
@@ -188,7 +188,7 @@ export class Session {
         const tried = this.config.hosts.all().map(formatHost).join(', ');
         const cause =
           this.lastError instanceof Error ? ` (last error: ${this.lastError.message})` : '';
-        const error = new ZooKeeperError(
+        const error = makeError(
           'CONNECTIONLOSS',
           `no ZooKeeper session within ${this.config.connectTimeout} ms from ${tried}${cause}`,
           { op: 'connect', cause: this.lastError },
@@ -218,7 +218,7 @@ export class Session {
     }
     if (frame.length - 4 > this.maxFrameSize) {
       return Promise.reject(
-        new ZooKeeperError(
+        makeError(
           'BADARGUMENTS',
           `${op} request is ${frame.length - 4} bytes, over the ${this.maxFrameSize}-byte frame limit (jute.maxbuffer)`,
           { path: details.path, op },
@@ -239,7 +239,7 @@ export class Session {
           ? this.clock.setTimeout(
               () =>
                 giveUp(
-                  new ZooKeeperError('REQUESTTIMEOUT', `${op} got no reply within ${timeout} ms`, {
+                  makeError('REQUESTTIMEOUT', `${op} got no reply within ${timeout} ms`, {
                     op,
                     path: details.path,
                   }),
@@ -280,7 +280,7 @@ export class Session {
     const size = authFrame({ scheme, auth, waiters: [] }).frame.length - 4;
     if (size > this.maxFrameSize) {
       return Promise.reject(
-        new ZooKeeperError(
+        makeError(
           'BADARGUMENTS',
           `addAuth request is ${size} bytes, over the ${this.maxFrameSize}-byte frame limit (jute.maxbuffer)`,
           { op: 'addAuth' },
@@ -303,7 +303,7 @@ export class Session {
   /** Drops the current connection (for tests of failover and for moving to another server). */
   dropConnection(reason = 'dropped by the client'): void {
     if (!this.connection) return;
-    this.lastError = new ZooKeeperError('CONNECTIONLOSS', reason);
+    this.lastError = makeError('CONNECTIONLOSS', reason);
     this.connection.close();
   }
 
@@ -357,10 +357,7 @@ export class Session {
     const handshakeTimer = this.clock.setTimeout(
       () =>
         attempt.abort(
-          new ZooKeeperError(
-            'CONNECTIONLOSS',
-            `no handshake from ${formatHost(host)} within ${budget} ms`,
-          ),
+          makeError('CONNECTIONLOSS', `no handshake from ${formatHost(host)} within ${budget} ms`),
         ),
       budget,
     );
@@ -431,7 +428,7 @@ export class Session {
       }
       const closeError = connection.closeError;
       if (!established) {
-        this.lastError = new ZooKeeperError(
+        this.lastError = makeError(
           'CONNECTIONLOSS',
           closeError
             ? `${formatHost(host)} closed the connection during the handshake: ${closeError.message}`
@@ -468,9 +465,7 @@ export class Session {
     const response = decodeConnectResponse(frame);
     if (response.timeOut <= 0) {
       // The server no longer knows this session (expired, or a wrong password).
-      this.expire(
-        new ZooKeeperError('SESSIONEXPIRED', `session 0x${this.id.toString(16)} has expired`),
-      );
+      this.expire(makeError('SESSIONEXPIRED', `session 0x${this.id.toString(16)} has expired`));
       return false;
     }
     this.id = response.sessionId;
@@ -489,7 +484,7 @@ export class Session {
     this.heartbeat = new Heartbeat(this.clock, this.timers, {
       ping: () => this.outbox.push({ kind: 'control', frame: PING_FRAME }),
       dead: (silentFor) => {
-        this.lastError = new ZooKeeperError(
+        this.lastError = makeError(
           'CONNECTIONLOSS',
           `no reply from the server for ${Math.round(silentFor)} ms`,
         );
@@ -592,7 +587,7 @@ export class Session {
     const cause = this.lastError instanceof Error ? this.lastError : undefined;
     for (const request of this.pending.drain()) {
       request.settle(
-        new ZooKeeperError('CONNECTIONLOSS', message, {
+        makeError('CONNECTIONLOSS', message, {
           op: request.op,
           path: request.path,
           cause,
@@ -650,7 +645,7 @@ export class Session {
       this.expiryTimer = null;
       if (isConnected(this.state) || isFinal(this.state)) return;
       this.expire(
-        new ZooKeeperError(
+        makeError(
           'SESSIONEXPIRED',
           `no server answered for ${this.negotiatedTimeout} ms (the session timeout): session 0x${this.id.toString(16)} is considered expired`,
         ),
@@ -675,19 +670,15 @@ export class Session {
     const details = { op, path };
     switch (this.state) {
       case 'expired':
-        return new ZooKeeperError(
+        return makeError(
           'SESSIONEXPIRED',
           `session 0x${this.id.toString(16)} has expired`,
           details,
         );
       case 'auth-failed':
-        return new ZooKeeperError(
-          'AUTHFAILED',
-          'authentication failed; the session is unusable',
-          details,
-        );
+        return makeError('AUTHFAILED', 'authentication failed; the session is unusable', details);
       default:
-        return new ZooKeeperError('SESSIONEXPIRED', 'the client is closed', details);
+        return makeError('SESSIONEXPIRED', 'the client is closed', details);
     }
   }
 
@@ -709,7 +700,12 @@ export class Session {
     connection?.close();
     const fail = (request: PendingRequest | undefined) =>
       request?.settle(
-        new ZooKeeperError(error.code, error.message, { op: request.op, path: request.path }),
+        errorFromCode(error.errno, {
+          message: error.message,
+          op: request.op,
+          path: request.path,
+          cause: error.cause,
+        }),
       );
     for (const request of this.pending.drain()) fail(request);
     for (const item of this.outbox.drain()) if (item.kind !== 'auth') fail(item.request);
@@ -738,7 +734,7 @@ export class Session {
       }
       if (await this.sendCloseSession(remaining)) break;
     }
-    await this.shutdown('closed', new ZooKeeperError('SESSIONEXPIRED', 'the client is closed'));
+    await this.shutdown('closed', makeError('SESSIONEXPIRED', 'the client is closed'));
   }
 
   /** True once the server answered closeSession; false if the link broke or time ran out. */

@@ -1,7 +1,7 @@
 // Transport over node:net / node:tls. Also serves Bun and Deno through their Node compatibility.
 import type * as net from 'node:net';
 import type * as tls from 'node:tls';
-import { ZooKeeperError } from '../../protocol/errors.js';
+import { makeError } from '../../protocol/errors.js';
 import type { Connection, Transport, TransportConnectOptions } from '../transport.js';
 import { ChunkQueue } from './chunk-queue.js';
 
@@ -27,7 +27,7 @@ export function loadNodeSockets(): Promise<NodeSockets> {
       return { net: netModule, tls: tlsModule };
     } catch (error) {
       modules = null;
-      throw new ZooKeeperError(
+      throw makeError(
         'BADARGUMENTS',
         'node:net is not available in this runtime; pass a transport that is (see zookeeper-ts transports)',
         { cause: error },

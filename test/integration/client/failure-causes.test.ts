@@ -1,7 +1,12 @@
 // What broke the link reaches the user: the runtime's error (a reset here) is the `cause` of the
 // CONNECTIONLOSS errors and of the `suspended` state change.
 import { afterAll, describe, expect, it } from 'vitest';
-import { type StateChange, ZooKeeperError } from '../../../src/index.js';
+import {
+  ConnectionLossError,
+  RequestTimeoutError,
+  SessionExpiredError,
+  type StateChange,
+} from '../../../src/index.js';
 import { sharedServer, TcpProxy } from '../../harness/index.js';
 import { chrooted, client, rejection, until } from './setup.js';
 
@@ -26,7 +31,7 @@ describe('failure causes', () => {
     proxy.cut('rst');
     proxy.thaw();
     const error = await inFlight;
-    expect(error).toBeInstanceOf(ZooKeeperError);
+    expect(error).toBeInstanceOf(ConnectionLossError);
     expect(error).toMatchObject({ code: 'CONNECTIONLOSS' });
     expect((error.cause as NodeJS.ErrnoException | undefined)?.code).toBe('ECONNRESET');
     expect(error.message).toMatch(/ECONNRESET/);
@@ -34,5 +39,21 @@ describe('failure causes', () => {
     const suspended = changes.find(([state]) => state === 'suspended');
     expect(suspended?.[1].previous).toBe('connected');
     expect((suspended?.[1].cause as NodeJS.ErrnoException | undefined)?.code).toBe('ECONNRESET');
+  });
+
+  it('errors the client makes itself are instances of their code class: REQUESTTIMEOUT, SESSIONEXPIRED', async () => {
+    const { zk: chrootedClient, chroot } = await chrooted();
+    await chrootedClient.create('/t');
+    const [host, port] = sharedServer().connectString.split(':') as [string, string];
+    const proxy = await TcpProxy.start(host, Number(port));
+    proxies.push(proxy);
+    const zk = await client(proxy.connectString + chroot, { requestTimeout: 200 });
+    proxy.freeze('hold');
+    const timedOut = await rejection(zk.exists('/t'));
+    expect(timedOut).toBeInstanceOf(RequestTimeoutError);
+    expect(timedOut).toMatchObject({ code: 'REQUESTTIMEOUT', op: 'exists', path: '/t' });
+    proxy.thaw();
+    await zk.close();
+    expect(await rejection(zk.exists('/t'))).toBeInstanceOf(SessionExpiredError);
   });
 });
