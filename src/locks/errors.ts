@@ -1,5 +1,5 @@
 // Errors of the lock recipes. All are ZooKeeperErrors, so `code` works as for client errors.
-import { type ErrorCodeName, ZooKeeperError } from '../protocol/errors.js';
+import { type ErrorCodeName, makeError, ZooKeeperError } from '../protocol/errors.js';
 
 /** `acquire({ timeout })` ran out of time. */
 export class LockTimeoutError extends ZooKeeperError {
@@ -67,5 +67,5 @@ export function lossPolicyOf(policy: unknown, path: string): 'suspended' | 'expi
 }
 
 export function badArguments(message: string, path?: string): ZooKeeperError {
-  return new ZooKeeperError('BADARGUMENTS', message, path === undefined ? {} : { path });
+  return makeError('BADARGUMENTS', message, path === undefined ? {} : { path });
 }
