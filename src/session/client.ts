@@ -581,6 +581,7 @@ export class Client implements AsyncDisposable {
     // One server entry serves every local listener of the path: keep it while any remain.
     const watches = this.session.watches;
     if (
+      watches.isAdding(path) ||
       watches.hasPersistent(path, false) ||
       watches.hasPersistent(path, true) ||
       watches.hasOneShot('data', path) ||

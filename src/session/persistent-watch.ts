@@ -47,8 +47,12 @@ export class PersistentWatch implements PersistentWatchIterator, PersistentListe
       this.added = Promise.resolve();
       return;
     }
+    // While this add is in flight, the server watch it sets is needed even if another listener
+    // of the path ends meanwhile; ended at the reply, or when the call is given up.
+    const addDone = deps.registry.beginAdd(path);
     this.added = deps
       .add((err) => {
+        addDone();
         // The server sets a persistent watch whether or not the node exists.
         if (err !== 0 && err !== NONODE) return;
         if (!this.finished) {
@@ -60,7 +64,8 @@ export class PersistentWatch implements PersistentWatchIterator, PersistentListe
         // the watch anyway and would stream every change to us; take it off again.
         this.undo = deps.remove();
       })
-      .catch((error: unknown) => this.finish(error));
+      .catch((error: unknown) => this.finish(error))
+      .finally(addDone);
     signal?.addEventListener('abort', this.onAbort, { once: true });
   }
 

@@ -62,6 +62,8 @@ export class WatchRegistry {
   };
   private readonly persistent = new Map<string, Set<PersistentListener>>();
   private readonly recursive = new Map<string, Set<PersistentListener>>();
+  /** addWatch requests in flight per path: the server watch they set must not be removed. */
+  private readonly adding = new Map<string, number>();
 
   add(kind: OneShotKind, path: string, watcher: Watcher): void {
     addTo(this.oneShot[kind], path, watcher);
@@ -92,6 +94,24 @@ export class WatchRegistry {
       safeCall(() => listener.end(null));
     }
     return true;
+  }
+
+  /** Counts an addWatch for `path` as in flight; returns the function that ends it (idempotent). */
+  beginAdd(path: string): () => void {
+    this.adding.set(path, (this.adding.get(path) ?? 0) + 1);
+    let done = false;
+    return () => {
+      if (done) return;
+      done = true;
+      const left = (this.adding.get(path) ?? 1) - 1;
+      if (left > 0) this.adding.set(path, left);
+      else this.adding.delete(path);
+    };
+  }
+
+  /** Whether an addWatch for `path` is in flight. */
+  isAdding(path: string): boolean {
+    return this.adding.has(path);
   }
 
   hasPersistent(path: string, recursive: boolean): boolean {

@@ -148,3 +148,24 @@ describe('small session promises', () => {
     expect(await fourth).toEqual({ value: undefined, done: true });
   });
 });
+
+describe('persistent watches on one path, one ended before its addWatch answered', () => {
+  it('the undo of the first does not take the server watch from a second one still being added', async () => {
+    const { zk, root, chroot } = await chrooted();
+    await root.create(`${chroot}/s`);
+    const controller = new AbortController();
+    const first = zk.watch('/s', { signal: controller.signal });
+    const second = zk.watch('/s');
+    controller.abort(new Error('first not wanted'));
+    await rejection(first.ready);
+    await second.ready;
+    await zk.sync('/');
+    await root.setData(`${chroot}/s`, 'x');
+    const event = await Promise.race([
+      second.next(),
+      new Promise((resolve) => setTimeout(() => resolve('no event within 3 s'), 3_000)),
+    ]);
+    expect(event).toEqual({ value: { type: 'NodeDataChanged', path: '/s' }, done: false });
+    await second.return?.();
+  });
+});
