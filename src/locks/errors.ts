@@ -1,5 +1,5 @@
 // Errors of the lock recipes. All are ZooKeeperErrors, so `code` works as for client errors.
-import { ZooKeeperError } from '../protocol/errors.js';
+import { type ErrorCodeName, makeError, ZooKeeperError } from '../protocol/errors.js';
 
 /** `acquire({ timeout })` ran out of time. */
 export class LockTimeoutError extends ZooKeeperError {
@@ -20,7 +20,7 @@ export class LockTimeoutError extends ZooKeeperError {
 /** Why a lease stopped being trustworthy. */
 export type LockLossReason = 'suspended' | 'expired' | 'closed' | 'auth-failed' | 'deleted';
 
-const CODES: Record<LockLossReason, string> = {
+const CODES: Record<LockLossReason, ErrorCodeName> = {
   suspended: 'CONNECTIONLOSS',
   expired: 'SESSIONEXPIRED',
   closed: 'SESSIONEXPIRED',
@@ -71,5 +71,5 @@ export function lossPolicyOf(policy: unknown, path: string): 'suspended' | 'expi
 }
 
 export function badArguments(message: string, path?: string): ZooKeeperError {
-  return new ZooKeeperError('BADARGUMENTS', message, path === undefined ? {} : { path });
+  return makeError('BADARGUMENTS', message, path === undefined ? {} : { path });
 }

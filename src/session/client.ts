@@ -2,7 +2,7 @@
 // persistent watches, over one Session.
 /// <reference path="../disposable.ts" preserve="true" />
 import { codecs } from '../protocol/codecs.js';
-import { ZooKeeperError } from '../protocol/errors.js';
+import { errorFromCode, makeError, ZooKeeperError } from '../protocol/errors.js';
 import { WatcherTypeCode } from '../protocol/ops.js';
 import { validatePath } from '../protocol/paths.js';
 import { checkAcl, checkOptions, checkVersion, checkWatcher } from './arguments.js';
@@ -35,13 +35,12 @@ import type {
   RemoveWatchesOptions,
   SessionState,
   Stat,
+  StateChange,
   Watcher,
   WatcherKind,
   WatchOptions,
 } from './types.js';
-import type { OneShotKind } from './watches.js';
-
-const CONFIG_NODE = '/zookeeper/config';
+import { CONFIG_NODE, CONFIG_WATCH_KEY, type OneShotKind } from './watches.js';
 
 /** Options accepted by every operation besides its own. */
 export interface CallOptions {
@@ -89,10 +88,7 @@ export class Client implements AsyncDisposable {
       ['connectTimeout', connectTimeout],
     ] as const) {
       if (!Number.isFinite(value) || value <= 0) {
-        throw new ZooKeeperError(
-          'BADARGUMENTS',
-          `${name} must be a positive number of ms, got ${value}`,
-        );
+        throw makeError('BADARGUMENTS', `${name} must be a positive number of ms, got ${value}`);
       }
     }
     const transport: Transport = options.transport ?? (await defaultTransport());
@@ -149,12 +145,19 @@ export class Client implements AsyncDisposable {
   }
 
   /** Listens to session state changes; returns the unsubscribe function. */
-  on(event: 'state', listener: (state: SessionState) => void): () => void {
-    if (event !== 'state')
-      throw new ZooKeeperError('BADARGUMENTS', `unknown event "${String(event)}"`);
+  /**
+   * Listens to session state changes; returns the unsubscribe function. The second argument says
+   * where from, and why when the client did not ask for it: for `suspended`, `cause` is what broke
+   * the link (the runtime's error such as ECONNRESET or a TLS alert, or the client's own reason
+   * such as a silent server); for `expired` and the other final states, the error that ended it.
+   */
+  on(event: 'state', listener: (state: SessionState, change: StateChange) => void): () => void {
+    if (event !== 'state') throw makeError('BADARGUMENTS', `unknown event "${String(event)}"`);
     if (typeof listener !== 'function')
-      throw new ZooKeeperError('BADARGUMENTS', 'listener must be a function (state) => void');
-    return this.session.onState((state) => listener(state));
+      throw makeError('BADARGUMENTS', 'listener must be a function (state) => void');
+    return this.session.onState((state, previous, cause) =>
+      listener(state, cause === undefined ? { previous } : { previous, cause }),
+    );
   }
 
   // ---- writes --------------------------------------------------------------------------------
@@ -216,14 +219,10 @@ export class Client implements AsyncDisposable {
     checkVersion(version, path, 'delete');
     if (path === '/' && this.paths.chroot !== '') {
       // As the Java client: the chroot itself cannot be deleted through the chrooted client.
-      throw new ZooKeeperError(
-        'BADARGUMENTS',
-        'cannot delete the chroot through a chrooted client',
-        {
-          path,
-          op: 'delete',
-        },
-      );
+      throw makeError('BADARGUMENTS', 'cannot delete the chroot through a chrooted client', {
+        path,
+        op: 'delete',
+      });
     }
     await this.session.submit(
       codecs.delete,
@@ -264,7 +263,7 @@ export class Client implements AsyncDisposable {
   /** Atomic: all ops apply or none. On failure rejects with the first failing op's code and `results`. */
   async multi(ops: readonly Op[], options: CallOptions = {}): Promise<OpResult[]> {
     if (!Array.isArray(ops))
-      throw new ZooKeeperError('BADARGUMENTS', 'multi takes an array of Op', { op: 'multi' });
+      throw makeError('BADARGUMENTS', 'multi takes an array of Op', { op: 'multi' });
     if (ops.length === 0) return [];
     const request = { ops: ops.map((op) => toMultiOp(this.paths, op)) };
     const reply = await this.session.submit(codecs.multi, request, {
@@ -276,11 +275,11 @@ export class Client implements AsyncDisposable {
     if (failed >= 0) {
       const failure = results[failed] as { code: string; errno: number };
       const path = ops[failed]?.path;
-      const error = new ZooKeeperError(
-        failure.code,
-        `${failure.code}: multi failed at op ${failed} (${ops[failed]?.type} ${path}); nothing was applied`,
-        { errno: failure.errno, path, op: 'multi' },
-      );
+      const error = errorFromCode(failure.errno, {
+        message: `${failure.code}: multi failed at op ${failed} (${ops[failed]?.type} ${path}); nothing was applied`,
+        path,
+        op: 'multi',
+      });
       error.results = results;
       throw error;
     }
@@ -290,7 +289,7 @@ export class Client implements AsyncDisposable {
   /** Several reads in one round trip; each succeeds or fails on its own (not atomic). */
   async multiRead(ops: readonly ReadOp[], options: CallOptions = {}): Promise<OpResult[]> {
     if (!Array.isArray(ops))
-      throw new ZooKeeperError('BADARGUMENTS', 'multiRead takes an array of Op', {
+      throw makeError('BADARGUMENTS', 'multiRead takes an array of Op', {
         op: 'multiRead',
       });
     if (ops.length === 0) return [];
@@ -434,13 +433,9 @@ export class Client implements AsyncDisposable {
   /** This session's ephemeral nodes under `prefix` (relative to the chroot, as every path here). */
   async getEphemerals(prefix = '/', options: CallOptions = {}): Promise<string[]> {
     if (typeof prefix !== 'string' || !prefix.startsWith('/')) {
-      throw new ZooKeeperError(
-        'BADARGUMENTS',
-        `prefix must start with "/", got ${String(prefix)}`,
-        {
-          op: 'getEphemerals',
-        },
-      );
+      throw makeError('BADARGUMENTS', `prefix must start with "/", got ${String(prefix)}`, {
+        op: 'getEphemerals',
+      });
     }
     const reply = await this.session.submit(
       codecs.getEphemerals,
@@ -479,7 +474,7 @@ export class Client implements AsyncDisposable {
   /** Adds credentials to the session (kept and re-sent after reconnects). */
   async addAuth(scheme: string, credentials: string | Uint8Array): Promise<void> {
     if (typeof scheme !== 'string' || scheme === '') {
-      throw new ZooKeeperError('BADARGUMENTS', 'scheme must be a non-empty string', {
+      throw makeError('BADARGUMENTS', 'scheme must be a non-empty string', {
         op: 'addAuth',
       });
     }
@@ -512,7 +507,7 @@ export class Client implements AsyncDisposable {
         path: CONFIG_NODE,
         op: 'getConfig',
         signal: options.signal,
-        onReply: this.registerOnSuccess('data', CONFIG_NODE, watcher),
+        onReply: this.registerOnSuccess('data', CONFIG_WATCH_KEY, watcher),
       },
     );
     const config = new TextDecoder().decode(reply.data ?? new Uint8Array(0));
@@ -565,7 +560,7 @@ export class Client implements AsyncDisposable {
   watch(path: string, options: PersistentWatchOptions = {}): PersistentWatchIterator {
     validatePath(path);
     if (options.signal !== undefined && !(options.signal instanceof AbortSignal)) {
-      throw new ZooKeeperError('BADARGUMENTS', 'signal must be an AbortSignal', {
+      throw makeError('BADARGUMENTS', 'signal must be an AbortSignal', {
         path,
         op: 'watch',
       });
@@ -577,7 +572,7 @@ export class Client implements AsyncDisposable {
         this.session.submit(
           codecs.addWatch,
           { path: this.paths.toServer(path), mode: recursive ? 1 : 0 },
-          { path, op: 'addWatch', onReply },
+          { path, op: 'addWatch', onReply, onAbandonedReply: onReply },
         ),
       remove: () => this.removeServerWatch(path, WatcherTypeCode.Any),
     });
@@ -603,7 +598,7 @@ export class Client implements AsyncDisposable {
     };
     const type = codes[kind];
     if (type === undefined) {
-      throw new ZooKeeperError('BADARGUMENTS', `unknown watcher kind "${String(kind)}"`, {
+      throw makeError('BADARGUMENTS', `unknown watcher kind "${String(kind)}"`, {
         path,
         op: 'removeWatches',
       });
@@ -648,6 +643,7 @@ export class Client implements AsyncDisposable {
     // One server entry serves every local listener of the path: keep it while any remain.
     const watches = this.session.watches;
     if (
+      watches.isAdding(path) ||
       watches.hasPersistent(path, false) ||
       watches.hasPersistent(path, true) ||
       watches.hasOneShot('data', path) ||

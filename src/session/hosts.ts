@@ -1,5 +1,5 @@
 // Connect strings and the host list walked while (re)connecting.
-import { ZooKeeperError } from '../protocol/errors.js';
+import { makeError, type ZooKeeperError } from '../protocol/errors.js';
 import { pathProblem } from '../protocol/paths.js';
 
 /** One server of a connect string. */
@@ -21,7 +21,7 @@ export interface ParsedConnectString {
 const DEFAULT_PORT = 2181;
 
 function badConnectString(input: string, reason: string): ZooKeeperError {
-  return new ZooKeeperError('BADARGUMENTS', `invalid connect string "${input}": ${reason}`);
+  return makeError('BADARGUMENTS', `invalid connect string "${input}": ${reason}`);
 }
 
 function parseHost(entry: string, input: string): HostAddress {

@@ -1,6 +1,6 @@
 // Public builders for multi() and multiRead(), and the mapping of their results.
 
-import { errorCodeName, ZooKeeperError } from '../protocol/errors.js';
+import { errorCodeName, makeError } from '../protocol/errors.js';
 import type { MultiOp, MultiReadOp, MultiResult } from '../protocol/multi.js';
 import { validatePath } from '../protocol/paths.js';
 import { checkAcl } from './arguments.js';
@@ -151,10 +151,10 @@ export function createRequest(
   op: string,
 ) {
   if (typeof options !== 'object' || options === null)
-    throw new ZooKeeperError('BADARGUMENTS', 'options must be an object', { path, op });
+    throw makeError('BADARGUMENTS', 'options must be an object', { path, op });
   const mode = options.mode ?? CreateMode.PERSISTENT;
   if (!Object.values(CreateMode).includes(mode)) {
-    throw new ZooKeeperError('BADARGUMENTS', `unknown create mode ${String(mode)}`, { path, op });
+    throw makeError('BADARGUMENTS', `unknown create mode ${String(mode)}`, { path, op });
   }
   validatePath(path, isSequential(mode));
   const acl = checkAcl(options.acl ?? Ids.OPEN_ACL_UNSAFE, path, op);
@@ -163,14 +163,14 @@ export function createRequest(
   const ttl = options.ttl;
   if (withTtl) {
     if (ttl === undefined || !Number.isInteger(ttl) || ttl <= 0 || ttl > 0xffffffffff) {
-      throw new ZooKeeperError(
+      throw makeError(
         'BADARGUMENTS',
         `a TTL mode needs ttl in 1..${0xffffffffff} ms, got ${String(ttl)}`,
         { path, op },
       );
     }
   } else if (ttl !== undefined) {
-    throw new ZooKeeperError('BADARGUMENTS', 'ttl is only allowed with the *_WITH_TTL modes', {
+    throw makeError('BADARGUMENTS', 'ttl is only allowed with the *_WITH_TTL modes', {
       path,
       op,
     });
@@ -190,7 +190,7 @@ export function createRequest(
 
 function checkOp(op: unknown, name: string): void {
   if (typeof op !== 'object' || op === null)
-    throw new ZooKeeperError(
+    throw makeError(
       'BADARGUMENTS',
       `${name} takes Op objects, got ${op === null ? 'null' : typeof op}`,
       { op: name },
@@ -232,7 +232,7 @@ export function toMultiOp(paths: Paths, op: Op): MultiOp {
       validatePath(op.path);
       return { type: 'check', request: { path: paths.toServer(op.path), version: op.version } };
     default:
-      throw new ZooKeeperError('BADARGUMENTS', `unknown multi op ${JSON.stringify(op)}`, {
+      throw makeError('BADARGUMENTS', `unknown multi op ${JSON.stringify(op)}`, {
         op: 'multi',
       });
   }
@@ -248,7 +248,7 @@ export function toMultiReadOp(paths: Paths, op: ReadOp): MultiReadOp {
     case 'getChildren':
       return { type: 'getChildren', request };
     default:
-      throw new ZooKeeperError('BADARGUMENTS', `unknown multiRead op ${JSON.stringify(op)}`, {
+      throw makeError('BADARGUMENTS', `unknown multiRead op ${JSON.stringify(op)}`, {
         op: 'multiRead',
       });
   }

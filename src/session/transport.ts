@@ -27,6 +27,12 @@ export interface Connection {
   close(): void;
   /** Settles when the connection is closed, from either side. Never rejects. */
   readonly closed: Promise<void>;
+  /**
+   * Why the connection closed, when the runtime said (a reset, a TLS alert): set before `chunks`
+   * ends. The session passes it on as the `cause` of the CONNECTIONLOSS errors and of the
+   * `suspended` state change. Optional: adapters that cannot tell leave it undefined.
+   */
+  readonly closeError?: Error;
 }
 
 /**

@@ -11,6 +11,14 @@ export type SessionState =
   | 'auth-failed'
   | 'closed';
 
+/** What a state listener learns besides the new state (see `Client.on('state')`). */
+export interface StateChange {
+  /** The state before this change. */
+  previous: SessionState;
+  /** Why, when the client did not ask for it: what broke the link, or what ended the session. */
+  cause?: Error;
+}
+
 /** Node metadata. zxids and session ids are bigint (they exceed 2^53); times are ms since the epoch. */
 export interface Stat {
   /** zxid of the transaction that created the node. */

@@ -1,7 +1,7 @@
 // Transport over node:net / node:tls. Also serves Bun and Deno through their Node compatibility.
 import type * as net from 'node:net';
 import type * as tls from 'node:tls';
-import { ZooKeeperError } from '../../protocol/errors.js';
+import { makeError } from '../../protocol/errors.js';
 import type { Connection, Transport, TransportConnectOptions } from '../transport.js';
 import { ChunkQueue } from './chunk-queue.js';
 
@@ -29,7 +29,7 @@ export function loadNodeSockets(): Promise<NodeSockets> {
       return { net: netModule, tls: tlsModule };
     } catch (error) {
       modules = null;
-      throw new ZooKeeperError(
+      throw makeError(
         'BADARGUMENTS',
         'node:net is not available in this runtime; pass a transport that is (see zookeeper-ts transports)',
         { cause: error },
@@ -43,6 +43,7 @@ class NodeConnection implements Connection {
   readonly chunks = new ChunkQueue();
   readonly closed: Promise<void>;
   private drain: Promise<void> | null = null;
+  private error: Error | undefined;
 
   constructor(private readonly socket: net.Socket) {
     socket.setNoDelay(true);
@@ -56,8 +57,14 @@ class NodeConnection implements Connection {
         resolve();
       });
     });
-    // Errors surface as a close; the session learns the cause from the ended stream.
-    socket.on('error', () => {});
+    // Errors surface as a close (node emits 'error' before 'close'); the first one is the cause.
+    socket.on('error', (error: Error) => {
+      this.error ??= error;
+    });
+  }
+
+  get closeError(): Error | undefined {
+    return this.error;
   }
 
   write(bytes: Uint8Array): Promise<void> | undefined {
