@@ -5,6 +5,7 @@ import { digest } from './digest.js';
 import { fourLetter, mntr, srvr } from './four-letter.js';
 import { get } from './get.js';
 import { lock } from './lock.js';
+import { locks } from './locks.js';
 import { ls } from './ls.js';
 import { rm } from './rm.js';
 import { auth, ephemerals, sync, whoami } from './session.js';
@@ -27,6 +28,7 @@ export const COMMANDS: readonly Command[] = [
   ephemerals,
   whoami,
   lock,
+  locks,
   srvr,
   mntr,
   fourLetter,
