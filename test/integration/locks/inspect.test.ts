@@ -163,7 +163,10 @@ describe('inspectLock', () => {
     leases.push(await new Semaphore(a, sem, 2).acquire());
     leases.push(await new Semaphore(b, sem, 2).acquire());
     const third = pending(new Semaphore(c, sem, 2).acquire());
-    await expect.poll(async () => (await summary(observer, sem, 2)).length, POLL).toBe(3);
+    // The third takes the guard, creates its lease, then waits for the count to drop.
+    await expect
+      .poll(async () => (await observer.getChildren(`${sem}/leases`)).length, POLL)
+      .toBe(3);
     const semView = await inspectLock(observer, sem, { maxLeases: 2 });
     expect(semView.contenders.map((x) => `${x.state} ${x.kind} ${x.owner.toString(16)}`)).toEqual(
       [a, b, c].map(
