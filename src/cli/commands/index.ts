@@ -1,5 +1,6 @@
 // Every command of zkts, in the order `zkts --help` lists them.
 import { acl } from './acl.js';
+import { bench } from './bench.js';
 import { create } from './create.js';
 import { digest } from './digest.js';
 import { fourLetter, mntr, srvr } from './four-letter.js';
@@ -29,6 +30,7 @@ export const COMMANDS: readonly Command[] = [
   whoami,
   lock,
   locks,
+  bench,
   srvr,
   mntr,
   fourLetter,
