@@ -19,13 +19,15 @@ export class BenchTree {
 
   constructor(private readonly client: Client) {}
 
-  /** Creates `path` (persistent) and records it; false when it already existed. */
-  private async make(path: string, data?: Uint8Array | string, shared = false): Promise<boolean> {
+  /** Creates `path` and records it; false when it already existed. */
+  private async make(
+    path: string,
+    data?: Uint8Array | string,
+    mode: CreateMode = CreateMode.PERSISTENT,
+  ): Promise<boolean> {
     try {
-      const { stat } = await this.client.create2(path, data ?? undefined, {
-        mode: CreateMode.PERSISTENT,
-      });
-      this.created.push({ path, czxid: stat.czxid, shared });
+      const { stat } = await this.client.create2(path, data ?? undefined, { mode });
+      this.created.push({ path, czxid: stat.czxid, shared: mode === CreateMode.CONTAINER });
       return true;
     } catch (error) {
       if (hasCode(error, 'NODEEXISTS')) return false;
@@ -36,14 +38,30 @@ export class BenchTree {
   /**
    * Takes the root: creates its missing ancestors and the root itself with the run's marker. An
    * existing root is used only when it is empty (no data, no children); anything else is refused.
+   * Ancestors are container nodes: several runs may share `/zkts-bench`, and the server removes
+   * it once the last of them is gone.
    */
   async claim(config: BenchConfig, runId: string): Promise<void> {
     const parts = config.root.split('/').slice(1);
-    for (let i = 1; i < parts.length; i++) {
-      // An ancestor other runs may share: removed at the end only if nobody else uses it.
-      await this.make(`/${parts.slice(0, i).join('/')}`, undefined, true);
+    for (let attempt = 0; ; attempt++) {
+      for (let i = 1; i < parts.length; i++) {
+        const ancestor = `/${parts.slice(0, i).join('/')}`;
+        try {
+          await this.make(ancestor, undefined, CreateMode.CONTAINER);
+        } catch (error) {
+          // Servers before 3.5.3 have no containers.
+          if (!hasCode(error, 'UNIMPLEMENTED')) throw error;
+          await this.make(ancestor);
+        }
+      }
+      try {
+        if (await this.make(config.root, rootMarker(runId))) return;
+        break;
+      } catch (error) {
+        // The server removed an empty container ancestor just now: make it again.
+        if (!hasCode(error, 'NONODE') || attempt >= 2) throw error;
+      }
     }
-    if (await this.make(config.root, rootMarker(runId))) return;
     const { data, stat } = await this.client.getData(config.root);
     if (data.length > 0 || stat.numChildren > 0) {
       throw new CliError(
