@@ -62,6 +62,8 @@ function workerCommand(): string[] {
 export function spawnedPart(config: BenchConfig, sessions: number[]): PartHandle {
   const child: ChildProcess = spawn(process.execPath, workerCommand(), {
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+    // Structured clone: the grant and release times of a long run are large arrays of numbers.
+    serialization: 'advanced',
   });
   let progress = 0;
   let onResult: ((result: PartResult) => void) | undefined;

@@ -9,8 +9,12 @@ let part: BenchPart | undefined;
 let closing: Promise<void> | undefined;
 let started = false;
 
-function send(message: FromWorker): void {
-  if (process.connected) process.send?.(message);
+/** Resolves once the message is handed to the channel: a disconnect before that would drop it. */
+function send(message: FromWorker): Promise<void> {
+  return new Promise((resolve) => {
+    if (!process.connected || !process.send) return resolve();
+    process.send(message, undefined, {}, () => resolve());
+  });
 }
 
 function close(): Promise<void> {
@@ -30,8 +34,8 @@ process.on('disconnect', () => {
 });
 
 process.on('message', (message: ToWorker) => {
-  void handle(message).catch((error: unknown) => {
-    send({
+  void handle(message).catch(async (error: unknown) => {
+    await send({
       type: 'failed',
       code: error instanceof ZooKeeperError ? error.code : undefined,
       message: error instanceof Error ? error.message : String(error),
@@ -45,17 +49,17 @@ async function handle(message: ToWorker): Promise<void> {
     case 'init':
       part = new BenchPart(message.config, message.sessions);
       await part.connect(stop.signal);
-      send({ type: 'ready' });
+      await send({ type: 'ready' });
       return;
     case 'start': {
       if (!part) throw new Error('start before init');
       started = true;
       const current = part;
-      const progress = setInterval(() => send({ type: 'progress', done: current.done }), 200);
+      const progress = setInterval(() => void send({ type: 'progress', done: current.done }), 200);
       try {
         const result = await current.run(message.start, stop.signal);
         await current.close();
-        send({ type: 'result', result });
+        await send({ type: 'result', result });
       } finally {
         clearInterval(progress);
         await close();
