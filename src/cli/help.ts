@@ -27,7 +27,7 @@ export const EXIT_STATUS_HELP: readonly [number | string, string][] = [
   [ExitCode.LOCK_LOST, 'lock: lock lost while the command ran; the command was stopped'],
   [ExitCode.CANNOT_EXECUTE, 'lock: the command cannot be executed'],
   [ExitCode.NOT_FOUND, 'lock: the command was not found'],
-  ['128+N', 'lock: interrupted by signal N while waiting for the lock'],
+  ['128+N', 'lock: interrupted by signal N while waiting for the lock; bench: interrupted'],
 ];
 
 export function globalHelp(commands: readonly Command[]): string {
@@ -59,6 +59,8 @@ export function globalHelp(commands: readonly Command[]): string {
     '  zkts get --json /config | jq -r .data',
     '  echo -n on | zkts set /flags/feature -',
     '  zkts lock /locks/backup --timeout 60000 -- ./backup.sh',
+    '  zkts locks -R /locks                 # who holds which lock, who waits',
+    '  zkts bench mutex --sessions 64 --processes 2',
   ].join('\n');
 }
 
