@@ -13,12 +13,30 @@ export type {
 export { inspectLock, KAZOO_READ_NAME } from './inspect.js';
 export type { FindLocksOptions, LockFolder } from './inspect-tree.js';
 export { findLocks } from './inspect-tree.js';
+export type {
+  ElectionClient,
+  LatchState,
+  LeaderLatchOptions,
+  Leadership,
+  Participant,
+} from './leader-latch.js';
+export { LATCH_NAME, LeaderLatch } from './leader-latch.js';
+export type { LeaderSelectorOptions, LeaderTask } from './leader-selector.js';
+export { LeaderSelector } from './leader-selector.js';
 export type { MultiLease } from './multilock.js';
 export { MultiLock } from './multilock.js';
 export type { MutexOptions } from './mutex.js';
 export { Mutex } from './mutex.js';
 export type { NamingStyle } from './naming.js';
 export { LockName } from './naming.js';
+export type { RevocableAcquireOptions, RevocableLease, RevokeClient } from './revocation.js';
+export {
+  REVOKE_MESSAGE,
+  RevocationRequestedError,
+  revoke,
+  revokeNode,
+  watchRevocation,
+} from './revocation.js';
 export type { ReadWriteLockOptions } from './rwlock.js';
 export { ReadWriteLock, ReadWriteSide } from './rwlock.js';
 export type { SemaphoreOptions } from './semaphore.js';

@@ -12,11 +12,13 @@ import type { LockClient } from './types.js';
 
 /** A lock found under a root: where, which layout, who holds and how many wait. */
 export interface LockFolder {
+  /** The lock path (the folder holding the contender nodes). */
   readonly path: string;
   /** `semaphore` (Curator's `leases/` + `locks/`), else the naming of its sequential nodes. */
   readonly layout: 'curator' | 'kazoo' | 'curator+kazoo' | 'semaphore';
   /** The first holder (in grant order), if any. */
   readonly holder: LockContender | undefined;
+  /** The whole view of the lock, as {@link inspectLock} gives it. */
   readonly inspection: LockInspection;
 }
 

@@ -26,6 +26,7 @@ export interface LockContender {
   readonly path: string;
   /** Whether the node holds the lock now, or waits for it. */
   readonly state: 'holder' | 'waiting';
+  /** Which recipe's node it is (see {@link ContenderKind}). */
   readonly kind: ContenderKind;
   /** Whose naming the node follows; undefined for an {@link ExclusiveLock} node. */
   readonly naming: NamingStyle | undefined;
@@ -47,6 +48,7 @@ export interface LockContender {
 
 /** A lock path as seen now: its contenders in grant order. */
 export interface LockInspection {
+  /** The lock path inspected. */
   readonly path: string;
   /**
    * Holders first in the order they were granted, then waiters in the order they will be. A path
@@ -56,6 +58,7 @@ export interface LockInspection {
   readonly contenders: readonly LockContender[];
   /** The contenders that hold (several for read locks and semaphores). */
   readonly holders: number;
+  /** The contenders that wait. */
   readonly waiting: number;
 }
 
