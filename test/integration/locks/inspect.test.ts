@@ -42,10 +42,12 @@ const summary = async (client: Client, path: string, maxLeases?: number) =>
   );
 
 describe('inspectLock', () => {
-  it('lists our mutex, a Curator process and a kazoo process in grant order, and follows handoffs', async () => {
+  it('lists our mutex, a Curator process and a kazoo process on one path in grant order, and follows handoffs', async () => {
     const root = uniquePath('inspect');
-    const curatorPath = `${root}/curator`;
-    const kazooPath = `${root}/kazoo`;
+    // One lock path for all: Curator and kazoo each honour only their own names, so a path they
+    // share has two independent queues.
+    const curatorPath = `${root}/shared`;
+    const kazooPath = curatorPath;
     const [a, b, observer] = await Promise.all([newClient(), newClient(), newClient()]);
     const [curator, kazoo] = await Promise.all([
       startCuratorPeer(sharedServer().connectString, curatorPath, 'mutex'),
@@ -113,27 +115,41 @@ describe('inspectLock', () => {
       naming: 'kazoo',
       owner: a.sessionId,
     });
-    await kazoo.release();
-    const tsLease = await tsWaits;
-    expect((await inspectLock(observer, kazooPath)).contenders[0]).toMatchObject({
-      state: 'holder',
-      path: tsLease.path,
-      fencingToken: tsLease.fencingToken,
-    });
-
-    // findLocks sees both folders, with their layout, holder and queue.
-    const queued = pending(new Mutex(b, kazooPath, { naming: 'kazoo' }).acquire());
-    await expect.poll(async () => (await observer.getChildren(kazooPath)).length, POLL).toBe(2);
+    // The Java process contends now too: it ignores kazoo's names, so it holds at once in the
+    // Curator queue while the Python process holds the kazoo one.
+    const curatorAgain = await curator.acquire();
+    const mixed = await inspectLock(observer, curatorPath);
+    expect(mixed.contenders.map((c) => `${c.state} ${c.naming}`)).toEqual([
+      'holder curator',
+      'holder kazoo',
+      'waiting kazoo',
+    ]);
+    expect(mixed.contenders.map((c) => c.path)).toEqual([
+      curatorAgain,
+      kazooNode,
+      kazooView.contenders[1]!.path,
+    ]);
+    expect(mixed.contenders[2]!.waitsFor).toBe(mixed.contenders[1]!.name);
+    // findLocks: one folder, both layouts, two holders and one waiter.
     const found = await findLocks(observer, root);
     expect(
       found.map((f) => [f.path, f.layout, f.inspection.holders, f.inspection.waiting]),
-    ).toEqual([
-      // The Curator folder is empty now but still exists: a lock with nobody on it.
-      [kazooPath, 'kazoo', 1, 1],
+    ).toEqual([[curatorPath, 'curator+kazoo', 2, 1]]);
+    expect(found[0]!.holder?.path).toBe(curatorAgain);
+    await curator.release();
+
+    await kazoo.release();
+    const tsLease = await tsWaits;
+    expect((await inspectLock(observer, kazooPath)).contenders).toMatchObject([
+      {
+        state: 'holder',
+        path: tsLease.path,
+        fencingToken: tsLease.fencingToken,
+        owner: a.sessionId,
+      },
     ]);
-    expect(found[0]!.holder?.owner).toBe(a.sessionId);
     await tsLease.release();
-    await (await queued).release();
+    expect(await findLocks(observer, root)).toEqual([]);
   });
 
   it('read/write lock, semaphore and exclusive lock: holders and waiters as the recipes decide', async () => {
