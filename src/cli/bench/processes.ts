@@ -28,12 +28,13 @@ export function localPart(config: BenchConfig, sessions: number[]): PartHandle {
   const part = new BenchPart(config, sessions);
   const stopper = new AbortController();
   let closing: Promise<void> | undefined;
-  const close = () => {
-    closing ??= part.close();
-    return closing;
-  };
   const ready = part.connect(stopper.signal);
   ready.catch(() => {});
+  // After the connects have settled (each has a bound), so no session opens after the close.
+  const close = () => {
+    closing ??= ready.catch(() => {}).then(() => part.close());
+    return closing;
+  };
   return {
     ready,
     async run(start) {

@@ -40,8 +40,10 @@ export async function runBench(ctx: CommandContext, run: BenchRun): Promise<numb
   ctx.interrupt.addEventListener('abort', stopAll, { once: true });
   let progress: NodeJS.Timeout | undefined;
   try {
-    await unlessInterrupted(tree.claim(config, run.runId), ctx.interrupt);
-    await unlessInterrupted(tree.prepare(config), ctx.interrupt);
+    // Not raced with Ctrl-C: a create still in flight during the cleanup would be left behind.
+    await tree.claim(config, run.runId);
+    await tree.prepare(config);
+    if (ctx.interrupt.aborted) throw new Interrupted();
     for (let i = 0; i < config.processes; i++) {
       const sessions = sessionsOf(config, i);
       parts.push(

@@ -17,10 +17,16 @@ function send(message: FromWorker): Promise<void> {
   });
 }
 
+let connecting: Promise<void> | undefined;
+
+/** Closes the sessions once their connects have settled (each has a bound), then leaves. */
 function close(): Promise<void> {
-  closing ??= (part?.close() ?? Promise.resolve()).then(() => {
-    if (process.connected) process.disconnect();
-  });
+  closing ??= (connecting ?? Promise.resolve())
+    .catch(() => {})
+    .then(() => part?.close())
+    .then(() => {
+      if (process.connected) process.disconnect();
+    });
   return closing;
 }
 
@@ -48,7 +54,8 @@ async function handle(message: ToWorker): Promise<void> {
   switch (message.type) {
     case 'init':
       part = new BenchPart(message.config, message.sessions);
-      await part.connect(stop.signal);
+      connecting = part.connect(stop.signal);
+      await connecting;
       await send({ type: 'ready' });
       return;
     case 'start': {

@@ -197,6 +197,26 @@ describe('zkts bench', () => {
     await expectNothingLeft(root);
   });
 
+  it('Ctrl-C while it sets up (root made, sessions connecting) also leaves nothing', async () => {
+    await buildBenchWorker();
+    const { servers, root } = await freshChroot();
+    const cli = await startCli(
+      ['bench', 'raw', '--sessions', '40', '--processes', '2', '--duration', '60000'],
+      { servers },
+    );
+    // Whatever step it is in once its root exists: claiming, making nodes, connecting, running.
+    await expect
+      .poll(async () => (await root.getChildren('/zkts-bench').catch(() => [])).length, {
+        timeout: 15_000,
+        interval: 5,
+      })
+      .toBe(1);
+    cli.child.kill('SIGINT');
+    const result = await cli.done;
+    expect(result.code).toBe(130);
+    await expectNothingLeft(root);
+  });
+
   it('refuses a root that holds data it did not write, and leaves it alone', async () => {
     const { servers, root } = await freshChroot();
     await root.create('/theirs', 'precious');
