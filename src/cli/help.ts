@@ -63,7 +63,7 @@ export function globalHelp(commands: readonly Command[]): string {
     '  zkts get --json /config | jq -r .data',
     '  echo -n on | zkts set /flags/feature -',
     '  zkts lock /locks/backup --timeout 60000 -- ./backup.sh',
-    '  zkts locks -R /locks                 # who holds which lock, who waits',
+    '  zkts locks -R /locks',
     '  zkts bench mutex --sessions 64 --processes 2',
   ].join('\n');
 }
