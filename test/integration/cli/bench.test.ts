@@ -1,12 +1,13 @@
 // `zkts bench` end to end: spawned CLI processes against the real server, each in a fresh chroot
 // so that "nothing left behind" means an empty chroot.
+import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import type { Client } from '../../../src/index.js';
 import { buildBenchWorker } from './bench-helpers.js';
-import { freshChroot, runCli, startCli } from './helpers.js';
+import { cliEntry, freshChroot, runCli, startCli } from './helpers.js';
 
 interface BenchJson {
   scenario: string;
@@ -122,6 +123,28 @@ describe('zkts bench', () => {
     const chart = readFileSync(svg, 'utf8');
     expect(chart).toMatch(/^<svg [^>]*xmlns="http:\/\/www.w3.org\/2000\/svg"/);
     expect(chart).toContain('>mutex<');
+    await expectNothingLeft(root);
+  });
+
+  it('shows a live progress line on a terminal', async () => {
+    const { servers, root } = await freshChroot();
+    const entry = await cliEntry();
+    // util-linux script(1) gives the CLI a pseudo-terminal: stderr is a TTY there.
+    const command = `${process.execPath} ${entry} bench mutex --sessions 2 --duration 700 --warmup 100`;
+    const child = spawn('script', ['-qec', command, '/dev/null'], {
+      env: { ...process.env, ZOOKEEPER_SERVERS: servers, NO_COLOR: '1' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+    });
+    const code = await new Promise<number | null>((resolve) => child.once('close', resolve));
+    expect(code).toBe(0);
+    // A carriage return and ESC [K (erase the line) before each refresh.
+    expect(output).toContain('\r\u001b[Kzkts bench: mutex, ');
+    expect(output).toMatch(/zkts bench: mutex, (warm-up|round 1\/1), [\d,]+ ops\/s/);
+    expect(output).toMatch(/SCENARIO\s+OPS\s+OPS\/S/);
     await expectNothingLeft(root);
   });
 
