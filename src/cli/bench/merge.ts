@@ -9,10 +9,12 @@ export interface CaseFigures {
   name: string;
   /** Operations completed in the measured rounds. */
   ops: number;
-  /** Operations per second, per round. */
+  /** Operations per second, per round (NaN for a round an interruption kept from running). */
   roundThroughput: number[];
-  /** Operations per second over all rounds. */
+  /** Operations per second over the time measured. */
   throughput: number;
+  /** The time measured, ms (all rounds, unless interrupted). */
+  measuredMs: number;
   /** Acquire latency (locks) or request latency (raw), µs. */
   latency: Histogram;
   /** Locks: time from a release to the grant it let in (for acquirers already waiting), µs. */
@@ -47,9 +49,10 @@ export function mergeParts(
       byName.set(result.name, [...(byName.get(result.name) ?? []), result]);
     }
   }
-  const seconds = config.durationMs / 1000;
   return [...byName.entries()].map(([name, results]) => {
     const roundOps = new Array<number>(config.rounds).fill(0);
+    // The parts share one clock and plan: a round lasted as long as its longest-running part.
+    const roundMs = new Array<number>(config.rounds).fill(0);
     const latency = new Histogram();
     const errors: Record<string, number> = {};
     const perSession: number[] = [];
@@ -57,6 +60,7 @@ export function mergeParts(
     for (const result of results) {
       result.roundOps.forEach((ops, round) => {
         roundOps[round]! += ops;
+        roundMs[round] = Math.max(roundMs[round]!, result.roundMs[round] ?? 0);
       });
       latency.merge(result.latency);
       for (const [code, count] of Object.entries(result.errors)) {
@@ -66,12 +70,16 @@ export function mergeParts(
       for (const value of result.events) events.push(value);
     }
     const ops = roundOps.reduce((a, b) => a + b, 0);
+    const measuredMs = roundMs.reduce((a, b) => a + b, 0);
     const lock = config.scenario !== 'raw';
     return {
       name,
       ops,
-      roundThroughput: roundOps.map((n) => n / seconds),
-      throughput: ops / (seconds * config.rounds),
+      roundThroughput: roundOps.map((n, round) =>
+        roundMs[round]! > 0 ? (n * 1000) / roundMs[round]! : Number.NaN,
+      ),
+      throughput: measuredMs > 0 ? (ops * 1000) / measuredMs : Number.NaN,
+      measuredMs,
       latency,
       handoff: lock ? handoffs(events, window) : undefined,
       fairness: lock ? fairness(perSession) : undefined,

@@ -16,6 +16,8 @@ export interface CaseResult {
   name: string;
   /** Completed operations per round. */
   roundOps: number[];
+  /** How long each round ran, ms: its duration, less when interrupted (0 if never reached). */
+  roundMs: number[];
   /** Acquire latency (locks) or operation latency (raw), µs, over every round. */
   latency: HistogramData;
   /** Completed operations per session over every round (sessions of this process). */
@@ -103,10 +105,17 @@ class CaseCounter {
     this.errors[code] = (this.errors[code] ?? 0) + 1;
   }
 
-  result(): CaseResult {
+  /** The case's figures, its rounds cut at `stopped` (shared clock) if that came first. */
+  result(stopped: number): CaseResult {
+    const { warmupMs, durationMs } = this.config;
+    const roundMs = this.roundOps.map((_, round) => {
+      const from = this.start + warmupMs + round * durationMs;
+      return Math.min(durationMs, Math.max(0, stopped - from));
+    });
     return {
       name: this.name,
       roundOps: this.roundOps,
+      roundMs,
       latency: this.latency.toData(),
       perSession: this.perSession,
       errors: this.errors,
@@ -155,7 +164,7 @@ export class BenchPart {
     const counter = new CaseCounter(this.config.scenario, this.config, start, this.sessions.length);
     this.counter = counter;
     await this.runLocks(counter, stop);
-    return { cases: [counter.result()] };
+    return { cases: [counter.result(now())] };
   }
 
   async close(): Promise<void> {
@@ -220,7 +229,7 @@ export class BenchPart {
           ),
         ),
       );
-      results.push(counter.result());
+      results.push(counter.result(now()));
     }
     return results;
   }

@@ -61,6 +61,7 @@ export function reportJson(info: RunInfo, figures: readonly CaseFigures[]): unkn
       name: f.name,
       ops: f.ops,
       throughput: Math.round(f.throughput * 10) / 10,
+      measuredMs: Math.round(f.measuredMs),
       roundThroughput: f.roundThroughput.map((t) => Math.round(t * 10) / 10),
       latency: histogramJson(f.latency),
       handoff: histogramJson(f.handoff),

@@ -17,6 +17,7 @@ interface BenchJson {
     name: string;
     ops: number;
     throughput: number;
+    measuredMs: number;
     latency: { count: number; p50Ms: number; p99Ms: number; p999Ms: number } | null;
     handoff: { count: number } | null;
     fairness: { jain: number; min: number; max: number } | null;
@@ -217,6 +218,11 @@ describe('zkts bench', () => {
     expect(result.code).toBe(130);
     const report = JSON.parse(result.stdout) as BenchJson;
     expect(report.interrupted).toBe(true);
+    // Figures over the time it ran, not over the 60 s it was asked for.
+    const [row] = report.results;
+    expect(row!.measuredMs).toBeGreaterThan(0);
+    expect(row!.measuredMs).toBeLessThan(60_000);
+    expect(row!.throughput).toBeCloseTo((row!.ops * 1000) / row!.measuredMs, 0);
     await expectNothingLeft(root);
   });
 

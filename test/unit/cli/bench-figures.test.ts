@@ -67,6 +67,7 @@ describe('mergeParts', () => {
       {
         name: 'mutex',
         roundOps: [0, 0],
+        roundMs: [1000, 1000],
         latency: new Histogram().toData(),
         perSession: [],
         errors: {},
@@ -115,6 +116,22 @@ describe('mergeParts', () => {
     expect(row!.handoff!.min).toBeCloseTo(250);
     expect(row!.handoff!.max).toBeCloseTo(500);
     expect(row!.fairness).toEqual({ jain: 16 / 24, min: 0, max: 2 });
+  });
+
+  it('an interrupted run counts only the time it ran', () => {
+    // Ctrl-C 500 ms into the second round (one part saw it 100 ms earlier), before the third.
+    const cut = { ...config, rounds: 3 } as BenchConfig;
+    const [row] = mergeParts(
+      cut,
+      [
+        part({ roundOps: [100, 40, 0], roundMs: [1000, 500, 0] }),
+        part({ roundOps: [100, 35, 0], roundMs: [1000, 400, 0] }),
+      ],
+      { from: 0, to: 3000 },
+    );
+    expect(row!.measuredMs).toBe(1500);
+    expect(row!.roundThroughput).toEqual([200, 150, Number.NaN]);
+    expect(row!.throughput).toBeCloseTo((275 * 1000) / 1500);
   });
 
   it('fairness is 1 for an even share and 1/n when one session gets everything', () => {
