@@ -8,6 +8,15 @@ export type { LockLossReason } from './errors.js';
 export { LeaseReleasedError, LockLostError, LockTimeoutError } from './errors.js';
 export { ExclusiveLock } from './exclusive.js';
 export type {
+  ContenderKind,
+  InspectOptions,
+  LockContender,
+  LockInspection,
+} from './inspect.js';
+export { inspectLock, KAZOO_READ_NAME } from './inspect.js';
+export type { FindLocksOptions, LockFolder } from './inspect-tree.js';
+export { findLocks } from './inspect-tree.js';
+export type {
   ElectionClient,
   LatchState,
   LeaderLatchOptions,
