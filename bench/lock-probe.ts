@@ -11,7 +11,7 @@ import {
   ReadWriteLock,
   Semaphore,
 } from '../src/locks/index.js';
-import { closeNzk } from './baselines/nzk.js';
+import { closeNzk, mkdirpNzk } from './baselines/nzk.js';
 import { NzkRecipeMutex } from './baselines/nzk-lock.js';
 import { type Acquire, runContenders } from './drivers/contenders.js';
 import { closeAll, closeOurs, openNzk, openOurs } from './drivers/sessions.js';
@@ -88,6 +88,8 @@ async function run(spec: ProbeSpec): Promise<ProbeResult> {
   if (spec.lock === PROBE_LOCK.nzkRecipe || spec.lock === PROBE_LOCK.nzkNoRelist) {
     const clients = await openNzk(spec.server, spec.sessions);
     try {
+      // The recipe does not create its lock path (the benchmark does; a hand-run probe may not).
+      await mkdirpNzk(clients[0]!, spec.path);
       const relist = spec.lock === PROBE_LOCK.nzkRecipe;
       const locks = clients.map((client) => new NzkRecipeMutex(client, spec.path, relist));
       const measured = await measure(
