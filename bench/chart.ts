@@ -58,9 +58,11 @@ function drawPanel(panel: Panel): string[] {
   const xs = [...new Set(points.map((p) => p.n))].sort((a, b) => a - b);
   const plotW = W - M.left - M.right;
   const plotH = PANEL_H - M.top - M.bottom;
-  const maxValue = Math.max(Number.MIN_VALUE, ...points.map((p) => p.value));
-  const step = niceStep(maxValue * 1.1 || 1);
-  const yMax = Math.ceil((maxValue * 1.1) / step) * step || step;
+  // Nothing measured (the mutex scenario not run): an empty panel scaled to 1.
+  const maxValue = Math.max(0, ...points.map((p) => p.value));
+  const span = maxValue > 0 ? maxValue * 1.1 : 1;
+  const step = niceStep(span);
+  const yMax = Math.ceil(span / step) * step;
   // Contender counts grow geometrically: spread them evenly.
   const round = (v: number) => Math.round(v * 10) / 10;
   const x = (n: number) =>
