@@ -54,7 +54,7 @@ export class Mutex implements Lock {
       contenderNames: [this.lockName],
       data: options.data,
       lossPolicy: lossPolicyOf(options.lossPolicy, path),
-      sequenceOrder: options.sequenceOrder ?? 'interop',
+      sequenceOrder: options.sequenceOrder ?? 'numeric',
       decide: (sorted, own) => predecessorDecision(sorted, own),
     });
   }

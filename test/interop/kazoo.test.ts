@@ -130,7 +130,7 @@ describe("Mutex (naming 'kazoo') and kazoo's Lock", () => {
     await kazoo.release();
   });
 
-  it('agree with kazoo on the queue order once the sequence counter has wrapped', async () => {
+  it("sequenceOrder 'interop' agrees with kazoo on the queue order once the sequence counter has wrapped", async () => {
     // ZooKeeper's sequence is the parent's signed 32-bit cversion: after 2^31 child changes it
     // goes on at -2147483648, -2147483647, ... Nobody can create 2^31 nodes in a test, so two
     // contender nodes are created with those names directly, oldest first; their data says
@@ -146,7 +146,9 @@ describe("Mutex (naming 'kazoo') and kazoo's Lock", () => {
     try {
       await zk.create2(`${path}/${older}`, 'older');
       await zk.create2(`${path}/${newer}`, 'newer');
-      const ours = sortContenders([newer, older], [LockName.kazooMutex]).map((x) => x.name);
+      const ours = sortContenders([newer, older], [LockName.kazooMutex], 'interop').map(
+        (x) => x.name,
+      );
       const oursAsData = ours.map((name) => (name === older ? 'older' : 'newer'));
       expect(await kazoo.participants()).toEqual(oursAsData);
     } finally {
