@@ -157,3 +157,32 @@ describe("Mutex (naming 'kazoo') and kazoo's Lock", () => {
     }
   });
 });
+
+describe("kazoo's Lock with extra_lock_patterns=['-lock-'] and our default Mutex", () => {
+  it('exclude each other both ways round: a kazoo holder stops ours, and ours stops kazoo', async () => {
+    const path = lockPath();
+    const [kazoo, zk] = await Promise.all([
+      startKazooPeer(connectString(), path, 'mutex-extra'),
+      newClient(),
+    ]);
+    const mutex = new Mutex(zk, path);
+    // kazoo holds (a `__lock__` node): our Curator-style Mutex must not get in.
+    const held = await within(kazoo.acquire(), 10_000, 'kazoo acquire');
+    expect(nameOf(held)).toMatch(KAZOO_NAME);
+    expect(await mutex.tryAcquire()).toBeNull();
+    await expect(mutex.acquire({ timeout: 300 })).rejects.toBeInstanceOf(LockTimeoutError);
+    const waiting = inBackground(mutex.acquire({ timeout: 10_000 }));
+    expect(await stillPendingAfter(waiting, BLOCKED_MS)).toBe(true);
+    await kazoo.release();
+    const lease = await waiting;
+    expect(nameOf(lease.path)).toMatch(/^_c_[0-9a-f-]{36}-lock-\d{10}$/);
+    // Now ours holds: kazoo (counting `-lock-` nodes) must wait for it.
+    expect(await kazoo.acquireWithin(300)).toBeNull();
+    const theirs = kazoo.acquire();
+    await untilChildren(zk, path, 2);
+    expect(await stillPendingAfter(theirs, BLOCKED_MS)).toBe(true);
+    await lease.release();
+    await within(theirs, 10_000, 'kazoo acquire after our release');
+    await kazoo.release();
+  });
+});
