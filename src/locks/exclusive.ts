@@ -2,14 +2,12 @@
 import type { Stat } from '../session/types.js';
 import { CreateMode } from '../session/types.js';
 import { acquireWithin } from './deadline.js';
-import { hasCode, lossPolicyOf } from './errors.js';
+import { hasCode, isRetriable, lossPolicyOf, pauseBeforeRetry, SESSION_OVER } from './errors.js';
 import { holdNode } from './lease.js';
 import { parentOf } from './naming.js';
 import { ensurePath, retryOnConnectionLoss, settleWhileConnected } from './nodes.js';
 import type { AcquireOptions, Lease, Lock, LockClient, LockOptions, LossPolicy } from './types.js';
 import { waitForWatch } from './wait.js';
-
-const SESSION_OVER = ['SESSIONEXPIRED', 'AUTHFAILED'];
 
 /** Data that identifies one acquisition: the session and a random token. */
 function ownerData(sessionId: bigint): string {
@@ -105,7 +103,8 @@ export class ExclusiveLock implements Lock {
           await ensurePath(client, parentOf(path), signal);
           continue;
         }
-        if (!hasCode(error, 'CONNECTIONLOSS')) throw error;
+        if (!isRetriable(error)) throw error;
+        await pauseBeforeRetry(error, signal);
         return this.ownerOf(data, signal);
       }
     }
@@ -135,7 +134,7 @@ export class ExclusiveLock implements Lock {
       client.exists(path, { watch: wake, signal }).then(
         (stat) => (stat === null ? 'now' : 'wait'),
         (error: unknown) => {
-          if (hasCode(error, 'CONNECTIONLOSS')) return 'now' as const;
+          if (isRetriable(error)) return 'now' as const;
           throw error;
         },
       ),
@@ -160,8 +159,11 @@ async function deleteIfOwned(
       return;
     } catch (error) {
       if (hasCode(error, 'NONODE', ...SESSION_OVER)) return;
-      // BADVERSION: the data changed between the read and the delete; look again.
-      if (!hasCode(error, 'CONNECTIONLOSS', 'BADVERSION')) throw error;
+      // BADVERSION: the data changed between the read and the delete; look again. A retriable
+      // error (REQUESTTIMEOUT during a blip too) is tried again until the node is gone or the
+      // session is over: a node left behind would block every contender.
+      if (!isRetriable(error) && !hasCode(error, 'BADVERSION')) throw error;
+      await pauseBeforeRetry(error);
     }
   }
 }

@@ -1,7 +1,7 @@
 // Creating and deleting lock nodes safely across connection losses.
 import type { Stat } from '../session/types.js';
 import { CreateMode } from '../session/types.js';
-import { hasCode } from './errors.js';
+import { hasCode, isRetriable, pauseBeforeRetry, SESSION_OVER } from './errors.js';
 import { baseName, childPath, type NamingStyle, newOwnerPrefix, parentOf } from './naming.js';
 import type { LockClient } from './types.js';
 
@@ -31,12 +31,18 @@ export async function ensurePath(
         await ensurePath(client, parentOf(path), signal);
       } else if (hasCode(error, 'UNIMPLEMENTED') && mode === CreateMode.CONTAINER)
         noContainers.add(client);
-      else if (!hasCode(error, 'CONNECTIONLOSS') || signal?.aborted) throw error;
+      else if (!isRetriable(error) || signal?.aborted) throw error;
+      else await pauseBeforeRetry(error, signal);
     }
   }
 }
 
-/** Runs `op` again after each CONNECTIONLOSS (the request's fate unknown; `op` must be safe to repeat). */
+/**
+ * Runs `op` again after each retriable error (CONNECTIONLOSS, REQUESTTIMEOUT...: see
+ * `RETRIABLE`), until it succeeds, fails otherwise, or `signal` aborts. `op` must be safe to
+ * repeat. Requests made while disconnected wait for the next connection (or their own
+ * requestTimeout), so this does not spin.
+ */
 export async function retryOnConnectionLoss<T>(
   op: () => Promise<T>,
   signal?: AbortSignal,
@@ -45,19 +51,17 @@ export async function retryOnConnectionLoss<T>(
     try {
       return await op();
     } catch (error) {
-      // Requests made while disconnected wait for the next connection, so this does not spin.
-      if (!hasCode(error, 'CONNECTIONLOSS') || signal?.aborted) throw error;
+      if (!isRetriable(error) || signal?.aborted) throw error;
+      await pauseBeforeRetry(error, signal);
     }
   }
 }
 
-/** Codes after which an ephemeral node of ours is certainly gone or can no longer be touched. */
-const SESSION_OVER = ['SESSIONEXPIRED', 'AUTHFAILED'] as const;
-
 /**
- * Deletes an ephemeral node of ours, retrying after connection losses until it is gone. Only for
- * names that are never reused (sequential, with a unique prefix): a repeated delete cannot hit
- * someone else's node.
+ * Deletes an ephemeral node of ours, trying again after every retriable error (a REQUESTTIMEOUT
+ * during a blip included) until the node is gone or the session is over: a node left behind
+ * would block every contender for as long as the session lives. Only for names that are never
+ * reused (sequential, with a unique prefix): a repeated delete cannot hit someone else's node.
  */
 export async function deleteNode(client: LockClient, path: string): Promise<void> {
   try {
@@ -128,7 +132,7 @@ export interface ProtectedCreate {
 
 /**
  * Creates an EPHEMERAL_SEQUENTIAL node `<dir>/<owner prefix><lockName><seq>`, Curator's protected
- * mode. After a CONNECTIONLOSS it does not create blindly: it lists `dir` and adopts the node that
+ * mode. After a CONNECTIONLOSS (or any retriable error) it does not create blindly: it lists `dir` and adopts the node that
  * carries its prefix, if the current session owns it; a node left by an older session is deleted,
  * never adopted, and a fresh prefix is used for the next try. Missing parents are created as
  * containers. Progress is recorded in `attempt` for the caller's cleanup.
@@ -170,7 +174,7 @@ export async function createProtected(spec: ProtectedCreate, attempt: Attempt): 
   }
 }
 
-/** One create; null when it failed with CONNECTIONLOSS (outcome unknown). */
+/** One create; null when it failed with a retriable error (its outcome unknown: look for it). */
 async function createOnce(spec: ProtectedCreate, prefix: string): Promise<OwnNode | null> {
   const { client, dir, lockName, data, signal } = spec;
   for (;;) {
@@ -188,7 +192,10 @@ async function createOnce(spec: ProtectedCreate, prefix: string): Promise<OwnNod
         await ensurePath(client, dir, signal);
         continue;
       }
-      if (hasCode(error, 'CONNECTIONLOSS') && !signal?.aborted) return null;
+      if (isRetriable(error) && !signal?.aborted) {
+        await pauseBeforeRetry(error, signal);
+        return null;
+      }
       throw error;
     }
   }

@@ -90,8 +90,9 @@ export interface Lease extends AsyncDisposable {
   readonly released: boolean;
   /**
    * Deletes the lock node. Idempotent (later calls return the same promise). A delete that fails
-   * with CONNECTIONLOSS is retried across reconnects until it succeeds or the session is gone
-   * (which takes the ephemeral node along).
+   * with a retriable error (CONNECTIONLOSS, REQUESTTIMEOUT...) is retried across reconnects until
+   * the node is gone or the session is over (which takes the ephemeral node along). If it fails
+   * otherwise, the promise rejects and a later call tries again.
    */
   release(): Promise<void>;
 }

@@ -1,5 +1,5 @@
 // Waiting for one node to change, without leaving a watch behind when it is already gone.
-import { hasCode } from './errors.js';
+import { hasCode, isRetriable } from './errors.js';
 import type { LockClient } from './types.js';
 
 /**
@@ -47,7 +47,7 @@ export function waitForChange(
     client.getData(path, { watch: wake, signal }).then(
       () => 'wait' as const,
       (error: unknown) => {
-        if (hasCode(error, 'NONODE', 'CONNECTIONLOSS')) return 'now' as const;
+        if (hasCode(error, 'NONODE') || isRetriable(error)) return 'now' as const;
         throw error;
       },
     ),

@@ -210,7 +210,7 @@ describe('Mutex', () => {
       'readme',
       'lock-notanumber',
       '_c_x-lease-0000000001',
-      'zz__lock__0000000000',
+      'zz__lock__notanumber', // a kazoo-style name counts (see naming-mix), but not without a sequence
     ]) {
       await a!.create2(`${path}/${junk}`);
     }
