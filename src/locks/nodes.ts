@@ -71,6 +71,26 @@ export async function deleteNode(client: LockClient, path: string): Promise<void
   }
 }
 
+/**
+ * Brings the server this client talks to up to date with the leader, so that the next read sees
+ * every write committed before now. Needed before a read that looks for a node whose create had
+ * an unknown outcome: after a reconnect the client may be on a follower that has not applied the
+ * create yet (the session's last-seen zxid does not include a create whose reply was lost), and a
+ * stale listing would make the lock create a second node and orphan the first.
+ */
+export async function syncFirst(
+  client: LockClient,
+  path: string,
+  signal?: AbortSignal,
+): Promise<void> {
+  await retryOnConnectionLoss(() => client.sync(path, { signal }), signal).catch(
+    (error: unknown) => {
+      // A missing path has nothing to be stale about: the read that follows will say so.
+      if (!hasCode(error, 'NONODE')) throw error;
+    },
+  );
+}
+
 /** Deletes every child of `dir` whose name starts with `prefix` (an attempt whose create had an unknown outcome). */
 export async function deleteByPrefix(
   client: LockClient,
@@ -79,6 +99,7 @@ export async function deleteByPrefix(
 ): Promise<void> {
   let children: string[];
   try {
+    await syncFirst(client, dir);
     children = await retryOnConnectionLoss(() => client.getChildren(dir));
   } catch (error) {
     if (hasCode(error, 'NONODE', ...SESSION_OVER)) return;
@@ -148,8 +169,10 @@ export async function createProtected(spec: ProtectedCreate, attempt: Attempt): 
       attempt.prefix = undefined;
       return created;
     }
-    // The create's outcome is unknown: look for our node by its prefix. No directory means the
-    // create cannot have succeeded (first use, or its container was reaped): just create again.
+    // The create's outcome is unknown: look for our node by its prefix, on a server brought up
+    // to date first (see syncFirst). No directory means the create cannot have succeeded (first
+    // use, or its container was reaped): just create again.
+    await syncFirst(client, dir, signal);
     const children = await retryOnConnectionLoss(
       () => client.getChildren(dir, { signal }),
       signal,

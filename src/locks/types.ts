@@ -14,6 +14,7 @@ export type LockClient = Pick<
   | 'exists'
   | 'getData'
   | 'getChildren'
+  | 'sync'
   | 'on'
   | 'state'
   | 'sessionId'
