@@ -66,8 +66,9 @@ export interface LockOptions {
   /** When a held lease counts as lost; see {@link LossPolicy}. Default `'suspended'`. */
   lossPolicy?: LossPolicy;
   /**
-   * How contenders are ordered; see {@link SequenceOrder}. Default `'interop'` (the order Curator
-   * and kazoo use). Every process on a lock path must use the same order.
+   * How contenders are ordered; see {@link SequenceOrder}. Default `'numeric'`: creation order,
+   * also once the server's sequence counter has reached its limit. Every process on a lock path
+   * must use the same order.
    */
   sequenceOrder?: SequenceOrder;
 }
