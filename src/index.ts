@@ -8,6 +8,7 @@ export { parseConnectString } from './session/hosts.js';
 export type { OpResult, ReadOp } from './session/multi.js';
 export { Op } from './session/multi.js';
 export type { PersistentWatchIterator } from './session/persistent-watch.js';
+export type { SaslMechanism, SaslOptions } from './session/sasl/options.js';
 export type { Connection, Transport, TransportConnectOptions } from './session/transport.js';
 export type {
   ACL,

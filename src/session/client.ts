@@ -19,6 +19,7 @@ import {
 } from './multi.js';
 import { Paths } from './paths.js';
 import { PersistentWatch, type PersistentWatchIterator } from './persistent-watch.js';
+import { checkSaslOptions } from './sasl/options.js';
 import { Session, type SubmitDetails } from './session.js';
 import { toStat } from './stat.js';
 import type { Transport } from './transport.js';
@@ -98,6 +99,7 @@ export class Client implements AsyncDisposable {
         scheme,
         auth: toBytes(credentials, undefined, 'auth'),
       })),
+      ...(options.sasl === undefined ? {} : { sasl: checkSaslOptions(options.sasl) }),
       tls,
       transport,
       maxFrameSize: options.maxFrameSize,

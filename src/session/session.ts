@@ -35,6 +35,8 @@ import { Deque } from './queue.js';
 import { findReadWriteServer } from './readonly-probe.js';
 import { type AuthEntry, makeRequest, type Outbound, type PendingRequest } from './requests.js';
 import { setWatchFrames } from './restore.js';
+import type { SaslOptions } from './sasl/options.js';
+import { saslOnConnection } from './sasl/session-hook.js';
 import { isConnected, isFinal, StateMachine } from './state.js';
 import type { Connection, Transport } from './transport.js';
 import type { SessionState, TlsOptions } from './types.js';
@@ -47,6 +49,8 @@ export interface SessionConfig {
   connectTimeout: number;
   readOnly: boolean;
   auth: readonly { scheme: string; auth: Uint8Array }[];
+  /** SASL credentials, exchanged on every connection before any other request. */
+  sasl?: SaslOptions;
   tls?: TlsOptions;
   transport: Transport;
   maxFrameSize?: number;
@@ -448,8 +452,24 @@ export class Session {
       },
     });
     this.heartbeat.start();
+    const sasl = this.config.sasl;
+    if (!sasl) this.openForRequests(connection, response.readOnly);
+    else
+      saslOnConnection(sasl, this.pending, connection, {
+        nextXid: () => this.nextXid(),
+        sent: () => this.heartbeat?.sent(),
+        done: () => {
+          if (this.connection === connection) this.openForRequests(connection, response.readOnly);
+        },
+        failed: (error) => this.authFailed(error),
+      });
+    return true;
+  }
+
+  /** The connection is ready (authenticated): restore its state, then let every request out. */
+  private openForRequests(connection: Connection, readOnly: boolean): void {
     // Ahead of anything already queued: the credentials, then the watches to restore.
-    const connectedState = response.readOnly ? 'connected-readonly' : 'connected';
+    const connectedState = readOnly ? 'connected-readonly' : 'connected';
     const first: Outbound[] = this.auth.map(authFrame);
     const watchFrames = setWatchFrames(this.watches.paths(), this.chroot, this.zxid);
     // Announce the connection only once every watch is armed again on the server: a change
@@ -470,7 +490,6 @@ export class Session {
     this.outbox.pushFront(first);
     if (restoring === 0) this.machine.transition(connectedState);
     this.outbox.attach(connection);
-    return true;
   }
 
   private handleFrame(frame: Uint8Array): void {

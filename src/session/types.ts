@@ -141,6 +141,16 @@ export interface ConnectOptions {
   readOnly?: boolean;
   /** Credentials sent after every (re)connect. */
   auth?: readonly AuthInfo[];
+  /**
+   * SASL authentication (DIGEST-MD5), run after every (re)connect before any other request;
+   * requests made meanwhile wait for it. `connect()` resolves only once the server accepted the
+   * credentials; bad ones end the session with AUTHFAILED (`connect()` rejects, or, after a
+   * reconnect, the session moves to `auth-failed`). Combines with `auth` and TLS.
+   *
+   * @example
+   * await connect('zk:2181', { sasl: { mechanism: 'DIGEST-MD5', username: 'app', password } });
+   */
+  sasl?: import('./sasl/options.js').SaslOptions;
   /** `true` for TLS with the system CAs, or TLS options. */
   tls?: boolean | TlsOptions;
   /** Runtime adapter; the right one for the runtime is picked by default. */

@@ -2,6 +2,7 @@
 import { acl } from './acl.js';
 import { create } from './create.js';
 import { digest } from './digest.js';
+import { elect } from './elect.js';
 import { fourLetter, mntr, srvr } from './four-letter.js';
 import { get } from './get.js';
 import { lock } from './lock.js';
@@ -27,6 +28,7 @@ export const COMMANDS: readonly Command[] = [
   ephemerals,
   whoami,
   lock,
+  elect,
   srvr,
   mntr,
   fourLetter,
