@@ -43,7 +43,8 @@ describe('Mutex and Curator InterProcessMutex', () => {
 
     expect(await mutex.tryAcquire()).toBeNull();
     await expect(mutex.acquire({ timeout: 300 })).rejects.toBeInstanceOf(LockTimeoutError);
-    // Neither attempt left a node behind.
+    // Neither attempt left a node behind (the timed-out one's cleanup runs in the background).
+    await untilChildren(zk, path, 1);
     expect(await childrenOf(zk, path)).toEqual([nameOf(held)]);
 
     const waiting = inBackground(mutex.acquire({ timeout: 10_000 }));

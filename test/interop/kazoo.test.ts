@@ -46,6 +46,7 @@ describe("Mutex (naming 'kazoo') and kazoo's Lock", () => {
 
     expect(await mutex.tryAcquire()).toBeNull();
     await expect(mutex.acquire({ timeout: 300 })).rejects.toBeInstanceOf(LockTimeoutError);
+    await untilChildren(zk, path, 1); // the timed-out attempt cleans up in the background
     expect(await childrenOf(zk, path)).toEqual([theirs]);
 
     const waiting = inBackground(mutex.acquire({ timeout: 10_000 }));
