@@ -45,7 +45,7 @@ describe('acquire timeouts over a link that silently drops everything', () => {
     try {
       const mutex = new Mutex(zk, path);
       // Queued first (its node exists), then the link goes silent.
-      const waiting = mutex.acquire({ timeout: 3_000 });
+      const waiting = mutex.acquire({ timeout: 1_500 });
       waiting.catch(() => {});
       await until(async () => (await childrenOf(holderClient, path)).length === 2, 'queued');
       proxy.freeze('drop');
@@ -79,6 +79,7 @@ describe('acquire timeouts over a link that silently drops everything', () => {
       }
     } finally {
       proxy.thaw();
+      await zk.close(); // through the proxy, before it goes
       await proxy.close();
     }
   });
