@@ -3,7 +3,7 @@
 // real contenders get sequences on both sides of the limit. ZooKeeper 3.8 stops the counter at
 // 2147483647 (every later child gets that number); the order must stay the creation order.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Client, connect } from '../../../src/index.js';
+import { type Client, CreateMode, connect } from '../../../src/index.js';
 import { type Lease, Mutex, ReadWriteLock } from '../../../src/locks/index.js';
 import { startStandaloneWithCversion } from '../../harness/crafted.js';
 import type { ZkServer } from '../../harness/index.js';
@@ -48,6 +48,17 @@ async function byCzxid(zk: Client): Promise<string[]> {
     .map((name, i) => ({ name, czxid: stats[i]!.czxid }))
     .sort((x, y) => (x.czxid < y.czxid ? -1 : 1))
     .map(({ name }) => name);
+}
+
+/** Creates (and deletes) sequential children until the counter stands at its limit. */
+async function reachLimit(zk: Client): Promise<void> {
+  for (;;) {
+    const { path } = await zk.create2(`${PARENT}/filler-`, undefined, {
+      mode: CreateMode.PERSISTENT_SEQUENTIAL,
+    });
+    await zk.delete(path);
+    if (path.endsWith('2147483647')) return;
+  }
 }
 
 const sequenceOf = (name: string) => name.slice(name.lastIndexOf('lock-') + 5);
@@ -101,5 +112,35 @@ describe('locks at the limit of the sequence counter (2^31 - 1)', () => {
       await reader.release();
       await (await waiting).release();
     }
+  });
+
+  it('a wrapped counter (negative sequences, as servers before 3.5 give) keeps creation order too', async () => {
+    const [a, b, c] = await Promise.all([client(), client(), client()]);
+    // Servers before 3.5 go on at -2147483648 after the limit. This one stops at the limit, so
+    // the wrapped contenders are written by hand (ephemeral, in creation order) between a real
+    // holder at the limit and a real waiter that comes after them.
+    await reachLimit(a);
+    const holder = await new Mutex(a, PARENT).acquire({ timeout: 5_000 });
+    expect(holder.path.slice(-10)).toBe('2147483647');
+    const wrapped = [] as string[];
+    for (const sequence of ['-2147483648', '-2147483647']) {
+      const name = `_c_${crypto.randomUUID()}-lock-${sequence}`;
+      await b.create2(`${PARENT}/${name}`, undefined, { mode: CreateMode.EPHEMERAL });
+      wrapped.push(`${PARENT}/${name}`);
+    }
+    const waiting = new Mutex(c, PARENT).acquire({ timeout: 20_000 });
+    waiting.catch(() => {});
+    await until(async () => (await a.getChildren(PARENT)).length === 4, 'the waiter queued');
+    // Text order would put both negatives first; numeric order would put them before the holder.
+    for (const next of [holder.path, ...wrapped]) {
+      await sleep(100);
+      expect(await stillWaiting(waiting)).toBe(true);
+      expect(await new Mutex(b, PARENT).tryAcquire()).toBeNull();
+      if (next === holder.path) await holder.release();
+      else await b.delete(next);
+    }
+    const lease = await waiting;
+    expect(lease.path.slice(-10)).toBe('2147483647');
+    await lease.release();
   });
 });
