@@ -1,9 +1,13 @@
-// zookeeper-ts: the client entry point.
+/**
+ * The client: {@link connect} opens a session, {@link Client} runs ZooKeeper's operations on it.
+ * @module zookeeper-ts
+ */
 
-export type { ErrorCodeName } from './protocol/errors.js';
+export type { ErrorCodeName, ErrorDetails } from './protocol/errors.js';
 export { ErrorCode, ProtocolError, ZooKeeperError } from './protocol/errors.js';
 export type { CallOptions, ReconfigOptions } from './session/client.js';
 export { Client, connect } from './session/client.js';
+export type { HostAddress, ParsedConnectString } from './session/hosts.js';
 export { parseConnectString } from './session/hosts.js';
 export type { OpResult, ReadOp } from './session/multi.js';
 export { Op } from './session/multi.js';

@@ -3,6 +3,7 @@ import { ZooKeeperError } from '../protocol/errors.js';
 
 /** `acquire({ timeout })` ran out of time. */
 export class LockTimeoutError extends ZooKeeperError {
+  /** The class name, for logs. */
   override name = 'LockTimeoutError';
   /** The timeout that elapsed, ms. */
   readonly timeout: number;
@@ -37,7 +38,9 @@ const MESSAGES: Record<LockLossReason, string> = {
 
 /** The reason a lease's `signal` aborts when the lock may have been lost. */
 export class LockLostError extends ZooKeeperError {
+  /** The class name, for logs. */
   override name = 'LockLostError';
+  /** What happened: the connection was suspended, the session ended, or the node was deleted. */
   readonly reason: LockLossReason;
 
   constructor(reason: LockLossReason, path: string) {
@@ -48,6 +51,7 @@ export class LockLostError extends ZooKeeperError {
 
 /** The reason a lease's `signal` aborts when the holder released it. */
 export class LeaseReleasedError extends ZooKeeperError {
+  /** The class name, for logs. */
   override name = 'LeaseReleasedError';
 
   constructor(path: string) {

@@ -1,4 +1,7 @@
-// zookeeper-ts/locks: distributed lock recipes on top of the client.
+/**
+ * Distributed lock recipes on top of the client, interoperable with Curator and kazoo.
+ * @module zookeeper-ts/locks
+ */
 
 export type { SequenceOrder } from './contenders.js';
 export type { LockLossReason } from './errors.js';

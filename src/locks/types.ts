@@ -1,4 +1,5 @@
 // Public types of the lock recipes: what a lock needs from a client, and what it hands back.
+/// <reference path="../disposable.ts" preserve="true" />
 
 import type { Client } from '../session/client.js';
 import type { SequenceOrder } from './contenders.js';

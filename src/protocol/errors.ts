@@ -1,49 +1,78 @@
-/**
- * The ZooKeeper error-code table (KeeperException.Code) and the error classes
- * built from it. One table: names, numbers and classes all derive from it.
- */
+// The ZooKeeper error-code table (KeeperException.Code) and the error classes
+// built from it. One table: names, numbers and classes all derive from it.
 
+/**
+ * ZooKeeper's error codes (Java's `KeeperException.Code`): name to number. A
+ * {@link ZooKeeperError} carries both, as `code` (the name) and `errno` (the number).
+ */
 export const ErrorCode = {
+  /** Success; never raised. */
   OK: 0,
   /** Range marker only; the server does not send it. */
   SYSTEMERROR: -1,
+  /** A runtime inconsistency was found. */
   RUNTIMEINCONSISTENCY: -2,
+  /** A data inconsistency was found. */
   DATAINCONSISTENCY: -3,
   /** Raised client-side when the connection drops with requests outstanding. */
   CONNECTIONLOSS: -4,
+  /** Bytes could not be encoded or decoded (see {@link ProtocolError}). */
   MARSHALLINGERROR: -5,
+  /** The server does not implement the operation. */
   UNIMPLEMENTED: -6,
+  /** The operation timed out on the server. */
   OPERATIONTIMEOUT: -7,
+  /** Invalid arguments: raised client-side for bad input before anything is sent, or by the server. */
   BADARGUMENTS: -8,
   /** Server-internal. */
   UNKNOWNSESSION: -12,
+  /** reconfig: no quorum of the new configuration is connected and up to date with the leader. */
   NEWCONFIGNOQUORUM: -13,
+  /** reconfig: another reconfiguration is in progress. */
   RECONFIGINPROGRESS: -14,
   /** Range marker only. */
   APIERROR: -100,
+  /** The node does not exist. */
   NONODE: -101,
+  /** The session is not authorized for the operation (ACL). */
   NOAUTH: -102,
+  /** The expected version does not match the node's. */
   BADVERSION: -103,
+  /** Ephemeral nodes may not have children. */
   NOCHILDRENFOREPHEMERALS: -108,
+  /** The node already exists. */
   NODEEXISTS: -110,
+  /** The node has children. */
   NOTEMPTY: -111,
+  /** The session expired: its ephemeral nodes and watches are gone; connect again. */
   SESSIONEXPIRED: -112,
+  /** Invalid callback (Java client only). */
   INVALIDCALLBACK: -113,
+  /** The ACL is invalid (empty, or an unknown scheme or id). */
   INVALIDACL: -114,
+  /** Authentication failed; the session is over. */
   AUTHFAILED: -115,
+  /** The session moved to another server. */
   SESSIONMOVED: -118,
+  /** A write was sent to a read-only server. */
   NOTREADONLY: -119,
+  /** An ephemeral node cannot be created on a local session. */
   EPHEMERALONLOCALSESSION: -120,
+  /** removeWatches found no such watcher. */
   NOWATCHER: -121,
   /** Raised client-side when a request outlives its timeout. */
   REQUESTTIMEOUT: -122,
+  /** reconfig is disabled on the server. */
   RECONFIGDISABLED: -123,
+  /** The server closed the session because the client did not authenticate with SASL. */
   SESSIONCLOSEDREQUIRESASLAUTH: -124,
+  /** The node's quota was exceeded (hard quota). */
   QUOTAEXCEEDED: -125,
   /** The server is shedding load: retry with backoff. */
   THROTTLEDOP: -127,
 } as const;
 
+/** The name of an error code, as in {@link ZooKeeperError.code} (`'NONODE'`, `'BADVERSION'`, ...). */
 export type ErrorCodeName = keyof typeof ErrorCode;
 
 const namesByNumber = new Map<number, ErrorCodeName>(
@@ -100,19 +129,29 @@ function parseUnknown(code: string): number | undefined {
   return m ? Number(m[1]) : undefined;
 }
 
+/** What an error knows beyond its code and message. */
 export interface ErrorDetails {
+  /** The numeric code; derived from the code name when left out. */
   errno?: number;
+  /** The path of the failed operation, as the caller gave it. */
   path?: string;
+  /** The failed operation (`'create'`, `'getData'`, ...). */
   op?: string;
+  /** The underlying error, as the standard `Error.cause`. */
   cause?: unknown;
 }
 
 /** Every error raised by the client: carries the Java code name, its number, and the path/op. */
 export class ZooKeeperError extends Error {
+  /** The class name, for logs. */
   override name = 'ZooKeeperError';
+  /** The Java code name (`'NONODE'`; see {@link ErrorCode}), or `UNKNOWN(<n>)` for a number not in the table. */
   readonly code: string;
+  /** The numeric code ({@link ErrorCode}). */
   readonly errno: number;
+  /** The path of the failed operation, when it had one. */
   readonly path?: string;
+  /** The failed operation (`'create'`, `'getData'`, ...), when known. */
   readonly op?: string;
   /** For a failed multi: the per-op results (set by the session layer). */
   results?: readonly unknown[];
@@ -130,6 +169,7 @@ export class ZooKeeperError extends Error {
 
 /** Malformed bytes from the wire (short read, bad length, bad count). */
 export class ProtocolError extends ZooKeeperError {
+  /** The class name, for logs. */
   override name = 'ProtocolError';
 
   constructor(message: string, details: Omit<ErrorDetails, 'errno'> = {}) {

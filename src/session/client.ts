@@ -1,5 +1,6 @@
 // The public client: ZooKeeper operations with chroot handling, argument checks, one-shot and
 // persistent watches, over one Session.
+/// <reference path="../disposable.ts" preserve="true" />
 import { codecs } from '../protocol/codecs.js';
 import { ZooKeeperError } from '../protocol/errors.js';
 import { WatcherTypeCode } from '../protocol/ops.js';
@@ -61,6 +62,13 @@ export interface ReconfigOptions extends CallOptions {
 
 const NONODE = -101;
 
+/**
+ * A ZooKeeper session and its operations. Made by {@link connect}; every path is relative to the
+ * chroot of the connect string. Operations reject with a {@link ZooKeeperError} whose `code` is
+ * the server's (`NONODE`, `BADVERSION`, ...), or `CONNECTIONLOSS` when the link dropped before the
+ * reply (the session itself may survive: the client reconnects on its own). `await using` closes
+ * it.
+ */
 export class Client implements AsyncDisposable {
   private readonly paths: Paths;
 
@@ -110,9 +118,11 @@ export class Client implements AsyncDisposable {
     return new Client(session, chroot);
   }
 
+  /** The session's state now (`'connected'`, `'suspended'`, ...; see {@link SessionState}). */
   get state(): SessionState {
     return this.session.state;
   }
+  /** The session id the server gave (0n before the first connection). */
   get sessionId(): bigint {
     return this.session.sessionId;
   }
@@ -124,9 +134,11 @@ export class Client implements AsyncDisposable {
   get sessionTimeout(): number {
     return this.session.sessionTimeout;
   }
+  /** The zxid of the last change this session has seen (reads never go back before it). */
   get lastZxid(): bigint {
     return this.session.lastZxid;
   }
+  /** The chroot from the connect string (`/app` in `host:2181/app`), or `''`. */
   get chroot(): string {
     return this.paths.chroot;
   }
@@ -147,6 +159,10 @@ export class Client implements AsyncDisposable {
 
   // ---- writes --------------------------------------------------------------------------------
 
+  /**
+   * Creates a node and resolves with its actual path (with the counter, for a sequential mode).
+   * Rejects with NODEEXISTS, NONODE (no parent), NOCHILDRENFOREPHEMERALS, ...
+   */
   async create(
     path: string,
     data?: Data,
@@ -155,11 +171,17 @@ export class Client implements AsyncDisposable {
     return (await this.createNode(path, data, options, 'create')).path;
   }
 
+  /** As {@link create}, and also resolves with the new node's metadata. */
   create2(
     path: string,
     data?: Data,
     options: CreateOptions & CallOptions = {},
-  ): Promise<{ path: string; stat: Stat }> {
+  ): Promise<{
+    /** The actual path (with the counter, for a sequential mode). */
+    path: string;
+    /** The new node's metadata. */
+    stat: Stat;
+  }> {
     return this.createNode(path, data, options, 'create2') as Promise<{ path: string; stat: Stat }>;
   }
 
@@ -188,6 +210,7 @@ export class Client implements AsyncDisposable {
     return { path: this.paths.fromServer(reply.path), stat: toStat(reply.stat) };
   }
 
+  /** Deletes a node if its version is `version` (-1: any). Rejects with NONODE, BADVERSION, NOTEMPTY. */
   async delete(path: string, version = -1, options: CallOptions = {}): Promise<void> {
     validatePath(path);
     checkVersion(version, path, 'delete');
@@ -209,6 +232,7 @@ export class Client implements AsyncDisposable {
     );
   }
 
+  /** Replaces a node's data if its version is `version` (-1: any); resolves with the new metadata. */
   async setData(path: string, data: Data, version = -1, options: CallOptions = {}): Promise<Stat> {
     validatePath(path);
     checkVersion(version, path, 'setData');
@@ -220,6 +244,7 @@ export class Client implements AsyncDisposable {
     return toStat(reply.stat);
   }
 
+  /** Replaces a node's ACL if its ACL version is `version` (-1: any); resolves with the new metadata. */
   async setACL(
     path: string,
     acl: readonly ACL[],
@@ -279,6 +304,7 @@ export class Client implements AsyncDisposable {
 
   // ---- reads ---------------------------------------------------------------------------------
 
+  /** The node's metadata, or null if it does not exist; a `watch` fires on its creation, change or deletion. */
   async exists(path: string, options: WatchOptions & CallOptions = {}): Promise<Stat | null> {
     validatePath(path);
     checkOptions(options, path, 'exists');
@@ -306,10 +332,16 @@ export class Client implements AsyncDisposable {
     }
   }
 
+  /** A node's data and metadata; a `watch` fires on its next change or deletion. Rejects with NONODE. */
   async getData(
     path: string,
     options: WatchOptions & CallOptions = {},
-  ): Promise<{ data: Uint8Array; stat: Stat }> {
+  ): Promise<{
+    /** The node's data (empty for a node created without data). */
+    data: Uint8Array;
+    /** The node's metadata. */
+    stat: Stat;
+  }> {
     validatePath(path);
     checkOptions(options, path, 'getData');
     const watcher = checkWatcher(options.watch, path, 'getData');
@@ -326,6 +358,7 @@ export class Client implements AsyncDisposable {
     return { data: reply.data ?? new Uint8Array(0), stat: toStat(reply.stat) };
   }
 
+  /** The names (not paths) of a node's children, unordered; a `watch` fires when they change. */
   async getChildren(path: string, options: WatchOptions & CallOptions = {}): Promise<string[]> {
     validatePath(path);
     checkOptions(options, path, 'getChildren');
@@ -343,10 +376,16 @@ export class Client implements AsyncDisposable {
     return reply.children;
   }
 
+  /** As {@link getChildren}, and also resolves with the node's metadata. */
   async getChildren2(
     path: string,
     options: WatchOptions & CallOptions = {},
-  ): Promise<{ children: string[]; stat: Stat }> {
+  ): Promise<{
+    /** The names of the children, unordered. */
+    children: string[];
+    /** The node's metadata. */
+    stat: Stat;
+  }> {
     validatePath(path);
     checkOptions(options, path, 'getChildren2');
     const watcher = checkWatcher(options.watch, path, 'getChildren2');
@@ -363,7 +402,16 @@ export class Client implements AsyncDisposable {
     return { children: reply.children, stat: toStat(reply.stat) };
   }
 
-  async getACL(path: string, options: CallOptions = {}): Promise<{ acl: ACL[]; stat: Stat }> {
+  /** A node's ACL and metadata (`stat.aversion` is the version setACL checks). */
+  async getACL(
+    path: string,
+    options: CallOptions = {},
+  ): Promise<{
+    /** The node's ACL. */
+    acl: ACL[];
+    /** The node's metadata. */
+    stat: Stat;
+  }> {
     validatePath(path);
     const reply = await this.session.submit(
       codecs.getACL,
@@ -445,8 +493,17 @@ export class Client implements AsyncDisposable {
    * NAT must keep the addresses they were given.)
    */
   async getConfig(
-    options: WatchOptions & CallOptions & { follow?: boolean } = {},
-  ): Promise<{ config: string; stat: Stat }> {
+    options: WatchOptions &
+      CallOptions & {
+        /** Adopt the member list read as this client's host list. Default false. */
+        follow?: boolean;
+      } = {},
+  ): Promise<{
+    /** The configuration text (`server.1=...` lines and `version=...`). */
+    config: string;
+    /** The metadata of the config node. */
+    stat: Stat;
+  }> {
     const watcher = checkWatcher(options.watch, CONFIG_NODE, 'getConfig');
     const reply = await this.session.submit(
       codecs.getData,
@@ -467,7 +524,12 @@ export class Client implements AsyncDisposable {
    * Changes the ensemble's membership (server needs reconfigEnabled=true and an authorised
    * session); afterwards this client follows the new member list.
    */
-  async reconfig(options: ReconfigOptions): Promise<{ config: string; stat: Stat }> {
+  async reconfig(options: ReconfigOptions): Promise<{
+    /** The new configuration text. */
+    config: string;
+    /** The metadata of the config node after the change. */
+    stat: Stat;
+  }> {
     const reply = await this.session.submit(
       codecs.reconfig,
       {
@@ -620,6 +682,7 @@ export class Client implements AsyncDisposable {
     return this.session.close();
   }
 
+  /** What `await using` calls: {@link close}. */
   [Symbol.asyncDispose](): Promise<void> {
     return this.close();
   }

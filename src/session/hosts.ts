@@ -2,14 +2,19 @@
 import { ZooKeeperError } from '../protocol/errors.js';
 import { pathProblem } from '../protocol/paths.js';
 
+/** One server of a connect string. */
 export interface HostAddress {
+  /** Host name or IP address (IPv6 without brackets). */
   host: string;
+  /** TCP port (2181 when the connect string gives none). */
   port: number;
 }
 
+/** A connect string taken apart by {@link parseConnectString}. */
 export interface ParsedConnectString {
+  /** The servers, in the order given. */
   hosts: HostAddress[];
-  /** '' when there is no chroot. */
+  /** The chroot path every client path is relative to; '' when there is no chroot. */
   chroot: string;
 }
 

@@ -1,6 +1,6 @@
 // Client-side watch registry: who is told about which server notification. The server sends one
 // notification per (connection, event); fanning it out to watchers is ours to do, following the
-// Java client's rules (shared/reference/zookeeper-protocol.md §6.3).
+// Java client's rules.
 import type { EventType, SessionState, WatchedEvent, Watcher } from './types.js';
 
 export type OneShotKind = 'data' | 'exist' | 'child';

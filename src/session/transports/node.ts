@@ -16,6 +16,8 @@ let modules: Promise<NodeSockets> | null = null;
  * Loads node:net and node:tls on first use, through dynamic imports inside try/catch: a bundle
  * made for workerd then carries no top-level `import "node:net"` (which would demand
  * `nodejs_compat`), and a runtime without them gets a clear error instead of a load failure.
+ * Internal (stripped from the published declarations, whose consumers need no @types/node).
+ * @internal
  */
 export function loadNodeSockets(): Promise<NodeSockets> {
   modules ??= (async () => {
@@ -81,6 +83,7 @@ class NodeConnection implements Connection {
   }
 }
 
+/** TCP and TLS through `node:net` and `node:tls`: the default on Node, Bun and Deno; honours every TLS option. */
 export const nodeTransport: Transport = {
   async connect(options: TransportConnectOptions): Promise<Connection> {
     const { net, tls } = await loadNodeSockets();
