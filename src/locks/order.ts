@@ -7,22 +7,22 @@ import type { LockClient } from './types.js';
 /**
  * The contenders among `children` of `dir` in queue order. With `'numeric'` and a set past the
  * sequence limit, each contender's creation zxid is read (in parallel; `known` remembers them
- * across calls of one acquire, since a node's czxid never changes) and contenders that vanished
- * meanwhile are left out.
+ * across calls of one acquire, since a node's czxid never changes; `own`, our node if we have
+ * one, needs no read) and contenders that vanished meanwhile are left out.
  */
 export async function queueOrder(
-  client: LockClient,
+  client: Pick<LockClient, 'exists'>,
   dir: string,
   children: readonly string[],
   lockNames: readonly string[],
   order: SequenceOrder,
-  own: OwnNode,
+  own: OwnNode | undefined,
   known: Map<string, bigint>,
   signal: AbortSignal | undefined,
 ): Promise<Contender[]> {
   const sorted = sortContenders(children, lockNames, order);
   if (order !== 'numeric' || !pastSequenceLimit(sorted)) return sorted;
-  known.set(own.name, own.stat.czxid);
+  if (own) known.set(own.name, own.stat.czxid);
   const present = new Map<string, bigint>();
   await Promise.all(
     sorted.map(async ({ name }) => {
