@@ -6,6 +6,7 @@
 //   npm run sim -- --plant skip-relist ... with a planted bug (see plants.ts)
 //   --twice (replay every seed and compare trace hashes)   --json (machine-readable summary)
 //   --duration <virtual ms of workload per world>   --wrap (sequence counters start at their limit)
+//   --slow-followers (a follower applies commits seconds late for a while)
 import { plants } from './plants.js';
 import { runWorld } from './world.js';
 
@@ -19,6 +20,7 @@ interface Args {
   duration?: number;
   stopAtFirst: boolean;
   nearWrap: boolean;
+  slowFollowers: boolean;
 }
 
 function parseArgs(argv: readonly string[]): Args {
@@ -29,6 +31,7 @@ function parseArgs(argv: readonly string[]): Args {
     json: false,
     stopAtFirst: false,
     nearWrap: false,
+    slowFollowers: false,
   };
   for (let i = 0; i < argv.length; i++) {
     const flag = argv[i]!;
@@ -44,6 +47,7 @@ function parseArgs(argv: readonly string[]): Args {
     else if (flag === '--duration') args.duration = Number(value());
     else if (flag === '--twice') args.twice = true;
     else if (flag === '--wrap') args.nearWrap = true;
+    else if (flag === '--slow-followers') args.slowFollowers = true;
     else if (flag === '--json') args.json = true;
     else if (flag === '--stop-at-first') args.stopAtFirst = true;
     else if (flag === '--list-plants') {

@@ -2,10 +2,10 @@
 // loops: acquire (sometimes with a timeout), hold a while, release; now and then it sets a
 // one-shot watch or changes a watched node. The checks run after every simulation step.
 
-import type { Lease, LockClient } from '../../src/locks/index.js';
+import type { Lease, LockClient, LockOptions } from '../../src/locks/index.js';
 import { Mutex, ReadWriteLock, Semaphore } from '../../src/locks/index.js';
 import type { Client } from '../../src/session/client.js';
-import type { World } from './world.js';
+import { checkWatchEvent, type WatchRecord, type World } from './world.js';
 
 export interface ProcessContext {
   world: World;
@@ -55,6 +55,7 @@ const ROOT = '/locks';
 type Contend = (
   client: LockClient,
   world: World,
+  options: LockOptions,
 ) => { acquire(timeout?: number): Promise<[Holder['kind'], Lease]> };
 
 function lockWorkload(
@@ -71,12 +72,13 @@ function lockWorkload(
       let lastToken = -1n;
       let lastWriteToken = -1n;
       const waiting = new Map<string, number>();
+      const heads = new Map<string, { name: string; since: number }>();
       const watchFlag = `${ROOT}/flag-${name}`;
       return {
         async run(ctx) {
           const { client, rng } = { client: ctx.client, rng: world.rng };
           const seen = world.plant?.wrap ? world.plant.wrap(client, world, ctx.name) : client;
-          const lock = contend(seen, world);
+          const lock = contend(seen, world, world.plant?.lockOptions ?? {});
           while (!ctx.stopping() && !isFinal(client.state)) {
             if (rng.chance(0.2)) await watchActivity(ctx, watchFlag);
             const timeout = rng.chance(0.3) ? rng.int(50, 4000) : undefined;
@@ -130,20 +132,27 @@ function lockWorkload(
             );
         },
         audit(view) {
-          // Liveness: the head of the queue is a process that holds, is about to, or is gone.
-          const bound = 2 * view.sessionTimeout + 8_000;
-          for (const dir of [path, `${path}/locks`, `${path}/leases`]) {
-            const children = view.children(dir).filter((c) => c.owner !== 0n);
-            if (children.length === 0) continue;
-            const head = children[0]!;
-            if (view.now - head.created < bound) continue;
-            const holder = [...holders].find((h) => h.lease.path.endsWith(`/${head.name}`));
-            if (holder) continue;
+          // Liveness: the head of the queue (oldest contender) is held, or about to be, within a
+          // bound of becoming head, unless its process is gone (then the server removes it).
+          const bound = 2 * view.sessionTimeout + 4_000;
+          for (const dir of [path, `${path}/locks`]) {
+            const head = view.children(dir).find((c) => c.owner !== 0n);
+            if (!head) {
+              heads.delete(dir);
+              continue;
+            }
+            const seen = heads.get(dir);
+            if (!seen || seen.name !== head.name) {
+              heads.set(dir, { name: head.name, since: view.now });
+              continue;
+            }
+            if (view.now - seen.since < bound) continue;
+            if ([...holders].some((h) => h.lease.path.endsWith(`/${head.name}`))) continue;
             const owner = [...waiting.keys()].find((p) => view.sessionOf(p) === head.owner);
-            if (dir.endsWith('/leases')) continue;
             world.violation(
-              `stuck queue: ${dir}/${head.name} (owner 0x${head.owner.toString(16)}${owner ? `, ${owner} waiting` : ''}) heads the queue for ${Math.round(view.now - head.created)} ms and nobody holds it`,
+              `stuck queue: ${dir}/${head.name} (owner 0x${head.owner.toString(16)}${owner ? `, ${owner} waiting` : ''}) has headed the queue for ${Math.round(view.now - seen.since)} ms and nobody holds it`,
             );
+            seen.since = Number.POSITIVE_INFINITY;
           }
         },
       };
@@ -163,6 +172,9 @@ async function watchActivity(ctx: ProcessContext, path: string): Promise<void> {
   try {
     if (roll < 0.5) {
       let fired = 0;
+      const session = client.sessionId;
+      let record: WatchRecord | null = null;
+      const early: string[] = [];
       await client.exists(path, {
         watch: (event) => {
           fired++;
@@ -171,8 +183,21 @@ async function watchActivity(ctx: ProcessContext, path: string): Promise<void> {
             world.violation(
               `${ctx.name} one-shot watch on ${path} fired ${fired} times (${event.type})`,
             );
+          if (record) {
+            record.fired = event.type;
+            checkWatchEvent(world, record, event.type);
+          } else early.push(event.type);
         },
       });
+      record = {
+        process: ctx.name,
+        path,
+        session,
+        zxid: client.lastZxid,
+        fired: early[0] ?? null,
+        client,
+      };
+      world.watches.push(record);
     } else if (roll < 0.75) {
       await client.create(path, 'x').catch(() => client.setData(path, 'y'));
     } else {
@@ -187,8 +212,8 @@ export const workloads: Record<string, Workload> = {
   mutex: lockWorkload(
     'mutex',
     `${ROOT}/mutex`,
-    (client) => {
-      const mutex = new Mutex(client, `${ROOT}/mutex`);
+    (client, _world, options) => {
+      const mutex = new Mutex(client, `${ROOT}/mutex`, options);
       return { acquire: async (timeout) => ['mutex', await mutex.acquire({ timeout })] };
     },
     (valid) => (valid.length > 1 ? 'two mutex holders' : null),
@@ -196,8 +221,8 @@ export const workloads: Record<string, Workload> = {
   semaphore: lockWorkload(
     'semaphore',
     `${ROOT}/sem`,
-    (client) => {
-      const sem = new Semaphore(client, `${ROOT}/sem`, 2);
+    (client, _world, options) => {
+      const sem = new Semaphore(client, `${ROOT}/sem`, 2, options);
       return { acquire: async (timeout) => ['lease', await sem.acquire({ timeout })] };
     },
     (valid) => (valid.length > 2 ? 'semaphore over its bound of 2' : null),
@@ -205,8 +230,8 @@ export const workloads: Record<string, Workload> = {
   rwlock: lockWorkload(
     'rwlock',
     `${ROOT}/rw`,
-    (client, world) => {
-      const rw = new ReadWriteLock(client, `${ROOT}/rw`);
+    (client, world, options) => {
+      const rw = new ReadWriteLock(client, `${ROOT}/rw`, options);
       return {
         acquire: async (timeout) =>
           world.rng.chance(0.5)

@@ -20,6 +20,8 @@ export interface WorldOptions {
   duration?: number;
   /** Start every lock path's sequence counter a few creates below its 2^31-1 limit. */
   nearWrap?: boolean;
+  /** Add the slow-follower fault: a follower applies commits seconds late for a while. */
+  slowFollowers?: boolean;
 }
 
 export interface WorldResult {
@@ -62,6 +64,10 @@ export class World {
   readonly pending = new Map<number, { what: string; since: number }>();
   private nextPending = 0;
   closedAt = Number.POSITIVE_INFINITY;
+  chroot = '';
+  ensemble: Ensemble | null = null;
+  /** One-shot watches set by the workload, for the at-most-once / truthful / live checks. */
+  readonly watches: WatchRecord[] = [];
 
   constructor(
     readonly seed: number,
@@ -99,6 +105,16 @@ export class World {
   }
 }
 
+export interface WatchRecord {
+  process: string;
+  path: string;
+  session: bigint;
+  /** The client's lastZxid once the registering read was answered. */
+  zxid: bigint;
+  fired: string | null;
+  client: { state: string; sessionId: bigint };
+}
+
 /** Builds and runs one world; the caller runs worlds one at a time (they share the globals). */
 export async function runWorld(options: WorldOptions): Promise<WorldResult> {
   const plant = options.plant ? plants[options.plant] : undefined;
@@ -128,15 +144,18 @@ async function simulate(world: World, options: WorldOptions): Promise<WorldResul
   const tickTime = cfgRng.pick([500, 1000, 2000]);
   const sessionTimeout = cfgRng.pick([4000, 6000, 10000]);
   const processes = cfgRng.int(2, 5);
-  const faulty = cfgRng.chance(0.8);
+  const faulty = world.plant?.faultKinds ? true : cfgRng.chance(0.8);
   const lags = Array.from({ length: members + 1 }, () => cfgRng.pick([0.2, 1, 5, 30]));
   const workload: Workload = world.plant?.workload
     ? workloads[world.plant.workload]!
     : cfgRng.pick(Object.values(workloads));
   const duration = options.duration ?? 30_000;
+  const slowFollowers = world.plant?.slowFollowers ?? options.slowFollowers ?? false;
+  const chroot = world.plant?.chroot ?? '';
+  const slowUntil = Array.from({ length: members + 1 }, () => 0);
   // Some worlds start the lock parent's cversion just below the int wrap.
   const nearWrap = world.plant?.nearWrap ?? options.nearWrap ?? false;
-  const config = `members=${members} tick=${tickTime} timeout=${sessionTimeout} processes=${processes} faults=${faulty} workload=${workload.name} lags=${lags.slice(1).join('/')} wrap=${nearWrap}${world.plant ? ` plant=${world.plant.name}` : ''}`;
+  const config = `members=${members} tick=${tickTime} timeout=${sessionTimeout} processes=${processes} faults=${faulty} workload=${workload.name} lags=${lags.slice(1).join('/')} wrap=${nearWrap} slowFollowers=${slowFollowers}${world.plant ? ` plant=${world.plant.name}` : ''}`;
   world.log(`world seed=${world.seed} ${config}`);
 
   const netRng = rng.fork();
@@ -147,15 +166,20 @@ async function simulate(world: World, options: WorldOptions): Promise<WorldResul
       members,
       tickTime,
       maxBuffer: 1_048_575,
-      followerLag: (m) => lags[m]! * (0.5 + netRng.next()),
+      followerLag: (m) =>
+        sched.now < slowUntil[m]! ? netRng.int(300, 3000) : lags[m]! * (0.5 + netRng.next()),
+      forwardLag: (m) => lags[m]! * (0.5 + netRng.next()),
+      recordChanges: (path) => path.includes('/flag-'),
       containerSweep: cfgRng.pick([500, 2000, 5000]),
     },
     (line) => world.log(line),
-    (tree) => seedTree(tree, workload.root, nearWrap),
+    (tree) => seedTree(tree, chroot + workload.root, nearWrap),
   );
   const acceptors = new Map(ensemble.members.map((m) => [m.host, m] as const));
   const net = new SimNetwork(sched, netRng, acceptors);
-  const connectString = ensemble.members.map((m) => m.host).join(',') + (world.plant?.chroot ?? '');
+  const connectString = ensemble.members.map((m) => m.host).join(',') + chroot;
+  world.chroot = chroot;
+  world.ensemble = ensemble;
 
   const instance = workload.create(world);
   const clients: (Client | null)[] = [];
@@ -173,7 +197,9 @@ async function simulate(world: World, options: WorldOptions): Promise<WorldResul
         let client: Client;
         try {
           client = await Client.connect(connectString, {
-            transport: net.transportFor(name),
+            transport: world.plant?.transport
+              ? world.plant.transport(net.transportFor(name))
+              : net.transportFor(name),
             sessionTimeout,
             connectTimeout: sessionTimeout * 3,
           });
@@ -203,11 +229,11 @@ async function simulate(world: World, options: WorldOptions): Promise<WorldResul
     const leaderTree = ensemble.leader.tree;
     instance.audit({
       children: (path) => {
-        const node = leaderTree.get(path);
+        const node = leaderTree.get(chroot + path);
         if (!node) return [];
         return [...node.children]
           .map((name) => {
-            const child = leaderTree.get(`${path}/${name}`)!;
+            const child = leaderTree.get(`${chroot}${path}/${name}`)!;
             return {
               name,
               czxid: child.czxid,
@@ -225,11 +251,22 @@ async function simulate(world: World, options: WorldOptions): Promise<WorldResul
       now: sched.now,
       sessionTimeout,
     });
+    auditWatches(world, sessionTimeout);
+    // Past the close, processes' nodes go with their sessions: stop judging the queue then.
     if (sched.now < world.closedAt) sched.at(1000, 'server', audit);
   };
   sched.at(1000, 'server', audit);
 
-  if (faulty) scheduleFaults(world, net, ensemble, sessionTimeout, processes, duration);
+  if (faulty)
+    scheduleFaults(
+      world,
+      net,
+      ensemble,
+      sessionTimeout,
+      processes,
+      duration,
+      slowFollowers ? slowUntil : null,
+    );
 
   const afterStep = () => {
     for (let p = 0; p < processes; p++) {
@@ -312,9 +349,11 @@ function scheduleFaults(
   sessionTimeout: number,
   processes: number,
   duration: number,
+  slowUntil: number[] | null,
 ): void {
   const { sched, rng } = world;
-  const next = () => rng.int(500, 6000);
+  const [gapMin, gapMax] = world.plant?.faultGap ?? [500, 6000];
+  const next = () => rng.int(gapMin, gapMax);
   const fault = () => {
     if (sched.now > duration) return;
     const client = `p${rng.int(0, processes - 1)}`;
@@ -358,6 +397,14 @@ function scheduleFaults(
         world.pauseShadowUntil = Math.max(world.pauseShadowUntil, sched.now + d + sessionTimeout);
         break;
       }
+      case 'slowFollower': {
+        const member = rng.int(2, ensemble.members.length);
+        if (member > ensemble.members.length || !slowUntil) break;
+        const d = rng.int(2000, 8000);
+        world.log(`fault slow follower zk${member} for ${d} ms`);
+        slowUntil[member] = sched.now + d;
+        break;
+      }
       case 'lag': {
         world.log('fault latency spike period');
         net.spikeChance = 0.3;
@@ -370,4 +417,39 @@ function scheduleFaults(
     sched.at(next(), 'server', fault);
   };
   sched.at(next(), 'server', fault);
+}
+
+/** A one-shot watch fires once a change after its registration commits (liveness). */
+function auditWatches(world: World, sessionTimeout: number): void {
+  const ensemble = world.ensemble;
+  if (!ensemble) return;
+  const bound = 2 * sessionTimeout + 8_000;
+  for (const w of world.watches) {
+    if (w.fired !== null) continue;
+    if (
+      w.client.sessionId !== w.session ||
+      ['closed', 'expired', 'auth-failed'].includes(w.client.state)
+    ) {
+      w.fired = 'session over';
+      continue;
+    }
+    const change = ensemble.changes.get(world.chroot + w.path)?.find((c) => c.zxid > w.zxid);
+    if (change && world.sched.now - change.at > bound) {
+      world.violation(
+        `${w.process} one-shot watch on ${w.path} (set at zxid ${w.zxid}) never fired for ${change.type} at zxid ${change.zxid}, ${Math.round(world.sched.now - change.at)} ms ago`,
+      );
+      w.fired = 'reported';
+    }
+  }
+}
+
+/** An event a watch reported must match a committed change after its registration. */
+export function checkWatchEvent(world: World, w: WatchRecord, type: string): void {
+  if (type === 'None') return;
+  const changes = world.ensemble?.changes.get(world.chroot + w.path) ?? [];
+  if (!changes.some((c) => c.zxid > w.zxid && c.type === type)) {
+    world.violation(
+      `${w.process} watch on ${w.path} reported ${type}, but no such change committed after zxid ${w.zxid}`,
+    );
+  }
 }

@@ -185,7 +185,7 @@ export class Cnxn {
         session.timeout = timeout;
         ens.touch(req.sessionId);
       }
-      const back = this.member.isLeader ? 0 : ens.lag(this.member.id);
+      const back = this.member.isLeader ? 0 : ens.options.forwardLag(this.member.id);
       ens.sched.at(back, 'server', () => {
         if (valid) this.established(req.sessionId, timeout, session.password);
         else this.refuse(req.sessionId);

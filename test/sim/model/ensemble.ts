@@ -17,6 +17,10 @@ export interface EnsembleOptions {
   maxBuffer: number;
   /** Extra delay with which each follower applies what the leader committed. */
   followerLag: (member: number) => number;
+  /** Delay of a follower's messages to the leader (forwarded requests, session checks). */
+  forwardLag: (member: number) => number;
+  /** Paths whose committed changes are recorded (for the watch invariants). */
+  recordChanges?: (path: string) => boolean;
   /** Period of the container manager's sweep. */
   containerSweep: number;
 }
@@ -75,7 +79,7 @@ export class Member implements Acceptor {
       return;
     }
     const sched = this.ensemble.sched;
-    const at = Math.max(sched.now + this.ensemble.lag(this.id), this.forwardAt);
+    const at = Math.max(sched.now + this.ensemble.options.forwardLag(this.id), this.forwardAt);
     this.forwardAt = at;
     sched.at(at - sched.now, 'server', task);
   }
@@ -122,6 +126,8 @@ export class Ensemble {
   private sessionCounter = 0n;
   /** Counters the world reports. */
   readonly stats = { txns: 0, expired: 0, refusedAhead: 0, containersDeleted: 0 };
+  /** Committed changes of recorded paths, in order: what a watch may legitimately report. */
+  readonly changes = new Map<string, { zxid: bigint; type: Trigger['type']; at: number }[]>();
 
   constructor(
     readonly sched: Scheduler,
@@ -165,6 +171,15 @@ export class Ensemble {
     const txn = prepare(leaderTree, zxid);
     const events = leaderTree.apply(zxid, txn);
     this.stats.txns++;
+    const record = this.options.recordChanges;
+    if (record) {
+      for (const event of events) {
+        if (event.type === 'NodeChildrenChanged' || !record(event.path)) continue;
+        const list = this.changes.get(event.path) ?? [];
+        this.changes.set(event.path, list);
+        list.push({ zxid, type: event.type, at: this.sched.now });
+      }
+    }
     const item = { kind: 'txn' as const, zxid, txn, done, events };
     for (const member of this.members) member.receive(item);
   }
