@@ -226,8 +226,13 @@ export function installEnvironment(scheduler: Scheduler, rng: Rng, epoch: number
     if (handle && typeof handle === 'object' && 'task' in handle)
       scheduler.cancel((handle as VirtualTimer).task);
   };
-  g.setTimeout = (fn: (...args: unknown[]) => void, ms?: number, ...args: unknown[]) =>
-    makeTimer(scheduler.at(ms ?? 0, 'client', () => fn(...args)));
+  // Node's rule: a delay below 1 ms (0, a fraction, NaN) or above 2^31-1 becomes 1 ms. Code may
+  // rely on a timer advancing the clock (the heartbeat re-arms for "the rest" of an interval).
+  g.setTimeout = (fn: (...args: unknown[]) => void, ms?: number, ...args: unknown[]) => {
+    const delay = Number(ms);
+    const after = delay >= 1 && delay <= 0x7fffffff ? delay : 1;
+    return makeTimer(scheduler.at(after, 'client', () => fn(...args)));
+  };
   g.clearTimeout = clear;
   g.setImmediate = (fn: (...args: unknown[]) => void, ...args: unknown[]) =>
     makeTimer(scheduler.at(0, 'client', () => fn(...args)));

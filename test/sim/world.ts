@@ -34,6 +34,7 @@ export interface WorldResult {
 }
 
 const EPOCH = 1_700_000_000_000;
+const MAX_STEPS = 2_000_000;
 const TAIL = 400;
 
 /** Shared view of a world for workloads and invariants. */
@@ -279,7 +280,9 @@ async function simulate(world: World, options: WorldOptions): Promise<WorldResul
     instance.check();
   };
 
-  await sched.run(duration, afterStep);
+  // A world that keeps the scheduler busy without end (a retry loop that never waits) is a bug.
+  const runaway = () => sched.steps > MAX_STEPS;
+  await sched.run(duration, afterStep, runaway);
   stopping = true;
   world.closedAt = sched.now;
   world.log('closing every process');
@@ -290,7 +293,7 @@ async function simulate(world: World, options: WorldOptions): Promise<WorldResul
   // Every promise must settle within this bound after close; ephemerals must be gone after the
   // server has had time to expire whatever close could not end.
   const settleBound = sessionTimeout * 2 + 6_000;
-  await sched.run(world.closedAt + settleBound, afterStep);
+  await sched.run(world.closedAt + settleBound, afterStep, runaway);
   for (const { what, since } of world.pending.values()) {
     world.violation(
       `${what} (since t=${since.toFixed(0)}) did not settle within ${settleBound} ms of close`,
@@ -298,7 +301,10 @@ async function simulate(world: World, options: WorldOptions): Promise<WorldResul
   }
   const quiet =
     world.closedAt + settleBound + ensemble.negotiate(sessionTimeout) + 4 * tickTime + 1_000;
-  await sched.run(quiet, afterStep);
+  await sched.run(quiet, afterStep, runaway);
+  if (runaway()) {
+    world.violation(`runaway: over ${MAX_STEPS} steps by virtual t=${sched.now.toFixed(0)}`);
+  }
   const leaderTree = ensemble.leader.tree;
   for (const [path, node] of leaderTree.nodes) {
     if (node.ephemeralOwner !== 0n)

@@ -18,6 +18,12 @@ export interface ZNode {
   pzxid: bigint;
   children: Set<string>;
   container: boolean;
+  /**
+   * The counter sequential children are named from. On a real 3.8 server it advances with each
+   * child created but not with deletes, while the stat's cversion advances with both (measured
+   * by the differential test).
+   */
+  seq: number;
 }
 
 /** One change the ensemble agreed on. */
@@ -146,9 +152,12 @@ export class DataTree {
         const node = blankNode(zxid, change.time, change.ephemeralOwner, change.container);
         node.data = change.data;
         node.cversion = change.cversion;
+        node.seq = change.cversion;
         this.nodes.set(change.path, node);
         parent.children.add(nameOf(change.path));
         bumpCversion(parent, zxid);
+        const seq = nextInt(parent.seq);
+        if (seq > parent.seq) parent.seq = seq;
         if (change.ephemeralOwner !== 0n) {
           const owned = this.ephemerals.get(change.ephemeralOwner) ?? new Set<string>();
           this.ephemerals.set(change.ephemeralOwner, owned);
@@ -193,8 +202,8 @@ export class DataTree {
 }
 
 /**
- * The server only ever raises a cversion ("update when larger"), so at 2^31-1 the jute int's
- * overflow leaves it there: every later sequential child gets the suffix 2147483647.
+ * The server only ever raises these counters ("update when larger"), so at 2^31-1 the jute int's
+ * overflow leaves them there: every later sequential child gets the suffix 2147483647.
  */
 function bumpCversion(parent: ZNode, zxid: bigint): void {
   const next = nextInt(parent.cversion);
@@ -216,6 +225,7 @@ function blankNode(zxid: bigint, time: bigint, owner: bigint, container: boolean
     pzxid: zxid,
     children: new Set(),
     container,
+    seq: 0,
   };
 }
 
@@ -234,7 +244,7 @@ export function prepareCreate(
   const parent = tree.get(parentPath);
   if (!parent) return { err: ErrorCode.NONODE };
   if (parent.ephemeralOwner !== 0n) return { err: ErrorCode.NOCHILDRENFOREPHEMERALS };
-  const finalPath = sequential ? path + sequenceSuffix(parent.cversion) : path;
+  const finalPath = sequential ? path + sequenceSuffix(parent.seq) : path;
   if (tree.get(finalPath)) return { err: ErrorCode.NODEEXISTS };
   void sessionId;
   return { path: finalPath, ephemeral, container };
