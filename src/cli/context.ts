@@ -12,6 +12,8 @@ export interface GlobalOptions {
   timeout: number;
   sessionTimeout: number;
   auth: AuthInfo[];
+  /** SASL DIGEST-MD5 credentials, when given. */
+  sasl?: { username: string; password: string };
   readOnly: boolean;
   json: boolean;
 }
@@ -21,6 +23,17 @@ export function parseAuth(text: string): AuthInfo {
   const colon = text.indexOf(':');
   if (colon <= 0) throw new UsageError(`auth must be scheme:credentials, got "${text}"`);
   return { scheme: text.slice(0, colon), credentials: text.slice(colon + 1) };
+}
+
+/**
+ * `user:password` for SASL DIGEST-MD5, split at the first colon (the password may hold colons).
+ * Undefined or empty: no SASL.
+ */
+export function parseSasl(text: string | undefined): GlobalOptions['sasl'] {
+  if (!text) return undefined;
+  const colon = text.indexOf(':');
+  if (colon <= 0) throw new UsageError('sasl must be user:password (e.g. --sasl app:secret)');
+  return { username: text.slice(0, colon), password: text.slice(colon + 1) };
 }
 
 /**
@@ -72,6 +85,7 @@ export class SessionProvider {
       sessionTimeout: this.globals.sessionTimeout,
       readOnly: this.globals.readOnly,
       auth: this.globals.auth,
+      ...(this.globals.sasl ? { sasl: { mechanism: 'DIGEST-MD5', ...this.globals.sasl } } : {}),
     };
     try {
       const client = await connect(this.globals.servers, options);

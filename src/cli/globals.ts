@@ -1,6 +1,6 @@
 // Options given before the command, and the environment they default from.
 import { type OptionSpec, Options, parseArgs } from './args.js';
-import { DEFAULT_SERVERS, type GlobalOptions, parseAuth } from './context.js';
+import { DEFAULT_SERVERS, type GlobalOptions, parseAuth, parseSasl } from './context.js';
 
 export const GLOBAL_OPTIONS: readonly OptionSpec[] = [
   {
@@ -22,6 +22,11 @@ export const GLOBAL_OPTIONS: readonly OptionSpec[] = [
     value: 'SCHEME:CRED',
     repeat: true,
     help: 'credentials sent before the command, e.g. digest:user:password (repeatable)',
+  },
+  {
+    long: 'sasl',
+    value: 'USER:PASSWORD',
+    help: 'SASL DIGEST-MD5 login, run on every connection before anything else (default $ZKTS_SASL)',
   },
   { long: 'read-only', short: 'r', help: 'accept read-only servers' },
   { long: 'json', help: 'machine-readable output (JSON; one object per line for watch)' },
@@ -47,6 +52,7 @@ export function parseGlobals(argv: readonly string[], env: NodeJS.ProcessEnv): G
       timeout: options.integer('timeout', 1) ?? 10_000,
       sessionTimeout: options.integer('session-timeout', 1) ?? 30_000,
       auth: options.strings('auth').map(parseAuth),
+      sasl: parseSasl(options.string('sasl') ?? env.ZKTS_SASL),
       readOnly: options.has('read-only'),
       json: options.has('json'),
     },

@@ -23,11 +23,14 @@ export const EXIT_STATUS_HELP: readonly [number | string, string][] = [
   [ExitCode.NOTEMPTY, 'NOTEMPTY: the node has children (use rm -R)'],
   [ExitCode.NOAUTH, 'NOAUTH, AUTHFAILED: not allowed'],
   [ExitCode.UNAVAILABLE, 'no session, connection lost, session expired, or no reply in time'],
-  [ExitCode.LOCK_TIMEOUT, 'lock: not acquired within --timeout (or held, with -n)'],
-  [ExitCode.LOCK_LOST, 'lock: lock lost while the command ran; the command was stopped'],
-  [ExitCode.CANNOT_EXECUTE, 'lock: the command cannot be executed'],
-  [ExitCode.NOT_FOUND, 'lock: the command was not found'],
-  ['128+N', 'lock: interrupted by signal N while waiting for the lock'],
+  [
+    ExitCode.LOCK_TIMEOUT,
+    'lock: not acquired within --timeout (or held, with -n); elect: not leader in time',
+  ],
+  [ExitCode.LOCK_LOST, 'lock/elect: lock or leadership lost while the command ran; it was stopped'],
+  [ExitCode.CANNOT_EXECUTE, 'lock/elect: the command cannot be executed'],
+  [ExitCode.NOT_FOUND, 'lock/elect: the command was not found'],
+  ['128+N', 'lock/elect: interrupted by signal N while waiting; bench: interrupted'],
 ];
 
 export function globalHelp(commands: readonly Command[]): string {
@@ -52,13 +55,16 @@ export function globalHelp(commands: readonly Command[]): string {
     ...EXIT_STATUS_HELP.map(([code, text]) => `  ${String(code).padStart(statusWidth)}  ${text}`),
     '',
     'Environment: ZOOKEEPER_SERVERS (default servers), NO_COLOR (no colours),',
-    '             ZKTS_HISTORY (shell history file, default ~/.zkts_history; empty: none).',
+    '             ZKTS_HISTORY (shell history file, default ~/.zkts_history; empty: none),',
+    '             ZKTS_SASL (user:password for --sasl, kept out of the process list).',
     '',
     'Examples:',
     '  zkts -s zk1:2181,zk2:2181/app ls -l /',
     '  zkts get --json /config | jq -r .data',
     '  echo -n on | zkts set /flags/feature -',
     '  zkts lock /locks/backup --timeout 60000 -- ./backup.sh',
+    '  zkts locks -R /locks',
+    '  zkts bench mutex --sessions 64 --processes 2',
   ].join('\n');
 }
 

@@ -49,11 +49,12 @@ function groupAlive(pid: number): boolean {
 }
 
 /**
- * Runs the command while `lease` holds: forwards signals (through `setForward`), stops the command
- * when the lease is lost, and resolves its exit status (75 when the lease was lost).
+ * Runs the command while `lease` (a lock lease, or a term of leadership) holds: forwards signals
+ * (through `setForward`), stops the command when the lease is lost, and resolves its exit status
+ * (75 when the lease was lost).
  */
 export async function superviseCommand(
-  lease: Lease,
+  lease: Pick<Lease, 'path' | 'fencingToken' | 'signal'>,
   run: Supervision,
   setForward: (forward: (signal: Forwarded) => void) => void,
 ): Promise<number> {

@@ -1,15 +1,46 @@
-// zookeeper-ts/locks: distributed lock recipes on top of the client.
+/**
+ * Distributed lock recipes on top of the client, interoperable with Curator and kazoo.
+ * @module zookeeper-ts/locks
+ */
 
 export type { SequenceOrder } from './contenders.js';
 export type { LockLossReason } from './errors.js';
 export { LeaseReleasedError, LockLostError, LockTimeoutError } from './errors.js';
 export { ExclusiveLock } from './exclusive.js';
+export type {
+  ContenderKind,
+  InspectClient,
+  InspectOptions,
+  LockContender,
+  LockInspection,
+} from './inspect.js';
+export { inspectLock, KAZOO_READ_NAME } from './inspect.js';
+export type { FindLocksOptions, LockFolder } from './inspect-tree.js';
+export { findLocks } from './inspect-tree.js';
+export type {
+  ElectionClient,
+  LatchState,
+  LeaderLatchOptions,
+  Leadership,
+  Participant,
+} from './leader-latch.js';
+export { LATCH_NAME, LeaderLatch } from './leader-latch.js';
+export type { LeaderSelectorOptions, LeaderTask } from './leader-selector.js';
+export { LeaderSelector } from './leader-selector.js';
 export type { MultiLease } from './multilock.js';
 export { MultiLock } from './multilock.js';
 export type { MutexOptions } from './mutex.js';
 export { Mutex } from './mutex.js';
 export type { NamingStyle } from './naming.js';
 export { LockName } from './naming.js';
+export type { RevocableAcquireOptions, RevocableLease, RevokeClient } from './revocation.js';
+export {
+  REVOKE_MESSAGE,
+  RevocationRequestedError,
+  revoke,
+  revokeNode,
+  watchRevocation,
+} from './revocation.js';
 export type { ReadWriteLockOptions } from './rwlock.js';
 export { ReadWriteLock, ReadWriteSide } from './rwlock.js';
 export type { SemaphoreOptions } from './semaphore.js';

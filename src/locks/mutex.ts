@@ -4,6 +4,11 @@ import { predecessorDecision } from './contenders.js';
 import { badArguments, lossPolicyOf } from './errors.js';
 import { reenter } from './lease.js';
 import { LockName, type NamingStyle } from './naming.js';
+import {
+  type RevocableAcquireOptions,
+  type RevocableLease,
+  watchRevocation,
+} from './revocation.js';
 import { ContenderQueue } from './sequential.js';
 import type { Lease, Lock, LockClient, LockOptions, ReentrantAcquireOptions } from './types.js';
 
@@ -59,12 +64,20 @@ export class Mutex implements Lock {
     });
   }
 
-  /** Waits for the mutex; see {@link Lock.acquire} and {@link ReentrantAcquireOptions}. */
-  async acquire(options: ReentrantAcquireOptions = {}): Promise<Lease> {
-    if (options.reentrantFrom !== undefined) {
-      return reenter(options.reentrantFrom, this.client, this.path, [this.lockName]);
-    }
-    return this.queue.acquire(options);
+  /**
+   * Waits for the mutex; see {@link Lock.acquire} and {@link ReentrantAcquireOptions}. With
+   * `revocable: true` the lease also tells when another process asks for the lock (see
+   * {@link RevocableLease}).
+   */
+  acquire(options: RevocableAcquireOptions): Promise<RevocableLease>;
+  acquire(options?: ReentrantAcquireOptions): Promise<Lease>;
+  async acquire(options: ReentrantAcquireOptions & { revocable?: boolean } = {}): Promise<Lease> {
+    const lease =
+      options.reentrantFrom !== undefined
+        ? reenter(options.reentrantFrom, this.client, this.path, [this.lockName])
+        : await this.queue.acquire(options);
+    // Opt-in revocation (Curator's makeRevocable): one more watch on the held node.
+    return options.revocable === true ? watchRevocation(this.client, lease) : lease;
   }
 
   /** Takes the mutex if it is free (or reenters it through `reentrantFrom`); never waits. */

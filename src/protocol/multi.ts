@@ -1,6 +1,6 @@
 /**
  * multi (14) and multiRead (22): a MultiHeader before each op or result, then
- * the terminator MultiHeader{type: -1, done: true, err: -1} (reference §8).
+ * the terminator MultiHeader{type: -1, done: true, err: -1}.
  */
 
 import { ProtocolError } from './errors.js';

@@ -19,6 +19,7 @@ export {
 export { uniquePath } from './paths.js';
 export { freePort, LOOPBACK } from './ports.js';
 export { type FreezeMode, TcpProxy } from './proxy.js';
+export { writeJaasFile } from './sasl.js';
 export { type SharedServer, sharedServer } from './shared.js';
 export {
   detectSource,

@@ -12,6 +12,7 @@ import { fourLetterWord, type ServerMode, serverMode } from './four-letter.js';
 import type { LocalInstall } from './install.js';
 import { JvmProcess } from './jvm.js';
 import { LOOPBACK } from './ports.js';
+import { jaasFileIn, saslSystemProperties } from './sasl.js';
 import type { TlsMaterial } from './tls.js';
 import type { ServerOptions, TlsInfo, ZkServer } from './types.js';
 import { waitFor } from './wait.js';
@@ -38,6 +39,7 @@ export class LocalNode implements ZkServer {
   readonly tlsConnectString?: string;
   readonly tls?: TlsInfo;
   readonly superAuth?: string;
+  readonly jaasFile?: string;
   readonly dir: string;
   private readonly jvm: JvmProcess;
 
@@ -53,11 +55,15 @@ export class LocalNode implements ZkServer {
     }
     const superAuth = superAuthOf(spec.opts);
     if (superAuth) this.superAuth = superAuth;
+    if (spec.opts.sasl) this.jaasFile = jaasFileIn(spec.dir);
     this.jvm = new JvmProcess({
       install: spec.install,
       configFile: writeServerConfig(spec.dir, spec.opts, spec.ports, spec.quorum),
       logFile: join(spec.dir, 'server.log'),
-      systemProperties: serverSystemProperties(spec.opts, spec.tls),
+      systemProperties: {
+        ...serverSystemProperties(spec.opts, spec.tls),
+        ...saslSystemProperties(spec.dir, spec.opts),
+      },
       extraFlags: spec.opts.jvmFlags ?? [],
     });
   }

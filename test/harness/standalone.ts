@@ -24,6 +24,7 @@ function needsLocal(opts: ServerOptions): string | undefined {
   if (opts.tls) return 'TLS';
   if (opts.reconfigEnabled) return 'reconfig';
   if (opts.readOnlyMode) return 'read-only mode';
+  if (opts.sasl) return 'SASL';
   return undefined;
 }
 

@@ -15,6 +15,12 @@ export interface ServerOptions {
   reconfigEnabled?: boolean;
   /** `user:password` of the super user; the harness computes the digest the server wants. */
   superDigest?: string;
+  /**
+   * SASL DIGEST-MD5: a JAAS `Server` section (DigestLoginModule) with these users (name ->
+   * password) and the SASLAuthenticationProvider. `enforce` also sets enforce.auth (schemes
+   * `sasl`): the server then closes sessions that did not authenticate with SASL.
+   */
+  sasl?: { users: Record<string, string>; enforce?: boolean };
   /** Extra JVM flags, appended last. */
   jvmFlags?: string[];
   /** Extra zoo.cfg lines; they override the harness's own. */
@@ -46,6 +52,8 @@ export interface ZkServer extends AsyncDisposable {
   readonly tls?: TlsInfo;
   /** `user:password` for `addauth digest` that makes a session super, when configured. */
   readonly superAuth?: string;
+  /** The JAAS file of a server started with `sasl` (see `writeJaasFile`). */
+  readonly jaasFile?: string;
   readonly running: boolean;
   fourLetter(cmd: string): Promise<string>;
   /** `Mode:` from `srvr`, or `undefined` when the server does not answer or is not serving. */

@@ -23,7 +23,13 @@ const JARS = [
 ] as const;
 
 /** Curator's lock recipes, as the peer uses them. */
-export type CuratorRecipe = 'mutex' | 'read' | 'write' | `semaphore:${number}`;
+export type CuratorRecipe =
+  | 'mutex'
+  | 'revocable'
+  | 'read'
+  | 'write'
+  | `semaphore:${number}`
+  | `latch:${string}`;
 
 let compiled: string | undefined;
 

@@ -20,6 +20,7 @@ for (const name of config.transports) {
     ...(config.tls
       ? { tls: { connectString: config.tls.connectString, options: { ca: config.tls.ca } } }
       : {}),
+    ...(config.sasl ? { sasl: config.sasl } : {}),
     log: (line) => console.log(line),
   });
   // The adapter itself against a stalled peer (for `default`: the adapter the library picked).

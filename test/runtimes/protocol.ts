@@ -8,6 +8,8 @@ export interface EntryConfig {
   roundTrips: number;
   /** TLS port and the CA that signs the server certificate (PEM). */
   tls?: { connectString: string; ca: string };
+  /** A SASL DIGEST-MD5 user the server knows (the server runs SASLAuthenticationProvider). */
+  sasl?: { username: string; password: string };
 }
 
 export const RESULT_PREFIX = 'ZKRT-RESULT ';

@@ -29,6 +29,7 @@ const TRANSPORTS: Record<Runtime, string[]> = {
 
 const DENO_FLAGS = ['run', '--quiet', '--no-prompt', '--sloppy-imports', '--allow-net=127.0.0.1'];
 const SMOKE_TIMEOUT_MS = 180_000;
+const SASL_USER = { username: 'runtime', password: 'r\u00fcntime "secret"' };
 
 interface RuntimeResult {
   runtime: Runtime;
@@ -58,7 +59,13 @@ const results: RuntimeResult[] = [];
 try {
   console.log('starting ZooKeeper (plain + TLS) ...');
   const certificates = await makeCertificates(work);
-  server = await startStandalone({ tls: true, tickTime: 500, jvmFlags: certificates.jvmFlags });
+  server = await startStandalone({
+    tls: true,
+    tickTime: 500,
+    jvmFlags: certificates.jvmFlags,
+    // SASL on, not enforced: the other steps keep working without it.
+    sasl: { users: { [SASL_USER.username]: SASL_USER.password } },
+  });
   const tlsConnectString = server.tlsConnectString;
   const ca = certificates.ca;
   if (!tlsConnectString) throw new Error('the harness started no TLS port');
@@ -70,6 +77,7 @@ try {
       transports: TRANSPORTS[runtime],
       roundTrips,
       tls: { connectString: tlsConnectString, ca },
+      sasl: SASL_USER,
     };
     console.log(`\n=== ${runtime} ===`);
     results.push(await runRuntime(runtime, config, work));

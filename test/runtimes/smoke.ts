@@ -26,6 +26,8 @@ export interface SmokeOptions {
   roundTrips?: number;
   /** Also connect over TLS to this server. */
   tls?: { connectString: string; options: true | TlsOptions };
+  /** Also log in with SASL DIGEST-MD5 as this user (MD5 and the exchange on this runtime). */
+  sasl?: { username: string; password: string };
   log?: (line: string) => void;
 }
 
@@ -328,6 +330,37 @@ export async function runSmoke(options: SmokeOptions): Promise<SmokeReport> {
         const { stat } = await secure.getData(root);
         check(stat.version >= 1, 'tls client read stale data');
         await secure.close();
+      });
+    }
+
+    if (options.sasl) {
+      const { username, password } = options.sasl;
+      await step('sasl digest-md5', async () => {
+        const user = await connect(options.connectString, {
+          ...connectOptions,
+          sasl: { mechanism: 'DIGEST-MD5', username, password },
+        });
+        clients.push(user);
+        const ids = await user.whoAmI();
+        check(
+          ids.some((id) => id.authScheme === 'sasl' && id.user === username),
+          `identities ${JSON.stringify(ids)}`,
+        );
+        const path = `${root}/sasl-only`;
+        await user.create(path, 'mine', {
+          acl: [{ perms: 31, id: { scheme: 'sasl', id: username } }],
+        });
+        check((await codeOf(zk.getData(path))) === 'NOAUTH', 'a non-SASL session read a sasl node');
+        check(text.decode((await user.getData(path)).data) === 'mine', 'the SASL user cannot read');
+        await user.delete(path);
+        await user.close();
+        const wrong = await codeOf(
+          connect(options.connectString, {
+            ...connectOptions,
+            sasl: { mechanism: 'DIGEST-MD5', username, password: `${password}-wrong` },
+          }).then((c) => c.close()),
+        );
+        check(wrong === 'AUTHFAILED', `a wrong password gave ${wrong}`);
       });
     }
 

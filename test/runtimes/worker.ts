@@ -22,6 +22,7 @@ export default {
         roundTrips: config.roundTrips,
         // Workers cannot take a CA per connection: the workerd config trusts the test CA.
         ...(config.tls ? { tls: { connectString: config.tls.connectString, options: true } } : {}),
+        ...(config.sasl ? { sasl: config.sasl } : {}),
         log: (line) => lines.push(line),
       });
       lines.push(resultLine(report));

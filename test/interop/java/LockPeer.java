@@ -1,6 +1,9 @@
 // A Curator lock contender driven over stdin/stdout, for the TypeScript interop tests.
 //
-// Usage: java LockPeer <connectString> <lockPath> <mutex | read | write | semaphore:N>
+// Usage: java LockPeer <connectString> <lockPath> <mutex | revocable | read | write | semaphore:N
+//                                                  | latch:ID>
+// `revocable` is a mutex made revocable (makeRevocable): on a revocation request it releases.
+// `latch:ID` is a LeaderLatch with that id: acquire = start and await leadership, release = close.
 //
 // Line protocol: each command line starts with a request id chosen by the caller, and gets exactly
 // one reply line starting with the same id. Lock commands are answered in order; the others at
@@ -11,6 +14,9 @@
 //   <id> release        -> <id> released
 //   <id> participants   -> <id> participants <path> ... (Curator's own queue order)
 //   <id> protected <name> -> <id> protected true|false  (Curator's ProtectedUtils.isProtectedZNode)
+//   <id> revoke <node>  -> <id> revoke sent              (Curator's Revoker.attemptRevoke)
+//   <id> revoked        -> <id> revoked true|false       (revocable: a request came and was obeyed)
+//   <id> leading        -> <id> leading true|false       (latch: LeaderLatch.hasLeadership)
 //   <id> quit           -> <id> bye, then the session is closed and the process exits (also on EOF)
 // Any failure        -> <id> error <message>
 //
@@ -21,17 +27,22 @@ import java.io.InputStreamReader;
 import java.io.PrintStream;
 import java.lang.reflect.Method;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.Collection;
+import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.framework.imps.ProtectedUtils;
+import org.apache.curator.framework.recipes.leader.LeaderLatch;
+import org.apache.curator.framework.recipes.leader.Participant;
 import org.apache.curator.framework.recipes.locks.InterProcessMutex;
 import org.apache.curator.framework.recipes.locks.InterProcessReadWriteLock;
 import org.apache.curator.framework.recipes.locks.InterProcessSemaphoreV2;
 import org.apache.curator.framework.recipes.locks.Lease;
+import org.apache.curator.framework.recipes.locks.Revoker;
 import org.apache.curator.retry.RetryNTimes;
 import org.apache.curator.utils.ZKPaths;
 
@@ -51,6 +62,100 @@ public final class LockPeer {
     void release() throws Exception;
 
     Collection<String> participants() throws Exception;
+
+    /** A yes/no state of the recipe (`revoked`, `leading`). */
+    default boolean flag(String name) {
+      throw new IllegalArgumentException(name + " does not apply to this recipe");
+    }
+  }
+
+  /** InterProcessMutex.makeRevocable: a request releases the lock on the lock thread. */
+  private static final class RevocableRecipe implements Recipe {
+    private final MutexRecipe mutex;
+    private volatile boolean revoked;
+
+    RevocableRecipe(CuratorFramework client, String path, ExecutorService worker) {
+      InterProcessMutex lock = new InterProcessMutex(client, path);
+      mutex = new MutexRecipe(lock);
+      lock.makeRevocable(
+          forLock ->
+              worker.execute(
+                  () -> {
+                    try {
+                      if (forLock.isAcquiredInThisProcess()) {
+                        // Before the release: whoever gets the lock next may ask at once.
+                        revoked = true;
+                        forLock.release();
+                      }
+                    } catch (Exception error) {
+                      System.err.println("release on revocation failed: " + describe(error));
+                    }
+                  }));
+    }
+
+    @Override
+    public String acquire(long ms) throws Exception {
+      return mutex.acquire(ms);
+    }
+
+    @Override
+    public void release() throws Exception {
+      mutex.release();
+    }
+
+    @Override
+    public Collection<String> participants() throws Exception {
+      return mutex.participants();
+    }
+
+    @Override
+    public boolean flag(String name) {
+      if (name.equals("revoked")) return revoked;
+      return Recipe.super.flag(name);
+    }
+  }
+
+  /** LeaderLatch: a closed latch cannot start again, so each acquire after a release makes one. */
+  private static final class LatchRecipe implements Recipe {
+    private final CuratorFramework client;
+    private final String path;
+    private final String id;
+    private volatile LeaderLatch latch;
+
+    LatchRecipe(CuratorFramework client, String path, String id) {
+      this.client = client;
+      this.path = path;
+      this.id = id;
+      latch = new LeaderLatch(client, path, id);
+    }
+
+    @Override
+    public synchronized String acquire(long ms) throws Exception {
+      if (latch.getState() == LeaderLatch.State.CLOSED) latch = new LeaderLatch(client, path, id);
+      if (latch.getState() == LeaderLatch.State.LATENT) latch.start();
+      boolean leading = true;
+      if (ms < 0) latch.await();
+      else leading = latch.await(ms, TimeUnit.MILLISECONDS);
+      return leading ? latch.getOurPath() : null;
+    }
+
+    @Override
+    public synchronized void release() throws Exception {
+      latch.close();
+    }
+
+    @Override
+    public Collection<String> participants() throws Exception {
+      List<String> ids = new ArrayList<>();
+      for (Participant participant : latch.getParticipants()) ids.add(participant.getId());
+      return ids;
+    }
+
+    @Override
+    public boolean flag(String name) {
+      if (name.equals("leading")) return latch.hasLeadership();
+      return Recipe.super.flag(name);
+    }
   }
 
   /** InterProcessMutex and the two sides of InterProcessReadWriteLock. */
@@ -118,8 +223,12 @@ public final class LockPeer {
     }
   }
 
-  private static Recipe recipe(CuratorFramework client, String path, String kind) {
+  private static Recipe recipe(
+      CuratorFramework client, String path, String kind, ExecutorService worker) {
     if (kind.equals("mutex")) return new MutexRecipe(new InterProcessMutex(client, path));
+    if (kind.equals("revocable")) return new RevocableRecipe(client, path, worker);
+    if (kind.startsWith("latch:"))
+      return new LatchRecipe(client, path, kind.substring("latch:".length()));
     if (kind.equals("read"))
       return new MutexRecipe(new InterProcessReadWriteLock(client, path).readLock());
     if (kind.equals("write"))
@@ -153,7 +262,8 @@ public final class LockPeer {
 
   public static void main(String[] args) throws Exception {
     if (args.length != 3) {
-      System.err.println("usage: LockPeer <connectString> <lockPath> <mutex|read|write|semaphore:N>");
+      System.err.println(
+          "usage: LockPeer <connectString> <lockPath> <mutex|revocable|read|write|semaphore:N|latch:ID>");
       System.exit(2);
     }
     CuratorFramework client =
@@ -168,8 +278,8 @@ public final class LockPeer {
       reply("error could not connect to " + args[0]);
       System.exit(1);
     }
-    Recipe recipe = recipe(client, args[1], args[2]);
     ExecutorService worker = Executors.newSingleThreadExecutor();
+    Recipe recipe = recipe(client, args[1], args[2], worker);
     reply("ready");
 
     BufferedReader in =
@@ -192,6 +302,11 @@ public final class LockPeer {
           case "participants" -> reply(
               (id + " participants " + String.join(" ", recipe.participants())).trim());
           case "protected" -> reply(id + " protected " + ProtectedUtils.isProtectedZNode(words[2]));
+          case "revoke" -> {
+            Revoker.attemptRevoke(client, words[2]);
+            reply(id + " revoke sent");
+          }
+          case "revoked", "leading" -> reply(id + " " + command + " " + recipe.flag(command));
           case "acquire", "release" -> worker.execute(() -> lockCommand(recipe, id, words));
           default -> reply(id + " error unknown command " + command);
         }

@@ -1,0 +1,66 @@
+// elect PATH [options] -- COMMAND...: run a command while this process is the elected leader.
+import { hostname } from 'node:os';
+import type { LossPolicy } from '../../locks/index.js';
+import { runElected } from '../elect.js';
+import { UsageError } from '../errors.js';
+import { type Command, JSON_OPTION } from './types.js';
+
+export const elect: Command = {
+  name: 'elect',
+  usage: 'elect PATH [OPTIONS] -- COMMAND [ARG...]',
+  summary: 'run a command while elected leader (Curator LeaderLatch compatible)',
+  details:
+    'Joins the election at PATH (Curator LeaderLatch nodes: Java LeaderLatch processes take part\n' +
+    'in the same election), waits to lead, runs COMMAND (no shell), then steps down and exits with\n' +
+    'the command’s status. SIGINT, SIGTERM and SIGHUP are forwarded to the command.\n' +
+    'The command gets ZKTS_LOCK_PATH (its election node) and ZKTS_FENCING_TOKEN (strictly\n' +
+    'increasing across leaders: hand it to the resource you protect).\n' +
+    'If leadership is lost while the command runs (connection suspended, session expired, node\n' +
+    'deleted), the command gets SIGTERM, then SIGKILL after --grace ms, and zkts exits 75.\n' +
+    'Statuses: 73 not leader within --timeout, 75 leadership lost, 126/127 command not executable\n' +
+    '/ not found, 128+N interrupted by signal N while waiting; else the command’s own.',
+  options: [
+    { long: 'id', value: 'ID', help: 'participant id stored in the node (default HOST:PID)' },
+    {
+      long: 'timeout',
+      short: 't',
+      value: 'MS',
+      help: 'give up waiting to lead after MS (exit 73)',
+    },
+    {
+      long: 'grace',
+      value: 'MS',
+      help: 'SIGTERM to SIGKILL delay on lost leadership (default 5000)',
+    },
+    {
+      long: 'loss-policy',
+      value: 'POLICY',
+      help: 'suspended (default: lost when the connection drops) | expired (when the session expires)',
+    },
+    JSON_OPTION,
+  ],
+  args: { min: 1, max: 1 },
+  rest: true,
+  notInShell: 'run `zkts elect` from your system shell',
+  async run(ctx, { options, positionals, rest }) {
+    if (rest === undefined || rest.length === 0) {
+      throw new UsageError(
+        'elect needs a command after --, e.g. zkts elect /election/job -- ./job.sh',
+      );
+    }
+    const lossPolicy = options.string('loss-policy') ?? 'suspended';
+    if (lossPolicy !== 'suspended' && lossPolicy !== 'expired') {
+      throw new UsageError(`--loss-policy must be suspended or expired, got "${lossPolicy}"`);
+    }
+    const client = await ctx.client();
+    return runElected(client, {
+      path: positionals[0]!,
+      id: options.string('id') ?? `${hostname()}:${process.pid}`,
+      timeout: options.integer('timeout', 0),
+      grace: options.integer('grace', 0) ?? 5_000,
+      lossPolicy: lossPolicy as LossPolicy,
+      command: rest,
+      note: (text) => ctx.note(text),
+    });
+  },
+};

@@ -1,0 +1,381 @@
+// Leader election with Curator LeaderLatch's node layout: a Java LeaderLatch on the same path takes
+// part in the same election.
+import type { Client } from '../session/client.js';
+import type { SessionState } from '../session/types.js';
+import { sortContenders } from './contenders.js';
+import { startDeadline } from './deadline.js';
+import { badArguments, hasCode, LockLostError, LockTimeoutError, lossPolicyOf } from './errors.js';
+import { holdNode } from './lease.js';
+import { childPath } from './naming.js';
+import {
+  type Attempt,
+  cleanupAttempt,
+  createProtected,
+  type OwnNode,
+  retryOnConnectionLoss,
+} from './nodes.js';
+import type { AcquireOptions, Lease, LockClient, LossPolicy } from './types.js';
+import { waitForChange } from './wait.js';
+
+/** The node name Curator's LeaderLatch gives its candidates (`_c_<uuid>-latch-<seq>`). */
+export const LATCH_NAME = 'latch-';
+
+/** What an election needs from a client: the lock recipes' part, and `sync` for recovery reads. */
+export type ElectionClient = LockClient & Pick<Client, 'sync'>;
+
+/** Options of a {@link LeaderLatch}. */
+export interface LeaderLatchOptions {
+  /**
+   * This participant's id, stored (UTF-8) as its node's data, as Curator's LeaderLatch stores its
+   * id: what `participants()` reports, here and in Curator. Default `''` (Curator's default).
+   */
+  id?: string;
+  /** When held leadership counts as lost; see {@link LossPolicy}. Default `'suspended'`. */
+  lossPolicy?: LossPolicy;
+}
+
+/** One term of leadership: valid until its `signal` aborts. */
+export interface Leadership {
+  /** This participant's candidate node. */
+  readonly path: string;
+  /**
+   * The candidate node's czxid. Successive leaders of one election hold strictly increasing
+   * tokens (a participant that keeps its node across a reconnect keeps its token, and nobody else
+   * led in between): hand it to the resource you protect and have it refuse lower ones.
+   */
+  readonly fencingToken: bigint;
+  /**
+   * Aborted as soon as this participant can no longer be sure it leads: the connection was
+   * suspended (or the session expired, see {@link LossPolicy}), its node was deleted by someone
+   * else, or the latch was closed. The reason is a `LockLostError` or `LeaseReleasedError`.
+   */
+  readonly signal: AbortSignal;
+  /** This participant's id. */
+  readonly id: string;
+}
+
+/** One participant of an election, as Curator's `Participant`. */
+export interface Participant {
+  /** Its id (its node's data). */
+  readonly id: string;
+  /** Its candidate node. */
+  readonly path: string;
+  /** True for the first candidate in line: the leader. */
+  readonly isLeader: boolean;
+}
+
+/** `'latent'` before `start()`, `'started'`, then `'closed'` after `close()` or a fatal error. */
+export type LatchState = 'latent' | 'started' | 'closed';
+
+interface Waiter {
+  resolve(leadership: Leadership): void;
+  reject(error: unknown): void;
+}
+
+/** How a term of leadership ended, and what the contention loop must do next. */
+type TermEnd = 'closed' | 'recreate' | 'recover';
+
+/**
+ * Curator's LeaderLatch: every participant creates an EPHEMERAL_SEQUENTIAL node
+ * `_c_<uuid>-latch-<seq>` (protected, data = its id) under `path`; the first in line (Curator's
+ * order) leads. Each other participant watches only the node just ahead of it, so a change of
+ * leader wakes one participant (no herd).
+ *
+ * Connection losses are handled like the locks': a create whose reply was lost is found again by
+ * its protected prefix; after the connection comes back the participant syncs, lists again and
+ * keeps its place if its node survived (Curator instead deletes and re-creates its node, going to
+ * the back of the line). Leadership is reported lost (the term's signal aborts) as soon as the
+ * connection is suspended (default) or the session expires. A session that expired ends the latch:
+ * `leadership()` then rejects with the session's error.
+ */
+export class LeaderLatch implements AsyncDisposable {
+  /** This participant's id. */
+  readonly id: string;
+  private readonly lossPolicy: LossPolicy;
+  private readonly closing = new AbortController();
+  private readonly attempt: Attempt = {};
+  private readonly waiters = new Set<Waiter>();
+  private current: { lease: Lease; leadership: Leadership } | undefined;
+  private status: LatchState = 'latent';
+  private failure: unknown;
+  private loop: Promise<void> | undefined;
+  private closed: Promise<void> | undefined;
+
+  constructor(
+    /** The client whose session holds the candidate node. */
+    readonly client: ElectionClient,
+    /** The election's node; candidates are its children. */
+    readonly path: string,
+    options: LeaderLatchOptions = {},
+  ) {
+    const id = options.id ?? '';
+    if (typeof id !== 'string') throw badArguments('id must be a string', path);
+    this.id = id;
+    this.lossPolicy = lossPolicyOf(options.lossPolicy, path);
+  }
+
+  /** See {@link LatchState}. */
+  get state(): LatchState {
+    return this.status;
+  }
+
+  /** True while this participant leads (a term is running and its signal has not aborted). */
+  get hasLeadership(): boolean {
+    return this.current !== undefined && !this.current.leadership.signal.aborted;
+  }
+
+  /** This participant's candidate node, once created. */
+  get ourPath(): string | undefined {
+    return this.attempt.node?.path;
+  }
+
+  /**
+   * Joins the election: the candidate node is created in the background (see `leadership()` to
+   * wait for the outcome). Throws BADARGUMENTS when called twice.
+   */
+  start(): void {
+    if (this.status !== 'latent') throw badArguments('the latch was already started', this.path);
+    this.status = 'started';
+    this.loop = this.contend().catch((error: unknown) => this.fail(error));
+  }
+
+  /**
+   * The current term of leadership, at once if this participant leads, else when it next does.
+   * Rejects with a `LockTimeoutError` after `timeout` ms (`0`: only if it leads now), with the
+   * signal's reason on abort, and with the latch's error once it is closed or failed.
+   */
+  async leadership(options: AcquireOptions = {}): Promise<Leadership> {
+    if (this.status === 'latent') throw badArguments('start() the latch first', this.path);
+    const deadline = startDeadline(options, this.path);
+    try {
+      return await new Promise<Leadership>((resolve, reject) => {
+        const waiter: Waiter = {
+          resolve: (leadership) => {
+            cancel();
+            resolve(leadership);
+          },
+          reject: (error) => {
+            cancel();
+            reject(error);
+          },
+        };
+        const onAbort = () => waiter.reject(deadline.signal?.reason);
+        const cancel = () => {
+          this.waiters.delete(waiter);
+          deadline.signal?.removeEventListener('abort', onAbort);
+        };
+        if (this.status === 'closed') return waiter.reject(this.endError());
+        if (this.hasLeadership && this.current) return waiter.resolve(this.current.leadership);
+        if (deadline.noWait) return waiter.reject(new LockTimeoutError(this.path, 0));
+        if (deadline.signal?.aborted) return onAbort();
+        deadline.signal?.addEventListener('abort', onAbort, { once: true });
+        this.waiters.add(waiter);
+      });
+    } finally {
+      deadline.dispose();
+    }
+  }
+
+  /** Every participant in line (the leader first), read from the server; works before `start()`. */
+  participants(): Promise<Participant[]> {
+    return participantsOf(this.client, this.path);
+  }
+
+  /** The current leader, or null when nobody takes part. */
+  async leader(): Promise<Participant | null> {
+    return (await this.participants())[0] ?? null;
+  }
+
+  /**
+   * Leaves the election: ends the current term (its signal aborts first), then deletes the
+   * candidate node (retried across reconnects until done or the session is gone). Idempotent.
+   */
+  close(): Promise<void> {
+    if (!this.closed) {
+      this.status = 'closed';
+      this.closing.abort(badArguments('the latch was closed', this.path));
+      this.closed = (async () => {
+        await this.loop;
+        this.endTerm();
+        for (const waiter of [...this.waiters]) waiter.reject(this.endError());
+        await cleanupAttempt(this.client, this.path, this.attempt);
+      })();
+    }
+    return this.closed;
+  }
+
+  /** What `await using` calls: {@link close}. */
+  [Symbol.asyncDispose](): Promise<void> {
+    return this.close();
+  }
+
+  private endError(): unknown {
+    return this.failure ?? this.closing.signal.reason;
+  }
+
+  /** A fatal error (the session is over, or the server refuses us): the latch ends. */
+  private fail(error: unknown): void {
+    if (this.closing.signal.aborted) return;
+    this.failure = error;
+    void this.close();
+  }
+
+  /** The contention loop: runs until the latch is closed or fails. */
+  private async contend(): Promise<void> {
+    const { client, path } = this;
+    const stop = this.closing.signal;
+    let recovering = false;
+    while (!stop.aborted) {
+      try {
+        if (recovering) {
+          // A server we reconnected to may lag behind the one we lost: catch up before reading.
+          await client.sync(path, { signal: stop }).catch((error: unknown) => {
+            if (!hasCode(error, 'NONODE')) throw error;
+          });
+          recovering = false;
+        }
+        const node = this.attempt.node ?? (await this.create(stop));
+        const children = await client.getChildren(path, { signal: stop }).catch((error) => {
+          if (hasCode(error, 'NONODE') && !stop.aborted) return [] as string[];
+          throw error;
+        });
+        const sorted = sortContenders(children, [LATCH_NAME], 'interop');
+        const own = sorted.findIndex((contender) => contender.name === node.name);
+        if (own < 0) {
+          // Our node is gone (deleted by someone else): join again, as Curator does.
+          this.attempt.node = undefined;
+          continue;
+        }
+        if (own > 0) {
+          await waitForChange(client, childPath(path, sorted[own - 1]!.name), stop);
+          continue;
+        }
+        const end = await this.lead(node, stop);
+        if (end === 'recreate') this.attempt.node = undefined;
+        else if (end === 'recover') {
+          recovering = true;
+          await untilConnected(client, stop);
+        }
+      } catch (error) {
+        if (stop.aborted) return;
+        // A read-only server cannot take our node: wait for a read-write one, as for a lost link.
+        if (!hasCode(error, 'CONNECTIONLOSS', 'NOTREADONLY')) throw error;
+        recovering = true;
+        await untilConnected(client, stop, hasCode(error, 'NOTREADONLY'));
+      }
+    }
+  }
+
+  private create(signal: AbortSignal): Promise<OwnNode> {
+    return createProtected(
+      {
+        client: this.client,
+        dir: this.path,
+        style: 'curator',
+        lockName: LATCH_NAME,
+        data: this.id,
+        signal,
+      },
+      this.attempt,
+    );
+  }
+
+  /** One term: hands out leadership until it is lost or the latch closes. */
+  private async lead(node: OwnNode, stop: AbortSignal): Promise<TermEnd> {
+    const lease = holdNode({
+      client: this.client,
+      path: node.path,
+      lockPath: this.path,
+      kind: LATCH_NAME,
+      czxid: node.stat.czxid,
+      lossPolicy: this.lossPolicy,
+      // The latch deletes its node itself (on close): ending a term keeps the node.
+      removeNode: () => Promise.resolve(),
+    });
+    const leadership: Leadership = {
+      path: node.path,
+      fencingToken: node.stat.czxid,
+      signal: lease.signal,
+      id: this.id,
+    };
+    this.current = { lease, leadership };
+    // A term lost at once (the link dropped since the listing) is never handed out.
+    if (!lease.signal.aborted) for (const waiter of [...this.waiters]) waiter.resolve(leadership);
+    await new Promise<void>((resolve) => {
+      if (lease.signal.aborted || stop.aborted) return resolve();
+      const done = () => {
+        lease.signal.removeEventListener('abort', done);
+        stop.removeEventListener('abort', done);
+        resolve();
+      };
+      lease.signal.addEventListener('abort', done, { once: true });
+      stop.addEventListener('abort', done, { once: true });
+    });
+    if (stop.aborted) return 'closed';
+    const reason = lease.signal.reason;
+    this.endTerm();
+    if (reason instanceof LockLostError) {
+      if (reason.reason === 'deleted') return 'recreate';
+      if (reason.reason === 'suspended') return 'recover';
+    }
+    // The session is over: nothing can be led any more.
+    throw reason;
+  }
+
+  /** Ends the running term, if any: its signal aborts (if it has not already). */
+  private endTerm(): void {
+    const term = this.current;
+    this.current = undefined;
+    void term?.lease.release();
+  }
+}
+
+/**
+ * Resolves once the client is connected again (to a read-write server when `writable`), or its
+ * session has ended, or `signal` aborts.
+ */
+function untilConnected(client: LockClient, signal: AbortSignal, writable = false): Promise<void> {
+  const waiting = (state: SessionState) =>
+    state === 'suspended' || state === 'connecting' || (writable && state === 'connected-readonly');
+  if (!waiting(client.state) || signal.aborted) return Promise.resolve();
+  return new Promise<void>((resolve) => {
+    const done = () => {
+      unsubscribe();
+      signal.removeEventListener('abort', done);
+      resolve();
+    };
+    const unsubscribe = client.on('state', (state) => {
+      if (!waiting(state)) done();
+    });
+    signal.addEventListener('abort', done, { once: true });
+  });
+}
+
+/**
+ * The participants of the election at `path`, the leader first, as Curator lists them: each
+ * candidate node in line with its data as the id; nodes that vanish while being read are skipped.
+ */
+export async function participantsOf(client: LockClient, path: string): Promise<Participant[]> {
+  let children: string[];
+  try {
+    children = await retryOnConnectionLoss(() => client.getChildren(path));
+  } catch (error) {
+    if (hasCode(error, 'NONODE')) return [];
+    throw error;
+  }
+  const sorted = sortContenders(children, [LATCH_NAME], 'interop');
+  const read = await Promise.all(
+    sorted.map(async ({ name }) => {
+      const node = childPath(path, name);
+      try {
+        const { data } = await retryOnConnectionLoss(() => client.getData(node));
+        return { id: new TextDecoder().decode(data), path: node };
+      } catch (error) {
+        if (hasCode(error, 'NONODE')) return undefined;
+        throw error;
+      }
+    }),
+  );
+  const present = read.filter((entry) => entry !== undefined);
+  return present.map((entry, index) => ({ ...entry, isLeader: index === 0 }));
+}

@@ -1,0 +1,121 @@
+// Lock revocation as Curator does it: a process that wants the lock writes `__REVOKE__` into the
+// holder's node; a holder that opted in watches its own node's data and is told.
+import { ZooKeeperError } from '../protocol/errors.js';
+import type { Client } from '../session/client.js';
+import type { WatchedEvent } from '../session/types.js';
+import { sortContenders } from './contenders.js';
+import { badArguments, hasCode } from './errors.js';
+import { baseName, childPath, LockName, parseContender } from './naming.js';
+import { retryOnConnectionLoss } from './nodes.js';
+import type { Lease, LockClient, ReentrantAcquireOptions } from './types.js';
+
+/** The data Curator's `Revoker.attemptRevoke` writes into a holder's node (ASCII). */
+export const REVOKE_MESSAGE = '__REVOKE__';
+const REVOKE_BYTES = new TextEncoder().encode(REVOKE_MESSAGE);
+
+/** The reason a lease's `revocation` signal aborts: another process asked for the lock. */
+export class RevocationRequestedError extends ZooKeeperError {
+  override name = 'RevocationRequestedError';
+
+  constructor(path: string) {
+    super('OK', `another process asked the holder of ${path} to release it`, {
+      path,
+      op: 'revoke',
+    });
+  }
+}
+
+/** Acquire options of a revocable hold (see {@link RevocableLease}). */
+export interface RevocableAcquireOptions extends ReentrantAcquireOptions {
+  /** Watch the held node for revocation requests (Curator's `makeRevocable`). */
+  revocable: true;
+}
+
+/**
+ * A lease whose holder accepts revocation requests. Revocation is a request, not a loss: the
+ * lease still holds (its `signal` is unaffected) until the holder releases it.
+ */
+export interface RevocableLease extends Lease {
+  /**
+   * Aborted, with a {@link RevocationRequestedError}, when another process asks for the lock
+   * (`revoke()` here, `Revoker.attemptRevoke` in Curator). Finish up and `release()`. Also aborted
+   * when the request was already written before this lease was granted.
+   */
+  readonly revocation: AbortSignal;
+}
+
+function isRevokeMessage(data: Uint8Array): boolean {
+  return data.length === REVOKE_BYTES.length && data.every((byte, i) => byte === REVOKE_BYTES[i]);
+}
+
+/**
+ * Makes `lease` a {@link RevocableLease}: its node's data is read, and watched, until the lease
+ * ends. The same lease object is returned (reentrancy keeps recognising it).
+ */
+export function watchRevocation(client: LockClient, lease: Lease): RevocableLease {
+  if ('revocation' in lease) return lease as RevocableLease; // already watched
+  const requested = new AbortController();
+  const check = async (): Promise<void> => {
+    for (;;) {
+      if (lease.signal.aborted || requested.signal.aborted) return;
+      try {
+        const { data } = await client.getData(lease.path, { watch: onEvent, signal: lease.signal });
+        if (isRevokeMessage(data)) requested.abort(new RevocationRequestedError(lease.path));
+        return;
+      } catch (error) {
+        // NONODE or a session that ended: the lease's own signal reports it.
+        if (!hasCode(error, 'CONNECTIONLOSS')) return;
+      }
+    }
+  };
+  const onEvent = (event: WatchedEvent) => {
+    if (event.type === 'NodeDataChanged') void check();
+  };
+  void check();
+  Object.defineProperty(lease, 'revocation', { value: requested.signal, enumerable: true });
+  return lease as RevocableLease;
+}
+
+/** What revocation needs from a client. */
+export type RevokeClient = Pick<Client, 'getChildren' | 'setData'>;
+
+/**
+ * Asks the holder of the Curator-style mutex at `lockPath` (the first `lock-` contender, in
+ * Curator's order) to release it, by writing `__REVOKE__` into its node as Curator's `Revoker`
+ * does. Resolves the node written to, or null when nobody holds the lock or the holder's node went
+ * before the write (it released meanwhile). The holder decides: only holders that opted in
+ * (`acquire({ revocable: true })` here, `makeRevocable` in Curator) are told at all.
+ */
+export async function revoke(client: RevokeClient, lockPath: string): Promise<string | null> {
+  let children: string[];
+  try {
+    children = await retryOnConnectionLoss(() => client.getChildren(lockPath));
+  } catch (error) {
+    if (hasCode(error, 'NONODE')) return null;
+    throw error;
+  }
+  const [holder] = sortContenders(children, [LockName.mutex], 'interop');
+  if (!holder) return null;
+  const node = childPath(lockPath, holder.name);
+  return (await revokeNode(client, node)) ? node : null;
+}
+
+/**
+ * Asks the process that owns the lock node `nodePath` to release it (any recipe's node: a read or
+ * write lock holder, a waiter). Resolves false when the node does not exist. Refuses paths that
+ * are not lock nodes (BADARGUMENTS), so a typo cannot overwrite unrelated data.
+ */
+export async function revokeNode(client: RevokeClient, nodePath: string): Promise<boolean> {
+  const names = Object.values(LockName);
+  if (!parseContender(baseName(nodePath), names)) {
+    throw badArguments(`${nodePath} is not a lock node`, nodePath);
+  }
+  try {
+    // Repeating the write after a lost reply is harmless: lock node names are never reused.
+    await retryOnConnectionLoss(() => client.setData(nodePath, REVOKE_BYTES));
+    return true;
+  } catch (error) {
+    if (hasCode(error, 'NONODE')) return false;
+    throw error;
+  }
+}

@@ -1,0 +1,94 @@
+// `zkts elect`: CLI processes in one election, leadership lost mid-command, and the timeout.
+import { describe, expect, it } from 'vitest';
+import {
+  freshChroot,
+  logEntry,
+  readLog,
+  runCli,
+  startCli,
+  waitForLog,
+  workerScript,
+} from './helpers.js';
+
+const node = process.execPath;
+/** CLI processes start slowly on a loaded machine: poll patiently. */
+const POLL = { timeout: 10_000, interval: 20 };
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe('zkts elect', () => {
+  it('the second CLI runs its command only after the leader’s command ended and it stepped down', async () => {
+    const { servers, root } = await freshChroot();
+    const { script, log, untilReleased, release } = workerScript();
+    const first = await startCli(
+      ['elect', '/election', '--id', 'first', '--', node, script, log, 'A', untilReleased],
+      { servers },
+    );
+    await waitForLog(log, 'start', 'A');
+    const second = await startCli(
+      ['elect', '/election', '--id', 'second', '--', node, script, log, 'B', '0', '7'],
+      { servers },
+    );
+    await expect.poll(async () => (await root.getChildren('/election')).length, POLL).toBe(2);
+    // Curator LeaderLatch nodes, with each participant's id as data.
+    const names = await root.getChildren('/election');
+    for (const name of names) expect(name).toMatch(/^_c_[0-9a-f-]{36}-latch-\d{10}$/);
+    const ids = await Promise.all(
+      names.map(async (name) =>
+        new TextDecoder().decode((await root.getData(`/election/${name}`)).data),
+      ),
+    );
+    expect(ids.sort()).toEqual(['first', 'second']);
+    await sleep(300);
+    expect(logEntry(log, 'start', 'B')).toBeUndefined();
+    release();
+
+    expect((await first.done).code).toBe(0);
+    expect((await second.done).code).toBe(7);
+    expect(readLog(log).map((l) => `${l.what} ${l.id}`)).toEqual([
+      'start A',
+      'end A',
+      'start B',
+      'end B',
+    ]);
+    const a = logEntry(log, 'start', 'A')!;
+    const b = logEntry(log, 'start', 'B')!;
+    expect(BigInt(b.token)).toBeGreaterThan(BigInt(a.token));
+    expect(await root.getChildren('/election')).toEqual([]);
+  });
+
+  it('leadership lost mid-command (node deleted): the command is stopped and zkts exits 75', async () => {
+    const { servers, root } = await freshChroot();
+    const { script, log } = workerScript();
+    const cli = await startCli(['elect', '/e', '--', node, script, log, 'A', '30000'], { servers });
+    await waitForLog(log, 'start', 'A');
+    const [name] = await root.getChildren('/e');
+    await root.delete(`/e/${name}`);
+    const result = await cli.done;
+    expect(result.code).toBe(75);
+    expect(result.stderr).toMatch(
+      /^zkts: NONODE: leadership of \/e\/\S+ lost: its election node was deleted by someone else; stopping the command/,
+    );
+    expect(logEntry(log, 'term', 'A')).toBeDefined();
+    expect(logEntry(log, 'end', 'A')).toBeUndefined();
+  });
+
+  it('--timeout: not leader in time exits 73 and leaves no node; a bad command line exits 2', async () => {
+    const { servers, root } = await freshChroot();
+    const { script, log, untilReleased, release } = workerScript();
+    const leader = await startCli(['elect', '/e', '--', node, script, log, 'A', untilReleased], {
+      servers,
+    });
+    await waitForLog(log, 'start', 'A');
+    const waiter = await runCli(['elect', '/e', '-t', '300', '--', node, script, log, 'B', '0'], {
+      servers,
+    });
+    expect(waiter.code).toBe(73);
+    expect(waiter.stderr).toBe(
+      'zkts: OPERATIONTIMEOUT: not elected leader of /e within 300 ms (elect)\n',
+    );
+    expect(await root.getChildren('/e')).toHaveLength(1);
+    expect((await runCli(['elect', '/e'], { servers })).code).toBe(2);
+    release();
+    expect((await leader.done).code).toBe(0);
+  });
+});

@@ -1,0 +1,88 @@
+// Revocation between our own processes: opt-in holders are told, others are not, the lease's loss
+// signal is untouched, and revoke() targets the holder.
+import { describe, expect, it } from 'vitest';
+import {
+  Mutex,
+  REVOKE_MESSAGE,
+  RevocationRequestedError,
+  revoke,
+  revokeNode,
+} from '../../../src/locks/index.js';
+import { childrenOf, lockPath, newClients, sleep, until } from './helpers.js';
+
+function aborted(signal: AbortSignal): Promise<unknown> {
+  return new Promise((resolve) => {
+    if (signal.aborted) resolve(signal.reason);
+    else signal.addEventListener('abort', () => resolve(signal.reason), { once: true });
+  });
+}
+
+describe('revocation', () => {
+  it('a revocable holder is asked, releases, and the revoker gets the lock', async () => {
+    const [holderZk, otherZk] = await newClients(2);
+    const path = lockPath();
+    const lease = await new Mutex(holderZk!, path).acquire({ revocable: true });
+    lease.revocation.addEventListener('abort', () => void lease.release(), { once: true });
+    const waiting = new Mutex(otherZk!, path).acquire({ timeout: 10_000 });
+    await until(async () => (await childrenOf(otherZk!, path)).length === 2, 'queued');
+
+    expect(await revoke(otherZk!, path)).toBe(lease.path);
+    expect(await aborted(lease.revocation)).toBeInstanceOf(RevocationRequestedError);
+    // A request, not a loss: the lease's signal says released, not lost.
+    const next = await waiting;
+    expect(lease.signal.reason).toMatchObject({ name: 'LeaseReleasedError' });
+    expect(next.fencingToken > lease.fencingToken).toBe(true);
+    await next.release();
+  });
+
+  it('the loss signal is unaffected; a holder that did not opt in is never told', async () => {
+    const [zk, revoker] = await newClients(2);
+    const path = lockPath();
+    const revocable = await new Mutex(zk!, path).acquire({ revocable: true });
+    expect(await revokeNode(revoker!, revocable.path)).toBe(true);
+    await aborted(revocable.revocation);
+    expect(revocable.signal.aborted).toBe(false);
+    expect(revocable.released).toBe(false);
+    // The holder keeps the lock until it chooses to release: deletion is still noticed.
+    await revoker!.delete(revocable.path);
+    expect(await aborted(revocable.signal)).toMatchObject({ reason: 'deleted' });
+
+    const plain = await new Mutex(zk!, path).acquire();
+    expect('revocation' in plain).toBe(false);
+    expect(await revoke(revoker!, path)).toBe(plain.path);
+    const { data } = await revoker!.getData(plain.path);
+    expect(new TextDecoder().decode(data)).toBe(REVOKE_MESSAGE);
+    await sleep(200);
+    expect(plain.signal.aborted).toBe(false);
+    await plain.release();
+  });
+
+  it('a request written while the node was still waiting is seen when the lease is granted', async () => {
+    const [a, b] = await newClients(2);
+    const path = lockPath();
+    const first = await new Mutex(a!, path).acquire();
+    const waiting = new Mutex(b!, path).acquire({ revocable: true, timeout: 10_000 });
+    await until(async () => (await childrenOf(a!, path)).length === 2, 'queued');
+    const [, waiter] = await childrenOf(a!, path).then((names) =>
+      names.sort((x, y) => x.slice(-10).localeCompare(y.slice(-10))),
+    );
+    expect(await revokeNode(a!, `${path}/${waiter}`)).toBe(true);
+    await first.release();
+    const lease = await waiting;
+    expect(await aborted(lease.revocation)).toBeInstanceOf(RevocationRequestedError);
+    await lease.release();
+  });
+
+  it('revoke on a free lock, a missing node, and a path that is no lock node', async () => {
+    const [zk] = await newClients(1);
+    const path = lockPath();
+    expect(await revoke(zk!, path)).toBeNull();
+    expect(
+      await revokeNode(zk!, `${path}/_c_00000000-0000-0000-0000-000000000000-lock-0000000001`),
+    ).toBe(false);
+    await zk!.create2(path.slice(0, path.lastIndexOf('/')));
+    await zk!.create2(`${path}-data`, 'precious');
+    await expect(revokeNode(zk!, `${path}-data`)).rejects.toMatchObject({ code: 'BADARGUMENTS' });
+    expect(new TextDecoder().decode((await zk!.getData(`${path}-data`)).data)).toBe('precious');
+  });
+});

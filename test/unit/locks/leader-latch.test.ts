@@ -1,0 +1,102 @@
+// LeaderLatch against a small in-memory fake of one election directory, for the interleavings a
+// real server cannot be made to produce on demand (a read-only server). The real-server behaviour
+// is proven in test/integration/locks/leader-latch.test.ts.
+import { describe, expect, it } from 'vitest';
+import { ZooKeeperError } from '../../../src/index.js';
+import { type ElectionClient, LeaderLatch } from '../../../src/locks/index.js';
+import type { SessionState, Stat, StateChange } from '../../../src/session/types.js';
+
+function stat(czxid: bigint, owner: bigint): Stat {
+  return {
+    czxid,
+    mzxid: czxid,
+    ctime: 0,
+    mtime: 0,
+    version: 0,
+    cversion: 0,
+    aversion: 0,
+    ephemeralOwner: owner,
+    dataLength: 0,
+    numChildren: 0,
+    pzxid: czxid,
+  };
+}
+
+/** One session on one election directory: sequential creates, listing, reads, state changes. */
+class FakeElection {
+  state: SessionState = 'connected';
+  readonly sessionId = 1n;
+  readonly chroot = '';
+  readonly nodes = new Map<string, { data: Uint8Array; stat: Stat }>();
+  private seq = 0;
+  private readonly listeners = new Set<(state: SessionState, change: StateChange) => void>();
+  /** Called before each create; throw to refuse it. */
+  beforeCreate: () => void = () => {};
+
+  setState(state: SessionState): void {
+    const previous = this.state;
+    this.state = state;
+    for (const listener of [...this.listeners]) listener(state, { previous });
+  }
+
+  readonly client: ElectionClient = {
+    get state() {
+      return fake.state;
+    },
+    sessionId: 1n,
+    chroot: '',
+    on: (_event, listener) => {
+      this.listeners.add(listener);
+      return () => this.listeners.delete(listener);
+    },
+    create2: async (path, data) => {
+      this.beforeCreate();
+      const full = `${path}${String(this.seq++).padStart(10, '0')}`;
+      const bytes =
+        typeof data === 'string' ? new TextEncoder().encode(data) : (data ?? new Uint8Array());
+      const node = { data: bytes, stat: stat(BigInt(100 + this.seq), this.sessionId) };
+      this.nodes.set(full, node);
+      return { path: full, stat: node.stat };
+    },
+    delete: async (path) => {
+      this.nodes.delete(path);
+    },
+    exists: async (path) => this.nodes.get(path)?.stat ?? null,
+    getData: async (path) => {
+      const node = this.nodes.get(path);
+      if (!node) throw new ZooKeeperError('NONODE', `no node ${path}`);
+      return node;
+    },
+    getChildren: async (dir) =>
+      [...this.nodes.keys()]
+        .filter((p) => p.startsWith(`${dir}/`))
+        .map((p) => p.slice(dir.length + 1)),
+    sync: async () => {},
+  };
+}
+let fake: FakeElection;
+
+describe('LeaderLatch (fake server)', () => {
+  it('on a read-only server, waits for a read-write one instead of failing', async () => {
+    fake = new FakeElection();
+    fake.state = 'connected-readonly';
+    let refused = 0;
+    fake.beforeCreate = () => {
+      if (fake.state === 'connected-readonly') {
+        refused++;
+        throw new ZooKeeperError('NOTREADONLY', 'not a read-only call');
+      }
+    };
+    const latch = new LeaderLatch(fake.client, '/e', { id: 'a' });
+    latch.start();
+    const leading = latch.leadership({ timeout: 2_000 });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(refused).toBe(1); // no retry loop while read-only
+    expect(latch.state).toBe('started');
+    fake.setState('connected');
+    const leadership = await leading;
+    expect(leadership.id).toBe('a');
+    await latch.close();
+    expect(fake.nodes.size).toBe(0);
+  });
+});
