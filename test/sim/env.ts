@@ -119,7 +119,15 @@ export class Scheduler {
   steps = 0;
 
   at(delay: number, side: Side, fn: () => void): Task {
-    const due = this.now + Math.max(0, Number.isFinite(delay) ? delay : 0);
+    return this.atTime(this.now + Math.max(0, Number.isFinite(delay) ? delay : 0), side, fn);
+  }
+
+  /**
+   * Schedules at an absolute virtual time (never before now). FIFO streams use this: computing
+   * `now + (due - now)` in floating point can land a hair before `due` and reorder two items.
+   */
+  atTime(time: number, side: Side, fn: () => void): Task {
+    const due = Math.max(this.now, time);
     const task: Task = { at: due, seq: this.seq++, side, fn, cancelled: false };
     this.live[side]++;
     this.heap.push(task);

@@ -67,6 +67,7 @@ async function main(): Promise<void> {
       plant: args.plant,
       duration: args.duration,
       nearWrap: args.nearWrap,
+      slowFollowers: args.slowFollowers,
     });
     for (const line of result.trace) console.log(line);
     console.log(`\nseed ${result.seed}: ${result.config}`);
@@ -87,6 +88,7 @@ async function main(): Promise<void> {
       plant: args.plant,
       duration: args.duration,
       nearWrap: args.nearWrap,
+      slowFollowers: args.slowFollowers,
     });
     worlds++;
     for (const [k, v] of Object.entries(result.stats)) totals[k] = (totals[k] ?? 0) + v;
@@ -96,6 +98,7 @@ async function main(): Promise<void> {
         plant: args.plant,
         duration: args.duration,
         nearWrap: args.nearWrap,
+        slowFollowers: args.slowFollowers,
       });
       if (again.hash !== result.hash) mismatches.push(seed);
     }

@@ -73,7 +73,7 @@ class SimConnection implements Connection {
     const copy = bytes.slice();
     const at = this.due(this.toServerAt);
     this.toServerAt = at;
-    this.net.sched.at(at - this.net.sched.now, 'server', () => {
+    this.net.sched.atTime(at, 'server', () => {
       if (!this.serverClosed) this.server.onData(copy);
     });
     return undefined;
@@ -102,7 +102,7 @@ class SimConnection implements Connection {
   private deliverToClient(bytes: Uint8Array): void {
     const at = this.due(this.toClientAt);
     this.toClientAt = at;
-    this.net.sched.at(at - this.net.sched.now, 'client', () => {
+    this.net.sched.atTime(at, 'client', () => {
       if (!this.isClosed) this.chunks.push(bytes);
     });
   }
@@ -113,7 +113,7 @@ class SimConnection implements Connection {
     this.serverClosed = true;
     const at = this.due(this.toClientAt);
     this.toClientAt = at;
-    this.net.sched.at(at - this.net.sched.now, 'client', () => this.endClientSide());
+    this.net.sched.atTime(at, 'client', () => this.endClientSide());
   }
 
   private endClientSide(): void {
@@ -129,7 +129,7 @@ class SimConnection implements Connection {
     if (this.isClosed) return;
     this.endClientSide();
     const at = this.due(this.toServerAt);
-    this.net.sched.at(at - this.net.sched.now, 'server', () => this.endServerSide());
+    this.net.sched.atTime(at, 'server', () => this.endServerSide());
   }
 
   private endServerSide(): void {
@@ -148,7 +148,7 @@ class SimConnection implements Connection {
     const wasOpen = !this.serverClosed;
     this.serverClosed = true;
     const clientAt = afterSent ? Math.max(this.toClientAt, this.net.sched.now) : this.net.sched.now;
-    this.net.sched.at(clientAt - this.net.sched.now, 'client', () => this.endClientSide());
+    this.net.sched.atTime(clientAt, 'client', () => this.endClientSide());
     if (wasOpen) this.net.sched.at(this.net.latency(), 'server', () => this.server.onClose());
   }
 }
@@ -208,7 +208,7 @@ export class SimNetwork {
       options.signal.addEventListener('abort', onAbort, { once: true });
       const member = this.members.get(host);
       const at = Math.max(this.sched.now + 2 * this.latency(), this.holeUntil(client, host));
-      this.sched.at(at - this.sched.now, 'client', () => {
+      this.sched.atTime(at, 'client', () => {
         if (done) return;
         done = true;
         options.signal.removeEventListener('abort', onAbort);

@@ -130,6 +130,20 @@ export async function runWorld(options: WorldOptions): Promise<WorldResult> {
   process.on('unhandledRejection', onUnhandled);
   try {
     return await simulate(world, options);
+  } catch (error) {
+    // A model or harness fault is reported like a violation, with its seed, not as a crash of
+    // the whole run.
+    world.violation(
+      `the simulator crashed: ${error instanceof Error ? error.stack : String(error)}`,
+    );
+    return {
+      seed: world.seed,
+      hash: world.digest(),
+      violations: world.violations,
+      trace: world.lines,
+      stats: world.stats,
+      config: 'crashed',
+    };
   } finally {
     // Let the last rejections surface while the handler still listens.
     await drainMicrotasks();

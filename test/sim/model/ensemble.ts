@@ -81,7 +81,7 @@ export class Member implements Acceptor {
     const sched = this.ensemble.sched;
     const at = Math.max(sched.now + this.ensemble.options.forwardLag(this.id), this.forwardAt);
     this.forwardAt = at;
-    sched.at(at - sched.now, 'server', task);
+    sched.atTime(at, 'server', task);
   }
 
   /** Receives the next item of the leader's stream; a follower applies it after its lag. */
@@ -93,7 +93,7 @@ export class Member implements Acceptor {
     const sched = this.ensemble.sched;
     const at = Math.max(sched.now + this.ensemble.lag(this.id), this.applyAt);
     this.applyAt = at;
-    sched.at(at - sched.now, 'server', () => this.applyItem(item));
+    sched.atTime(at, 'server', () => this.applyItem(item));
   }
 
   private applyItem(item: Item): void {
@@ -226,7 +226,7 @@ export class Ensemble {
   private scheduleExpiryCheck(): void {
     const tick = this.options.tickTime;
     const next = Math.floor(this.sched.now / tick) * tick + tick;
-    this.sched.at(next - this.sched.now, 'server', () => {
+    this.sched.atTime(next, 'server', () => {
       for (const session of [...this.sessions.values()]) {
         if (!session.closing && session.expiresAt <= this.sched.now) {
           this.stats.expired++;
