@@ -165,6 +165,7 @@ export class Cnxn {
           expiresAt: 0,
           closing: false,
           owner: null,
+          ownerMember: this.member.id,
         });
         ens.touch(id);
         ens.propose(() => ({ kind: 'createSession', sessionId: id, timeout }), {
@@ -183,6 +184,7 @@ export class Cnxn {
         session.password.every((b, i) => b === req.passwd[i]);
       if (valid) {
         session.timeout = timeout;
+        session.ownerMember = this.member.id;
         ens.touch(req.sessionId);
       }
       const back = this.member.isLeader ? 0 : ens.options.forwardLag(this.member.id);
@@ -317,6 +319,13 @@ export class Cnxn {
     this.member.forward(() =>
       ens.propose(
         (tree, zxid) => {
+          // The session has moved to another member since this request left: refused.
+          if (ens.sessions.get(session)?.ownerMember !== this.member.id) {
+            change = { type: 'error', err: ErrorCode.SESSIONMOVED };
+            results = [];
+            if (op === 'multi') return { kind: 'multi', changes: [], failed: true };
+            return single(change);
+          }
           if (op === 'multi') {
             const ops = (req as { ops: { type: string; request: Record<string, unknown> }[] }).ops;
             const scratch = tree.clone();
@@ -345,6 +354,10 @@ export class Cnxn {
         {
           cnxn: this,
           finish: (member) => {
+            if (change.type === 'error' && change.err === ErrorCode.SESSIONMOVED) {
+              finish({ err: change.err });
+              return;
+            }
             if (op === 'multi') {
               finish({ err: 0, body: (w) => codecs.multi.writeResponse(w, results) });
               return;

@@ -32,6 +32,11 @@ export interface SessionInfo {
   expiresAt: number;
   closing: boolean;
   owner: Cnxn | null;
+  /**
+   * The member the session was last (re)established through, as the leader's session tracker
+   * records it: a write still arriving from another member fails with SESSIONMOVED.
+   */
+  ownerMember: number;
 }
 
 /** What a member applies, in the leader's order: a transaction or a sync marker. */
