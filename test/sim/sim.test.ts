@@ -49,4 +49,10 @@ describe('deterministic simulation', () => {
     expect(summary.totals.faults).toBeGreaterThan(50);
     expect(summary.totals.expired).toBeGreaterThan(0);
   }, 120_000);
+
+  it('keeps every invariant with the sequence counters at their 2^31-1 limit', () => {
+    const summary = sim(['--from', '1', '--count', '10', '--duration', '15000', '--wrap']);
+    expect(explain(summary)).toBe('');
+    expect(summary.totals.handoffs).toBeGreaterThan(500);
+  }, 120_000);
 });
