@@ -1,0 +1,140 @@
+// `npm run sim`: runs simulated worlds. The virtual globals a world installs belong to this
+// process alone, which is why worlds run here and not inside a test runner's worker.
+//
+//   npm run sim -- --seed 42               one world, full trace
+//   npm run sim -- --from 1 --count 500    many worlds, a summary, failing seeds listed
+//   npm run sim -- --plant skip-relist ... with a planted bug (see plants.ts)
+//   --twice (replay every seed and compare trace hashes)   --json (machine-readable summary)
+//   --duration <virtual ms of workload per world>   --wrap (sequence counters start at their limit)
+//   --slow-followers (a follower applies commits seconds late for a while)
+import { plants } from './plants.js';
+import { runWorld } from './world.js';
+
+interface Args {
+  seed?: number;
+  from: number;
+  count: number;
+  plant?: string;
+  twice: boolean;
+  json: boolean;
+  duration?: number;
+  stopAtFirst: boolean;
+  nearWrap: boolean;
+  slowFollowers: boolean;
+}
+
+function parseArgs(argv: readonly string[]): Args {
+  const args: Args = {
+    from: 1,
+    count: 100,
+    twice: false,
+    json: false,
+    stopAtFirst: false,
+    nearWrap: false,
+    slowFollowers: false,
+  };
+  for (let i = 0; i < argv.length; i++) {
+    const flag = argv[i]!;
+    const value = () => {
+      const v = argv[++i];
+      if (v === undefined) throw new Error(`${flag} needs a value`);
+      return v;
+    };
+    if (flag === '--seed') args.seed = Number(value());
+    else if (flag === '--from') args.from = Number(value());
+    else if (flag === '--count') args.count = Number(value());
+    else if (flag === '--plant') args.plant = value();
+    else if (flag === '--duration') args.duration = Number(value());
+    else if (flag === '--twice') args.twice = true;
+    else if (flag === '--wrap') args.nearWrap = true;
+    else if (flag === '--slow-followers') args.slowFollowers = true;
+    else if (flag === '--json') args.json = true;
+    else if (flag === '--stop-at-first') args.stopAtFirst = true;
+    else if (flag === '--list-plants') {
+      for (const p of Object.values(plants)) console.log(`${p.name}: ${p.description}`);
+      process.exit(0);
+    } else throw new Error(`unknown argument ${flag}`);
+  }
+  return args;
+}
+
+async function main(): Promise<void> {
+  const args = parseArgs(process.argv.slice(2));
+  if (args.seed !== undefined) {
+    const result = await runWorld({
+      seed: args.seed,
+      keepTrace: true,
+      plant: args.plant,
+      duration: args.duration,
+      nearWrap: args.nearWrap,
+      slowFollowers: args.slowFollowers,
+    });
+    for (const line of result.trace) console.log(line);
+    console.log(`\nseed ${result.seed}: ${result.config}`);
+    console.log(`hash ${result.hash}  stats ${JSON.stringify(result.stats)}`);
+    for (const v of result.violations) console.log(`VIOLATION ${v}`);
+    process.exitCode = result.violations.length > 0 ? 1 : 0;
+    return;
+  }
+  const started = performance.now();
+  const cpuStart = process.cpuUsage();
+  const totals: Record<string, number> = {};
+  const failures: { seed: number; violations: string[]; tail: string[] }[] = [];
+  const mismatches: number[] = [];
+  let worlds = 0;
+  for (let seed = args.from; seed < args.from + args.count; seed++) {
+    const result = await runWorld({
+      seed,
+      plant: args.plant,
+      duration: args.duration,
+      nearWrap: args.nearWrap,
+      slowFollowers: args.slowFollowers,
+    });
+    worlds++;
+    for (const [k, v] of Object.entries(result.stats)) totals[k] = (totals[k] ?? 0) + v;
+    if (args.twice) {
+      const again = await runWorld({
+        seed,
+        plant: args.plant,
+        duration: args.duration,
+        nearWrap: args.nearWrap,
+        slowFollowers: args.slowFollowers,
+      });
+      if (again.hash !== result.hash) mismatches.push(seed);
+    }
+    if (result.violations.length > 0) {
+      failures.push({ seed, violations: result.violations, tail: result.trace.slice(-40) });
+      if (!args.json)
+        console.log(`seed ${seed} FAILED (${result.config}):\n  ${result.violations.join('\n  ')}`);
+      if (args.stopAtFirst) break;
+    }
+  }
+  const seconds = (performance.now() - started) / 1000;
+  const cpu = process.cpuUsage(cpuStart);
+  const cpuSeconds = (cpu.user + cpu.system) / 1e6;
+  const summary = {
+    worlds,
+    seconds: Number(seconds.toFixed(2)),
+    worldsPerSecond: Number((worlds / seconds).toFixed(1)),
+    handoffsPerSecond: Math.round((totals.handoffs ?? 0) / seconds),
+    cpuSeconds: Number(cpuSeconds.toFixed(2)),
+    handoffsPerCpuSecond: Math.round((totals.handoffs ?? 0) / cpuSeconds),
+    totals,
+    failures,
+    mismatches,
+  };
+  if (args.json) console.log(JSON.stringify(summary));
+  else {
+    console.log(
+      `${worlds} worlds in ${summary.seconds} s (${summary.worldsPerSecond} worlds/s, ${summary.handoffsPerSecond} handoffs/s; ${summary.handoffsPerCpuSecond} handoffs per CPU-second); ${failures.length} failing; totals ${JSON.stringify(totals)}`,
+    );
+    if (mismatches.length > 0) console.log(`NON-DETERMINISTIC seeds: ${mismatches.join(', ')}`);
+    if (failures.length > 0)
+      console.log(
+        `replay with: npm run sim -- --seed ${failures[0]!.seed}${args.plant ? ` --plant ${args.plant}` : ''}`,
+      );
+  }
+  process.exitCode = failures.length > 0 || mismatches.length > 0 ? 1 : 0;
+}
+
+await main();

@@ -1,0 +1,346 @@
+// The model ensemble: a leader that orders every change, and followers that apply the same
+// transactions later (each with its own lag), so a follower answers reads from its own, possibly
+// stale, state. Sessions are tracked by the leader and expire there; sync, session moves, the
+// refusal of a client that has seen more than a member, and container cleanup follow ZooKeeper 3.8.
+import { ErrorCode } from '../../../src/protocol/errors.js';
+import type { MultiResult } from '../../../src/protocol/multi.js';
+import type { Rng, Scheduler } from '../env.js';
+import type { Acceptor, ServerEnd } from '../net.js';
+import { Cnxn } from './cnxn.js';
+import { type Change, DataTree, parentOf, prepareCreate, type Trigger, type Txn } from './tree.js';
+import { WatchTables } from './watches.js';
+
+export interface EnsembleOptions {
+  members: number;
+  tickTime: number;
+  /** Largest request frame a member accepts (jute.maxbuffer). */
+  maxBuffer: number;
+  /** Extra delay with which each follower applies what the leader committed. */
+  followerLag: (member: number) => number;
+  /** Delay of a follower's messages to the leader (forwarded requests, session checks). */
+  forwardLag: (member: number) => number;
+  /** Paths whose committed changes are recorded (for the watch invariants). */
+  recordChanges?: (path: string) => boolean;
+  /** Period of the container manager's sweep. */
+  containerSweep: number;
+}
+
+export interface SessionInfo {
+  id: bigint;
+  timeout: number;
+  password: Uint8Array;
+  expiresAt: number;
+  closing: boolean;
+  owner: Cnxn | null;
+  /**
+   * The member the session was last (re)established through, as the leader's session tracker
+   * records it: a write still arriving from another member fails with SESSIONMOVED.
+   */
+  ownerMember: number;
+}
+
+/** What a member applies, in the leader's order: a transaction or a sync marker. */
+type Item =
+  | {
+      kind: 'txn';
+      zxid: bigint;
+      txn: Txn;
+      /** The events the leader computed when it applied the change. */
+      events: Trigger[];
+      done?: { cnxn: Cnxn; finish: (m: Member) => void };
+    }
+  | { kind: 'sync'; done: { cnxn: Cnxn; finish: (m: Member) => void } };
+
+export class Member implements Acceptor {
+  up = true;
+  readonly tree: DataTree;
+  readonly watches = new WatchTables<Cnxn>();
+  readonly cnxns = new Set<Cnxn>();
+  private applyAt = 0;
+  private forwardAt = 0;
+
+  constructor(
+    readonly ensemble: Ensemble,
+    readonly id: number,
+    readonly host: string,
+    tree: DataTree,
+  ) {
+    this.tree = tree;
+  }
+
+  get isLeader(): boolean {
+    return this.ensemble.leader === this;
+  }
+
+  accept(end: ServerEnd): void {
+    const cnxn = new Cnxn(this, end);
+    this.cnxns.add(cnxn);
+  }
+
+  /** Queues something for the leader, in order (a follower forwards over its quorum link). */
+  forward(task: () => void): void {
+    if (this.isLeader) {
+      task();
+      return;
+    }
+    const sched = this.ensemble.sched;
+    const at = Math.max(sched.now + this.ensemble.options.forwardLag(this.id), this.forwardAt);
+    this.forwardAt = at;
+    sched.atTime(at, 'server', task);
+  }
+
+  /** Receives the next item of the leader's stream; a follower applies it after its lag. */
+  receive(item: Item): void {
+    if (this.isLeader) {
+      this.applyItem(item);
+      return;
+    }
+    const sched = this.ensemble.sched;
+    const at = Math.max(sched.now + this.ensemble.lag(this.id), this.applyAt);
+    this.applyAt = at;
+    sched.atTime(at, 'server', () => this.applyItem(item));
+  }
+
+  private applyItem(item: Item): void {
+    if (item.kind === 'txn') {
+      // The leader's tree is already up to date: it applied when it ordered the change.
+      const events = this.isLeader ? item.events : this.tree.apply(item.zxid, item.txn);
+      for (const event of events) {
+        for (const cnxn of this.watches.fire(event)) cnxn.notify(event.type, event.path);
+      }
+      if (item.txn.kind === 'closeSession') {
+        for (const cnxn of [...this.cnxns]) {
+          if (cnxn.sessionId === item.txn.sessionId && cnxn !== item.done?.cnxn) cnxn.close();
+        }
+      }
+    }
+    if (item.done && item.done.cnxn.member === this) item.done.finish(this);
+  }
+
+  dropCnxn(cnxn: Cnxn): void {
+    this.cnxns.delete(cnxn);
+    this.watches.drop(cnxn);
+  }
+}
+
+export class Ensemble {
+  readonly members: Member[] = [];
+  leader: Member;
+  readonly sessions = new Map<bigint, SessionInfo>();
+  private zxid = 0n;
+  private sessionCounter = 0n;
+  /** Counters the world reports. */
+  readonly stats = { txns: 0, expired: 0, refusedAhead: 0, containersDeleted: 0 };
+  /** Committed changes of recorded paths, in order: what a watch may legitimately report. */
+  readonly changes = new Map<string, { zxid: bigint; type: Trigger['type']; at: number }[]>();
+
+  constructor(
+    readonly sched: Scheduler,
+    readonly rng: Rng,
+    readonly options: EnsembleOptions,
+    readonly trace: (line: string) => void,
+    seedTree: (tree: DataTree) => void,
+  ) {
+    const base = new DataTree();
+    seedTree(base);
+    for (let i = 0; i < options.members; i++) {
+      this.members.push(new Member(this, i + 1, `zk${i + 1}:2181`, base.clone()));
+    }
+    this.leader = this.members[0]!;
+    this.zxid = base.lastZxid;
+    this.scheduleExpiryCheck();
+    this.scheduleContainerSweep();
+  }
+
+  lag(member: number): number {
+    return this.options.followerLag(member);
+  }
+
+  get lastZxid(): bigint {
+    return this.zxid;
+  }
+
+  // ---- ordering ----------------------------------------------------------------------------
+
+  /**
+   * Orders one change at the leader: `prepare` sees the leader's tree (up to date with every
+   * earlier change) and returns the transaction; the leader applies it and streams it to the
+   * followers. `finish` runs on the origin member once that member has applied it.
+   */
+  propose(
+    prepare: (tree: DataTree, zxid: bigint) => Txn,
+    done?: { cnxn: Cnxn; finish: (m: Member) => void },
+  ): void {
+    const zxid = ++this.zxid;
+    const leaderTree = this.leader.tree;
+    const txn = prepare(leaderTree, zxid);
+    const events = leaderTree.apply(zxid, txn);
+    this.stats.txns++;
+    const record = this.options.recordChanges;
+    if (record) {
+      for (const event of events) {
+        if (event.type === 'NodeChildrenChanged' || !record(event.path)) continue;
+        const list = this.changes.get(event.path) ?? [];
+        this.changes.set(event.path, list);
+        list.push({ zxid, type: event.type, at: this.sched.now });
+      }
+    }
+    const item = { kind: 'txn' as const, zxid, txn, done, events };
+    for (const member of this.members) member.receive(item);
+  }
+
+  /** A sync: the origin member answers once it has applied everything the leader has now. */
+  sync(done: { cnxn: Cnxn; finish: (m: Member) => void }): void {
+    for (const member of this.members) member.receive({ kind: 'sync', done });
+  }
+
+  // ---- sessions ----------------------------------------------------------------------------
+
+  negotiate(requested: number): number {
+    const tick = this.options.tickTime;
+    return Math.min(Math.max(requested, 2 * tick), 20 * tick);
+  }
+
+  newSessionId(member: number): bigint {
+    return (BigInt(member) << 56n) | ++this.sessionCounter;
+  }
+
+  touch(id: bigint): void {
+    const session = this.sessions.get(id);
+    if (!session || session.closing) return;
+    const tick = this.options.tickTime;
+    // The expiry queue rounds up to the next tick, as the server's does.
+    session.expiresAt = Math.ceil((this.sched.now + session.timeout) / tick) * tick;
+  }
+
+  /** Ends a session: a closeSession transaction deleting its ephemerals. */
+  closeSession(id: bigint, done?: { cnxn: Cnxn; finish: (m: Member) => void }): void {
+    const session = this.sessions.get(id);
+    if (session) session.closing = true;
+    this.sessions.delete(id);
+    this.propose(
+      (tree) => ({
+        kind: 'closeSession',
+        sessionId: id,
+        paths: [...(tree.ephemerals.get(id) ?? [])].sort(),
+      }),
+      done,
+    );
+  }
+
+  private scheduleExpiryCheck(): void {
+    const tick = this.options.tickTime;
+    const next = Math.floor(this.sched.now / tick) * tick + tick;
+    this.sched.atTime(next, 'server', () => {
+      for (const session of [...this.sessions.values()]) {
+        if (!session.closing && session.expiresAt <= this.sched.now) {
+          this.stats.expired++;
+          this.trace(`server expire session 0x${session.id.toString(16)}`);
+          this.closeSession(session.id);
+        }
+      }
+      this.scheduleExpiryCheck();
+    });
+  }
+
+  private scheduleContainerSweep(): void {
+    this.sched.at(this.options.containerSweep, 'server', () => {
+      const tree = this.leader.tree;
+      const empty = [...tree.nodes.entries()]
+        .filter(([, node]) => node.container && node.cversion > 0 && node.children.size === 0)
+        .map(([path]) => path)
+        .sort();
+      for (const path of empty) {
+        this.propose((t) => {
+          const node = t.get(path);
+          if (!node || node.children.size > 0)
+            return single({ type: 'error', err: ErrorCode.NOTEMPTY });
+          this.stats.containersDeleted++;
+          return single({ type: 'delete', path });
+        });
+      }
+      this.scheduleContainerSweep();
+    });
+  }
+}
+
+export function single(change: Change): Txn {
+  return { kind: 'single', change };
+}
+
+/** A write request, checked against the leader's tree: the change and the reply it earns. */
+export interface Prepared {
+  change: Change;
+  err: number;
+}
+
+export function prepareDelete(tree: DataTree, path: string, version: number): Change {
+  if (path === '/') return { type: 'error', err: ErrorCode.BADARGUMENTS };
+  const node = tree.get(path);
+  if (!node) return { type: 'error', err: ErrorCode.NONODE };
+  if (version !== -1 && node.version !== version)
+    return { type: 'error', err: ErrorCode.BADVERSION };
+  if (node.children.size > 0) return { type: 'error', err: ErrorCode.NOTEMPTY };
+  return { type: 'delete', path };
+}
+
+export function prepareSetData(
+  tree: DataTree,
+  path: string,
+  data: Uint8Array,
+  version: number,
+  time: bigint,
+): Change {
+  const node = tree.get(path);
+  if (!node) return { type: 'error', err: ErrorCode.NONODE };
+  if (version !== -1 && node.version !== version)
+    return { type: 'error', err: ErrorCode.BADVERSION };
+  return { type: 'setData', path, data, time };
+}
+
+export function prepareCheck(tree: DataTree, path: string, version: number): Change {
+  const node = tree.get(path);
+  if (!node) return { type: 'error', err: ErrorCode.NONODE };
+  if (version !== -1 && node.version !== version)
+    return { type: 'error', err: ErrorCode.BADVERSION };
+  return { type: 'check', path };
+}
+
+export function prepareCreateChange(
+  tree: DataTree,
+  path: string,
+  data: Uint8Array,
+  flags: number,
+  sessionId: bigint,
+  time: bigint,
+): Change {
+  const prepared = prepareCreate(tree, path, flags, sessionId);
+  if ('err' in prepared) return { type: 'error', err: prepared.err };
+  return {
+    type: 'create',
+    path: prepared.path,
+    data,
+    ephemeralOwner: prepared.ephemeral ? sessionId : 0n,
+    container: prepared.container,
+    time,
+    cversion: !prepared.ephemeral && tree.wrapFrom !== undefined ? tree.wrapFrom : 0,
+  };
+}
+
+/** The result of one op of a multi that was applied to `tree`. */
+export function multiResult(tree: DataTree, op: string, change: Change): MultiResult {
+  switch (change.type) {
+    case 'create':
+      return op === 'create'
+        ? { type: 'create', path: change.path }
+        : { type: 'create2', path: change.path, stat: tree.stat(tree.get(change.path)!) };
+    case 'delete':
+      return { type: 'delete' };
+    case 'setData':
+      return { type: 'setData', stat: tree.stat(tree.get(change.path)!) };
+    default:
+      return { type: 'check' };
+  }
+}
+
+export { parentOf };

@@ -1,0 +1,227 @@
+// The simulated network: the real session's Transport seam, with every delivery scheduled on the
+// virtual clock. Each direction of a connection is FIFO (TCP); latency, chunking, resets, cuts in
+// the middle of a frame and black holes (bytes held, as TCP retransmits, until the hole ends)
+// come from the world's random source.
+import type {
+  Connection,
+  Transport,
+  TransportConnectOptions,
+} from '../../src/session/transport.js';
+import { ChunkQueue } from '../../src/session/transports/chunk-queue.js';
+import type { Rng, Scheduler } from './env.js';
+
+/** The server's end of one connection. */
+export interface ServerEnd {
+  readonly id: number;
+  readonly client: string;
+  send(bytes: Uint8Array): void;
+  close(): void;
+  onData: (bytes: Uint8Array) => void;
+  onClose: () => void;
+}
+
+/** A member accepting connections (the model server). */
+export interface Acceptor {
+  readonly up: boolean;
+  accept(end: ServerEnd): void;
+}
+
+export interface LinkStats {
+  connections: number;
+  resets: number;
+  cuts: number;
+}
+
+class SimConnection implements Connection {
+  readonly chunks = new ChunkQueue();
+  readonly closed: Promise<void>;
+  private resolveClosed!: () => void;
+  isClosed = false;
+  serverClosed = false;
+  private toServerAt = 0;
+  private toClientAt = 0;
+  /** Cut the next server->client write in the middle, then reset. */
+  cutNext = false;
+  readonly server: ServerEnd;
+
+  constructor(
+    private readonly net: SimNetwork,
+    readonly id: number,
+    readonly client: string,
+    readonly host: string,
+  ) {
+    this.closed = new Promise((resolve) => {
+      this.resolveClosed = resolve;
+    });
+    this.server = {
+      id,
+      client,
+      send: (bytes) => this.toClient(bytes),
+      close: () => this.closeFromServer(),
+      onData: () => {},
+      onClose: () => {},
+    };
+  }
+
+  private due(last: number): number {
+    const net = this.net;
+    return Math.max(net.sched.now + net.latency(), last, net.holeUntil(this.client, this.host));
+  }
+
+  write(bytes: Uint8Array): undefined {
+    if (this.isClosed) return undefined;
+    const copy = bytes.slice();
+    const at = this.due(this.toServerAt);
+    this.toServerAt = at;
+    this.net.sched.atTime(at, 'server', () => {
+      if (!this.serverClosed) this.server.onData(copy);
+    });
+    return undefined;
+  }
+
+  private toClient(bytes: Uint8Array): void {
+    if (this.serverClosed) return;
+    if (this.cutNext && bytes.length > 1) {
+      this.cutNext = false;
+      this.net.stats.cuts++;
+      const cut = this.net.rng.int(1, bytes.length - 1);
+      this.deliverToClient(bytes.slice(0, cut));
+      this.reset(true);
+      return;
+    }
+    // Split into TCP-like chunks now and then, so frames arrive in pieces.
+    if (bytes.length > 8 && this.net.rng.chance(0.1)) {
+      const cut = this.net.rng.int(1, bytes.length - 1);
+      this.deliverToClient(bytes.slice(0, cut));
+      this.deliverToClient(bytes.slice(cut));
+    } else {
+      this.deliverToClient(bytes.slice());
+    }
+  }
+
+  private deliverToClient(bytes: Uint8Array): void {
+    const at = this.due(this.toClientAt);
+    this.toClientAt = at;
+    this.net.sched.atTime(at, 'client', () => {
+      if (!this.isClosed) this.chunks.push(bytes);
+    });
+  }
+
+  /** The server closed: the client sees the end after everything sent before it. */
+  private closeFromServer(): void {
+    if (this.serverClosed) return;
+    this.serverClosed = true;
+    const at = this.due(this.toClientAt);
+    this.toClientAt = at;
+    this.net.sched.atTime(at, 'client', () => this.endClientSide());
+  }
+
+  private endClientSide(): void {
+    if (this.isClosed) return;
+    this.isClosed = true;
+    this.chunks.end();
+    this.resolveClosed();
+    this.net.open.delete(this);
+  }
+
+  /** The client closed: the server sees the end after the bytes already sent. */
+  close(): void {
+    if (this.isClosed) return;
+    this.endClientSide();
+    const at = this.due(this.toServerAt);
+    this.net.sched.atTime(at, 'server', () => this.endServerSide());
+  }
+
+  private endServerSide(): void {
+    if (this.serverClosed) return;
+    this.serverClosed = true;
+    this.server.onClose();
+  }
+
+  /**
+   * A reset: bytes in flight are lost and both ends learn of it. `afterSent` lets the client first
+   * read what was already on its way (a cut in the middle of a frame).
+   */
+  reset(afterSent = false): void {
+    if (this.serverClosed && this.isClosed) return;
+    this.net.stats.resets++;
+    const wasOpen = !this.serverClosed;
+    this.serverClosed = true;
+    const clientAt = afterSent ? Math.max(this.toClientAt, this.net.sched.now) : this.net.sched.now;
+    this.net.sched.atTime(clientAt, 'client', () => this.endClientSide());
+    if (wasOpen) this.net.sched.at(this.net.latency(), 'server', () => this.server.onClose());
+  }
+}
+
+export class SimNetwork {
+  readonly open = new Set<SimConnection>();
+  readonly stats: LinkStats = { connections: 0, resets: 0, cuts: 0 };
+  private readonly holes = new Map<string, number>();
+  private nextId = 1;
+  /** Typical one-way latency (ms) and the chance of a slow packet. */
+  baseLatency = 0.5;
+  spikeChance = 0.01;
+
+  constructor(
+    readonly sched: Scheduler,
+    readonly rng: Rng,
+    private readonly members: ReadonlyMap<string, Acceptor>,
+  ) {}
+
+  latency(): number {
+    const base = this.baseLatency * (0.5 + this.rng.next());
+    return this.rng.chance(this.spikeChance) ? base + this.rng.int(5, 200) : base;
+  }
+
+  holeUntil(client: string, host: string): number {
+    return Math.max(this.holes.get(`${client}|${host}`) ?? 0, this.holes.get(`${client}|*`) ?? 0);
+  }
+
+  /** Holds every byte between `client` and `host` ('*' = every member) until `until`. */
+  blackHole(client: string, host: string, until: number): void {
+    const key = `${client}|${host}`;
+    this.holes.set(key, Math.max(this.holes.get(key) ?? 0, until));
+  }
+
+  /** The Transport one client process uses. */
+  transportFor(client: string): Transport {
+    return { connect: (options) => this.connect(client, options) };
+  }
+
+  connectionsOf(client: string): SimConnection[] {
+    return [...this.open].filter((c) => c.client === client);
+  }
+
+  private connect(client: string, options: TransportConnectOptions): Promise<Connection> {
+    const host = `${options.host}:${options.port}`;
+    return new Promise((resolve, reject) => {
+      if (options.signal.aborted) {
+        reject(options.signal.reason);
+        return;
+      }
+      let done = false;
+      const onAbort = () => {
+        if (done) return;
+        done = true;
+        reject(options.signal.reason);
+      };
+      options.signal.addEventListener('abort', onAbort, { once: true });
+      const member = this.members.get(host);
+      const at = Math.max(this.sched.now + 2 * this.latency(), this.holeUntil(client, host));
+      this.sched.atTime(at, 'client', () => {
+        if (done) return;
+        done = true;
+        options.signal.removeEventListener('abort', onAbort);
+        if (!member?.up) {
+          reject(new Error(`connect ECONNREFUSED ${host}`));
+          return;
+        }
+        const connection = new SimConnection(this, this.nextId++, client, host);
+        this.open.add(connection);
+        this.stats.connections++;
+        member.accept(connection.server);
+        resolve(connection);
+      });
+    });
+  }
+}

@@ -1,0 +1,53 @@
+// Every planted bug is found within the CI seed budget: proof that the invariants can fail. Each
+// plant lives in test/sim/plants.ts and reaches the real recipes only through public seams.
+import { spawnSync } from 'node:child_process';
+import { describe, expect, it } from 'vitest';
+
+interface Failure {
+  seed: number;
+  violations: string[];
+}
+
+function firstFailure(plant: string, count: number): Failure | undefined {
+  const run = spawnSync(
+    process.execPath,
+    [
+      '--import',
+      'tsx',
+      'test/sim/main.ts',
+      '--json',
+      '--stop-at-first',
+      '--plant',
+      plant,
+      '--from',
+      '1',
+      '--count',
+      String(count),
+      '--duration',
+      '20000',
+    ],
+    { encoding: 'utf8', timeout: 120_000 },
+  );
+  const line = run.stdout.trim().split('\n').pop() ?? '';
+  if (!line.startsWith('{')) throw new Error(`sim gave no summary: ${run.stderr}${run.stdout}`);
+  return (JSON.parse(line) as { failures: Failure[] }).failures[0];
+}
+
+describe('planted bugs are found', () => {
+  // [plant, what must be reported, seed budget]
+  const cases: [string, RegExp, number][] = [
+    ['skip-relist', /two mutex holders/, 12],
+    ['cleanup-gives-up', /stuck queue/, 40],
+    // Watches restored on the wrong paths: a waiter never wakes (stuck queue), or a watch
+    // reports a deletion that never happened.
+    ['restore-forgets-chroot', /stuck queue|reported NodeDeleted, but no such change/, 12],
+    ['wrap-text-order', /two mutex holders|fencing token went back|stuck queue/, 12],
+  ];
+  for (const [plant, expected, budget] of cases) {
+    it(`${plant}: a violation within ${budget} seeds`, () => {
+      const failure = firstFailure(plant, budget);
+      expect(failure, `${plant} was not found in seeds 1..${budget}`).toBeDefined();
+      expect(failure!.violations.join('\n')).toMatch(expected);
+    }, 120_000);
+  }
+});

@@ -1,0 +1,205 @@
+// Planted bugs: variants of the recipes' behaviour that live here, in test code, and reach the
+// real recipes only through their public seams (the client a lock is given, its options, the
+// transport). Each must be caught by the invariants within the CI seed budget.
+
+import type { LockClient, LockOptions } from '../../src/locks/index.js';
+import { codecs, encodeRequest } from '../../src/protocol/codecs.js';
+import { OpCode } from '../../src/protocol/ops.js';
+import { Reader } from '../../src/protocol/reader.js';
+import { readRequestHeader } from '../../src/protocol/records.js';
+import type { Client } from '../../src/session/client.js';
+import type { Connection, Transport } from '../../src/session/transport.js';
+import type { World } from './world.js';
+
+export interface Plant {
+  name: string;
+  description: string;
+  /** The workload the bug shows in. */
+  workload?: string;
+  nearWrap?: boolean;
+  /** Connect with this chroot. */
+  chroot?: string;
+  /** Extra options for every lock. */
+  lockOptions?: LockOptions;
+  /** Enable the slow-follower fault (stale reads after a reconnect). */
+  slowFollowers?: boolean;
+  /** The faults to draw from, and the gap between two (virtual ms), instead of the usual mix. */
+  faultKinds?: string[];
+  faultGap?: [number, number];
+  /** The client the lock sees. */
+  wrap?(client: Client, world: World, process: string): LockClient;
+  /** The transport the client uses. */
+  transport?(transport: Transport): Transport;
+}
+
+/** The sequence suffix of a Curator-style mutex node (after `lock-`; signed past the wrap). */
+function sequenceOf(name: string): number {
+  const match = /lock-(-?\d+)$/.exec(name);
+  return match ? Number(match[1]) : Number.NaN;
+}
+
+function parentOf(path: string): string {
+  const slash = path.lastIndexOf('/');
+  return slash <= 0 ? '/' : path.slice(0, slash);
+}
+
+/** A LockClient that forwards everything to `client`, with some members replaced. */
+function wrapClient(client: Client, overrides: Partial<LockClient>): LockClient {
+  return {
+    create2: (...args) => client.create2(...args),
+    delete: (...args) => client.delete(...args),
+    exists: (...args) => client.exists(...args),
+    getData: (...args) => client.getData(...args),
+    getChildren: (...args) => client.getChildren(...args),
+    on: (...args) => client.on(...args),
+    get state() {
+      return client.state;
+    },
+    get sessionId() {
+      return client.sessionId;
+    },
+    get chroot() {
+      return client.chroot;
+    },
+    ...overrides,
+  } as LockClient;
+}
+
+export const plants: Record<string, Plant> = {
+  'skip-relist': {
+    name: 'skip-relist',
+    description:
+      'a waiter woken by its predecessor going assumes everyone ahead of it is gone (no fresh listing)',
+    workload: 'mutex',
+    wrap(client) {
+      const listings = new Map<string, string[]>();
+      const own = new Set<string>();
+      let woke: { dir: string; sequence: number } | null = null;
+      return wrapClient(client, {
+        create2: (async (...args: Parameters<Client['create2']>) => {
+          const created = await client.create2(...args);
+          own.add(created.path);
+          return created;
+        }) as Client['create2'],
+        getChildren: (async (path: string, options?: Parameters<Client['getChildren']>[1]) => {
+          if (woke && woke.dir === path && listings.has(path)) {
+            const after = woke.sequence;
+            woke = null;
+            return listings.get(path)!.filter((name) => sequenceOf(name) > after);
+          }
+          const children = await client.getChildren(path, options);
+          listings.set(path, children);
+          return children;
+        }) as Client['getChildren'],
+        getData: ((path: string, options?: Parameters<Client['getData']>[1]) => {
+          const watch = options?.watch;
+          return client.getData(path, {
+            ...options,
+            watch: watch
+              ? (event) => {
+                  // A predecessor went (not our own node's loss watch).
+                  if (event.type === 'NodeDeleted' && !own.has(path)) {
+                    woke = { dir: parentOf(path), sequence: sequenceOf(path) };
+                  }
+                  watch(event);
+                }
+              : undefined,
+          });
+        }) as Client['getData'],
+      });
+    },
+  },
+  'cleanup-gives-up': {
+    name: 'cleanup-gives-up',
+    description: 'deleting a lock node stops after one failed delete (the node stays)',
+    workload: 'mutex',
+    // Cuts break the link just as a reply comes back: deletes fail in flight.
+    faultKinds: ['cut', 'cut', 'reset'],
+    faultGap: [200, 1500],
+    wrap(client) {
+      const failed = new Set<string>();
+      return wrapClient(client, {
+        delete: (async (
+          path: string,
+          version?: number,
+          options?: Parameters<Client['delete']>[2],
+        ) => {
+          // After one failure the retry pretends success: the node is left behind.
+          if (failed.has(path)) return;
+          try {
+            await client.delete(path, version, options);
+          } catch (error) {
+            failed.add(path);
+            throw error;
+          }
+        }) as Client['delete'],
+      });
+    },
+  },
+  'restore-forgets-chroot': {
+    name: 'restore-forgets-chroot',
+    description: 'SetWatches after a reconnect names the watched paths without the chroot',
+    workload: 'mutex',
+    chroot: '/app',
+    transport(inner) {
+      return {
+        async connect(options) {
+          const connection = await inner.connect(options);
+          return stripChrootFromSetWatches(connection, '/app');
+        },
+      };
+    },
+  },
+  'wrap-text-order': {
+    name: 'wrap-text-order',
+    description:
+      'contenders ordered by their sequence text once the counter has reached its limit (not creation order)',
+    workload: 'mutex',
+    nearWrap: true,
+    lockOptions: { sequenceOrder: 'interop' },
+  },
+};
+
+/** A connection whose SetWatches/SetWatches2 frames lose the chroot from every path. */
+function stripChrootFromSetWatches(connection: Connection, chroot: string): Connection {
+  const strip = (path: string) =>
+    path.startsWith(`${chroot}/`) ? path.slice(chroot.length) : path;
+  return {
+    chunks: connection.chunks,
+    closed: connection.closed,
+    close: () => connection.close(),
+    write(bytes) {
+      // The session writes whole frames; rewrite the SetWatches ones.
+      const out: Uint8Array[] = [];
+      let at = 0;
+      let changed = false;
+      while (at + 4 <= bytes.length) {
+        const length = new DataView(bytes.buffer, bytes.byteOffset + at).getInt32(0);
+        const end = at + 4 + length;
+        if (length < 8 || end > bytes.length) break;
+        const body = bytes.subarray(at + 4, end);
+        const reader = new Reader(body);
+        const header = readRequestHeader(reader);
+        if (header.type === OpCode.setWatches || header.type === OpCode.setWatches2) {
+          const codec = header.type === OpCode.setWatches ? codecs.setWatches : codecs.setWatches2;
+          const request = codec.readRequest(reader) as unknown as Record<string, unknown>;
+          for (const [key, value] of Object.entries(request)) {
+            if (Array.isArray(value)) request[key] = value.map((p) => strip(p as string));
+          }
+          out.push(encodeRequest(header.xid, codec as typeof codecs.setWatches2, request as never));
+          changed = true;
+        } else out.push(bytes.subarray(at, end));
+        at = end;
+      }
+      if (!changed || at !== bytes.length) return connection.write(bytes);
+      const total = out.reduce((n, b) => n + b.length, 0);
+      const joined = new Uint8Array(total);
+      let offset = 0;
+      for (const b of out) {
+        joined.set(b, offset);
+        offset += b.length;
+      }
+      return connection.write(joined);
+    },
+  };
+}

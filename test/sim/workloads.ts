@@ -1,0 +1,247 @@
+// What the client processes do in a world, and the invariants over what they see. Each process
+// loops: acquire (sometimes with a timeout), hold a while, release; now and then it sets a
+// one-shot watch or changes a watched node. The checks run after every simulation step.
+
+import type { Lease, LockClient, LockOptions } from '../../src/locks/index.js';
+import { Mutex, ReadWriteLock, Semaphore } from '../../src/locks/index.js';
+import type { Client } from '../../src/session/client.js';
+import { checkWatchEvent, type WatchRecord, type World } from './world.js';
+
+export interface ProcessContext {
+  world: World;
+  client: Client;
+  name: string;
+  index: number;
+  stopping(): boolean;
+}
+
+interface Holder {
+  name: string;
+  kind: 'mutex' | 'read' | 'write' | 'lease';
+  lease: Lease;
+  since: number;
+}
+
+export interface WorkloadInstance {
+  run(ctx: ProcessContext): Promise<void>;
+  /** Safety, after every step. */
+  check(): void;
+  /** Slower checks (liveness), once per virtual second. */
+  audit(tree: AuditView): void;
+}
+
+/** What the audit may look at: the leader's committed state and who holds what. */
+export interface AuditView {
+  /** Children of `path` on the leader: name, creation time (virtual ms) and owner session. */
+  children(path: string): { name: string; created: number; owner: bigint }[];
+  sessionOf(process: string): bigint | null;
+  connected(process: string): boolean;
+  now: number;
+  sessionTimeout: number;
+}
+
+export interface Workload {
+  name: string;
+  /** Created (persistent) before the world starts. */
+  root: string;
+  create(world: World): WorkloadInstance;
+}
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+const ROOT = '/locks';
+
+/** A lock of the workload's kind as one process sees it (a planted bug may wrap the client). */
+type Contend = (
+  client: LockClient,
+  world: World,
+  options: LockOptions,
+) => { acquire(timeout?: number): Promise<[Holder['kind'], Lease]> };
+
+function lockWorkload(
+  name: string,
+  path: string,
+  contend: Contend,
+  limit: (holders: Holder[]) => string | null,
+): Workload {
+  return {
+    name,
+    root: ROOT,
+    create(world) {
+      const holders = new Set<Holder>();
+      let lastToken = -1n;
+      let lastWriteToken = -1n;
+      const waiting = new Map<string, number>();
+      const heads = new Map<string, { name: string; since: number }>();
+      const watchFlag = `${ROOT}/flag-${name}`;
+      return {
+        async run(ctx) {
+          const { client, rng } = { client: ctx.client, rng: world.rng };
+          const seen = world.plant?.wrap ? world.plant.wrap(client, world, ctx.name) : client;
+          const lock = contend(seen, world, world.plant?.lockOptions ?? {});
+          while (!ctx.stopping() && !isFinal(client.state)) {
+            if (rng.chance(0.2)) await watchActivity(ctx, watchFlag);
+            const timeout = rng.chance(0.3) ? rng.int(50, 4000) : undefined;
+            let got: [Holder['kind'], Lease];
+            waiting.set(ctx.name, world.sched.now);
+            try {
+              got = await world.track(`${ctx.name} acquire`, lock.acquire(timeout));
+            } catch (error) {
+              const code = (error as { code?: string }).code ?? (error as Error).name;
+              world.log(`${ctx.name} acquire failed: ${code}`);
+              if ((error as Error).name === 'LockTimeoutError') world.stats.timeouts++;
+              await sleep(rng.int(10, 300));
+              continue;
+            } finally {
+              waiting.delete(ctx.name);
+            }
+            const [kind, lease] = got;
+            const holder: Holder = { name: ctx.name, kind, lease, since: world.sched.now };
+            world.stats.acquires++;
+            world.stats.handoffs++;
+            world.log(`${ctx.name} holds ${kind} ${lease.path} token=${lease.fencingToken}`);
+            const judged = world.sched.now > world.pauseShadowUntil;
+            if (kind === 'mutex' || kind === 'write') {
+              const previous = kind === 'write' ? lastWriteToken : lastToken;
+              if (judged && !lease.signal.aborted && lease.fencingToken <= previous) {
+                world.violation(
+                  `fencing token went back: ${ctx.name} got ${lease.fencingToken} after ${previous} (${lease.path})`,
+                );
+              }
+              if (kind === 'write') lastWriteToken = lease.fencingToken;
+              else lastToken = lease.fencingToken;
+            }
+            holders.add(holder);
+            await sleep(rng.int(0, 300));
+            holders.delete(holder);
+            if (lease.signal.aborted) world.stats.lost++;
+            await world.track(`${ctx.name} release`, lease.release()).catch((error: unknown) => {
+              world.log(`${ctx.name} release failed: ${(error as Error).message}`);
+            });
+            world.log(`${ctx.name} released ${lease.path}`);
+            await sleep(rng.int(0, 100));
+          }
+        },
+        check() {
+          if (world.sched.now <= world.pauseShadowUntil) return;
+          const valid = [...holders].filter((h) => !h.lease.signal.aborted);
+          const problem = limit(valid);
+          if (problem)
+            world.violation(
+              `${problem}: ${valid.map((h) => `${h.name}:${h.kind}:${h.lease.path}`).join(', ')}`,
+            );
+        },
+        audit(view) {
+          // Liveness: the head of the queue (oldest contender) is held, or about to be, within a
+          // bound of becoming head, unless its process is gone (then the server removes it).
+          const bound = 2 * view.sessionTimeout + 4_000;
+          for (const dir of [path, `${path}/locks`]) {
+            const head = view.children(dir).find((c) => c.owner !== 0n);
+            if (!head) {
+              heads.delete(dir);
+              continue;
+            }
+            const seen = heads.get(dir);
+            if (!seen || seen.name !== head.name) {
+              heads.set(dir, { name: head.name, since: view.now });
+              continue;
+            }
+            if (view.now - seen.since < bound) continue;
+            if ([...holders].some((h) => h.lease.path.endsWith(`/${head.name}`))) continue;
+            const owner = [...waiting.keys()].find((p) => view.sessionOf(p) === head.owner);
+            world.violation(
+              `stuck queue: ${dir}/${head.name} (owner 0x${head.owner.toString(16)}${owner ? `, ${owner} waiting` : ''}) has headed the queue for ${Math.round(view.now - seen.since)} ms and nobody holds it`,
+            );
+            seen.since = Number.POSITIVE_INFINITY;
+          }
+        },
+      };
+    },
+  };
+}
+
+function isFinal(state: string): boolean {
+  return state === 'closed' || state === 'expired' || state === 'auth-failed';
+}
+
+/** A one-shot watch (must fire at most once), or a change that fires others' watches. */
+async function watchActivity(ctx: ProcessContext, path: string): Promise<void> {
+  const { world, client } = ctx;
+  const rng = world.rng;
+  const roll = rng.next();
+  try {
+    if (roll < 0.5) {
+      let fired = 0;
+      const session = client.sessionId;
+      let record: WatchRecord | null = null;
+      const early: string[] = [];
+      await client.exists(path, {
+        watch: (event) => {
+          fired++;
+          world.stats.watchFires++;
+          if (fired > 1)
+            world.violation(
+              `${ctx.name} one-shot watch on ${path} fired ${fired} times (${event.type})`,
+            );
+          if (record) {
+            record.fired = event.type;
+            checkWatchEvent(world, record, event.type);
+          } else early.push(event.type);
+        },
+      });
+      record = {
+        process: ctx.name,
+        path,
+        session,
+        zxid: client.lastZxid,
+        fired: early[0] ?? null,
+        client,
+      };
+      world.watches.push(record);
+    } else if (roll < 0.75) {
+      await client.create(path, 'x').catch(() => client.setData(path, 'y'));
+    } else {
+      await client.delete(path);
+    }
+  } catch {
+    // Connection losses and races are part of the game.
+  }
+}
+
+export const workloads: Record<string, Workload> = {
+  mutex: lockWorkload(
+    'mutex',
+    `${ROOT}/mutex`,
+    (client, _world, options) => {
+      const mutex = new Mutex(client, `${ROOT}/mutex`, options);
+      return { acquire: async (timeout) => ['mutex', await mutex.acquire({ timeout })] };
+    },
+    (valid) => (valid.length > 1 ? 'two mutex holders' : null),
+  ),
+  semaphore: lockWorkload(
+    'semaphore',
+    `${ROOT}/sem`,
+    (client, _world, options) => {
+      const sem = new Semaphore(client, `${ROOT}/sem`, 2, options);
+      return { acquire: async (timeout) => ['lease', await sem.acquire({ timeout })] };
+    },
+    (valid) => (valid.length > 2 ? 'semaphore over its bound of 2' : null),
+  ),
+  rwlock: lockWorkload(
+    'rwlock',
+    `${ROOT}/rw`,
+    (client, world, options) => {
+      const rw = new ReadWriteLock(client, `${ROOT}/rw`, options);
+      return {
+        acquire: async (timeout) =>
+          world.rng.chance(0.5)
+            ? ['read', await rw.read.acquire({ timeout })]
+            : ['write', await rw.write.acquire({ timeout })],
+      };
+    },
+    (valid) =>
+      valid.some((h) => h.kind === 'write') && valid.length > 1
+        ? 'a writer with another holder'
+        : null,
+  ),
+};

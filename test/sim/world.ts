@@ -1,0 +1,475 @@
+// One simulated world: a model ensemble, a few client processes running the real client and lock
+// recipes against it, faults, and the invariants checked after every step. Everything comes from
+// one seed; `runWorld(seed)` twice gives the same trace hash.
+import { createHash } from 'node:crypto';
+import { Client } from '../../src/session/client.js';
+import { drainMicrotasks, installEnvironment, Rng, Scheduler } from './env.js';
+import { Ensemble } from './model/ensemble.js';
+import type { DataTree } from './model/tree.js';
+import { SimNetwork } from './net.js';
+import { type Plant, plants } from './plants.js';
+import { type Workload, workloads } from './workloads.js';
+
+export interface WorldOptions {
+  seed: number;
+  /** Keep every trace line (for printing); otherwise only the hash and the last lines. */
+  keepTrace?: boolean;
+  /** A planted bug to run with (test code only). */
+  plant?: string;
+  /** Virtual ms of workload before the processes close. */
+  duration?: number;
+  /** Start every lock path's sequence counter a few creates below its 2^31-1 limit. */
+  nearWrap?: boolean;
+  /** Add the slow-follower fault: a follower applies commits seconds late for a while. */
+  slowFollowers?: boolean;
+}
+
+export interface WorldResult {
+  seed: number;
+  hash: string;
+  violations: string[];
+  trace: string[];
+  stats: Record<string, number>;
+  config: string;
+}
+
+const EPOCH = 1_700_000_000_000;
+const MAX_STEPS = 2_000_000;
+const TAIL = 400;
+
+/** Shared view of a world for workloads and invariants. */
+export class World {
+  readonly sched = new Scheduler();
+  readonly rng: Rng;
+  readonly violations: string[] = [];
+  readonly stats = {
+    handoffs: 0,
+    acquires: 0,
+    timeouts: 0,
+    lost: 0,
+    faults: 0,
+    watchFires: 0,
+  } as Record<string, number> & {
+    handoffs: number;
+    acquires: number;
+    timeouts: number;
+    lost: number;
+    faults: number;
+    watchFires: number;
+  };
+  private readonly hash = createHash('sha256');
+  readonly lines: string[] = [];
+  private readonly keep: boolean;
+  /** Exclusivity holds except around a paused process: until this time, do not judge it. */
+  pauseShadowUntil = -1;
+  readonly pending = new Map<number, { what: string; since: number }>();
+  private nextPending = 0;
+  closedAt = Number.POSITIVE_INFINITY;
+  chroot = '';
+  ensemble: Ensemble | null = null;
+  /** One-shot watches set by the workload, for the at-most-once / truthful / live checks. */
+  readonly watches: WatchRecord[] = [];
+
+  constructor(
+    readonly seed: number,
+    keep: boolean,
+    readonly plant: Plant | undefined,
+  ) {
+    this.rng = new Rng(seed);
+    this.keep = keep;
+  }
+
+  log(line: string): void {
+    const text = `${this.sched.now.toFixed(3).padStart(10)} ${line}`;
+    this.hash.update(text);
+    this.hash.update('\n');
+    this.lines.push(text);
+    if (!this.keep && this.lines.length > 2 * TAIL) this.lines.splice(0, this.lines.length - TAIL);
+  }
+
+  violation(text: string): void {
+    if (this.violations.length < 20) this.violations.push(`t=${this.sched.now.toFixed(3)} ${text}`);
+    this.log(`VIOLATION ${text}`);
+  }
+
+  /** Tracks a promise that must settle within a bound after the processes close. */
+  track<T>(what: string, promise: Promise<T>): Promise<T> {
+    const id = this.nextPending++;
+    this.pending.set(id, { what, since: this.sched.now });
+    const done = () => this.pending.delete(id);
+    promise.then(done, done);
+    return promise;
+  }
+
+  digest(): string {
+    return this.hash.copy().digest('hex').slice(0, 16);
+  }
+}
+
+export interface WatchRecord {
+  process: string;
+  path: string;
+  session: bigint;
+  /** The client's lastZxid once the registering read was answered. */
+  zxid: bigint;
+  fired: string | null;
+  client: { state: string; sessionId: bigint };
+}
+
+/** Builds and runs one world; the caller runs worlds one at a time (they share the globals). */
+export async function runWorld(options: WorldOptions): Promise<WorldResult> {
+  const plant = options.plant ? plants[options.plant] : undefined;
+  if (options.plant && !plant) throw new Error(`unknown plant ${options.plant}`);
+  const world = new World(options.seed, options.keepTrace ?? false, plant);
+  const { sched, rng } = world;
+  const env = installEnvironment(sched, rng.fork(), EPOCH);
+  const onUnhandled = (reason: unknown) =>
+    world.violation(
+      `unhandled rejection: ${reason instanceof Error ? reason.stack : String(reason)}`,
+    );
+  process.on('unhandledRejection', onUnhandled);
+  try {
+    return await simulate(world, options);
+  } catch (error) {
+    // A model or harness fault is reported like a violation, with its seed, not as a crash of
+    // the whole run.
+    world.violation(
+      `the simulator crashed: ${error instanceof Error ? error.stack : String(error)}`,
+    );
+    return {
+      seed: world.seed,
+      hash: world.digest(),
+      violations: world.violations,
+      trace: world.lines,
+      stats: world.stats,
+      config: 'crashed',
+    };
+  } finally {
+    // Let the last rejections surface while the handler still listens.
+    await drainMicrotasks();
+    process.off('unhandledRejection', onUnhandled);
+    env.restore();
+  }
+}
+
+async function simulate(world: World, options: WorldOptions): Promise<WorldResult> {
+  const { sched, rng } = world;
+  const cfgRng = rng.fork();
+  const members = cfgRng.pick([1, 3, 3]);
+  const tickTime = cfgRng.pick([500, 1000, 2000]);
+  const sessionTimeout = cfgRng.pick([4000, 6000, 10000]);
+  const processes = cfgRng.int(2, 5);
+  const faulty = world.plant?.faultKinds ? true : cfgRng.chance(0.8);
+  const lags = Array.from({ length: members + 1 }, () => cfgRng.pick([0.2, 1, 5, 30]));
+  const workload: Workload = world.plant?.workload
+    ? workloads[world.plant.workload]!
+    : cfgRng.pick(Object.values(workloads));
+  const duration = options.duration ?? 30_000;
+  const slowFollowers = world.plant?.slowFollowers ?? options.slowFollowers ?? false;
+  const chroot = world.plant?.chroot ?? '';
+  const slowUntil = Array.from({ length: members + 1 }, () => 0);
+  // Some worlds start the lock parent's cversion just below the int wrap.
+  const nearWrap = world.plant?.nearWrap ?? options.nearWrap ?? false;
+  const config = `members=${members} tick=${tickTime} timeout=${sessionTimeout} processes=${processes} faults=${faulty} workload=${workload.name} lags=${lags.slice(1).join('/')} wrap=${nearWrap} slowFollowers=${slowFollowers}${world.plant ? ` plant=${world.plant.name}` : ''}`;
+  world.log(`world seed=${world.seed} ${config}`);
+
+  const netRng = rng.fork();
+  const ensemble = new Ensemble(
+    sched,
+    rng.fork(),
+    {
+      members,
+      tickTime,
+      maxBuffer: 1_048_575,
+      followerLag: (m) =>
+        sched.now < slowUntil[m]! ? netRng.int(300, 3000) : lags[m]! * (0.5 + netRng.next()),
+      forwardLag: (m) => lags[m]! * (0.5 + netRng.next()),
+      recordChanges: (path) => path.includes('/flag-'),
+      containerSweep: cfgRng.pick([500, 2000, 5000]),
+    },
+    (line) => world.log(line),
+    (tree) => seedTree(tree, chroot + workload.root, nearWrap),
+  );
+  const acceptors = new Map(ensemble.members.map((m) => [m.host, m] as const));
+  const net = new SimNetwork(sched, netRng, acceptors);
+  const connectString = ensemble.members.map((m) => m.host).join(',') + chroot;
+  world.chroot = chroot;
+  world.ensemble = ensemble;
+
+  const instance = workload.create(world);
+  const clients: (Client | null)[] = [];
+  const loops: Promise<void>[] = [];
+  let stopping = false;
+  const lastZxid: bigint[] = [];
+  for (let p = 0; p < processes; p++) {
+    const name = `p${p}`;
+    clients.push(null);
+    lastZxid.push(0n);
+    const started = (async () => {
+      await new Promise((r) => setTimeout(r, p * 3));
+      // A process whose session ends starts a new one, as an application would.
+      while (!stopping) {
+        let client: Client;
+        try {
+          client = await Client.connect(connectString, {
+            transport: world.plant?.transport
+              ? world.plant.transport(net.transportFor(name))
+              : net.transportFor(name),
+            sessionTimeout,
+            connectTimeout: sessionTimeout * 3,
+          });
+        } catch (error) {
+          world.log(`${name} connect failed: ${(error as Error).message}`);
+          continue;
+        }
+        if (stopping) {
+          await client.close();
+          return;
+        }
+        clients[p] = client;
+        lastZxid[p] = 0n;
+        world.log(`${name} connected 0x${client.sessionId.toString(16)} to ${client.server}`);
+        client.on('state', (state) => world.log(`${name} state ${state}`));
+        await instance.run({ world, client, name, index: p, stopping: () => stopping });
+        if (!stopping) {
+          world.log(`${name} session over (${client.state}); starting a new one`);
+          await client.close();
+        }
+      }
+    })();
+    loops.push(world.track(`${name} workload`, started));
+  }
+
+  const audit = () => {
+    const leaderTree = ensemble.leader.tree;
+    instance.audit({
+      children: (path) => {
+        const node = leaderTree.get(chroot + path);
+        if (!node) return [];
+        return [...node.children]
+          .map((name) => {
+            const child = leaderTree.get(`${chroot}${path}/${name}`)!;
+            return {
+              name,
+              czxid: child.czxid,
+              created: Number(child.ctime) - EPOCH,
+              owner: child.ephemeralOwner,
+            };
+          })
+          .sort((a, b) => (a.czxid < b.czxid ? -1 : 1));
+      },
+      sessionOf: (process) => {
+        const c = clients[Number(process.slice(1))];
+        return c ? c.sessionId : null;
+      },
+      connected: (process) => clients[Number(process.slice(1))]?.state === 'connected',
+      now: sched.now,
+      sessionTimeout,
+    });
+    auditWatches(world, sessionTimeout);
+    // Past the close, processes' nodes go with their sessions: stop judging the queue then.
+    if (sched.now < world.closedAt) sched.at(1000, 'server', audit);
+  };
+  sched.at(1000, 'server', audit);
+
+  if (faulty)
+    scheduleFaults(
+      world,
+      net,
+      ensemble,
+      sessionTimeout,
+      processes,
+      duration,
+      slowFollowers ? slowUntil : null,
+    );
+
+  const afterStep = () => {
+    for (let p = 0; p < processes; p++) {
+      const c = clients[p];
+      if (!c) continue;
+      const z = c.lastZxid;
+      if (z < lastZxid[p]!) world.violation(`p${p} lastZxid went back from ${lastZxid[p]} to ${z}`);
+      lastZxid[p] = z;
+    }
+    instance.check();
+  };
+
+  // A world that keeps the scheduler busy without end (a retry loop that never waits) is a bug.
+  const runaway = () => sched.steps > MAX_STEPS;
+  await sched.run(duration, afterStep, runaway);
+  stopping = true;
+  world.closedAt = sched.now;
+  world.log('closing every process');
+  for (let p = 0; p < processes; p++) {
+    const c = clients[p];
+    if (c) void world.track(`p${p} close`, c.close());
+  }
+  // Every promise must settle within this bound after close; ephemerals must be gone after the
+  // server has had time to expire whatever close could not end.
+  const settleBound = sessionTimeout * 2 + 6_000;
+  await sched.run(world.closedAt + settleBound, afterStep, runaway);
+  for (const { what, since } of world.pending.values()) {
+    world.violation(
+      `${what} (since t=${since.toFixed(0)}) did not settle within ${settleBound} ms of close`,
+    );
+  }
+  const quiet =
+    world.closedAt + settleBound + ensemble.negotiate(sessionTimeout) + 4 * tickTime + 1_000;
+  await sched.run(quiet, afterStep, runaway);
+  if (runaway()) {
+    world.violation(`runaway: over ${MAX_STEPS} steps by virtual t=${sched.now.toFixed(0)}`);
+  }
+  const leaderTree = ensemble.leader.tree;
+  for (const [path, node] of leaderTree.nodes) {
+    if (node.ephemeralOwner !== 0n)
+      world.violation(`orphan ephemeral ${path} of 0x${node.ephemeralOwner.toString(16)}`);
+  }
+  if (ensemble.sessions.size > 0)
+    world.violation(`${ensemble.sessions.size} sessions still open on the server`);
+  const leaked = sched.pending('client');
+  if (leaked > 0)
+    world.violation(`${leaked} client timers still pending after every process closed`);
+  world.stats.steps = sched.steps;
+  world.stats.txns = ensemble.stats.txns;
+  world.stats.expired = ensemble.stats.expired;
+  world.stats.refusedAhead = ensemble.stats.refusedAhead;
+  world.stats.connections = net.stats.connections;
+  world.stats.virtualMs = Math.round(sched.now);
+  const hash = world.digest();
+  world.log(`end hash=${hash} violations=${world.violations.length}`);
+  return {
+    seed: world.seed,
+    hash,
+    violations: world.violations,
+    trace: world.lines,
+    stats: world.stats,
+    config,
+  };
+}
+
+/** The initial tree: the workload's root, and near-wrap counters where the world wants them. */
+function seedTree(tree: DataTree, root: string, nearWrap: boolean): void {
+  let path = '';
+  for (const part of root.split('/').filter(Boolean)) {
+    const parent = path || '/';
+    path = `${path}/${part}`;
+    tree.nodes.set(path, { ...tree.get('/zookeeper')!, children: new Set(), container: false });
+    tree.get(parent)!.children.add(part);
+  }
+  if (nearWrap) {
+    // Every lock path under the root starts with a cversion a few creates below 2^31-1.
+    tree.wrapFrom = 0x7fffffff - 6;
+  }
+}
+
+function scheduleFaults(
+  world: World,
+  net: SimNetwork,
+  ensemble: Ensemble,
+  sessionTimeout: number,
+  processes: number,
+  duration: number,
+  slowUntil: number[] | null,
+): void {
+  const { sched, rng } = world;
+  const [gapMin, gapMax] = world.plant?.faultGap ?? [500, 6000];
+  const next = () => rng.int(gapMin, gapMax);
+  const fault = () => {
+    if (sched.now > duration) return;
+    const client = `p${rng.int(0, processes - 1)}`;
+    const conns = net.connectionsOf(client);
+    const kind = rng.pick([
+      'reset',
+      'cut',
+      'holeShort',
+      'holeLong',
+      'pause',
+      'lag',
+      'reset',
+      'holeShort',
+    ]);
+    world.stats.faults++;
+    switch (kind) {
+      case 'reset':
+        world.log(`fault reset ${client}`);
+        for (const c of conns) c.reset();
+        break;
+      case 'cut':
+        world.log(`fault cut-mid-frame ${client}`);
+        for (const c of conns) c.cutNext = true;
+        break;
+      case 'holeShort':
+      case 'holeLong': {
+        const d = Math.round(
+          kind === 'holeShort'
+            ? sessionTimeout * (0.1 + 0.5 * rng.next())
+            : sessionTimeout * (1.2 + rng.next()),
+        );
+        const host = rng.chance(0.5) ? '*' : rng.pick(ensemble.members).host;
+        world.log(`fault black-hole ${client}<->${host} for ${d} ms`);
+        net.blackHole(client, host, sched.now + d);
+        break;
+      }
+      case 'pause': {
+        const d = Math.round(sessionTimeout * (0.1 + 1.4 * rng.next()));
+        world.log(`fault client-clock-jump (process pause) ${d} ms`);
+        sched.pauseClients(sched.now + d);
+        world.pauseShadowUntil = Math.max(world.pauseShadowUntil, sched.now + d + sessionTimeout);
+        break;
+      }
+      case 'slowFollower': {
+        const member = rng.int(2, ensemble.members.length);
+        if (member > ensemble.members.length || !slowUntil) break;
+        const d = rng.int(2000, 8000);
+        world.log(`fault slow follower zk${member} for ${d} ms`);
+        slowUntil[member] = sched.now + d;
+        break;
+      }
+      case 'lag': {
+        world.log('fault latency spike period');
+        net.spikeChance = 0.3;
+        sched.at(rng.int(500, 3000), 'server', () => {
+          net.spikeChance = 0.01;
+        });
+        break;
+      }
+    }
+    sched.at(next(), 'server', fault);
+  };
+  sched.at(next(), 'server', fault);
+}
+
+/** A one-shot watch fires once a change after its registration commits (liveness). */
+function auditWatches(world: World, sessionTimeout: number): void {
+  const ensemble = world.ensemble;
+  if (!ensemble) return;
+  const bound = 2 * sessionTimeout + 8_000;
+  for (const w of world.watches) {
+    if (w.fired !== null) continue;
+    if (
+      w.client.sessionId !== w.session ||
+      ['closed', 'expired', 'auth-failed'].includes(w.client.state)
+    ) {
+      w.fired = 'session over';
+      continue;
+    }
+    const change = ensemble.changes.get(world.chroot + w.path)?.find((c) => c.zxid > w.zxid);
+    if (change && world.sched.now - change.at > bound) {
+      world.violation(
+        `${w.process} one-shot watch on ${w.path} (set at zxid ${w.zxid}) never fired for ${change.type} at zxid ${change.zxid}, ${Math.round(world.sched.now - change.at)} ms ago`,
+      );
+      w.fired = 'reported';
+    }
+  }
+}
+
+/** An event a watch reported must match a committed change after its registration. */
+export function checkWatchEvent(world: World, w: WatchRecord, type: string): void {
+  if (type === 'None') return;
+  const changes = world.ensemble?.changes.get(world.chroot + w.path) ?? [];
+  if (!changes.some((c) => c.zxid > w.zxid && c.type === type)) {
+    world.violation(
+      `${w.process} watch on ${w.path} reported ${type}, but no such change committed after zxid ${w.zxid}`,
+    );
+  }
+}
