@@ -18,7 +18,13 @@ import {
 } from './multi.js';
 import { OpCode, type OpName } from './ops.js';
 import { Reader } from './reader.js';
-import { ConnectRequest, ConnectResponse, ReplyHeader, WatcherEvent } from './records.js';
+import {
+  ConnectRequest,
+  ConnectResponse,
+  ErrorResponse,
+  ReplyHeader,
+  WatcherEvent,
+} from './records.js';
 import * as rec from './requests.js';
 import { frame, Writer } from './writer.js';
 
@@ -46,10 +52,10 @@ export interface ServerCodec<Req, Res> extends Codec<Req, Res> {
  */
 const addWatchReply: JuteType<undefined> = {
   write: (w) => {
-    w.int(0);
+    ErrorResponse.write(w, { err: 0 });
   },
   read: (r) => {
-    if (r.remaining >= 4) r.int();
+    if (r.remaining >= 4) ErrorResponse.read(r);
     return undefined;
   },
 };

@@ -133,6 +133,7 @@ export function multiRequest<Op extends { type: string; request: unknown }>(
     write(w: Writer, rec: { ops: Op[] }): void {
       for (const op of rec.ops) {
         const codec = table[op.type]!;
+        // A request op's header has no error yet: err -1, as the Java client writes it.
         MultiHeader.write(w, { type: codec.code, done: false, err: -1 });
         codec.write(w, op.request);
       }

@@ -1,6 +1,6 @@
 /**
- * Path rules of ZooKeeper's PathUtils.validatePath (reference §9) and chroot
- * handling (reference §7.6). Indexes and reasons match the Java messages.
+ * Path rules of ZooKeeper's PathUtils.validatePath and chroot
+ * handling. Indexes and reasons match the Java messages.
  */
 
 import { ZooKeeperError } from './errors.js';

@@ -72,7 +72,10 @@ export const ReplyHeader = record((f) => ({ xid: f(int), zxid: f(long), err: f(i
 export type ReplyHeader = JuteValue<typeof ReplyHeader>;
 
 // class WatcherEvent { int type; int state; ustring path; }
-/** A notification body (xid -1): an EventTypeCode, a KeeperStateCode, the path with chroot. */
+/**
+ * A notification body (xid -1): an EventTypeCode, the keeper state (a server always sends
+ * SyncConnected, 3), the path with the chroot.
+ */
 export const WatcherEvent = record((f) => ({ type: f(int), state: f(int), path: f(string) }));
 export type WatcherEvent = JuteValue<typeof WatcherEvent>;
 
