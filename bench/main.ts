@@ -17,6 +17,7 @@ async function launch(): Promise<number> {
       entryPoints: {
         run: join(BENCH_DIR, 'run.ts'),
         'heap-probe': join(BENCH_DIR, 'heap-probe.ts'),
+        'lock-probe': join(BENCH_DIR, 'lock-probe.ts'),
       },
       outdir,
       outExtension: { '.js': '.mjs' },

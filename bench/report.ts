@@ -5,6 +5,7 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { lockChartSvg } from './chart.js';
 import { REPO_DIR } from './paths.js';
+import type { RoundResult } from './stats.js';
 import { evaluateTargets, type TargetResult } from './targets.js';
 import { type Figure, IMPL, type Results } from './types.js';
 
@@ -42,6 +43,20 @@ export interface Ratio {
   theirs: number;
   /** ours / theirs. Higher is better for throughput, lower for CPU and bytes. */
   ratio: number;
+  /** Interleaved cases: the same ratio round by round (round i of each ran back to back). */
+  perRound?: number[];
+}
+
+/** Round-by-round ratios of two interleaved figures (undefined when not both interleaved). */
+function roundRatios(
+  ours: Figure,
+  theirs: Figure,
+  pick: (round: RoundResult) => number | undefined,
+): number[] | undefined {
+  const a = ours.summary?.rounds;
+  const b = theirs.summary?.rounds;
+  if (!ours.interleaved || !theirs.interleaved || !a || !b || a.length !== b.length) return;
+  return a.map((round, i) => (pick(round) ?? Number.NaN) / (pick(b[i]!) ?? Number.NaN));
 }
 
 /** ours / baseline for every case measured for both. */
@@ -57,23 +72,29 @@ export function ratios(figures: readonly Figure[]): Ratio[] {
         unit: ours.unit,
         baseline: theirs.impl,
       };
-      out.push({
+      const value: Ratio = {
         ...base,
         figure: 'value',
         ours: ours.value,
         theirs: theirs.value,
         ratio: ours.value / theirs.value,
-      });
+      };
+      const valueRounds = roundRatios(ours, theirs, (r) => r.throughput);
+      if (valueRounds) value.perRound = valueRounds;
+      out.push(value);
       const cpuOurs = ours.extra?.cpuMicrosPerOp;
       const cpuTheirs = theirs.extra?.cpuMicrosPerOp;
       if (cpuOurs !== undefined && cpuTheirs !== undefined) {
-        out.push({
+        const cpu: Ratio = {
           ...base,
           figure: 'cpuMicrosPerOp',
           ours: cpuOurs,
           theirs: cpuTheirs,
           ratio: cpuOurs / cpuTheirs,
-        });
+        };
+        const cpuRounds = roundRatios(ours, theirs, (r) => r.cpuMicrosPerOp);
+        if (cpuRounds) cpu.perRound = cpuRounds;
+        out.push(cpu);
       }
     }
   }
@@ -114,6 +135,11 @@ function describeExtra(figure: Figure): string {
   if (server.length > 0) parts.push(`server ${server.join(', ')} per ${per}`);
   if (e.pairsPerSecond !== undefined) parts.push(`${fmt(e.pairsPerSecond)} pairs/s`);
   if (e.writeOpsPerSecond !== undefined) parts.push(`${fmt(e.writeOpsPerSecond)} writes/s`);
+  if (e.handoffP50Ms !== undefined) {
+    parts.push(
+      `handoff p50/p99/p99.9 ${ms(e.handoffP50Ms)}/${ms(e.handoffP99Ms)}/${ms(e.handoffP999Ms)} ms`,
+    );
+  }
   if (e.fairnessMin !== undefined && e.fairnessMax !== undefined)
     parts.push(`fairness min/max ${fmt(e.fairnessMin)}/${fmt(e.fairnessMax)}`);
   if (e.notificationsPerRelease !== undefined) {
@@ -159,7 +185,7 @@ export function figuresTable(figures: readonly Figure[]): string {
 
 export function ratiosTable(list: readonly Ratio[]): string {
   return table(
-    ['scenario', 'case', 'figure', 'vs', 'ours', 'theirs', 'ours/theirs'],
+    ['scenario', 'case', 'figure', 'vs', 'ours', 'theirs', 'ours/theirs', 'per round'],
     list.map((r) => [
       r.scenario,
       r.case,
@@ -168,6 +194,7 @@ export function ratiosTable(list: readonly Ratio[]): string {
       fmt(r.ours, r.figure === 'value' ? 0 : 1),
       fmt(r.theirs, r.figure === 'value' ? 0 : 1),
       `${fmt(r.ratio, 2)}x`,
+      r.perRound?.map((x) => fmt(x, 2)).join(' ') ?? '-',
     ]),
   );
 }

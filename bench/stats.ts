@@ -43,6 +43,8 @@ export interface RoundResult extends Percentiles {
   perClient?: number[];
   /** Client CPU time per operation, µs (user + system of this process), when measured. */
   cpuMicrosPerOp?: number;
+  /** Lock cases with one holder at a time: release of one holder to the grant of the next, ms. */
+  handoff?: Percentiles;
 }
 
 /** Median of each figure over the rounds; fairness from the sum of the rounds' per-client counts. */
@@ -51,6 +53,7 @@ export interface Summary extends Percentiles {
   rounds: RoundResult[];
   fairness?: { min: number; max: number; minOverMax: number };
   cpuMicrosPerOp?: number;
+  handoff?: Percentiles;
 }
 
 export function summarize(rounds: RoundResult[]): Summary {
@@ -70,6 +73,14 @@ export function summarize(rounds: RoundResult[]): Summary {
   }
   const cpu = rounds.map((r) => r.cpuMicrosPerOp).filter((v): v is number => v !== undefined);
   if (cpu.length > 0) summary.cpuMicrosPerOp = median(cpu);
+  const handoffs = rounds.map((r) => r.handoff).filter((h): h is Percentiles => h !== undefined);
+  if (handoffs.length > 0) {
+    summary.handoff = {
+      p50: median(handoffs.map((h) => h.p50)),
+      p99: median(handoffs.map((h) => h.p99)),
+      p999: median(handoffs.map((h) => h.p999)),
+    };
+  }
   return summary;
 }
 
@@ -118,6 +129,7 @@ export class RoundClock {
  */
 export class RoundRecorder {
   private readonly latencies: number[][];
+  private readonly handoffs: number[][];
   private readonly counts: number[][];
   private readonly cpuAt: (number | undefined)[];
   private readonly opsAt: (number | undefined)[];
@@ -132,6 +144,7 @@ export class RoundRecorder {
   ) {
     const { rounds } = clock.timing;
     this.latencies = Array.from({ length: rounds }, () => []);
+    this.handoffs = Array.from({ length: rounds }, () => []);
     this.counts = Array.from({ length: rounds }, () => new Array<number>(clients).fill(0));
     this.cpuAt = new Array(rounds + 1).fill(undefined);
     this.opsAt = new Array(rounds + 1).fill(undefined);
@@ -150,6 +163,13 @@ export class RoundRecorder {
     if (round < 0 || round >= this.latencies.length) return;
     this.latencies[round]!.push(endMs - startMs);
     this.counts[round]![client]!++;
+  }
+
+  /** A handoff: the previous holder started releasing at `releasedMs`, the next was granted at `grantedMs`. */
+  recordHandoff(releasedMs: number, grantedMs: number): void {
+    const round = this.clock.roundAt(grantedMs);
+    if (round < 0 || round >= this.handoffs.length) return;
+    this.handoffs[round]!.push(grantedMs - releasedMs);
   }
 
   /** Boundaries crossed since the last completion: sample CPU for each. */
@@ -183,6 +203,8 @@ export class RoundRecorder {
         ...percentiles(lat),
       };
       if (this.clients > 1) round.perClient = this.counts[i]!;
+      const handoffs = this.handoffs[i]!;
+      if (handoffs.length > 0) round.handoff = percentiles(handoffs);
       const cpu0 = this.cpuAt[i];
       const cpu1 = this.cpuAt[i + 1];
       const ops0 = this.opsAt[i];

@@ -7,6 +7,8 @@ import type { Percentiles, Summary, Timing } from './stats.js';
 export const IMPL = {
   ours: 'zookeeper-ts',
   nzk: 'node-zookeeper-client',
+  /** The same recipe without the re-list after a wake: unsafe once a contender gives up. */
+  nzkNoRelist: 'node-zookeeper-client no-re-list',
   java: 'zookeeper-java',
   curator: 'curator',
 } as const;
@@ -29,6 +31,11 @@ export interface Figure extends CaseId {
   /** Secondary figures: fairness, CPU per op, notifications per release, pairs/s, ... */
   extra?: Record<string, number>;
   note?: string;
+  /**
+   * Round i of this figure ran alongside round i of the other implementations of the case (one
+   * fresh process each, interleaved): per-round ratios compare measurements taken together.
+   */
+  interleaved?: boolean;
 }
 
 export interface Skip extends CaseId {

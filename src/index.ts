@@ -1,9 +1,59 @@
-// zookeeper-ts: the client entry point.
+/**
+ * The client: {@link connect} opens a session, {@link Client} runs ZooKeeper's operations on it.
+ * @module zookeeper-ts
+ */
 
-export type { ErrorCodeName } from './protocol/errors.js';
-export { ErrorCode, ProtocolError, ZooKeeperError } from './protocol/errors.js';
+export type {
+  ErrorClass,
+  ErrorCodeName,
+  ErrorDetails,
+  ZooKeeperErrorCode,
+} from './protocol/errors.js';
+export {
+  ApiError,
+  AuthFailedError,
+  BadArgumentsError,
+  BadVersionError,
+  ConnectionLossError,
+  DataInconsistencyError,
+  EphemeralOnLocalSessionError,
+  ErrorCode,
+  errorClasses,
+  InvalidACLError,
+  InvalidCallbackError,
+  isRetriable,
+  isSessionOver,
+  MarshallingError,
+  NewConfigNoQuorumError,
+  NoAuthError,
+  NoChildrenForEphemeralsError,
+  NodeExistsError,
+  NoNodeError,
+  NotEmptyError,
+  NotReadOnlyError,
+  NoWatcherError,
+  OperationTimeoutError,
+  ProtocolError,
+  QuotaExceededError,
+  RETRIABLE_CODES,
+  ReconfigDisabledError,
+  ReconfigInProgressError,
+  RequestTimeoutError,
+  RuntimeInconsistencyError,
+  SESSION_OVER_CODES,
+  SessionClosedRequireSaslAuthError,
+  SessionExpiredError,
+  SessionMovedError,
+  SystemError,
+  ThrottledOpError,
+  UnimplementedError,
+  UnknownSessionError,
+  ZooKeeperError,
+} from './protocol/errors.js';
+export { FrameSizeError } from './protocol/frame.js';
 export type { CallOptions, ReconfigOptions } from './session/client.js';
 export { Client, connect } from './session/client.js';
+export type { HostAddress, ParsedConnectString } from './session/hosts.js';
 export { parseConnectString } from './session/hosts.js';
 export type { OpResult, ReadOp } from './session/multi.js';
 export { Op } from './session/multi.js';
@@ -23,6 +73,7 @@ export type {
   RemoveWatchesOptions,
   SessionState,
   Stat,
+  StateChange,
   TlsOptions,
   WatchedEvent,
   Watcher,

@@ -10,19 +10,31 @@ export interface ContenderTotals {
   acquisitions: number;
 }
 
+/**
+ * Runs the contenders until the clock finishes. With `handoffs` (one lock, one holder at a time),
+ * each grant that follows a release also records the handoff: from the moment the previous holder
+ * called release to the moment the next holder's acquire resolved.
+ */
 export async function runContenders(
   clock: RoundClock,
   recorder: RoundRecorder,
   contenders: readonly Acquire[],
+  handoffs = false,
 ): Promise<ContenderTotals> {
   const totals: ContenderTotals = { acquisitions: 0 };
+  // When the last holder called release (undefined once a grant has consumed it).
+  let releasedAt: number | undefined;
   await Promise.all(
     contenders.map(async (acquire, index) => {
       while (!clock.finished()) {
         const started = performance.now();
         const release = await acquire();
-        recorder.record(started, performance.now(), index);
+        const granted = performance.now();
+        recorder.record(started, granted, index);
+        if (handoffs && releasedAt !== undefined) recorder.recordHandoff(releasedAt, granted);
+        releasedAt = undefined;
         totals.acquisitions++;
+        if (handoffs) releasedAt = performance.now();
         await release();
       }
     }),

@@ -1,6 +1,7 @@
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.framework.recipes.locks.InterProcessMutex;
@@ -8,7 +9,8 @@ import org.apache.curator.retry.RetryNTimes;
 
 /**
  * `clients` Curator clients (one session each, one thread each) contending for one
- * InterProcessMutex with an empty critical section. Latency = acquire time.
+ * InterProcessMutex with an empty critical section. Latency = acquire time; with several clients,
+ * the handoff too (one holder calling release to the next one's acquire returning).
  */
 final class CuratorMutex {
   private final Args args;
@@ -33,6 +35,8 @@ final class CuratorMutex {
         clients.add(client);
       }
       Rounds rounds = new Rounds(args, n);
+      // When the last holder called release; -1 once a grant has consumed it.
+      AtomicLong releasedAt = new AtomicLong(-1);
       List<Thread> threads = new ArrayList<>();
       for (int i = 0; i < n; i++) {
         int index = i;
@@ -44,7 +48,10 @@ final class CuratorMutex {
                     while (!rounds.finished()) {
                       long started = System.nanoTime();
                       mutex.acquire();
-                      rounds.record(started, index);
+                      long granted = rounds.record(started, index);
+                      long released = releasedAt.getAndSet(-1);
+                      if (n > 1 && released >= 0) rounds.recordHandoff(released, granted);
+                      if (n > 1) releasedAt.set(System.nanoTime());
                       mutex.release();
                     }
                   } catch (Exception e) {

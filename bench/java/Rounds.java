@@ -14,6 +14,8 @@ final class Rounds {
   private final double[][] latencies;
   private final int[] sizes;
   private final long[][] perClient;
+  private final double[][] handoffs;
+  private final int[] handoffSizes;
   private long errors;
   /** Completed operations over the whole run, warm-up included. */
   private long total;
@@ -27,6 +29,8 @@ final class Rounds {
     this.latencies = new double[rounds][1024];
     this.sizes = new int[rounds];
     this.perClient = new long[rounds][clients];
+    this.handoffs = new double[rounds][1024];
+    this.handoffSizes = new int[rounds];
     this.startNanos = System.nanoTime();
   }
 
@@ -34,19 +38,36 @@ final class Rounds {
     return System.nanoTime() - startNanos >= warmupNanos + rounds * durationNanos;
   }
 
-  /** An operation issued at startNanos completed now. */
-  synchronized void record(long issuedNanos, int client) {
+  /** An operation issued at startNanos completed now; returns now. */
+  synchronized long record(long issuedNanos, int client) {
     long now = System.nanoTime();
     total++;
-    long measured = now - startNanos - warmupNanos;
-    if (measured < 0) return;
-    int round = (int) (measured / durationNanos);
-    if (round >= rounds) return;
+    int round = roundAt(now);
+    if (round < 0) return now;
     if (sizes[round] == latencies[round].length) {
       latencies[round] = Arrays.copyOf(latencies[round], sizes[round] * 2);
     }
     latencies[round][sizes[round]++] = (now - issuedNanos) / 1e6;
     perClient[round][client]++;
+    return now;
+  }
+
+  /** A lock handoff: released by one holder at releasedNanos, granted to the next at grantedNanos. */
+  synchronized void recordHandoff(long releasedNanos, long grantedNanos) {
+    int round = roundAt(grantedNanos);
+    if (round < 0) return;
+    if (handoffSizes[round] == handoffs[round].length) {
+      handoffs[round] = Arrays.copyOf(handoffs[round], handoffSizes[round] * 2);
+    }
+    handoffs[round][handoffSizes[round]++] = (grantedNanos - releasedNanos) / 1e6;
+  }
+
+  /** The measured round `nanos` falls in, or -1 (warm-up or after the end). */
+  private int roundAt(long nanos) {
+    long measured = nanos - startNanos - warmupNanos;
+    if (measured < 0) return -1;
+    int round = (int) (measured / durationNanos);
+    return round >= rounds ? -1 : round;
   }
 
   synchronized void error(Throwable cause) {
@@ -71,6 +92,13 @@ final class Rounds {
         out.append(",\"perClient\":[");
         for (int c = 0; c < clients; c++) out.append(c > 0 ? "," : "").append(perClient[r][c]);
         out.append(']');
+      }
+      if (handoffSizes[r] > 0) {
+        double[] hs = Arrays.copyOf(handoffs[r], handoffSizes[r]);
+        Arrays.sort(hs);
+        out.append(",\"handoff\":{\"p50\":").append(num(percentile(hs, 0.5)));
+        out.append(",\"p99\":").append(num(percentile(hs, 0.99)));
+        out.append(",\"p999\":").append(num(percentile(hs, 0.999))).append('}');
       }
       out.append('}');
     }

@@ -1,141 +1,104 @@
-// Measuring lock contenders (ours, the node-zookeeper-client recipe, Curator) the same way, with
-// what each acquisition costs on the server (requests, watch events) from its `mntr` counters.
-import type { Client } from '../../src/index.js';
-import type { Lease, LockClient } from '../../src/locks/index.js';
+// Measuring lock contenders (ours, the node-zookeeper-client recipes, Curator) the same way: each
+// implementation runs in a fresh process of its own (bench/lock-probe.ts, or one JVM), and what
+// each acquisition costs on the server (requests, watch events, CPU) comes from its counters
+// around that process.
 import type { JavaRunner } from '../baselines/java.js';
-import { closeNzk } from '../baselines/nzk.js';
-import { NzkRecipeMutex } from '../baselines/nzk-lock.js';
-import { type Acquire, runContenders } from '../drivers/contenders.js';
-import { closeAll, closeOurs, openNzk, openOurs } from '../drivers/sessions.js';
-import { WatchCounter } from '../drivers/watch-counter.js';
+import { runProbe } from '../child.js';
+import type { ProbeResult, ProbeSpec } from '../lock-probe-spec.js';
 import type { Measured } from '../run-case.js';
-import { withServerCost } from '../server-cost.js';
-import { RoundClock, RoundRecorder, type Summary, summarize } from '../stats.js';
+import { type ServerCost, withServerCost } from '../server-cost.js';
+import { median, summarize, type Timing } from '../stats.js';
 import type { BenchContext } from '../types.js';
 
-/** Adapts a lease-returning acquire to the driver's release-function form. */
-export function leaseAcquire(acquire: () => Promise<Lease>): Acquire {
-  return async () => {
-    const lease = await acquire();
-    return () => lease.release();
-  };
+/** One process's run of one lock case, with what it cost the server. */
+export interface LockRun {
+  result: ProbeResult;
+  cost: ServerCost;
 }
 
-interface LockRun {
-  summary: Summary;
-  /** Acquisitions over the whole run, warm-up included (the denominator of per-release rates). */
-  acquisitions: number;
-  extra?: Record<string, number>;
-  note?: string;
-}
+/** A probe spec without what every case shares. */
+export type LockSpec = Omit<ProbeSpec, 'server' | 'seed' | 'timing'>;
 
-/**
- * Runs one lock case and adds what each acquisition cost the server (see server-cost.ts): requests,
- * watch events fired per release, CPU.
- */
-async function lockCase(ctx: BenchContext, run: () => Promise<LockRun>): Promise<Measured> {
+/** Runs one lock case of ours or of the node-zookeeper-client recipes in a fresh Node process. */
+export async function probeLockRun(
+  ctx: BenchContext,
+  spec: LockSpec,
+  timing: Timing,
+): Promise<LockRun> {
+  const full: ProbeSpec = { ...spec, server: ctx.server, seed: ctx.seed, timing };
+  // Generous: process start, sessions, the run itself, closing up to 64 sessions.
+  const timeoutMs = timing.warmupMs + timing.rounds * timing.durationMs + 60_000;
   const { result, cost } = await withServerCost(ctx, async () => {
-    const result = await run();
+    const result = await runProbe<ProbeResult>('lock-probe', [JSON.stringify(full)], timeoutMs);
     return { result, operations: result.acquisitions };
   });
-  const { throughput, p50, p99, p999, fairness, cpuMicrosPerOp } = result.summary;
-  const extra: Record<string, number> = { ...result.extra, ...cost };
-  if (cpuMicrosPerOp !== undefined) extra.cpuMicrosPerOp = cpuMicrosPerOp;
-  if (fairness) {
-    extra.fairnessMin = fairness.min;
-    extra.fairnessMax = fairness.max;
-  }
-  const measured: Measured = {
-    unit: 'acq/s',
-    value: throughput,
-    latency: { p50, p99, p999 },
-    summary: result.summary,
-    extra,
-  };
-  if (result.note) measured.note = result.note;
-  return measured;
+  return { result, cost };
 }
 
-/** Runs the contenders through warm-up and rounds. */
-async function measureContenders(
-  ctx: BenchContext,
-  contenders: readonly Acquire[],
-): Promise<{ summary: Summary; acquisitions: number }> {
-  const clock = new RoundClock(ctx.timing);
-  // Client CPU per acquisition: this process runs only these contenders meanwhile.
-  const recorder = new RoundRecorder(clock, contenders.length, true);
-  const totals = await runContenders(clock, recorder, contenders);
-  return { summary: summarize(recorder.results()), acquisitions: totals.acquisitions };
-}
-
-function perRelease(count: number, acquisitions: number): number {
-  return acquisitions > 0 ? count / acquisitions : Number.NaN;
-}
-
-/**
- * Our recipes: `sessions` sessions, and `build` makes the contenders on them (through clients
- * that count the watch events delivered to the recipes).
- */
-export function oursLockCase(
-  ctx: BenchContext,
-  sessions: number,
-  build: (clients: LockClient[], raw: Client[]) => Acquire[],
-): Promise<Measured> {
-  return lockCase(ctx, async () => {
-    const clients = await openOurs(ctx.server, sessions);
-    try {
-      const counter = new WatchCounter();
-      const contenders = build(
-        clients.map((c) => counter.wrap(c)),
-        clients,
-      );
-      const { summary, acquisitions } = await measureContenders(ctx, contenders);
-      return {
-        summary,
-        acquisitions,
-        extra: {
-          notificationsPerRelease: perRelease(counter.events, acquisitions),
-          ownNodeNotificationsPerRelease: perRelease(counter.ownNodeEvents, acquisitions),
-        },
-      };
-    } finally {
-      await closeAll(clients, closeOurs);
-    }
-  });
-}
-
-/** The node-zookeeper-client predecessor-watch recipe, `n` sessions on one path. */
-export function nzkRecipeCase(ctx: BenchContext, path: string, n: number): Promise<Measured> {
-  return lockCase(ctx, async () => {
-    const clients = await openNzk(ctx.server, n);
-    try {
-      const locks = clients.map((client) => new NzkRecipeMutex(client, path));
-      const { summary, acquisitions } = await measureContenders(
-        ctx,
-        locks.map((lock) => () => lock.acquire()),
-      );
-      const events = locks.reduce((sum, lock) => sum + lock.watchEvents, 0);
-      return {
-        summary,
-        acquisitions,
-        extra: { notificationsPerRelease: perRelease(events, acquisitions) },
-        note: 'official recipe (re-reads children after a wake)',
-      };
-    } finally {
-      await closeAll(clients, closeNzk);
-    }
-  });
-}
-
-/** Curator's InterProcessMutex, `n` clients (sessions) on one path, in one JVM. */
-export function curatorMutexCase(
+/** Curator's InterProcessMutex, `n` clients (sessions) on one path, in one fresh JVM. */
+export async function curatorLockRun(
   ctx: BenchContext,
   java: JavaRunner,
   path: string,
   n: number,
-): Promise<Measured> {
-  return lockCase(ctx, async () => {
-    const result = await java.run('curator', { server: ctx.server, path, clients: n }, ctx.timing);
-    return { summary: summarize(result.rounds), acquisitions: result.total };
+  timing: Timing,
+): Promise<LockRun> {
+  const { result, cost } = await withServerCost(ctx, async () => {
+    const run = await java.run('curator', { server: ctx.server, path, clients: n }, timing);
+    return { result: run, operations: run.total };
   });
+  return {
+    result: { rounds: result.rounds, acquisitions: result.total, notifications: Number.NaN },
+    cost,
+  };
+}
+
+function sum(values: readonly number[]): number {
+  return values.reduce((a, b) => a + b, 0);
+}
+
+/**
+ * One figure from the runs of one implementation (one run, or one per interleaved round): the
+ * median of the rounds, fairness, client CPU, handoff latency, and the server's cost per
+ * acquisition (median over the runs).
+ */
+export function lockMeasured(runs: readonly LockRun[], note?: string): Measured {
+  const summary = summarize(runs.flatMap((run) => run.result.rounds));
+  const extra: Record<string, number> = {};
+  for (const key of ['serverRequestsPerOp', 'serverWatchEventsPerOp', 'serverCpuMicrosPerOp']) {
+    const values = runs.map((run) => run.cost[key as keyof ServerCost]);
+    if (values.every((v) => v !== undefined)) extra[key] = median(values as number[]);
+  }
+  const acquisitions = sum(runs.map((run) => run.result.acquisitions));
+  const perRelease = (count: number) => (acquisitions > 0 ? count / acquisitions : Number.NaN);
+  const notifications = sum(runs.map((run) => run.result.notifications));
+  if (Number.isFinite(notifications)) extra.notificationsPerRelease = perRelease(notifications);
+  const own = runs.map((run) => run.result.ownNodeNotifications);
+  if (own.every((v) => v !== undefined)) {
+    extra.ownNodeNotificationsPerRelease = perRelease(sum(own as number[]));
+  }
+  if (summary.cpuMicrosPerOp !== undefined) extra.cpuMicrosPerOp = summary.cpuMicrosPerOp;
+  if (summary.fairness) {
+    extra.fairnessMin = summary.fairness.min;
+    extra.fairnessMax = summary.fairness.max;
+  }
+  if (summary.handoff) {
+    extra.handoffP50Ms = summary.handoff.p50;
+    extra.handoffP99Ms = summary.handoff.p99;
+    extra.handoffP999Ms = summary.handoff.p999;
+  }
+  const measured: Measured = {
+    unit: 'acq/s',
+    value: summary.throughput,
+    latency: { p50: summary.p50, p99: summary.p99, p999: summary.p999 },
+    summary,
+    extra,
+  };
+  if (note) measured.note = note;
+  return measured;
+}
+
+/** One of our non-baseline lock cases: one fresh process, the whole run (warm-up and rounds). */
+export async function oursLockCase(ctx: BenchContext, spec: LockSpec): Promise<Measured> {
+  return lockMeasured([await probeLockRun(ctx, spec, ctx.timing)]);
 }

@@ -1,8 +1,13 @@
-// One lock path, Mutex: 1 client (uncontended cycle), then 4, 16, 64 contending sessions.
-import { Mutex } from '../../src/locks/index.js';
-import { runCase, runJavaCase } from '../run-case.js';
-import { IMPL, type Impl, type Scenario } from '../types.js';
-import { curatorMutexCase, leaseAcquire, nzkRecipeCase, oursLockCase } from './lock-cases.js';
+// One lock path, Mutex: 1 client (uncontended cycle), then 4, 16, 64 contending sessions, against
+// Curator and the node-zookeeper-client recipes. Each implementation runs in a fresh process per
+// round, and the rounds are interleaved (ours, Curator, recipe, no-re-list recipe; the next round
+// starts one further along), so a slow spell on the shared machine hits every implementation
+// rather than one. Each process measures one window after its own warm-up.
+import { PROBE_LOCK } from '../lock-probe-spec.js';
+import type { Measured } from '../run-case.js';
+import type { Timing } from '../stats.js';
+import { type BenchContext, IMPL, type Impl, type Scenario } from '../types.js';
+import { curatorLockRun, type LockRun, lockMeasured, probeLockRun } from './lock-cases.js';
 
 export const MUTEX_CONTENDERS = [1, 4, 16, 64] as const;
 export const QUICK_MUTEX_CONTENDERS = [1, 16] as const;
@@ -11,28 +16,96 @@ export function mutexCaseName(n: number): string {
   return n === 1 ? 'mutex x1 (uncontended)' : `mutex x${n}`;
 }
 
+interface Contestant {
+  impl: Impl;
+  note?: string;
+  run(ctx: BenchContext, n: number, timing: Timing): Promise<LockRun>;
+}
+
+const CONTESTANTS: readonly Contestant[] = [
+  {
+    impl: IMPL.ours,
+    async run(ctx, n, timing) {
+      const path = await ctx.casePath(`mutex-ours-${n}`);
+      return probeLockRun(ctx, { lock: PROBE_LOCK.mutex, path, sessions: n }, timing);
+    },
+  },
+  {
+    impl: IMPL.curator,
+    async run(ctx, n, timing) {
+      const java = ctx.java;
+      if (!java) throw new Error('Java baselines unavailable');
+      return curatorLockRun(ctx, java, await ctx.casePath(`mutex-curator-${n}`), n, timing);
+    },
+  },
+  {
+    impl: IMPL.nzk,
+    note: 'official recipe (re-lists the children after each wake)',
+    async run(ctx, n, timing) {
+      const path = await ctx.casePath(`mutex-nzk-${n}`);
+      return probeLockRun(ctx, { lock: PROBE_LOCK.nzkRecipe, path, sessions: n }, timing);
+    },
+  },
+  {
+    impl: IMPL.nzkNoRelist,
+    note: 'UNSAFE if a contender gives up: takes the lock on its predecessor deletion without re-listing',
+    async run(ctx, n, timing) {
+      const path = await ctx.casePath(`mutex-nzk-norelist-${n}`);
+      return probeLockRun(ctx, { lock: PROBE_LOCK.nzkNoRelist, path, sessions: n }, timing);
+    },
+  },
+];
+
 export const mutex: Scenario = {
   name: 'mutex',
-  description: 'one lock path: Mutex vs Curator InterProcessMutex vs node-zookeeper-client recipe',
+  description:
+    'one lock path: Mutex vs Curator InterProcessMutex vs node-zookeeper-client recipes, interleaved fresh processes',
   quick: true,
   async run(ctx) {
+    const { warmupMs, durationMs, rounds } = ctx.timing;
+    const perProcess: Timing = { warmupMs, durationMs, rounds: 1 };
     for (const n of ctx.quick ? QUICK_MUTEX_CONTENDERS : MUTEX_CONTENDERS) {
-      const id = (impl: Impl) => ({ scenario: 'mutex', case: mutexCaseName(n), impl });
-      await runCase(ctx, id(IMPL.ours), async () => {
-        const path = await ctx.casePath(`mutex-ours-${n}`);
-        return oursLockCase(ctx, n, (clients) =>
-          clients.map((client) => {
-            const lock = new Mutex(client, path);
-            return leaseAcquire(() => lock.acquire());
-          }),
-        );
+      const name = mutexCaseName(n);
+      const contestants = CONTESTANTS.filter((c) => {
+        if (c.impl !== IMPL.curator || ctx.java) return true;
+        const reason = ctx.javaSkipped ?? 'Java baselines unavailable';
+        ctx.results.skipped.push({ scenario: 'mutex', case: name, impl: c.impl, reason });
+        return false;
       });
-      await runJavaCase(ctx, id(IMPL.curator), async (java) =>
-        curatorMutexCase(ctx, java, await ctx.casePath(`mutex-curator-${n}`), n),
-      );
-      await runCase(ctx, id(IMPL.nzk), async () =>
-        nzkRecipeCase(ctx, await ctx.casePath(`mutex-nzk-${n}`), n),
-      );
+      const runs = new Map<Impl, LockRun[]>(contestants.map((c) => [c.impl, []]));
+      const failed = new Set<Impl>();
+      for (let round = 0; round < rounds; round++) {
+        for (let i = 0; i < contestants.length; i++) {
+          const contestant = contestants[(i + round) % contestants.length]!;
+          if (failed.has(contestant.impl)) continue;
+          const label = `mutex › ${name} › ${contestant.impl} (round ${round + 1}/${rounds})`;
+          ctx.progress.step(label, warmupMs + durationMs);
+          try {
+            runs.get(contestant.impl)!.push(await contestant.run(ctx, n, perProcess));
+          } catch (err) {
+            failed.add(contestant.impl);
+            const error = err instanceof Error ? (err.stack ?? err.message) : String(err);
+            ctx.results.failures.push({
+              scenario: 'mutex',
+              case: name,
+              impl: contestant.impl,
+              error,
+            });
+            ctx.progress.note(`FAILED ${label}: ${error.split('\n')[0]}`);
+          }
+        }
+      }
+      for (const contestant of contestants) {
+        if (failed.has(contestant.impl)) continue;
+        const measured: Measured = lockMeasured(runs.get(contestant.impl)!, contestant.note);
+        ctx.results.figures.push({
+          scenario: 'mutex',
+          case: name,
+          impl: contestant.impl,
+          interleaved: true,
+          ...measured,
+        });
+      }
     }
   },
 };

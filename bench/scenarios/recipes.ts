@@ -1,10 +1,9 @@
 // The other recipes under contention, each with the watch notifications a release causes:
 // ReadWriteLock (90% reads), Semaphore(4), and ExclusiveLock (one node: every release wakes all).
-import { ExclusiveLock, ReadWriteLock, Semaphore } from '../../src/locks/index.js';
-import { deriveSeed, seededRng } from '../rng.js';
+import { PROBE_LOCK } from '../lock-probe-spec.js';
 import { runCase } from '../run-case.js';
 import { IMPL, type Scenario } from '../types.js';
-import { leaseAcquire, oursLockCase } from './lock-cases.js';
+import { oursLockCase } from './lock-cases.js';
 
 const CONTENDERS = 16;
 const READ_SHARE = 0.9;
@@ -18,15 +17,12 @@ export const rwlock: Scenario = {
     const name = `rwlock ${READ_SHARE * 100}/${Math.round(100 - READ_SHARE * 100)} x${CONTENDERS}`;
     await runCase(ctx, { scenario: 'rwlock', case: name, impl: IMPL.ours }, async () => {
       const path = await ctx.casePath('rwlock');
-      return oursLockCase(ctx, CONTENDERS, (clients) =>
-        clients.map((client, i) => {
-          const lock = new ReadWriteLock(client, path);
-          const rng = seededRng(deriveSeed(ctx.seed, i));
-          return leaseAcquire(() =>
-            rng() < READ_SHARE ? lock.read.acquire() : lock.write.acquire(),
-          );
-        }),
-      );
+      return oursLockCase(ctx, {
+        lock: PROBE_LOCK.rwlock,
+        path,
+        sessions: CONTENDERS,
+        readShare: READ_SHARE,
+      });
     });
   },
 };
@@ -39,12 +35,12 @@ export const semaphore: Scenario = {
     const name = `semaphore(${SEMAPHORE_LEASES}) x${CONTENDERS}`;
     await runCase(ctx, { scenario: 'semaphore', case: name, impl: IMPL.ours }, async () => {
       const path = await ctx.casePath('semaphore');
-      return oursLockCase(ctx, CONTENDERS, (clients) =>
-        clients.map((client) => {
-          const lock = new Semaphore(client, path, SEMAPHORE_LEASES);
-          return leaseAcquire(() => lock.acquire());
-        }),
-      );
+      return oursLockCase(ctx, {
+        lock: PROBE_LOCK.semaphore,
+        path,
+        sessions: CONTENDERS,
+        leases: SEMAPHORE_LEASES,
+      });
     });
   },
 };
@@ -57,12 +53,7 @@ export const exclusive: Scenario = {
     const name = `exclusive x${CONTENDERS}`;
     await runCase(ctx, { scenario: 'exclusive', case: name, impl: IMPL.ours }, async () => {
       const path = `${await ctx.casePath('exclusive')}/lock`;
-      return oursLockCase(ctx, CONTENDERS, (clients) =>
-        clients.map((client) => {
-          const lock = new ExclusiveLock(client, path);
-          return leaseAcquire(() => lock.acquire());
-        }),
-      );
+      return oursLockCase(ctx, { lock: PROBE_LOCK.exclusive, path, sessions: CONTENDERS });
     });
   },
 };

@@ -30,7 +30,7 @@ export const EXIT_STATUS_HELP: readonly [number | string, string][] = [
   [ExitCode.LOCK_LOST, 'lock/elect: lock or leadership lost while the command ran; it was stopped'],
   [ExitCode.CANNOT_EXECUTE, 'lock/elect: the command cannot be executed'],
   [ExitCode.NOT_FOUND, 'lock/elect: the command was not found'],
-  ['128+N', 'lock/elect: interrupted by signal N while waiting'],
+  ['128+N', 'lock/elect: interrupted by signal N while waiting; bench: interrupted'],
 ];
 
 export function globalHelp(commands: readonly Command[]): string {
@@ -63,6 +63,8 @@ export function globalHelp(commands: readonly Command[]): string {
     '  zkts get --json /config | jq -r .data',
     '  echo -n on | zkts set /flags/feature -',
     '  zkts lock /locks/backup --timeout 60000 -- ./backup.sh',
+    '  zkts locks -R /locks',
+    '  zkts bench mutex --sessions 64 --processes 2',
   ].join('\n');
 }
 

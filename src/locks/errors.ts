@@ -1,8 +1,9 @@
 // Errors of the lock recipes. All are ZooKeeperErrors, so `code` works as for client errors.
-import { ZooKeeperError } from '../protocol/errors.js';
+import { type ErrorCodeName, makeError, ZooKeeperError } from '../protocol/errors.js';
 
 /** `acquire({ timeout })` ran out of time. */
 export class LockTimeoutError extends ZooKeeperError {
+  /** The class name, for logs. */
   override name = 'LockTimeoutError';
   /** The timeout that elapsed, ms. */
   readonly timeout: number;
@@ -19,7 +20,7 @@ export class LockTimeoutError extends ZooKeeperError {
 /** Why a lease stopped being trustworthy. */
 export type LockLossReason = 'suspended' | 'expired' | 'closed' | 'auth-failed' | 'deleted';
 
-const CODES: Record<LockLossReason, string> = {
+const CODES: Record<LockLossReason, ErrorCodeName> = {
   suspended: 'CONNECTIONLOSS',
   expired: 'SESSIONEXPIRED',
   closed: 'SESSIONEXPIRED',
@@ -37,7 +38,9 @@ const MESSAGES: Record<LockLossReason, string> = {
 
 /** The reason a lease's `signal` aborts when the lock may have been lost. */
 export class LockLostError extends ZooKeeperError {
+  /** The class name, for logs. */
   override name = 'LockLostError';
+  /** What happened: the connection was suspended, the session ended, or the node was deleted. */
   readonly reason: LockLossReason;
 
   constructor(reason: LockLossReason, path: string) {
@@ -48,6 +51,7 @@ export class LockLostError extends ZooKeeperError {
 
 /** The reason a lease's `signal` aborts when the holder released it. */
 export class LeaseReleasedError extends ZooKeeperError {
+  /** The class name, for logs. */
   override name = 'LeaseReleasedError';
 
   constructor(path: string) {
@@ -67,5 +71,5 @@ export function lossPolicyOf(policy: unknown, path: string): 'suspended' | 'expi
 }
 
 export function badArguments(message: string, path?: string): ZooKeeperError {
-  return new ZooKeeperError('BADARGUMENTS', message, path === undefined ? {} : { path });
+  return makeError('BADARGUMENTS', message, path === undefined ? {} : { path });
 }

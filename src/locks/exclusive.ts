@@ -1,4 +1,5 @@
 // The simplest lock: one EPHEMERAL node; whoever creates it holds the lock.
+import { SESSION_OVER_CODES } from '../protocol/errors.js';
 import type { Stat } from '../session/types.js';
 import { CreateMode } from '../session/types.js';
 import { acquireWithin } from './deadline.js';
@@ -9,7 +10,7 @@ import { ensurePath, retryOnConnectionLoss, settleWhileConnected } from './nodes
 import type { AcquireOptions, Lease, Lock, LockClient, LockOptions, LossPolicy } from './types.js';
 import { waitForWatch } from './wait.js';
 
-const SESSION_OVER = ['SESSIONEXPIRED', 'AUTHFAILED'];
+const SESSION_OVER = SESSION_OVER_CODES;
 
 /** Data that identifies one acquisition: the session and a random token. */
 function ownerData(sessionId: bigint): string {

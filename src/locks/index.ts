@@ -1,9 +1,21 @@
-// zookeeper-ts/locks: distributed lock recipes on top of the client.
+/**
+ * Distributed lock recipes on top of the client, interoperable with Curator and kazoo.
+ * @module zookeeper-ts/locks
+ */
 
 export type { SequenceOrder } from './contenders.js';
 export type { LockLossReason } from './errors.js';
 export { LeaseReleasedError, LockLostError, LockTimeoutError } from './errors.js';
 export { ExclusiveLock } from './exclusive.js';
+export type {
+  ContenderKind,
+  InspectOptions,
+  LockContender,
+  LockInspection,
+} from './inspect.js';
+export { inspectLock, KAZOO_READ_NAME } from './inspect.js';
+export type { FindLocksOptions, LockFolder } from './inspect-tree.js';
+export { findLocks } from './inspect-tree.js';
 export type {
   ElectionClient,
   LatchState,

@@ -102,7 +102,9 @@ export class LeaderLatch implements AsyncDisposable {
   private closed: Promise<void> | undefined;
 
   constructor(
+    /** The client whose session holds the candidate node. */
     readonly client: ElectionClient,
+    /** The election's node; candidates are its children. */
     readonly path: string,
     options: LeaderLatchOptions = {},
   ) {
@@ -202,6 +204,7 @@ export class LeaderLatch implements AsyncDisposable {
     return this.closed;
   }
 
+  /** What `await using` calls: {@link close}. */
   [Symbol.asyncDispose](): Promise<void> {
     return this.close();
   }

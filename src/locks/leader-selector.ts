@@ -43,7 +43,9 @@ export class LeaderSelector implements AsyncDisposable {
   private running: Promise<void> | undefined;
 
   constructor(
+    /** The client whose session holds the candidate node. */
     readonly client: ElectionClient,
+    /** The election's node; candidates are its children. */
     readonly path: string,
     private readonly task: LeaderTask,
     private readonly options: LeaderSelectorOptions = {},
@@ -86,6 +88,7 @@ export class LeaderSelector implements AsyncDisposable {
     await this.running;
   }
 
+  /** What `await using` calls: {@link close}. */
   [Symbol.asyncDispose](): Promise<void> {
     return this.close();
   }

@@ -24,12 +24,20 @@ export interface HoldingSpec {
 }
 
 /**
- * One lock node held by this process. It watches its own node (a getData watch, re-armed after
- * data changes) and the session state, and aborts `lost` when either says the lock may be gone.
- * Several leases share it when the lock is reentered; the node goes with the last of them.
+ * One lock node held by this process. It follows the session state from the start, and once a
+ * lease's signal is first asked for it also watches its own node (a getData watch, re-armed after
+ * data changes); `lost` aborts when either says the lock may be gone. Several leases share it when
+ * the lock is reentered; the node goes with the last of them.
+ *
+ * The node watch is set lazily because it costs a request when set and a watch event when the
+ * release deletes the node: a third of a contended handoff's server work for a signal most
+ * critical sections never read. Set on first use, it still learns of a deletion that happened
+ * before: the getData that sets it finds the node gone (or replaced) and aborts `lost` at once.
  */
 export class Holding {
-  private readonly loss = new AbortController();
+  private loss: AbortController | undefined;
+  /** Why the lock is lost, once it is (kept also while nobody has asked for the signal). */
+  private lossReason: LockLostError | undefined;
   private readonly unsubscribe: () => void;
   private leases = 0;
   private removal: Promise<void> | undefined;
@@ -39,8 +47,19 @@ export class Holding {
     this.onState(spec.client.state);
   }
 
+  /** Aborted when the lock may be gone. The first call starts watching the node. */
   get lost(): AbortSignal {
+    if (!this.loss) {
+      this.loss = new AbortController();
+      if (this.lossReason) this.loss.abort(this.lossReason);
+      else if (!this.removal) this.watchNode();
+    }
     return this.loss.signal;
+  }
+
+  /** The reason the lock is known to be lost, without starting the node watch. */
+  get lostReason(): LockLostError | undefined {
+    return this.lossReason;
   }
 
   get ended(): boolean {
@@ -49,8 +68,7 @@ export class Holding {
 
   /**
    * Sets the watch on the node. Resolves false when the node is already gone or is not ours any
-   * more (the caller then contends again); a CONNECTIONLOSS is retried, since the watch is only
-   * registered on a reply.
+   * more; a CONNECTIONLOSS is retried, since the watch is only registered on a reply.
    */
   async arm(signal?: AbortSignal): Promise<boolean> {
     for (;;) {
@@ -96,8 +114,23 @@ export class Holding {
     if (!this.removal) this.lose('deleted');
   }
 
+  /** Sets the node watch in the background; a node found gone or replaced is lost. */
+  private watchNode(): void {
+    // Not tied to any acquire's signal: the watch must outlive it (the session bounds this call).
+    this.arm().then(
+      (present) => {
+        if (!present) this.nodeLost();
+      },
+      () => {
+        // The session ended: the state listener reports it.
+      },
+    );
+  }
+
   private lose(reason: LockLossReason): void {
-    if (!this.loss.signal.aborted) this.loss.abort(new LockLostError(reason, this.spec.path));
+    if (this.lossReason) return;
+    this.lossReason = new LockLostError(reason, this.spec.path);
+    this.loss?.abort(this.lossReason);
   }
 
   private onState(state: SessionState): void {
@@ -118,51 +151,30 @@ export class Holding {
         return;
       default:
         // Data changed (or a watch was removed): keep watching; a node gone meanwhile is lost.
-        this.arm().then(
-          (present) => {
-            if (!present && !this.removal) this.lose('deleted');
-          },
-          () => {
-            // The session ended: the state listener reports it.
-          },
-        );
+        this.watchNode();
     }
   };
 }
 
 /**
- * Turns a node that won the lock into a lease at once; the watch on the node is set in the
- * background (off the acquire path: one round trip less per acquisition). If that finds the node
- * gone or replaced, the lease's signal aborts: the same as a deletion noticed later by the watch.
+ * Turns a node that won the lock into a lease at once. The node watch is set when the lease's
+ * signal is first read (see {@link Holding}), never on the acquire path.
  */
 export function holdNode(spec: HoldingSpec): Lease {
-  const holding = new Holding(spec);
-  const lease = holding.lease();
-  // Not tied to the acquire's signal: callers often abort that once they hold the lock, and the
-  // watch must outlive it (the session bounds this call anyway).
-  holding.arm().then(
-    (present) => {
-      if (!present) holding.nodeLost();
-    },
-    () => {
-      // The session ended: the state listener reports it.
-    },
-  );
-  return lease;
+  return new Holding(spec).lease();
 }
 
 /** Leases this module issued, and the node each stands for: the proof reentrancy asks for. */
 const holdings = new WeakMap<object, Holding>();
 
 class LeaseHandle implements Lease {
-  private readonly own = new AbortController();
+  /** Made when the signal is first read: a lease nobody asks about costs no controller. */
+  private own: AbortController | undefined;
   private releasing: Promise<void> | undefined;
-  private readonly forwardLoss = () => this.own.abort(this.holding.lost.reason);
+  private readonly forwardLoss = () => this.own?.abort(this.holding.lost.reason);
 
   constructor(private readonly holding: Holding) {
     holdings.set(this, holding);
-    if (holding.lost.aborted) this.forwardLoss();
-    else holding.lost.addEventListener('abort', this.forwardLoss, { once: true });
   }
 
   get path(): string {
@@ -172,6 +184,15 @@ class LeaseHandle implements Lease {
     return this.holding.spec.czxid;
   }
   get signal(): AbortSignal {
+    if (!this.own) {
+      this.own = new AbortController();
+      if (this.releasing) this.own.abort(new LeaseReleasedError(this.path));
+      else {
+        const lost = this.holding.lost;
+        if (lost.aborted) this.forwardLoss();
+        else lost.addEventListener('abort', this.forwardLoss, { once: true });
+      }
+    }
     return this.own.signal;
   }
   get released(): boolean {
@@ -180,8 +201,11 @@ class LeaseHandle implements Lease {
 
   release(): Promise<void> {
     if (!this.releasing) {
-      this.holding.lost.removeEventListener('abort', this.forwardLoss);
-      if (!this.own.signal.aborted) this.own.abort(new LeaseReleasedError(this.path));
+      const own = this.own;
+      if (own) {
+        this.holding.lost.removeEventListener('abort', this.forwardLoss);
+        if (!own.signal.aborted) own.abort(new LeaseReleasedError(this.path));
+      }
       this.releasing = this.holding.leaseReleased();
     }
     return this.releasing;
@@ -217,6 +241,6 @@ export function reenter(
   }
   if (lease.released || holding.ended)
     throw badArguments('reentrantFrom lease was released', lockPath);
-  if (holding.lost.aborted) throw holding.lost.reason;
+  if (holding.lostReason) throw holding.lostReason;
   return holding.lease();
 }

@@ -1,5 +1,5 @@
 // Node names of the lock recipes, exactly as Curator and kazoo spell them, so a TypeScript process
-// and a Java or Python one exclude each other on the same path (shared/reference/lock-interop.md).
+// and a Java or Python one exclude each other on the same path.
 
 /** Whose node names to use: Curator's (`_c_<uuid>-lock-<seq>`) or kazoo's (`<hex>__lock__<seq>`). */
 export type NamingStyle = 'curator' | 'kazoo';
@@ -10,6 +10,7 @@ export const LockName = {
   mutex: 'lock-',
   /** Curator InterProcessReadWriteLock: the two names have the same length on purpose. */
   read: '__READ__',
+  /** Curator InterProcessReadWriteLock, write side. */
   write: '__WRIT__',
   /** Curator InterProcessSemaphoreV2 leases. */
   lease: 'lease-',

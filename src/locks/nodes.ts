@@ -1,4 +1,5 @@
 // Creating and deleting lock nodes safely across connection losses.
+import { SESSION_OVER_CODES } from '../protocol/errors.js';
 import type { Stat } from '../session/types.js';
 import { CreateMode } from '../session/types.js';
 import { hasCode } from './errors.js';
@@ -52,7 +53,7 @@ export async function retryOnConnectionLoss<T>(
 }
 
 /** Codes after which an ephemeral node of ours is certainly gone or can no longer be touched. */
-const SESSION_OVER = ['SESSIONEXPIRED', 'AUTHFAILED'] as const;
+const SESSION_OVER = SESSION_OVER_CODES;
 
 /**
  * Deletes an ephemeral node of ours, retrying after connection losses until it is gone. Only for

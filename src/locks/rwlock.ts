@@ -64,11 +64,15 @@ export class ReadWriteSide implements Lock {
  * node, so the lock stays exclusive until both leases are released (no downgrade).
  */
 export class ReadWriteLock {
+  /** The shared side: any number of readers hold it together while no writer does. */
   readonly read: ReadWriteSide;
+  /** The exclusive side: one writer, and no readers. */
   readonly write: ReadWriteSide;
 
   constructor(
+    /** The client whose session holds the lock nodes. */
     readonly client: LockClient,
+    /** The lock's node; contenders are its children. */
     readonly path: string,
     options: ReadWriteLockOptions = {},
   ) {

@@ -41,8 +41,11 @@ export class Semaphore implements Lock {
   private readonly data: Data | undefined;
 
   constructor(
+    /** The client whose session holds the lease nodes. */
     readonly client: LockClient,
+    /** The semaphore's node (`locks/` and `leases/` go under it). */
     readonly path: string,
+    /** At most this many holders at a time. */
     readonly maxLeases: number,
     options: SemaphoreOptions = {},
   ) {

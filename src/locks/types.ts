@@ -1,4 +1,5 @@
 // Public types of the lock recipes: what a lock needs from a client, and what it hands back.
+/// <reference path="../disposable.ts" preserve="true" />
 
 import type { Client } from '../session/client.js';
 import type { SequenceOrder } from './contenders.js';
@@ -84,6 +85,11 @@ export interface Lease extends AsyncDisposable {
    * Aborted as soon as this holder can no longer be sure it holds the lock: the connection was
    * suspended (or the session expired, see {@link LossPolicy}), the node was deleted by someone
    * else, or the lease was released. Its `reason` is a `LockLostError` or `LeaseReleasedError`.
+   *
+   * The watch on the lock node is set when this is first read (one request, and one watch event
+   * when the node goes), so a lease whose signal is never read costs nothing for it; a deletion
+   * that happened before the first read is found by that watch's own request and aborts at once.
+   * The session state is followed from the acquire on either way.
    */
   readonly signal: AbortSignal;
   /** True once `release()` has been called. */

@@ -11,6 +11,20 @@ import { ProtocolError } from './errors.js';
 /** jute.maxbuffer default (0xfffff), the Java client's incoming-frame limit. */
 export const DEFAULT_MAX_FRAME = 1_048_575;
 
+/** A frame length prefix outside 0..maxFrameSize: the frame is never read, the stream is lost. */
+export class FrameSizeError extends ProtocolError {
+  override name = 'FrameSizeError';
+
+  constructor(
+    /** The length the prefix announced. */
+    readonly length: number,
+    /** The limit it broke. */
+    readonly limit: number,
+  ) {
+    super(`frame length ${length} out of range 0..${limit}`);
+  }
+}
+
 export class FrameDecoder {
   private readonly maxFrameSize: number;
   /** Length prefix of a frame that spans chunks (filled up to 4 bytes). */
@@ -41,24 +55,35 @@ export class FrameDecoder {
 
   /**
    * Feeds a chunk and returns every frame body it completes (possibly none).
-   * Throws ProtocolError on a negative or oversize length, before allocating;
-   * the decoder is then reset, but the stream itself is unusable.
+   * Throws FrameSizeError on a negative or oversize length, before allocating; frames completed
+   * earlier in the same chunk are then lost (use `decode` to receive them first). The decoder is
+   * reset, but the stream itself is unusable.
    */
   push(chunk: Uint8Array): Uint8Array[] {
     const frames: Uint8Array[] = [];
-    let pos = this.headFill > 0 ? this.continuePartial(chunk, frames) : 0;
-    while (chunk.length - pos >= 4) {
-      const len = this.checkedLength(chunk, pos);
-      if (chunk.length - pos - 4 < len) break;
-      frames.push(chunk.subarray(pos + 4, pos + 4 + len));
-      pos += 4 + len;
-    }
-    if (pos < chunk.length) this.startPartial(chunk.subarray(pos));
+    this.decode(chunk, (frame) => frames.push(frame));
     return frames;
   }
 
+  /**
+   * Feeds a chunk and hands each frame it completes to `onFrame`, in order, as soon as it is
+   * complete: a bad length later in the chunk throws only after every earlier frame was handed
+   * out (the replies already received are not lost with the stream).
+   */
+  decode(chunk: Uint8Array, onFrame: (frame: Uint8Array) => void): void {
+    let pos = this.headFill > 0 ? this.continuePartial(chunk, onFrame) : 0;
+    while (chunk.length - pos >= 4) {
+      const len = this.checkedLength(chunk, pos);
+      if (chunk.length - pos - 4 < len) break;
+      const frame = chunk.subarray(pos + 4, pos + 4 + len);
+      pos += 4 + len;
+      onFrame(frame);
+    }
+    if (pos < chunk.length) this.startPartial(chunk.subarray(pos));
+  }
+
   /** Feeds the start of a chunk into the partial frame; returns how many bytes it used. */
-  private continuePartial(chunk: Uint8Array, frames: Uint8Array[]): number {
+  private continuePartial(chunk: Uint8Array, onFrame: (frame: Uint8Array) => void): number {
     let pos = 0;
     if (this.headFill < 4) {
       const take = Math.min(4 - this.headFill, chunk.length);
@@ -74,8 +99,8 @@ export class FrameDecoder {
     this.bodyFill += take;
     pos += take;
     if (this.bodyFill === body.length) {
-      frames.push(body);
       this.reset();
+      onFrame(body);
     }
     return pos;
   }
@@ -105,7 +130,7 @@ export class FrameDecoder {
       (data[pos + 3] ?? 0);
     if (len < 0 || len > this.maxFrameSize) {
       this.reset();
-      throw new ProtocolError(`frame length ${len} out of range 0..${this.maxFrameSize}`);
+      throw new FrameSizeError(len, this.maxFrameSize);
     }
     return len;
   }

@@ -66,12 +66,19 @@ export const Xid = {
 
 /** CreateMode flags: enumerated values, not a bit set. */
 export const CreateFlag = {
+  /** A regular node; stays until deleted. */
   PERSISTENT: 0,
+  /** Deleted when the session that created it ends. */
   EPHEMERAL: 1,
+  /** Persistent, with a 10-digit increasing counter appended to the name. */
   PERSISTENT_SEQUENTIAL: 2,
+  /** Ephemeral, with a 10-digit increasing counter appended to the name. */
   EPHEMERAL_SEQUENTIAL: 3,
+  /** Deleted by the server some time after its last child is gone (ZooKeeper 3.5.3+). */
   CONTAINER: 4,
+  /** Persistent; deleted once unmodified and childless for `ttl` ms (the server needs `extendedTypesEnabled`). */
   PERSISTENT_WITH_TTL: 5,
+  /** Sequential, with a `ttl` as in PERSISTENT_WITH_TTL. */
   PERSISTENT_SEQUENTIAL_WITH_TTL: 6,
 } as const;
 
@@ -112,10 +119,16 @@ export type AddWatchModeName = keyof typeof AddWatchModeCode;
 
 /** ZooDefs.Perms: ACL permission bits. */
 export const Perms = {
+  /** Read the node's data and list its children. */
   READ: 1,
+  /** Set the node's data. */
   WRITE: 2,
+  /** Create children. */
   CREATE: 4,
+  /** Delete children. */
   DELETE: 8,
+  /** Set the node's ACL. */
   ADMIN: 16,
+  /** Every permission above. */
   ALL: 31,
 } as const;

@@ -3,7 +3,7 @@
  * handling. Indexes and reasons match the Java messages.
  */
 
-import { ZooKeeperError } from './errors.js';
+import { makeError } from './errors.js';
 
 /** \u0001-\u001F, \u007F-\u009F, \uD800-\uF8FF (surrogates + private use), \uFFF0-\uFFFF. */
 function isForbiddenChar(c: number): boolean {
@@ -53,7 +53,7 @@ export function pathProblem(path: string, sequential = false): string | null {
 export function validatePath(path: string, sequential = false): void {
   const problem = pathProblem(path, sequential);
   if (problem !== null) {
-    throw new ZooKeeperError('BADARGUMENTS', `invalid path "${String(path)}": ${problem}`, {
+    throw makeError('BADARGUMENTS', `invalid path "${String(path)}": ${problem}`, {
       path,
     });
   }

@@ -6,7 +6,7 @@
  * view of the written bytes without copying.
  */
 
-import { ZooKeeperError } from './errors.js';
+import { makeError } from './errors.js';
 
 const encoder = new TextEncoder();
 
@@ -56,7 +56,7 @@ export class Writer {
   /** jute `int`: 4 bytes, signed. Rejects values that would silently wrap. */
   int(v: number): this {
     if (!Number.isInteger(v) || v < INT_MIN || v > INT_MAX) {
-      throw new ZooKeeperError('BADARGUMENTS', `int out of range: ${v}`);
+      throw makeError('BADARGUMENTS', `int out of range: ${v}`);
     }
     this.ensure(4);
     this.view.setInt32(this.pos, v);
@@ -67,7 +67,7 @@ export class Writer {
   /** jute `long`: 8 bytes, signed. bigint because zxids and session ids exceed 2^53. */
   long(v: bigint): this {
     if (typeof v !== 'bigint' || v < LONG_MIN || v > LONG_MAX) {
-      throw new ZooKeeperError('BADARGUMENTS', `long out of range: ${String(v)}`);
+      throw makeError('BADARGUMENTS', `long out of range: ${String(v)}`);
     }
     this.ensure(8);
     this.view.setBigInt64(this.pos, v);
@@ -121,7 +121,7 @@ export class Writer {
   /** Overwrites an int at an earlier offset (used to patch frame lengths). */
   patchInt(offset: number, v: number): this {
     if (offset < 0 || offset + 4 > this.pos) {
-      throw new ZooKeeperError('BADARGUMENTS', `patch offset ${offset} outside written bytes`);
+      throw makeError('BADARGUMENTS', `patch offset ${offset} outside written bytes`);
     }
     this.view.setInt32(offset, v);
     return this;

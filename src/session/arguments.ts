@@ -1,18 +1,14 @@
 // Checks of user arguments, done before anything is sent: a wrong type or value becomes a clear
 // BADARGUMENTS (or INVALIDACL) error naming the path and operation, never a crash or a bad frame.
-import { ZooKeeperError } from '../protocol/errors.js';
+import { makeError } from '../protocol/errors.js';
 import type { ACL, Watcher } from './types.js';
 
 export function checkVersion(version: unknown, path: string, op: string): number {
   if (!Number.isInteger(version) || (version as number) < -1 || (version as number) > 0x7fffffff) {
-    throw new ZooKeeperError(
-      'BADARGUMENTS',
-      `version must be an integer >= -1, got ${String(version)}`,
-      {
-        path,
-        op,
-      },
-    );
+    throw makeError('BADARGUMENTS', `version must be an integer >= -1, got ${String(version)}`, {
+      path,
+      op,
+    });
   }
   return version as number;
 }
@@ -20,7 +16,7 @@ export function checkVersion(version: unknown, path: string, op: string): number
 export function checkWatcher(watch: unknown, path: string, op: string): Watcher | undefined {
   if (watch === undefined) return undefined;
   if (typeof watch !== 'function') {
-    throw new ZooKeeperError('BADARGUMENTS', 'watch must be a function (event) => void', {
+    throw makeError('BADARGUMENTS', 'watch must be a function (event) => void', {
       path,
       op,
     });
@@ -30,12 +26,12 @@ export function checkWatcher(watch: unknown, path: string, op: string): Watcher 
 
 export function checkOptions(options: unknown, path: string, op: string): void {
   if (typeof options !== 'object' || options === null)
-    throw new ZooKeeperError('BADARGUMENTS', 'options must be an object', { path, op });
+    throw makeError('BADARGUMENTS', 'options must be an object', { path, op });
 }
 
 export function checkAcl(acl: unknown, path: string, op: string): ACL[] {
   if (!Array.isArray(acl) || acl.length === 0) {
-    throw new ZooKeeperError('INVALIDACL', 'an ACL list must have at least one entry', {
+    throw makeError('INVALIDACL', 'an ACL list must have at least one entry', {
       path,
       op,
     });
@@ -43,7 +39,7 @@ export function checkAcl(acl: unknown, path: string, op: string): ACL[] {
   for (const entry of acl as unknown[]) {
     const id = (entry as { id?: unknown } | null)?.id;
     if (typeof entry !== 'object' || entry === null || typeof id !== 'object' || id === null)
-      throw new ZooKeeperError('INVALIDACL', 'an ACL entry must be { perms, id: { scheme, id } }', {
+      throw makeError('INVALIDACL', 'an ACL entry must be { perms, id: { scheme, id } }', {
         path,
         op,
       });

@@ -1,7 +1,8 @@
 // The public client: ZooKeeper operations with chroot handling, argument checks, one-shot and
 // persistent watches, over one Session.
+/// <reference path="../disposable.ts" preserve="true" />
 import { codecs } from '../protocol/codecs.js';
-import { ZooKeeperError } from '../protocol/errors.js';
+import { errorFromCode, makeError, ZooKeeperError } from '../protocol/errors.js';
 import { WatcherTypeCode } from '../protocol/ops.js';
 import { validatePath } from '../protocol/paths.js';
 import { checkAcl, checkOptions, checkVersion, checkWatcher } from './arguments.js';
@@ -34,13 +35,12 @@ import type {
   RemoveWatchesOptions,
   SessionState,
   Stat,
+  StateChange,
   Watcher,
   WatcherKind,
   WatchOptions,
 } from './types.js';
-import type { OneShotKind } from './watches.js';
-
-const CONFIG_NODE = '/zookeeper/config';
+import { CONFIG_NODE, CONFIG_WATCH_KEY, type OneShotKind } from './watches.js';
 
 /** Options accepted by every operation besides its own. */
 export interface CallOptions {
@@ -61,6 +61,13 @@ export interface ReconfigOptions extends CallOptions {
 
 const NONODE = -101;
 
+/**
+ * A ZooKeeper session and its operations. Made by {@link connect}; every path is relative to the
+ * chroot of the connect string. Operations reject with a {@link ZooKeeperError} whose `code` is
+ * the server's (`NONODE`, `BADVERSION`, ...), or `CONNECTIONLOSS` when the link dropped before the
+ * reply (the session itself may survive: the client reconnects on its own). `await using` closes
+ * it.
+ */
 export class Client implements AsyncDisposable {
   private readonly paths: Paths;
 
@@ -81,10 +88,7 @@ export class Client implements AsyncDisposable {
       ['connectTimeout', connectTimeout],
     ] as const) {
       if (!Number.isFinite(value) || value <= 0) {
-        throw new ZooKeeperError(
-          'BADARGUMENTS',
-          `${name} must be a positive number of ms, got ${value}`,
-        );
+        throw makeError('BADARGUMENTS', `${name} must be a positive number of ms, got ${value}`);
       }
     }
     const transport: Transport = options.transport ?? (await defaultTransport());
@@ -110,9 +114,11 @@ export class Client implements AsyncDisposable {
     return new Client(session, chroot);
   }
 
+  /** The session's state now (`'connected'`, `'suspended'`, ...; see {@link SessionState}). */
   get state(): SessionState {
     return this.session.state;
   }
+  /** The session id the server gave (0n before the first connection). */
   get sessionId(): bigint {
     return this.session.sessionId;
   }
@@ -124,9 +130,11 @@ export class Client implements AsyncDisposable {
   get sessionTimeout(): number {
     return this.session.sessionTimeout;
   }
+  /** The zxid of the last change this session has seen (reads never go back before it). */
   get lastZxid(): bigint {
     return this.session.lastZxid;
   }
+  /** The chroot from the connect string (`/app` in `host:2181/app`), or `''`. */
   get chroot(): string {
     return this.paths.chroot;
   }
@@ -137,16 +145,27 @@ export class Client implements AsyncDisposable {
   }
 
   /** Listens to session state changes; returns the unsubscribe function. */
-  on(event: 'state', listener: (state: SessionState) => void): () => void {
-    if (event !== 'state')
-      throw new ZooKeeperError('BADARGUMENTS', `unknown event "${String(event)}"`);
+  /**
+   * Listens to session state changes; returns the unsubscribe function. The second argument says
+   * where from, and why when the client did not ask for it: for `suspended`, `cause` is what broke
+   * the link (the runtime's error such as ECONNRESET or a TLS alert, or the client's own reason
+   * such as a silent server); for `expired` and the other final states, the error that ended it.
+   */
+  on(event: 'state', listener: (state: SessionState, change: StateChange) => void): () => void {
+    if (event !== 'state') throw makeError('BADARGUMENTS', `unknown event "${String(event)}"`);
     if (typeof listener !== 'function')
-      throw new ZooKeeperError('BADARGUMENTS', 'listener must be a function (state) => void');
-    return this.session.onState((state) => listener(state));
+      throw makeError('BADARGUMENTS', 'listener must be a function (state) => void');
+    return this.session.onState((state, previous, cause) =>
+      listener(state, cause === undefined ? { previous } : { previous, cause }),
+    );
   }
 
   // ---- writes --------------------------------------------------------------------------------
 
+  /**
+   * Creates a node and resolves with its actual path (with the counter, for a sequential mode).
+   * Rejects with NODEEXISTS, NONODE (no parent), NOCHILDRENFOREPHEMERALS, ...
+   */
   async create(
     path: string,
     data?: Data,
@@ -155,11 +174,17 @@ export class Client implements AsyncDisposable {
     return (await this.createNode(path, data, options, 'create')).path;
   }
 
+  /** As {@link create}, and also resolves with the new node's metadata. */
   create2(
     path: string,
     data?: Data,
     options: CreateOptions & CallOptions = {},
-  ): Promise<{ path: string; stat: Stat }> {
+  ): Promise<{
+    /** The actual path (with the counter, for a sequential mode). */
+    path: string;
+    /** The new node's metadata. */
+    stat: Stat;
+  }> {
     return this.createNode(path, data, options, 'create2') as Promise<{ path: string; stat: Stat }>;
   }
 
@@ -188,19 +213,16 @@ export class Client implements AsyncDisposable {
     return { path: this.paths.fromServer(reply.path), stat: toStat(reply.stat) };
   }
 
+  /** Deletes a node if its version is `version` (-1: any). Rejects with NONODE, BADVERSION, NOTEMPTY. */
   async delete(path: string, version = -1, options: CallOptions = {}): Promise<void> {
     validatePath(path);
     checkVersion(version, path, 'delete');
     if (path === '/' && this.paths.chroot !== '') {
       // As the Java client: the chroot itself cannot be deleted through the chrooted client.
-      throw new ZooKeeperError(
-        'BADARGUMENTS',
-        'cannot delete the chroot through a chrooted client',
-        {
-          path,
-          op: 'delete',
-        },
-      );
+      throw makeError('BADARGUMENTS', 'cannot delete the chroot through a chrooted client', {
+        path,
+        op: 'delete',
+      });
     }
     await this.session.submit(
       codecs.delete,
@@ -209,6 +231,7 @@ export class Client implements AsyncDisposable {
     );
   }
 
+  /** Replaces a node's data if its version is `version` (-1: any); resolves with the new metadata. */
   async setData(path: string, data: Data, version = -1, options: CallOptions = {}): Promise<Stat> {
     validatePath(path);
     checkVersion(version, path, 'setData');
@@ -220,6 +243,7 @@ export class Client implements AsyncDisposable {
     return toStat(reply.stat);
   }
 
+  /** Replaces a node's ACL if its ACL version is `version` (-1: any); resolves with the new metadata. */
   async setACL(
     path: string,
     acl: readonly ACL[],
@@ -239,7 +263,7 @@ export class Client implements AsyncDisposable {
   /** Atomic: all ops apply or none. On failure rejects with the first failing op's code and `results`. */
   async multi(ops: readonly Op[], options: CallOptions = {}): Promise<OpResult[]> {
     if (!Array.isArray(ops))
-      throw new ZooKeeperError('BADARGUMENTS', 'multi takes an array of Op', { op: 'multi' });
+      throw makeError('BADARGUMENTS', 'multi takes an array of Op', { op: 'multi' });
     if (ops.length === 0) return [];
     const request = { ops: ops.map((op) => toMultiOp(this.paths, op)) };
     const reply = await this.session.submit(codecs.multi, request, {
@@ -251,11 +275,11 @@ export class Client implements AsyncDisposable {
     if (failed >= 0) {
       const failure = results[failed] as { code: string; errno: number };
       const path = ops[failed]?.path;
-      const error = new ZooKeeperError(
-        failure.code,
-        `${failure.code}: multi failed at op ${failed} (${ops[failed]?.type} ${path}); nothing was applied`,
-        { errno: failure.errno, path, op: 'multi' },
-      );
+      const error = errorFromCode(failure.errno, {
+        message: `${failure.code}: multi failed at op ${failed} (${ops[failed]?.type} ${path}); nothing was applied`,
+        path,
+        op: 'multi',
+      });
       error.results = results;
       throw error;
     }
@@ -265,7 +289,7 @@ export class Client implements AsyncDisposable {
   /** Several reads in one round trip; each succeeds or fails on its own (not atomic). */
   async multiRead(ops: readonly ReadOp[], options: CallOptions = {}): Promise<OpResult[]> {
     if (!Array.isArray(ops))
-      throw new ZooKeeperError('BADARGUMENTS', 'multiRead takes an array of Op', {
+      throw makeError('BADARGUMENTS', 'multiRead takes an array of Op', {
         op: 'multiRead',
       });
     if (ops.length === 0) return [];
@@ -279,6 +303,7 @@ export class Client implements AsyncDisposable {
 
   // ---- reads ---------------------------------------------------------------------------------
 
+  /** The node's metadata, or null if it does not exist; a `watch` fires on its creation, change or deletion. */
   async exists(path: string, options: WatchOptions & CallOptions = {}): Promise<Stat | null> {
     validatePath(path);
     checkOptions(options, path, 'exists');
@@ -306,10 +331,16 @@ export class Client implements AsyncDisposable {
     }
   }
 
+  /** A node's data and metadata; a `watch` fires on its next change or deletion. Rejects with NONODE. */
   async getData(
     path: string,
     options: WatchOptions & CallOptions = {},
-  ): Promise<{ data: Uint8Array; stat: Stat }> {
+  ): Promise<{
+    /** The node's data (empty for a node created without data). */
+    data: Uint8Array;
+    /** The node's metadata. */
+    stat: Stat;
+  }> {
     validatePath(path);
     checkOptions(options, path, 'getData');
     const watcher = checkWatcher(options.watch, path, 'getData');
@@ -326,6 +357,7 @@ export class Client implements AsyncDisposable {
     return { data: reply.data ?? new Uint8Array(0), stat: toStat(reply.stat) };
   }
 
+  /** The names (not paths) of a node's children, unordered; a `watch` fires when they change. */
   async getChildren(path: string, options: WatchOptions & CallOptions = {}): Promise<string[]> {
     validatePath(path);
     checkOptions(options, path, 'getChildren');
@@ -343,10 +375,16 @@ export class Client implements AsyncDisposable {
     return reply.children;
   }
 
+  /** As {@link getChildren}, and also resolves with the node's metadata. */
   async getChildren2(
     path: string,
     options: WatchOptions & CallOptions = {},
-  ): Promise<{ children: string[]; stat: Stat }> {
+  ): Promise<{
+    /** The names of the children, unordered. */
+    children: string[];
+    /** The node's metadata. */
+    stat: Stat;
+  }> {
     validatePath(path);
     checkOptions(options, path, 'getChildren2');
     const watcher = checkWatcher(options.watch, path, 'getChildren2');
@@ -363,7 +401,16 @@ export class Client implements AsyncDisposable {
     return { children: reply.children, stat: toStat(reply.stat) };
   }
 
-  async getACL(path: string, options: CallOptions = {}): Promise<{ acl: ACL[]; stat: Stat }> {
+  /** A node's ACL and metadata (`stat.aversion` is the version setACL checks). */
+  async getACL(
+    path: string,
+    options: CallOptions = {},
+  ): Promise<{
+    /** The node's ACL. */
+    acl: ACL[];
+    /** The node's metadata. */
+    stat: Stat;
+  }> {
     validatePath(path);
     const reply = await this.session.submit(
       codecs.getACL,
@@ -386,13 +433,9 @@ export class Client implements AsyncDisposable {
   /** This session's ephemeral nodes under `prefix` (relative to the chroot, as every path here). */
   async getEphemerals(prefix = '/', options: CallOptions = {}): Promise<string[]> {
     if (typeof prefix !== 'string' || !prefix.startsWith('/')) {
-      throw new ZooKeeperError(
-        'BADARGUMENTS',
-        `prefix must start with "/", got ${String(prefix)}`,
-        {
-          op: 'getEphemerals',
-        },
-      );
+      throw makeError('BADARGUMENTS', `prefix must start with "/", got ${String(prefix)}`, {
+        op: 'getEphemerals',
+      });
     }
     const reply = await this.session.submit(
       codecs.getEphemerals,
@@ -431,7 +474,7 @@ export class Client implements AsyncDisposable {
   /** Adds credentials to the session (kept and re-sent after reconnects). */
   async addAuth(scheme: string, credentials: string | Uint8Array): Promise<void> {
     if (typeof scheme !== 'string' || scheme === '') {
-      throw new ZooKeeperError('BADARGUMENTS', 'scheme must be a non-empty string', {
+      throw makeError('BADARGUMENTS', 'scheme must be a non-empty string', {
         op: 'addAuth',
       });
     }
@@ -445,8 +488,17 @@ export class Client implements AsyncDisposable {
    * NAT must keep the addresses they were given.)
    */
   async getConfig(
-    options: WatchOptions & CallOptions & { follow?: boolean } = {},
-  ): Promise<{ config: string; stat: Stat }> {
+    options: WatchOptions &
+      CallOptions & {
+        /** Adopt the member list read as this client's host list. Default false. */
+        follow?: boolean;
+      } = {},
+  ): Promise<{
+    /** The configuration text (`server.1=...` lines and `version=...`). */
+    config: string;
+    /** The metadata of the config node. */
+    stat: Stat;
+  }> {
     const watcher = checkWatcher(options.watch, CONFIG_NODE, 'getConfig');
     const reply = await this.session.submit(
       codecs.getData,
@@ -455,7 +507,7 @@ export class Client implements AsyncDisposable {
         path: CONFIG_NODE,
         op: 'getConfig',
         signal: options.signal,
-        onReply: this.registerOnSuccess('data', CONFIG_NODE, watcher),
+        onReply: this.registerOnSuccess('data', CONFIG_WATCH_KEY, watcher),
       },
     );
     const config = new TextDecoder().decode(reply.data ?? new Uint8Array(0));
@@ -467,7 +519,12 @@ export class Client implements AsyncDisposable {
    * Changes the ensemble's membership (server needs reconfigEnabled=true and an authorised
    * session); afterwards this client follows the new member list.
    */
-  async reconfig(options: ReconfigOptions): Promise<{ config: string; stat: Stat }> {
+  async reconfig(options: ReconfigOptions): Promise<{
+    /** The new configuration text. */
+    config: string;
+    /** The metadata of the config node after the change. */
+    stat: Stat;
+  }> {
     const reply = await this.session.submit(
       codecs.reconfig,
       {
@@ -503,7 +560,7 @@ export class Client implements AsyncDisposable {
   watch(path: string, options: PersistentWatchOptions = {}): PersistentWatchIterator {
     validatePath(path);
     if (options.signal !== undefined && !(options.signal instanceof AbortSignal)) {
-      throw new ZooKeeperError('BADARGUMENTS', 'signal must be an AbortSignal', {
+      throw makeError('BADARGUMENTS', 'signal must be an AbortSignal', {
         path,
         op: 'watch',
       });
@@ -515,7 +572,7 @@ export class Client implements AsyncDisposable {
         this.session.submit(
           codecs.addWatch,
           { path: this.paths.toServer(path), mode: recursive ? 1 : 0 },
-          { path, op: 'addWatch', onReply },
+          { path, op: 'addWatch', onReply, onAbandonedReply: onReply },
         ),
       remove: () => this.removeServerWatch(path, WatcherTypeCode.Any),
     });
@@ -541,7 +598,7 @@ export class Client implements AsyncDisposable {
     };
     const type = codes[kind];
     if (type === undefined) {
-      throw new ZooKeeperError('BADARGUMENTS', `unknown watcher kind "${String(kind)}"`, {
+      throw makeError('BADARGUMENTS', `unknown watcher kind "${String(kind)}"`, {
         path,
         op: 'removeWatches',
       });
@@ -586,6 +643,7 @@ export class Client implements AsyncDisposable {
     // One server entry serves every local listener of the path: keep it while any remain.
     const watches = this.session.watches;
     if (
+      watches.isAdding(path) ||
       watches.hasPersistent(path, false) ||
       watches.hasPersistent(path, true) ||
       watches.hasOneShot('data', path) ||
@@ -620,6 +678,7 @@ export class Client implements AsyncDisposable {
     return this.session.close();
   }
 
+  /** What `await using` calls: {@link close}. */
   [Symbol.asyncDispose](): Promise<void> {
     return this.close();
   }

@@ -1,7 +1,12 @@
 // Frames and replies of the handshake and of the connection's own housekeeping: pings, auth
 // packets, SetWatches replies, and a server's refusal of a session.
 import { codecs, decodeReplyHeader, encodeRequest } from '../protocol/codecs.js';
-import { ErrorCode, errorCodeName, ZooKeeperError } from '../protocol/errors.js';
+import {
+  ErrorCode,
+  errorCodeName,
+  errorFromCode,
+  type ZooKeeperError,
+} from '../protocol/errors.js';
 import { Xid } from '../protocol/ops.js';
 import { Reader } from '../protocol/reader.js';
 import { type AuthEntry, makeRequest, type Outbound, type PendingRequest } from './requests.js';
@@ -20,11 +25,10 @@ export function handshakeRefusal(frame: Uint8Array): ZooKeeperError {
     header.err === ErrorCode.NOTREADONLY
       ? ' (a read-only server gives new sessions only with localSessionsEnabled=true)'
       : '';
-  return new ZooKeeperError(
-    errorCodeName(header.err),
-    `the server refused the session with ${errorCodeName(header.err)}${hint}`,
-    { errno: header.err, op: 'connect' },
-  );
+  return errorFromCode(header.err, {
+    message: `the server refused the session with ${errorCodeName(header.err)}${hint}`,
+    op: 'connect',
+  });
 }
 
 export function authFrame(entry: AuthEntry): Outbound {

@@ -1,22 +1,27 @@
 // Connect strings and the host list walked while (re)connecting.
-import { ZooKeeperError } from '../protocol/errors.js';
+import { makeError, type ZooKeeperError } from '../protocol/errors.js';
 import { pathProblem } from '../protocol/paths.js';
 
+/** One server of a connect string. */
 export interface HostAddress {
+  /** Host name or IP address (IPv6 without brackets). */
   host: string;
+  /** TCP port (2181 when the connect string gives none). */
   port: number;
 }
 
+/** A connect string taken apart by {@link parseConnectString}. */
 export interface ParsedConnectString {
+  /** The servers, in the order given. */
   hosts: HostAddress[];
-  /** '' when there is no chroot. */
+  /** The chroot path every client path is relative to; '' when there is no chroot. */
   chroot: string;
 }
 
 const DEFAULT_PORT = 2181;
 
 function badConnectString(input: string, reason: string): ZooKeeperError {
-  return new ZooKeeperError('BADARGUMENTS', `invalid connect string "${input}": ${reason}`);
+  return makeError('BADARGUMENTS', `invalid connect string "${input}": ${reason}`);
 }
 
 function parseHost(entry: string, input: string): HostAddress {

@@ -1,6 +1,6 @@
 // Public builders for multi() and multiRead(), and the mapping of their results.
 
-import { errorCodeName, ZooKeeperError } from '../protocol/errors.js';
+import { errorCodeName, makeError } from '../protocol/errors.js';
 import type { MultiOp, MultiReadOp, MultiResult } from '../protocol/multi.js';
 import { validatePath } from '../protocol/paths.js';
 import { checkAcl } from './arguments.js';
@@ -9,52 +9,130 @@ import type { Paths } from './paths.js';
 import { toStat } from './stat.js';
 import { CreateMode, type CreateOptions, type Data, Ids, type Stat } from './types.js';
 
+/** One operation of a {@link Client.multi} transaction; build it with the {@link Op} helpers. */
 export type Op =
   | {
+      /** Create a node. */
       readonly type: 'create';
+      /** Path of the node. */
       readonly path: string;
+      /** Its data (none: empty). */
       readonly data: Data | undefined;
+      /** Mode, ACL and TTL, as for {@link Client.create}. */
       readonly options: CreateOptions;
     }
-  | { readonly type: 'delete'; readonly path: string; readonly version: number }
   | {
-      readonly type: 'setData';
+      /** Delete a node. */
+      readonly type: 'delete';
+      /** Path of the node. */
       readonly path: string;
-      readonly data: Data;
+      /** Expected version (-1: any). */
       readonly version: number;
     }
-  | { readonly type: 'check'; readonly path: string; readonly version: number };
+  | {
+      /** Replace a node's data. */
+      readonly type: 'setData';
+      /** Path of the node. */
+      readonly path: string;
+      /** The new data. */
+      readonly data: Data;
+      /** Expected version (-1: any). */
+      readonly version: number;
+    }
+  | {
+      /** Only check a node's version: the transaction fails if it differs. */
+      readonly type: 'check';
+      /** Path of the node. */
+      readonly path: string;
+      /** Expected version. */
+      readonly version: number;
+    };
 
+/** One read of a {@link Client.multiRead} batch; build it with {@link Op.getData} or {@link Op.getChildren}. */
 export type ReadOp =
-  | { readonly type: 'getData'; readonly path: string }
-  | { readonly type: 'getChildren'; readonly path: string };
+  | {
+      /** Read a node's data. */
+      readonly type: 'getData';
+      /** Path of the node. */
+      readonly path: string;
+    }
+  | {
+      /** List a node's children. */
+      readonly type: 'getChildren';
+      /** Path of the node. */
+      readonly path: string;
+    };
 
+/** The result of one op of a multi or multiRead, in the order of the ops. */
 export type OpResult =
-  | { type: 'create'; path: string; stat?: Stat }
-  | { type: 'delete' }
-  | { type: 'setData'; stat: Stat }
-  | { type: 'check' }
-  | { type: 'getData'; data: Uint8Array; stat: Stat }
-  | { type: 'getChildren'; children: string[] }
-  /** A failed op: `code` is the Java KeeperException.Code name. */
-  | { type: 'error'; code: string; errno: number };
+  | {
+      /** A create succeeded. */
+      type: 'create';
+      /** The actual path of the new node. */
+      path: string;
+      /** Its metadata (for modes whose reply carries it). */
+      stat?: Stat;
+    }
+  | {
+      /** A delete succeeded. */
+      type: 'delete';
+    }
+  | {
+      /** A setData succeeded. */
+      type: 'setData';
+      /** The node's new metadata. */
+      stat: Stat;
+    }
+  | {
+      /** A check passed. */
+      type: 'check';
+    }
+  | {
+      /** A getData succeeded. */
+      type: 'getData';
+      /** The node's data. */
+      data: Uint8Array;
+      /** The node's metadata. */
+      stat: Stat;
+    }
+  | {
+      /** A getChildren succeeded. */
+      type: 'getChildren';
+      /** The names of the children. */
+      children: string[];
+    }
+  | {
+      /** The op failed. */
+      type: 'error';
+      /** The Java KeeperException.Code name (`'NONODE'`, ...). */
+      code: string;
+      /** The numeric code. */
+      errno: number;
+    };
 
+/** Builders of the ops for {@link Client.multi} and {@link Client.multiRead}. */
 export const Op = {
+  /** Create `path` with `data` (mode, ACL, TTL in `options`). */
   create(path: string, data?: Data, options: CreateOptions = {}): Op {
     return { type: 'create', path, data, options };
   },
+  /** Delete `path` if its version is `version` (-1: any). */
   delete(path: string, version = -1): Op {
     return { type: 'delete', path, version };
   },
+  /** Replace the data of `path` if its version is `version` (-1: any). */
   setData(path: string, data: Data, version = -1): Op {
     return { type: 'setData', path, data, version };
   },
+  /** Fail the transaction unless `path` has version `version`. */
   check(path: string, version: number): Op {
     return { type: 'check', path, version };
   },
+  /** Read the data of `path` (multiRead). */
   getData(path: string): ReadOp {
     return { type: 'getData', path };
   },
+  /** List the children of `path` (multiRead). */
   getChildren(path: string): ReadOp {
     return { type: 'getChildren', path };
   },
@@ -73,10 +151,10 @@ export function createRequest(
   op: string,
 ) {
   if (typeof options !== 'object' || options === null)
-    throw new ZooKeeperError('BADARGUMENTS', 'options must be an object', { path, op });
+    throw makeError('BADARGUMENTS', 'options must be an object', { path, op });
   const mode = options.mode ?? CreateMode.PERSISTENT;
   if (!Object.values(CreateMode).includes(mode)) {
-    throw new ZooKeeperError('BADARGUMENTS', `unknown create mode ${String(mode)}`, { path, op });
+    throw makeError('BADARGUMENTS', `unknown create mode ${String(mode)}`, { path, op });
   }
   validatePath(path, isSequential(mode));
   const acl = checkAcl(options.acl ?? Ids.OPEN_ACL_UNSAFE, path, op);
@@ -85,14 +163,14 @@ export function createRequest(
   const ttl = options.ttl;
   if (withTtl) {
     if (ttl === undefined || !Number.isInteger(ttl) || ttl <= 0 || ttl > 0xffffffffff) {
-      throw new ZooKeeperError(
+      throw makeError(
         'BADARGUMENTS',
         `a TTL mode needs ttl in 1..${0xffffffffff} ms, got ${String(ttl)}`,
         { path, op },
       );
     }
   } else if (ttl !== undefined) {
-    throw new ZooKeeperError('BADARGUMENTS', 'ttl is only allowed with the *_WITH_TTL modes', {
+    throw makeError('BADARGUMENTS', 'ttl is only allowed with the *_WITH_TTL modes', {
       path,
       op,
     });
@@ -112,7 +190,7 @@ export function createRequest(
 
 function checkOp(op: unknown, name: string): void {
   if (typeof op !== 'object' || op === null)
-    throw new ZooKeeperError(
+    throw makeError(
       'BADARGUMENTS',
       `${name} takes Op objects, got ${op === null ? 'null' : typeof op}`,
       { op: name },
@@ -154,7 +232,7 @@ export function toMultiOp(paths: Paths, op: Op): MultiOp {
       validatePath(op.path);
       return { type: 'check', request: { path: paths.toServer(op.path), version: op.version } };
     default:
-      throw new ZooKeeperError('BADARGUMENTS', `unknown multi op ${JSON.stringify(op)}`, {
+      throw makeError('BADARGUMENTS', `unknown multi op ${JSON.stringify(op)}`, {
         op: 'multi',
       });
   }
@@ -170,7 +248,7 @@ export function toMultiReadOp(paths: Paths, op: ReadOp): MultiReadOp {
     case 'getChildren':
       return { type: 'getChildren', request };
     default:
-      throw new ZooKeeperError('BADARGUMENTS', `unknown multiRead op ${JSON.stringify(op)}`, {
+      throw makeError('BADARGUMENTS', `unknown multiRead op ${JSON.stringify(op)}`, {
         op: 'multiRead',
       });
   }

@@ -1,5 +1,5 @@
 // A persistent watch seen as an async iterator of events: `for await (const e of zk.watch(p))`.
-import { ZooKeeperError } from '../protocol/errors.js';
+import { makeError } from '../protocol/errors.js';
 import type { WatchedEvent } from './types.js';
 import type { PersistentListener, WatchRegistry } from './watches.js';
 
@@ -7,9 +7,12 @@ const NONODE = -101;
 
 export interface PersistentWatchDeps {
   registry: WatchRegistry;
-  /** Sends addWatch; `onReply` runs with the reply code before the promise settles. */
+  /**
+   * Sends addWatch; `onReply` runs with the reply code before the promise settles, and also when
+   * the reply comes after the call was given up (requestTimeout).
+   */
   add(onReply: (err: number) => void): Promise<unknown>;
-  /** Removes the watch on the server once no local listener needs it. */
+  /** Removes the watch on the server once no local listener needs it. Never rejects. */
   remove(): Promise<void>;
 }
 
@@ -19,16 +22,18 @@ export interface PersistentWatchIterator extends AsyncIterableIterator<WatchedEv
   readonly ready: Promise<void>;
 }
 
+type Waiter = { resolve(r: IteratorResult<WatchedEvent>): void; reject(e: unknown): void };
+
 export class PersistentWatch implements PersistentWatchIterator, PersistentListener {
   private readonly buffered: WatchedEvent[] = [];
-  private waiter: {
-    resolve(r: IteratorResult<WatchedEvent>): void;
-    reject(e: unknown): void;
-  } | null = null;
+  /** Callers of next() waiting for an event, oldest first (next() may be called concurrently). */
+  private readonly waiters: Waiter[] = [];
   private finished = false;
   private failure: unknown = null;
   private registered = false;
   private readonly added: Promise<unknown>;
+  /** The removal of a watch the server set after this iterator had already ended. */
+  private undo: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly path: string,
@@ -42,15 +47,25 @@ export class PersistentWatch implements PersistentWatchIterator, PersistentListe
       this.added = Promise.resolve();
       return;
     }
+    // While this add is in flight, the server watch it sets is needed even if another listener
+    // of the path ends meanwhile; ended at the reply, or when the call is given up.
+    const addDone = deps.registry.beginAdd(path);
     this.added = deps
       .add((err) => {
+        addDone();
         // The server sets a persistent watch whether or not the node exists.
-        if ((err === 0 || err === NONODE) && !this.finished) {
+        if (err !== 0 && err !== NONODE) return;
+        if (!this.finished) {
           deps.registry.addPersistent(path, recursive, this);
           this.registered = true;
+          return;
         }
+        // Ended (abort, return(), requestTimeout) before the server answered: the server has
+        // the watch anyway and would stream every change to us; take it off again.
+        this.undo = deps.remove();
       })
-      .catch((error: unknown) => this.finish(error));
+      .catch((error: unknown) => this.finish(error))
+      .finally(addDone);
     signal?.addEventListener('abort', this.onAbort, { once: true });
   }
 
@@ -61,18 +76,14 @@ export class PersistentWatch implements PersistentWatchIterator, PersistentListe
   }
 
   private readonly onAbort = () => {
-    void this.stop(this.signal?.reason ?? new ZooKeeperError('OPERATIONTIMEOUT', 'watch aborted'));
+    void this.stop(this.signal?.reason ?? makeError('OPERATIONTIMEOUT', 'watch aborted'));
   };
 
   event(event: WatchedEvent): void {
     if (this.finished) return;
-    const waiter = this.waiter;
-    if (waiter) {
-      this.waiter = null;
-      waiter.resolve({ value: event, done: false });
-    } else {
-      this.buffered.push(event);
-    }
+    const waiter = this.waiters.shift();
+    if (waiter) waiter.resolve({ value: event, done: false });
+    else this.buffered.push(event);
   }
 
   end(error: Error | null): void {
@@ -82,14 +93,17 @@ export class PersistentWatch implements PersistentWatchIterator, PersistentListe
 
   async next(): Promise<IteratorResult<WatchedEvent>> {
     await this.added;
-    const event = this.buffered.shift();
-    if (event) return { value: event, done: false };
+    // Earlier callers first: an event buffered now belongs to a waiter queued before us.
+    if (this.waiters.length === 0) {
+      const event = this.buffered.shift();
+      if (event) return { value: event, done: false };
+    }
     if (this.finished) {
       if (this.failure !== null) throw this.failure;
       return { value: undefined, done: true };
     }
     return new Promise((resolve, reject) => {
-      this.waiter = { resolve, reject };
+      this.waiters.push({ resolve, reject });
     });
   }
 
@@ -111,6 +125,7 @@ export class PersistentWatch implements PersistentWatchIterator, PersistentListe
       this.deps.registry.removePersistent(this.path, this.recursive, this);
       await this.deps.remove();
     }
+    await this.undo;
   }
 
   private finish(failure: unknown): void {
@@ -118,10 +133,9 @@ export class PersistentWatch implements PersistentWatchIterator, PersistentListe
     this.finished = true;
     this.failure = failure;
     this.signal?.removeEventListener('abort', this.onAbort);
-    const waiter = this.waiter;
-    this.waiter = null;
-    if (!waiter) return;
-    if (failure !== null) waiter.reject(failure);
-    else waiter.resolve({ value: undefined, done: true });
+    for (const waiter of this.waiters.splice(0)) {
+      if (failure !== null) waiter.reject(failure);
+      else waiter.resolve({ value: undefined, done: true });
+    }
   }
 }

@@ -24,6 +24,8 @@ export interface PendingRequest {
   read(reader: Reader): unknown;
   /** Runs before settling, with the reply's error code (0 = OK): registers watches. */
   onReply?(err: number): void;
+  /** Runs instead of `onReply` when the reply comes after the caller stopped waiting. */
+  onAbandonedReply?(err: number): void;
   settle(error: Error | null, value?: unknown): void;
   /** True once the caller stopped waiting (aborted); the reply is still consumed in order. */
   abandoned: boolean;
@@ -35,6 +37,7 @@ export function makeRequest<Res>(details: {
   path?: string;
   read: (reader: Reader) => Res;
   onReply?: (err: number) => void;
+  onAbandonedReply?: (err: number) => void;
   resolve: (value: Res) => void;
   reject: (error: Error) => void;
 }): PendingRequest {
@@ -45,6 +48,7 @@ export function makeRequest<Res>(details: {
     path: details.path,
     read: details.read,
     onReply: details.onReply,
+    onAbandonedReply: details.onAbandonedReply,
     abandoned: false,
     settle(error, value) {
       if (settled) return;

@@ -3,7 +3,7 @@
 import { codecs, encodeRequest } from '../protocol/codecs.js';
 import { Xid } from '../protocol/ops.js';
 import { joinChroot } from '../protocol/paths.js';
-import type { WatchPaths } from './watches.js';
+import { CONFIG_NODE, CONFIG_WATCH_KEY, type WatchPaths } from './watches.js';
 
 export const SET_WATCHES_MAX_LENGTH = 128 * 1024;
 
@@ -24,7 +24,8 @@ export function setWatchBatches(paths: WatchPaths, chroot: string): WatchPaths[]
         current = emptyBatch();
         length = 0;
       }
-      const serverPath = joinChroot(chroot, path);
+      // getConfig's watch is on the configuration node itself, outside any chroot.
+      const serverPath = path === CONFIG_WATCH_KEY ? CONFIG_NODE : joinChroot(chroot, path);
       current[kind].push(serverPath);
       length += serverPath.length;
       if (length >= SET_WATCHES_MAX_LENGTH) {

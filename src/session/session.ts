@@ -14,8 +14,8 @@ import {
   encodeConnectRequest,
   encodeRequest,
 } from '../protocol/codecs.js';
-import { errorFromCode, ProtocolError, ZooKeeperError } from '../protocol/errors.js';
-import { DEFAULT_MAX_FRAME, FrameDecoder } from '../protocol/frame.js';
+import { errorFromCode, makeError, ProtocolError, ZooKeeperError } from '../protocol/errors.js';
+import { DEFAULT_MAX_FRAME, FrameDecoder, FrameSizeError } from '../protocol/frame.js';
 import { Xid } from '../protocol/ops.js';
 import { stripChroot } from '../protocol/paths.js';
 import { Reader } from '../protocol/reader.js';
@@ -31,6 +31,7 @@ import { eventTypeName } from './events.js';
 import { Heartbeat, type SessionTimers, sessionTimers } from './heartbeat.js';
 import { formatHost, type HostAddress, type HostList } from './hosts.js';
 import { Outbox } from './outbox.js';
+import { attemptBudget, reconnectPause } from './pacing.js';
 import { Deque } from './queue.js';
 import { findReadWriteServer } from './readonly-probe.js';
 import { type AuthEntry, makeRequest, type Outbound, type PendingRequest } from './requests.js';
@@ -40,7 +41,7 @@ import { saslOnConnection } from './sasl/session-hook.js';
 import { isConnected, isFinal, StateMachine } from './state.js';
 import type { Connection, Transport } from './transport.js';
 import type { SessionState, TlsOptions } from './types.js';
-import { WatchRegistry } from './watches.js';
+import { CONFIG_NODE, WatchRegistry } from './watches.js';
 
 export interface SessionConfig {
   hosts: HostList;
@@ -65,6 +66,11 @@ export interface SubmitDetails {
   op?: string;
   /** Runs with the reply's error code before the promise settles (watch registration). */
   onReply?: (err: number) => void;
+  /**
+   * Runs with the reply's error code when the reply comes after the caller stopped waiting
+   * (aborted, requestTimeout): the chance to undo what the server did anyway (a watch it set).
+   */
+  onAbandonedReply?: (err: number) => void;
   signal?: AbortSignal;
 }
 
@@ -107,6 +113,8 @@ export class Session {
   private lastError: unknown = null;
   /** Why the session ended, when something other than the state says it best. */
   private endReason: ZooKeeperError | null = null;
+  /** When start()'s connectTimeout runs out (the first pass's budget is shared up to it). */
+  private connectDeadline: number | null = null;
 
   constructor(private readonly config: SessionConfig) {
     this.chroot = config.chroot;
@@ -145,7 +153,9 @@ export class Session {
     return this.connectedTo;
   }
 
-  onState(listener: (state: SessionState, previous: SessionState) => void): () => void {
+  onState(
+    listener: (state: SessionState, previous: SessionState, cause?: Error) => void,
+  ): () => void {
     return this.machine.subscribe(listener);
   }
 
@@ -154,10 +164,17 @@ export class Session {
    * are accepted; rejects (and closes) when that takes longer than `connectTimeout`.
    */
   start(): Promise<void> {
+    this.connectDeadline = this.clock.now() + this.config.connectTimeout;
     this.loop = this.run();
-    const initialAuth = this.auth.map(
-      (entry) => new Promise<void>((resolve, reject) => entry.waiters.push({ resolve, reject })),
-    );
+    const initialAuth = this.auth.map((entry) => {
+      const accepted = new Promise<void>((resolve, reject) =>
+        entry.waiters.push({ resolve, reject }),
+      );
+      // Awaited only once a session exists: when connect fails first, shutdown() rejects these
+      // with nobody listening, and an unhandled rejection would end the user's process.
+      accepted.catch(() => {});
+      return accepted;
+    });
     const established = new Promise<void>((resolve, reject) => {
       const unsubscribe = this.machine.subscribe((state) => {
         if (isConnected(state)) {
@@ -175,7 +192,7 @@ export class Session {
         const tried = this.config.hosts.all().map(formatHost).join(', ');
         const cause =
           this.lastError instanceof Error ? ` (last error: ${this.lastError.message})` : '';
-        const error = new ZooKeeperError(
+        const error = makeError(
           'CONNECTIONLOSS',
           `no ZooKeeper session within ${this.config.connectTimeout} ms from ${tried}${cause}`,
           { op: 'connect', cause: this.lastError },
@@ -205,7 +222,7 @@ export class Session {
     }
     if (frame.length - 4 > this.maxFrameSize) {
       return Promise.reject(
-        new ZooKeeperError(
+        makeError(
           'BADARGUMENTS',
           `${op} request is ${frame.length - 4} bytes, over the ${this.maxFrameSize}-byte frame limit (jute.maxbuffer)`,
           { path: details.path, op },
@@ -226,7 +243,7 @@ export class Session {
           ? this.clock.setTimeout(
               () =>
                 giveUp(
-                  new ZooKeeperError('REQUESTTIMEOUT', `${op} got no reply within ${timeout} ms`, {
+                  makeError('REQUESTTIMEOUT', `${op} got no reply within ${timeout} ms`, {
                     op,
                     path: details.path,
                   }),
@@ -244,6 +261,7 @@ export class Session {
         path: details.path,
         read: (reader) => codec.read(reader),
         onReply: details.onReply,
+        onAbandonedReply: details.onAbandonedReply,
         resolve: (value) => {
           stopWaiting();
           resolve(value);
@@ -266,7 +284,7 @@ export class Session {
     const size = authFrame({ scheme, auth, waiters: [] }).frame.length - 4;
     if (size > this.maxFrameSize) {
       return Promise.reject(
-        new ZooKeeperError(
+        makeError(
           'BADARGUMENTS',
           `addAuth request is ${size} bytes, over the ${this.maxFrameSize}-byte frame limit (jute.maxbuffer)`,
           { op: 'addAuth' },
@@ -289,7 +307,7 @@ export class Session {
   /** Drops the current connection (for tests of failover and for moving to another server). */
   dropConnection(reason = 'dropped by the client'): void {
     if (!this.connection) return;
-    this.lastError = new ZooKeeperError('CONNECTIONLOSS', reason);
+    this.lastError = makeError('CONNECTIONLOSS', reason);
     this.connection.close();
   }
 
@@ -297,6 +315,7 @@ export class Session {
 
   private async run(): Promise<void> {
     let failures = 0;
+    let attempts = 0;
     while (!isFinal(this.state) && !this.stop.signal.aborted && !this.closeAnswered) {
       const { host, cycled } = this.config.hosts.next();
       if (cycled && failures > 0) {
@@ -304,31 +323,47 @@ export class Session {
         // but never so long that a short session cannot be resumed in time.
         failures = 0;
         const pause = Math.min(1_000, Math.floor(this.negotiatedTimeout / 4));
-        try {
-          await sleep(this.clock, pause * (0.5 + Math.random() / 2), this.stop.signal);
-        } catch {
-          return;
-        }
+        if (!(await this.pause(pause * (0.5 + Math.random() / 2)))) return;
       }
-      if (await this.attempt(host)) failures = 0;
-      else failures++;
+      const budget = attemptBudget({
+        perHost: this.timers.connectTimeout,
+        deadline: this.state === 'connecting' ? this.connectDeadline : null,
+        now: this.clock.now(),
+        hostCount: this.config.hosts.size,
+        attempts: attempts++,
+      });
+      if (await this.attempt(host, budget)) {
+        failures = 0;
+        // The link broke after a session was had: a random pause before dialling again.
+        if (!(await this.pause(reconnectPause(this.negotiatedTimeout)))) return;
+      } else {
+        failures++;
+      }
+    }
+  }
+
+  /** Sleeps unless the session is stopping; false when it is. */
+  private async pause(ms: number): Promise<boolean> {
+    if (isFinal(this.state) || this.closeAnswered) return false;
+    try {
+      await sleep(this.clock, ms, this.stop.signal);
+      return true;
+    } catch {
+      return false;
     }
   }
 
   /** One connection: handshake, then serve it until it breaks. Returns whether a session was had. */
-  private async attempt(host: HostAddress): Promise<boolean> {
+  private async attempt(host: HostAddress, budget: number): Promise<boolean> {
     const attempt = new AbortController();
     const onStop = () => attempt.abort(this.stop.signal.reason);
     this.stop.signal.addEventListener('abort', onStop, { once: true });
     const handshakeTimer = this.clock.setTimeout(
       () =>
         attempt.abort(
-          new ZooKeeperError(
-            'CONNECTIONLOSS',
-            `no handshake from ${formatHost(host)} within ${this.timers.connectTimeout} ms`,
-          ),
+          makeError('CONNECTIONLOSS', `no handshake from ${formatHost(host)} within ${budget} ms`),
         ),
-      this.timers.connectTimeout,
+      budget,
     );
     let connection: Connection | null = null;
     const onAbort = () => connection?.close();
@@ -375,37 +410,46 @@ export class Session {
       }),
     );
     try {
+      let refused = false;
       for await (const chunk of connection.chunks) {
-        for (const frame of decoder.push(chunk)) {
+        // Frames are handled as they are decoded, so that the replies ahead of an oversized one
+        // in the same chunk are delivered before the oversized length ends the stream.
+        decoder.decode(chunk, (frame) => {
+          if (refused) return;
           if (established) {
             this.handleFrame(frame);
-            continue;
+            return;
           }
           handshakeDone();
-          if (!this.handshake(frame, connection)) return false;
-          established = true;
-          this.connectedTo = host;
-          if (this.onReadOnlyServer) {
-            void this.probeForReadWrite(connection, host);
+          if (!this.handshake(frame, connection, host)) {
+            refused = true;
+            return;
           }
-        }
+          established = true;
+          if (this.onReadOnlyServer) void this.probeForReadWrite(connection, host);
+        });
+        if (refused) return false;
       }
+      const closeError = connection.closeError;
       if (!established) {
-        this.lastError = new ZooKeeperError(
+        this.lastError = makeError(
           'CONNECTIONLOSS',
-          `${formatHost(host)} closed the connection during the handshake (a read-only server, or one behind our last zxid)`,
+          closeError
+            ? `${formatHost(host)} closed the connection during the handshake: ${closeError.message}`
+            : `${formatHost(host)} closed the connection during the handshake (a read-only server, or one behind our last zxid)`,
+          { cause: closeError },
         );
+      } else if (this.lastError === null && closeError) {
+        // The peer or the network ended it (a reset, a TLS alert): that is the cause users see.
+        this.lastError = closeError;
       }
     } catch (error) {
       // Malformed or hostile bytes: drop this link, keep the session, try the next host.
       this.lastError = error;
-      if (
-        established &&
-        error instanceof ProtocolError &&
-        /^frame length \d+/.test(error.message)
-      ) {
-        // Most likely the reply to the oldest request is over the limit (a huge child list):
-        // tell that caller why, or it would see a bare CONNECTIONLOSS and retry forever.
+      if (established && error instanceof FrameSizeError && error.length > error.limit) {
+        // Every earlier frame was handled, so the oversized frame is the reply to the oldest
+        // pending request (a huge child list): tell that caller why, or it would see a bare
+        // CONNECTIONLOSS and retry forever.
         const head = this.pending.shift();
         head?.settle(
           new ProtocolError(
@@ -420,14 +464,12 @@ export class Session {
     return established;
   }
 
-  private handshake(frame: Uint8Array, connection: Connection): boolean {
+  private handshake(frame: Uint8Array, connection: Connection, host: HostAddress): boolean {
     if (frame.length === REPLY_HEADER_SIZE) throw handshakeRefusal(frame);
     const response = decodeConnectResponse(frame);
     if (response.timeOut <= 0) {
       // The server no longer knows this session (expired, or a wrong password).
-      this.expire(
-        new ZooKeeperError('SESSIONEXPIRED', `session 0x${this.id.toString(16)} has expired`),
-      );
+      this.expire(makeError('SESSIONEXPIRED', `session 0x${this.id.toString(16)} has expired`));
       return false;
     }
     this.id = response.sessionId;
@@ -438,13 +480,15 @@ export class Session {
     if (!response.readOnly) this.seenReadWriteServer = true;
     this.config.hosts.markConnected();
     this.connection = connection;
+    // Before any transition: a 'connected' listener may read `server`.
+    this.connectedTo = host;
     this.lastError = null;
     this.clearExpiryTimer();
     this.lastHeardAt = this.clock.now();
     this.heartbeat = new Heartbeat(this.clock, this.timers, {
       ping: () => this.outbox.push({ kind: 'control', frame: PING_FRAME }),
       dead: (silentFor) => {
-        this.lastError = new ZooKeeperError(
+        this.lastError = makeError(
           'CONNECTIONLOSS',
           `no reply from the server for ${Math.round(silentFor)} ms`,
         );
@@ -500,7 +544,12 @@ export class Session {
     if (header.xid === Xid.notification) {
       const event = decodeWatcherEvent(reader);
       const type = eventTypeName(event.type);
-      if (type) this.watches.dispatch(type, stripChroot(this.chroot, event.path));
+      if (type) {
+        const path = stripChroot(this.chroot, event.path);
+        // A path outside the chroot is the configuration node's: only getConfig watches it.
+        if (this.chroot === '' || path !== event.path) this.watches.dispatch(type, path);
+        if (event.path === CONFIG_NODE) this.watches.dispatchConfig(type);
+      }
       return;
     }
     if (header.xid === Xid.ping) return;
@@ -524,12 +573,13 @@ export class Session {
       );
     }
     if (header.zxid > 0n) this.zxid = header.zxid;
-    if (request.abandoned) return;
     try {
-      request.onReply?.(header.err);
+      if (request.abandoned) request.onAbandonedReply?.(header.err);
+      else request.onReply?.(header.err);
     } catch {
       // Watch bookkeeping must never break reply delivery.
     }
+    if (request.abandoned) return;
     if (header.err !== 0) {
       request.settle(errorFromCode(header.err, { path: request.path, op: request.op }));
       return;
@@ -553,16 +603,21 @@ export class Session {
     const reason =
       this.lastError instanceof Error ? this.lastError.message : 'the connection closed';
     const message = `connection to ${formatHost(host)} lost: ${reason}`;
+    const cause = this.lastError instanceof Error ? this.lastError : undefined;
     for (const request of this.pending.drain()) {
       request.settle(
-        new ZooKeeperError('CONNECTIONLOSS', message, { op: request.op, path: request.path }),
+        makeError('CONNECTIONLOSS', message, {
+          op: request.op,
+          path: request.path,
+          cause,
+        }),
       );
     }
     // Credentials without a reply are re-sent (with their waiters) by the next handshake.
     this.authInFlight.drain();
     this.outbox.detach();
     if (isFinal(this.state) || this.closeAnswered) return;
-    this.machine.transition('suspended');
+    this.machine.transition('suspended', cause);
     this.armExpiryTimer();
   }
 
@@ -609,7 +664,7 @@ export class Session {
       this.expiryTimer = null;
       if (isConnected(this.state) || isFinal(this.state)) return;
       this.expire(
-        new ZooKeeperError(
+        makeError(
           'SESSIONEXPIRED',
           `no server answered for ${this.negotiatedTimeout} ms (the session timeout): session 0x${this.id.toString(16)} is considered expired`,
         ),
@@ -634,19 +689,15 @@ export class Session {
     const details = { op, path };
     switch (this.state) {
       case 'expired':
-        return new ZooKeeperError(
+        return makeError(
           'SESSIONEXPIRED',
           `session 0x${this.id.toString(16)} has expired`,
           details,
         );
       case 'auth-failed':
-        return new ZooKeeperError(
-          'AUTHFAILED',
-          'authentication failed; the session is unusable',
-          details,
-        );
+        return makeError('AUTHFAILED', 'authentication failed; the session is unusable', details);
       default:
-        return new ZooKeeperError('SESSIONEXPIRED', 'the client is closed', details);
+        return makeError('SESSIONEXPIRED', 'the client is closed', details);
     }
   }
 
@@ -660,7 +711,7 @@ export class Session {
     this.clearExpiryTimer();
     this.heartbeat?.stop();
     this.heartbeat = null;
-    this.machine.transition(state);
+    this.machine.transition(state, error);
     this.stop.abort(error);
     const connection = this.connection;
     this.connection = null;
@@ -668,7 +719,12 @@ export class Session {
     connection?.close();
     const fail = (request: PendingRequest | undefined) =>
       request?.settle(
-        new ZooKeeperError(error.code, error.message, { op: request.op, path: request.path }),
+        errorFromCode(error.errno, {
+          message: error.message,
+          op: request.op,
+          path: request.path,
+          cause: error.cause,
+        }),
       );
     for (const request of this.pending.drain()) fail(request);
     for (const item of this.outbox.drain()) if (item.kind !== 'auth') fail(item.request);
@@ -697,7 +753,7 @@ export class Session {
       }
       if (await this.sendCloseSession(remaining)) break;
     }
-    await this.shutdown('closed', new ZooKeeperError('SESSIONEXPIRED', 'the client is closed'));
+    await this.shutdown('closed', makeError('SESSIONEXPIRED', 'the client is closed'));
   }
 
   /** True once the server answered closeSession; false if the link broke or time ran out. */

@@ -20,7 +20,7 @@ export function isConnected(state: SessionState): boolean {
   return state === 'connected' || state === 'connected-readonly';
 }
 
-export type StateListener = (state: SessionState, previous: SessionState) => void;
+export type StateListener = (state: SessionState, previous: SessionState, cause?: Error) => void;
 
 export class StateMachine {
   private current: SessionState = 'connecting';
@@ -30,14 +30,17 @@ export class StateMachine {
     return this.current;
   }
 
-  /** Moves to `next`; returns false (and changes nothing) when the move is not allowed. */
-  transition(next: SessionState): boolean {
+  /**
+   * Moves to `next`; returns false (and changes nothing) when the move is not allowed. `cause`
+   * says why, for moves the user did not ask for (a lost link, an expiry).
+   */
+  transition(next: SessionState, cause?: Error): boolean {
     const previous = this.current;
     if (!MOVES[previous].includes(next)) return false;
     this.current = next;
     for (const listener of [...this.listeners]) {
       try {
-        listener(next, previous);
+        listener(next, previous, cause);
       } catch (error) {
         // A throwing listener must not break the session; report it out of band.
         queueMicrotask(() => {

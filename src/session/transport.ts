@@ -2,8 +2,11 @@
 // every runtime (Node, Bun, Deno, workerd) supplies one small adapter with this shape.
 import type { TlsOptions } from './types.js';
 
+/** Where and how a {@link Transport} connects. */
 export interface TransportConnectOptions {
+  /** Host name or IP address of the server. */
   host: string;
+  /** TCP port of the server. */
   port: number;
   /** TLS settings, or undefined for plain TCP. */
   tls?: TlsOptions;
@@ -24,8 +27,18 @@ export interface Connection {
   close(): void;
   /** Settles when the connection is closed, from either side. Never rejects. */
   readonly closed: Promise<void>;
+  /**
+   * Why the connection closed, when the runtime said (a reset, a TLS alert): set before `chunks`
+   * ends. The session passes it on as the `cause` of the CONNECTIONLOSS errors and of the
+   * `suspended` state change. Optional: adapters that cannot tell leave it undefined.
+   */
+  readonly closeError?: Error;
 }
 
+/**
+ * A runtime's way of opening byte streams to servers (`ConnectOptions.transport`). The package
+ * ships one per runtime in `zookeeper-ts/transports`; the default picks the right one.
+ */
 export interface Transport {
   /** Opens a connection; rejects when the host cannot be reached or the signal aborts. */
   connect(options: TransportConnectOptions): Promise<Connection>;

@@ -1,9 +1,19 @@
 // Client-side watch registry: who is told about which server notification. The server sends one
 // notification per (connection, event); fanning it out to watchers is ours to do, following the
-// Java client's rules (shared/reference/zookeeper-protocol.md §6.3).
+// Java client's rules.
 import type { EventType, SessionState, WatchedEvent, Watcher } from './types.js';
 
 export type OneShotKind = 'data' | 'exist' | 'child';
+
+/** The ensemble's configuration node: never under the chroot. */
+export const CONFIG_NODE = '/zookeeper/config';
+
+/**
+ * Where getConfig's watchers are kept: not a path, so it cannot be mistaken for the client path
+ * `/zookeeper/config`, which under a chroot is another node (restoring a watch there after a
+ * reconnect would make the server answer NodeDeleted for a node that never existed).
+ */
+export const CONFIG_WATCH_KEY = 'zookeeper:config';
 
 /** A persistent watch's consumer (an async iterator behind `client.watch`). */
 export interface PersistentListener {
@@ -52,6 +62,8 @@ export class WatchRegistry {
   };
   private readonly persistent = new Map<string, Set<PersistentListener>>();
   private readonly recursive = new Map<string, Set<PersistentListener>>();
+  /** addWatch requests in flight per path: the server watch they set must not be removed. */
+  private readonly adding = new Map<string, number>();
 
   add(kind: OneShotKind, path: string, watcher: Watcher): void {
     addTo(this.oneShot[kind], path, watcher);
@@ -82,6 +94,24 @@ export class WatchRegistry {
       safeCall(() => listener.end(null));
     }
     return true;
+  }
+
+  /** Counts an addWatch for `path` as in flight; returns the function that ends it (idempotent). */
+  beginAdd(path: string): () => void {
+    this.adding.set(path, (this.adding.get(path) ?? 0) + 1);
+    let done = false;
+    return () => {
+      if (done) return;
+      done = true;
+      const left = (this.adding.get(path) ?? 1) - 1;
+      if (left > 0) this.adding.set(path, left);
+      else this.adding.delete(path);
+    };
+  }
+
+  /** Whether an addWatch for `path` is in flight. */
+  isAdding(path: string): boolean {
+    return this.adding.has(path);
   }
 
   hasPersistent(path: string, recursive: boolean): boolean {
@@ -126,6 +156,15 @@ export class WatchRegistry {
     const event: WatchedEvent = { type, path };
     for (const watcher of watchers) safeCall(() => watcher(event));
     for (const listener of listeners) safeCall(() => listener.event(event));
+  }
+
+  /** Delivers a notification for the configuration node to getConfig's watchers. */
+  dispatchConfig(type: EventType): void {
+    if (type !== 'NodeDataChanged' && type !== 'NodeCreated' && type !== 'NodeDeleted') return;
+    const watchers = new Set<Watcher>();
+    takeFrom(this.oneShot.data, CONFIG_WATCH_KEY, watchers);
+    const event: WatchedEvent = { type, path: CONFIG_NODE };
+    for (const watcher of watchers) safeCall(() => watcher(event));
   }
 
   /**

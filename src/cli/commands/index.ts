@@ -1,11 +1,13 @@
 // Every command of zkts, in the order `zkts --help` lists them.
 import { acl } from './acl.js';
+import { bench } from './bench.js';
 import { create } from './create.js';
 import { digest } from './digest.js';
 import { elect } from './elect.js';
 import { fourLetter, mntr, srvr } from './four-letter.js';
 import { get } from './get.js';
 import { lock } from './lock.js';
+import { locks } from './locks.js';
 import { ls } from './ls.js';
 import { rm } from './rm.js';
 import { auth, ephemerals, sync, whoami } from './session.js';
@@ -29,6 +31,8 @@ export const COMMANDS: readonly Command[] = [
   whoami,
   lock,
   elect,
+  locks,
+  bench,
   srvr,
   mntr,
   fourLetter,

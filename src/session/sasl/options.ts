@@ -1,6 +1,6 @@
 // The `sasl` connect option: its public shape and the checks that turn bad input into a typed
 // BADARGUMENTS at connect() instead of a failure deep inside the exchange.
-import { ZooKeeperError } from '../../protocol/errors.js';
+import { makeError } from '../../protocol/errors.js';
 
 /** SASL mechanisms this client implements. Kerberos (GSSAPI) is not one of them. */
 export type SaslMechanism = 'DIGEST-MD5';
@@ -24,8 +24,7 @@ export interface SaslOptions {
 
 /** Validates the option; throws BADARGUMENTS with the reason. */
 export function checkSaslOptions(sasl: unknown): SaslOptions {
-  const bad = (why: string) =>
-    new ZooKeeperError('BADARGUMENTS', `sasl: ${why}`, { op: 'connect' });
+  const bad = (why: string) => makeError('BADARGUMENTS', `sasl: ${why}`, { op: 'connect' });
   if (typeof sasl !== 'object' || sasl === null) throw bad('must be an object');
   const { mechanism, username, password } = sasl as Record<string, unknown>;
   if (mechanism !== 'DIGEST-MD5') {

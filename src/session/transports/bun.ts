@@ -1,6 +1,6 @@
 // Bun's own sockets: Bun.connect. Its write() takes what the kernel accepts and returns the count,
 // so the rest is kept here, in order, and flushed from the drain handler.
-import { ZooKeeperError } from '../../protocol/errors.js';
+import { makeError } from '../../protocol/errors.js';
 import type { Connection, Transport, TransportConnectOptions } from '../transport.js';
 import { ChunkQueue } from './chunk-queue.js';
 
@@ -39,7 +39,7 @@ interface BunNet {
 
 function bunNamespace(): BunNet {
   const bun = (globalThis as { Bun?: BunNet }).Bun;
-  if (!bun) throw new ZooKeeperError('BADARGUMENTS', 'the bun transport needs the Bun runtime');
+  if (!bun) throw makeError('BADARGUMENTS', 'the bun transport needs the Bun runtime');
   return bun;
 }
 

@@ -1,6 +1,6 @@
 // Cloudflare Workers and Durable Objects (workerd): connect() from `cloudflare:sockets`, or the
 // connect() of a binding (an ExternalServer/service binding pins the address for you).
-import { ZooKeeperError } from '../../protocol/errors.js';
+import { makeError } from '../../protocol/errors.js';
 import type { Transport } from '../transport.js';
 import type { TlsOptions } from '../types.js';
 import { type WebStreamSocket, webStreamTransport } from './web.js';
@@ -24,7 +24,7 @@ export function loadCloudflareSockets(): Promise<SocketConnect> {
       return sockets.connect as SocketConnect;
     } catch (error) {
       builtin = null;
-      throw new ZooKeeperError(
+      throw makeError(
         'BADARGUMENTS',
         'cloudflare:sockets is not available here (it exists on workerd / Cloudflare Workers only); pass another transport',
         { cause: error },
@@ -61,7 +61,7 @@ function secureTransportFor(tls: TlsOptions | undefined, host: string): 'on' | '
   if (tls.rejectUnauthorized === false) unsupported.push('rejectUnauthorized: false');
   if (tls.servername !== undefined && tls.servername !== host) unsupported.push('servername');
   if (unsupported.length > 0) {
-    throw new ZooKeeperError(
+    throw makeError(
       'BADARGUMENTS',
       `TLS option(s) ${unsupported.join(', ')} cannot be set per connection on Workers: the runtime's trust store verifies the server (workerd: network tlsOptions.trustedCertificates)`,
     );

@@ -5,6 +5,10 @@
 import type { Transport } from '../transport.js';
 import { detectRuntime } from './runtime.js';
 
+/**
+ * The transport `connect()` uses when given none: {@link cloudflareTransport} on workerd,
+ * {@link nodeTransport} elsewhere. Rejects on a runtime with neither (no TCP sockets).
+ */
 export async function defaultTransport(): Promise<Transport> {
   if (detectRuntime() === 'workerd') {
     const { cloudflareTransport, loadCloudflareSockets } = await import('./cloudflare.js');

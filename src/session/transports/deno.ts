@@ -1,6 +1,6 @@
 // Deno's own sockets: Deno.connect / Deno.connectTls, used through their WHATWG streams. Needs
 // `--allow-net` (as node:net on Deno does); TLS trusts `ca` through `caCerts`.
-import { ZooKeeperError } from '../../protocol/errors.js';
+import { makeError } from '../../protocol/errors.js';
 import type { Transport } from '../transport.js';
 import { webStreamTransport } from './web.js';
 
@@ -27,7 +27,7 @@ interface DenoNet {
 function denoNamespace(): DenoNet {
   const deno = (globalThis as { Deno?: DenoNet }).Deno;
   if (!deno) {
-    throw new ZooKeeperError('BADARGUMENTS', 'the deno transport needs the Deno runtime');
+    throw makeError('BADARGUMENTS', 'the deno transport needs the Deno runtime');
   }
   return deno;
 }
@@ -41,13 +41,13 @@ export const denoTransport: Transport = webStreamTransport(async ({ host, port, 
     return conn;
   }
   if (tls.rejectUnauthorized === false) {
-    throw new ZooKeeperError(
+    throw makeError(
       'BADARGUMENTS',
       'Deno.connectTls cannot skip certificate checks per connection (rejectUnauthorized: false); pass the server certificate as `ca`',
     );
   }
   if (tls.servername !== undefined && tls.servername !== host) {
-    throw new ZooKeeperError(
+    throw makeError(
       'BADARGUMENTS',
       'Deno.connectTls verifies the host it connects to; connect to the servername instead of setting `servername`',
     );

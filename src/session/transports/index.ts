@@ -1,5 +1,8 @@
-// Every transport, for `connect(hosts, { transport })`. Safe to import on any runtime: each
-// adapter touches its runtime's API only when it connects.
+/**
+ * Every transport, for `connect(hosts, { transport })`. Safe to import on any runtime: each
+ * adapter touches its runtime's API only when it connects.
+ * @module zookeeper-ts/transports
+ */
 
 export { bunTransport } from './bun.js';
 export type { SocketConnect } from './cloudflare.js';

@@ -1,7 +1,7 @@
 // Transport over node:net / node:tls. Also serves Bun and Deno through their Node compatibility.
 import type * as net from 'node:net';
 import type * as tls from 'node:tls';
-import { ZooKeeperError } from '../../protocol/errors.js';
+import { makeError } from '../../protocol/errors.js';
 import type { Connection, Transport, TransportConnectOptions } from '../transport.js';
 import { ChunkQueue } from './chunk-queue.js';
 
@@ -16,6 +16,8 @@ let modules: Promise<NodeSockets> | null = null;
  * Loads node:net and node:tls on first use, through dynamic imports inside try/catch: a bundle
  * made for workerd then carries no top-level `import "node:net"` (which would demand
  * `nodejs_compat`), and a runtime without them gets a clear error instead of a load failure.
+ * Internal (stripped from the published declarations, whose consumers need no @types/node).
+ * @internal
  */
 export function loadNodeSockets(): Promise<NodeSockets> {
   modules ??= (async () => {
@@ -27,7 +29,7 @@ export function loadNodeSockets(): Promise<NodeSockets> {
       return { net: netModule, tls: tlsModule };
     } catch (error) {
       modules = null;
-      throw new ZooKeeperError(
+      throw makeError(
         'BADARGUMENTS',
         'node:net is not available in this runtime; pass a transport that is (see zookeeper-ts transports)',
         { cause: error },
@@ -41,6 +43,7 @@ class NodeConnection implements Connection {
   readonly chunks = new ChunkQueue();
   readonly closed: Promise<void>;
   private drain: Promise<void> | null = null;
+  private error: Error | undefined;
 
   constructor(private readonly socket: net.Socket) {
     socket.setNoDelay(true);
@@ -54,8 +57,14 @@ class NodeConnection implements Connection {
         resolve();
       });
     });
-    // Errors surface as a close; the session learns the cause from the ended stream.
-    socket.on('error', () => {});
+    // Errors surface as a close (node emits 'error' before 'close'); the first one is the cause.
+    socket.on('error', (error: Error) => {
+      this.error ??= error;
+    });
+  }
+
+  get closeError(): Error | undefined {
+    return this.error;
   }
 
   write(bytes: Uint8Array): Promise<void> | undefined {
@@ -81,6 +90,7 @@ class NodeConnection implements Connection {
   }
 }
 
+/** TCP and TLS through `node:net` and `node:tls`: the default on Node, Bun and Deno; honours every TLS option. */
 export const nodeTransport: Transport = {
   async connect(options: TransportConnectOptions): Promise<Connection> {
     const { net, tls } = await loadNodeSockets();

@@ -1,7 +1,9 @@
 // Which JavaScript runtime this is, from globals every bundler leaves alone.
 
+/** The runtimes {@link detectRuntime} tells apart; `unknown` for anything else (a browser, say). */
 export type RuntimeName = 'workerd' | 'bun' | 'deno' | 'node' | 'unknown';
 
+/** Which runtime this is, from its globals (the default transport picks its adapter by it). */
 export function detectRuntime(): RuntimeName {
   const g = globalThis as {
     navigator?: { userAgent?: unknown };

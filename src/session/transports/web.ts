@@ -4,7 +4,9 @@ import type { Connection, Transport, TransportConnectOptions } from '../transpor
 
 /** A byte socket as a pair of WHATWG streams (a `cloudflare:sockets` `Socket` is one). */
 export interface WebStreamSocket {
+  /** Bytes from the server. */
   readonly readable: ReadableStream<Uint8Array>;
+  /** Bytes to the server. */
   readonly writable: WritableStream<Uint8Array>;
   /** Settles once the connection is up; rejects when it cannot be made (cloudflare:sockets). */
   readonly opened?: Promise<unknown>;

@@ -129,3 +129,51 @@ describe('3-node ensemble', () => {
     }
   }, 60_000);
 });
+
+describe('getConfig watch with a chroot', () => {
+  it('gets no false NodeDeleted after a reconnect, and still fires on a real reconfig', async () => {
+    const root = await open(ensemble.connectString);
+    await root.addAuth('digest', ensemble.superAuth!);
+    await retryOnLoss(() => root.create('/app').catch(ignoreExists));
+    const zk = await open(`${ensemble.connectString}/app`);
+    const events: WatchedEvent[] = [];
+    const before = await retryOnLoss(() => zk.getConfig({ watch: (e) => events.push(e) }));
+    for (let i = 0; i < 2; i++) {
+      zk.dropConnection('test: reconnect');
+      await until(zk, 'connected');
+      // A round trip after the watch restore: any notification it caused has arrived by now.
+      await retryOnLoss(() => zk.sync('/'));
+    }
+    expect(events).toEqual([]);
+    // A real reconfig: add back a member the config lacks (the test above removed one), or
+    // remove one when all are there.
+    const missing = ensemble.members.find(
+      (m) => !new RegExp(`server\\.${m.id}=`).test(before.config),
+    );
+    const version = BigInt(`0x${/version=([0-9a-f]+)/.exec(before.config)![1]}`);
+    const change = missing
+      ? {
+          joining: `server.${missing.id}=127.0.0.1:${missing.quorumPort}:${missing.electionPort}:participant;${missing.connectString}`,
+        }
+      : { leaving: String(ensemble.members[2]!.id) };
+    await retryOnLoss(() => root.reconfig({ ...change, fromConfig: version })).catch(
+      (error: { code?: string }) => {
+        if (error.code !== 'BADVERSION') throw error;
+      },
+    );
+    await waitUntil(() => events.length > 0, 15_000);
+    expect(events).toEqual([{ type: 'NodeDataChanged', path: '/zookeeper/config' }]);
+  }, 60_000);
+});
+
+function ignoreExists(error: { code?: string }): void {
+  if (error.code !== 'NODEEXISTS') throw error;
+}
+
+async function waitUntil(check: () => boolean, ms: number): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error(`condition not met within ${ms} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { LockLostError, Mutex } from '../../../src/locks/index.js';
 import { sharedServer, TcpProxy } from '../../harness/index.js';
-import { childrenOf, lockPath, newClient, until } from './helpers.js';
+import { childrenOf, lockPath, newClient, until, watchesByPath } from './helpers.js';
 
 function aborted(signal: AbortSignal): Promise<unknown> {
   return new Promise((resolve) => {
@@ -83,6 +83,30 @@ describe('Lease.signal', () => {
     expect(lease.signal.aborted).toBe(false);
     await admin.delete(lease.path);
     expect(await aborted(lease.signal)).toMatchObject({ reason: 'deleted', code: 'NONODE' });
+    await lease.release();
+  });
+
+  it('watches its node only once the signal is read; a deletion before that aborts at once', async () => {
+    const zk = await newClient();
+    const admin = await newClient();
+    const path = lockPath();
+    const lease = await new Mutex(zk, path).acquire();
+    const unread = await new Mutex(zk, lockPath()).acquire();
+    // Nobody asked for the signal yet: no watch on either node (the server's own list).
+    await zk.sync(lease.path);
+    expect((await watchesByPath(path)).get(lease.path)).toBeUndefined();
+    // Reading it sets the watch...
+    expect(lease.signal.aborted).toBe(false);
+    await until(
+      async () => (await watchesByPath(path)).get(lease.path)?.includes(zk.sessionId) === true,
+      'own-node watch set',
+    );
+    // ...and a node deleted before the first read is found by that read's request.
+    await admin.delete(unread.path);
+    expect(await aborted(unread.signal)).toMatchObject({ reason: 'deleted', code: 'NONODE' });
+    await admin.delete(lease.path);
+    expect(await aborted(lease.signal)).toMatchObject({ reason: 'deleted', code: 'NONODE' });
+    await unread.release();
     await lease.release();
   });
 

@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { ZooKeeperError } from '../../../src/index.js';
 import { type ElectionClient, LeaderLatch } from '../../../src/locks/index.js';
-import type { SessionState, Stat } from '../../../src/session/types.js';
+import type { SessionState, Stat, StateChange } from '../../../src/session/types.js';
 
 function stat(czxid: bigint, owner: bigint): Stat {
   return {
@@ -29,13 +29,14 @@ class FakeElection {
   readonly chroot = '';
   readonly nodes = new Map<string, { data: Uint8Array; stat: Stat }>();
   private seq = 0;
-  private readonly listeners = new Set<(state: SessionState) => void>();
+  private readonly listeners = new Set<(state: SessionState, change: StateChange) => void>();
   /** Called before each create; throw to refuse it. */
   beforeCreate: () => void = () => {};
 
   setState(state: SessionState): void {
+    const previous = this.state;
     this.state = state;
-    for (const listener of [...this.listeners]) listener(state);
+    for (const listener of [...this.listeners]) listener(state, { previous });
   }
 
   readonly client: ElectionClient = {

@@ -1,0 +1,39 @@
+// What the parent asks a lock probe (bench/lock-probe.ts) to run, and what the probe prints back.
+import type { RoundResult, Timing } from './stats.js';
+
+/** Which lock implementation the probe drives. */
+export const PROBE_LOCK = {
+  mutex: 'mutex',
+  manyPaths: 'many-paths',
+  rwlock: 'rwlock',
+  semaphore: 'semaphore',
+  exclusive: 'exclusive',
+  nzkRecipe: 'nzk-recipe',
+  nzkNoRelist: 'nzk-no-relist',
+} as const;
+export type ProbeLock = (typeof PROBE_LOCK)[keyof typeof PROBE_LOCK];
+
+export interface ProbeSpec {
+  lock: ProbeLock;
+  server: string;
+  /** The lock path (many-paths: the parent of the paths). */
+  path: string;
+  /** Sessions, one contender each (many-paths: each session contends on every path). */
+  sessions: number;
+  /** many-paths: number of lock paths. */
+  paths?: number;
+  /** rwlock: share of reads; semaphore: number of leases. */
+  readShare?: number;
+  leases?: number;
+  seed: number;
+  timing: Timing;
+}
+
+export interface ProbeResult {
+  rounds: RoundResult[];
+  /** Acquisitions over the whole run, warm-up included. */
+  acquisitions: number;
+  /** Watch events delivered to the recipe (all of them / on the receiver's own node). */
+  notifications: number;
+  ownNodeNotifications?: number;
+}

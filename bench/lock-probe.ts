@@ -1,0 +1,128 @@
+// Child process of the lock scenarios: runs one lock case (one implementation, its sessions and
+// contenders) in a fresh Node process and prints its rounds as JSON. Each implementation gets a
+// process of its own, so none inherits another's JIT state, heap or leftover timers, and the
+// client CPU per acquisition is that implementation's alone.
+import type { Client } from '../src/index.js';
+import {
+  ExclusiveLock,
+  type Lease,
+  type LockClient,
+  Mutex,
+  ReadWriteLock,
+  Semaphore,
+} from '../src/locks/index.js';
+import { closeNzk, mkdirpNzk } from './baselines/nzk.js';
+import { NzkRecipeMutex } from './baselines/nzk-lock.js';
+import { type Acquire, runContenders } from './drivers/contenders.js';
+import { closeAll, closeOurs, openNzk, openOurs } from './drivers/sessions.js';
+import { WatchCounter } from './drivers/watch-counter.js';
+import { PROBE_LOCK, type ProbeResult, type ProbeSpec } from './lock-probe-spec.js';
+import { deriveSeed, seededRng } from './rng.js';
+import { RoundClock, RoundRecorder } from './stats.js';
+
+function leaseAcquire(acquire: () => Promise<Lease>): Acquire {
+  return async () => {
+    const lease = await acquire();
+    return () => lease.release();
+  };
+}
+
+function oursContenders(spec: ProbeSpec, clients: LockClient[]): Acquire[] {
+  switch (spec.lock) {
+    case PROBE_LOCK.mutex:
+      return clients.map((client) => {
+        const lock = new Mutex(client, spec.path);
+        return leaseAcquire(() => lock.acquire());
+      });
+    case PROBE_LOCK.manyPaths: {
+      const paths = Array.from({ length: spec.paths ?? 1 }, (_, i) => `${spec.path}/p-${i}`);
+      return paths.flatMap((path) =>
+        clients.map((client) => {
+          const lock = new Mutex(client, path);
+          return leaseAcquire(() => lock.acquire());
+        }),
+      );
+    }
+    case PROBE_LOCK.rwlock:
+      return clients.map((client, i) => {
+        const lock = new ReadWriteLock(client, spec.path);
+        const rng = seededRng(deriveSeed(spec.seed, i));
+        const share = spec.readShare ?? 0.9;
+        return leaseAcquire(() => (rng() < share ? lock.read.acquire() : lock.write.acquire()));
+      });
+    case PROBE_LOCK.semaphore:
+      return clients.map((client) => {
+        const lock = new Semaphore(client, spec.path, spec.leases ?? 1);
+        return leaseAcquire(() => lock.acquire());
+      });
+    case PROBE_LOCK.exclusive:
+      return clients.map((client) => {
+        const lock = new ExclusiveLock(client, spec.path);
+        return leaseAcquire(() => lock.acquire());
+      });
+    default:
+      throw new Error(`not one of our locks: ${spec.lock}`);
+  }
+}
+
+/** One holder at a time on one path: the cases where a handoff is well defined. */
+function singleHolder(spec: ProbeSpec): boolean {
+  const oneAtATime: string[] = [
+    PROBE_LOCK.mutex,
+    PROBE_LOCK.exclusive,
+    PROBE_LOCK.nzkRecipe,
+    PROBE_LOCK.nzkNoRelist,
+  ];
+  return spec.sessions > 1 && oneAtATime.includes(spec.lock);
+}
+
+async function measure(spec: ProbeSpec, contenders: Acquire[]) {
+  const clock = new RoundClock(spec.timing);
+  // Client CPU per acquisition: this process runs only these contenders meanwhile.
+  const recorder = new RoundRecorder(clock, contenders.length, true);
+  const totals = await runContenders(clock, recorder, contenders, singleHolder(spec));
+  return { rounds: recorder.results(), acquisitions: totals.acquisitions };
+}
+
+async function run(spec: ProbeSpec): Promise<ProbeResult> {
+  if (spec.lock === PROBE_LOCK.nzkRecipe || spec.lock === PROBE_LOCK.nzkNoRelist) {
+    const clients = await openNzk(spec.server, spec.sessions);
+    try {
+      // The recipe does not create its lock path (the benchmark does; a hand-run probe may not).
+      await mkdirpNzk(clients[0]!, spec.path);
+      const relist = spec.lock === PROBE_LOCK.nzkRecipe;
+      const locks = clients.map((client) => new NzkRecipeMutex(client, spec.path, relist));
+      const measured = await measure(
+        spec,
+        locks.map((lock) => () => lock.acquire()),
+      );
+      return { ...measured, notifications: locks.reduce((sum, l) => sum + l.watchEvents, 0) };
+    } finally {
+      await closeAll(clients, closeNzk);
+    }
+  }
+  const clients: Client[] = await openOurs(spec.server, spec.sessions);
+  try {
+    const counter = new WatchCounter();
+    const contenders = oursContenders(
+      spec,
+      clients.map((c) => counter.wrap(c)),
+    );
+    const measured = await measure(spec, contenders);
+    return {
+      ...measured,
+      notifications: counter.events,
+      ownNodeNotifications: counter.ownNodeEvents,
+    };
+  } finally {
+    await closeAll(clients, closeOurs);
+  }
+}
+
+const spec = JSON.parse(process.argv[2] ?? '') as ProbeSpec;
+const result = await run(spec);
+process.stdout.write(
+  `${JSON.stringify(result, (_key, value) => (typeof value === 'number' && !Number.isFinite(value) ? null : value))}\n`,
+);
+// A baseline library may keep a timer or socket alive: the result is out, leave.
+process.exit(0);

@@ -1,0 +1,302 @@
+// Who holds a lock and who waits: a read-only view of a lock path, ordered and decided by the
+// same functions the recipes use, so it agrees with what our locks, Curator and kazoo do.
+import type { Stat } from '../session/types.js';
+import {
+  type Decision,
+  predecessorDecision,
+  readerDecision,
+  type SequenceOrder,
+  sortContenders,
+} from './contenders.js';
+import { badArguments, hasCode } from './errors.js';
+import { baseName, childPath, LockName, type NamingStyle, parentOf } from './naming.js';
+import type { LockClient } from './types.js';
+
+/** kazoo's `ReadLock` node name (its `Lock` and `WriteLock` use {@link LockName.kazooMutex}). */
+export const KAZOO_READ_NAME = '__rlock__';
+
+/** What a contender node is: a mutex node, one side of a read/write lock, or a semaphore lease. */
+export type ContenderKind = 'mutex' | 'read' | 'write' | 'lease' | 'exclusive';
+
+/** One node of a lock, holding or waiting. */
+export interface LockContender {
+  /** The node name (last path segment). */
+  readonly name: string;
+  /** The node's full path (relative to the client's chroot). */
+  readonly path: string;
+  /** Whether the node holds the lock now, or waits for it. */
+  readonly state: 'holder' | 'waiting';
+  /** Which recipe's node it is (see {@link ContenderKind}). */
+  readonly kind: ContenderKind;
+  /** Whose naming the node follows; undefined for an {@link ExclusiveLock} node. */
+  readonly naming: NamingStyle | undefined;
+  /** The server-assigned sequence number (undefined for an exclusive lock node). */
+  readonly sequence: number | undefined;
+  /** For a waiter: the name of the node it waits on (the one whose deletion wakes it). */
+  readonly waitsFor: string | undefined;
+  /** The session that owns the (ephemeral) node: `ephemeralOwner`. */
+  readonly owner: bigint;
+  /** When the node was created (ms since the epoch, the server's clock). */
+  readonly created: number;
+  /** How long ago the node was created, by this machine's clock (so only as good as the clocks). */
+  readonly age: number;
+  /** The node's czxid: the fencing token a holder gets, strictly increasing across holders. */
+  readonly fencingToken: bigint;
+  /** The node's data: Curator stores the owner's IP address, kazoo its identifier. */
+  readonly data: Uint8Array;
+}
+
+/** A lock path as seen now: its contenders in grant order. */
+export interface LockInspection {
+  /** The lock path inspected. */
+  readonly path: string;
+  /**
+   * Holders first in the order they were granted, then waiters in the order they will be. A path
+   * shared by Curator-style and kazoo-style nodes has two independent queues (neither library
+   * honours the other's names): the Curator queue is listed first.
+   */
+  readonly contenders: readonly LockContender[];
+  /** The contenders that hold (several for read locks and semaphores). */
+  readonly holders: number;
+  /** The contenders that wait. */
+  readonly waiting: number;
+}
+
+/** Options of {@link inspectLock}. */
+export interface InspectOptions {
+  /** The order the lock's users use (default `'interop'`, the order of Curator and kazoo). */
+  sequenceOrder?: SequenceOrder;
+  /**
+   * For a semaphore: its number of leases. Without it every lease node counts as held (a process
+   * that has just created its lease and waits for the count to drop shows up as a holder).
+   */
+  maxLeases?: number;
+  signal?: AbortSignal;
+}
+
+type Client = Pick<LockClient, 'getChildren' | 'getData' | 'exists'>;
+
+interface Planned {
+  name: string;
+  dir: string;
+  kind: ContenderKind;
+  naming: NamingStyle | undefined;
+  sequence: number | undefined;
+  decision: Decision;
+}
+
+const CURATOR_NAMES = [LockName.mutex, LockName.read, LockName.write];
+const KAZOO_NAMES = [LockName.kazooMutex, KAZOO_READ_NAME];
+
+/** Kind of a contender from its lock name. */
+function kindOf(lockName: string): ContenderKind {
+  switch (lockName) {
+    case LockName.read:
+    case KAZOO_READ_NAME:
+      return 'read';
+    case LockName.write:
+      return 'write';
+    case LockName.lease:
+      return 'lease';
+    default:
+      return 'mutex';
+  }
+}
+
+/**
+ * One queue of sequential contenders, decided as the recipes decide: a reader holds when no
+ * writer is ahead of it; anything else holds at the head of the queue.
+ */
+function planQueue(
+  dir: string,
+  children: readonly string[],
+  names: readonly string[],
+  writeName: string,
+  naming: NamingStyle,
+  order: SequenceOrder,
+): Planned[] {
+  const sorted = sortContenders(children, names, order);
+  return sorted.map((contender, own) => {
+    const kind = kindOf(contender.lockName);
+    const decision =
+      kind === 'read' ? readerDecision(sorted, own, writeName) : predecessorDecision(sorted, own);
+    return { name: contender.name, dir, kind, naming, sequence: contender.sequence, decision };
+  });
+}
+
+/** Children of `path`, or [] when it does not exist. */
+async function childrenOf(client: Client, path: string, signal?: AbortSignal): Promise<string[]> {
+  try {
+    return await client.getChildren(path, { signal });
+  } catch (error) {
+    if (hasCode(error, 'NONODE')) return [];
+    throw error;
+  }
+}
+
+/** The semaphore layout (`leases/` and `locks/` under the path): lease holders, then the guard queue. */
+async function planSemaphore(
+  client: Client,
+  path: string,
+  options: InspectOptions,
+): Promise<Planned[]> {
+  const order = options.sequenceOrder ?? 'interop';
+  const leasesDir = childPath(path, 'leases');
+  const guardDir = childPath(path, 'locks');
+  const [leaseChildren, guardChildren] = await Promise.all([
+    childrenOf(client, leasesDir, options.signal),
+    childrenOf(client, guardDir, options.signal),
+  ]);
+  const leases = sortContenders(leaseChildren, [LockName.lease], order);
+  const max = options.maxLeases ?? Number.POSITIVE_INFINITY;
+  const planned: Planned[] = leases.map((lease, own) => ({
+    name: lease.name,
+    dir: leasesDir,
+    kind: 'lease',
+    naming: 'curator',
+    sequence: lease.sequence,
+    decision: own < max ? { acquired: true } : predecessorDecision(leases, own, max),
+  }));
+  // Contenders of the guard mutex are processes waiting for a lease (its head is taking one now).
+  const guard = sortContenders(guardChildren, [LockName.mutex], order);
+  for (const [own, contender] of guard.entries()) {
+    const ahead = guard[own - 1];
+    planned.push({
+      name: contender.name,
+      dir: guardDir,
+      kind: 'lease',
+      naming: 'curator',
+      sequence: contender.sequence,
+      // The head waits for the lease count to drop: for a change of `leases`.
+      decision: { acquired: false, watch: ahead?.name ?? 'leases' },
+    });
+  }
+  return planned;
+}
+
+/**
+ * Lists the contenders of the lock at `path` in grant order, with their owner session, age,
+ * fencing token and data. Understands every layout the recipes use: Curator's mutex and
+ * read/write lock (and our {@link Mutex} and {@link ReadWriteLock}), kazoo's Lock, ReadLock and
+ * WriteLock, the semaphore (`leases/` and `locks/` under `path`) and the {@link ExclusiveLock}
+ * (an ephemeral node at `path`). A path that does not exist has no contenders.
+ *
+ * A snapshot: nodes may come and go while it is taken (those that went are left out). Read-only.
+ */
+export async function inspectLock(
+  client: Client,
+  path: string,
+  options: InspectOptions = {},
+): Promise<LockInspection> {
+  if (
+    options.maxLeases !== undefined &&
+    !(Number.isInteger(options.maxLeases) && options.maxLeases >= 1)
+  ) {
+    throw badArguments(
+      `maxLeases must be a positive integer, got ${String(options.maxLeases)}`,
+      path,
+    );
+  }
+  const order = options.sequenceOrder ?? 'interop';
+  const signal = options.signal;
+  const children = await childrenOf(client, path, signal);
+  let planned: Planned[];
+  if (children.includes('leases') && children.includes('locks')) {
+    planned = await planSemaphore(client, path, options);
+  } else if (children.length > 0) {
+    planned = [
+      ...planQueue(path, children, CURATOR_NAMES, LockName.write, 'curator', order),
+      ...planQueue(path, children, KAZOO_NAMES, LockName.kazooMutex, 'kazoo', order),
+    ];
+  } else {
+    planned = await planExclusive(client, path, signal);
+  }
+  const now = Date.now();
+  const read = await Promise.all(
+    planned.map(async (p) => {
+      const node = await readNode(client, childPath(p.dir, p.name), signal);
+      return node && toContender(p, node, now);
+    }),
+  );
+  const present = dropGuardOfOwnLease(read.filter((c): c is LockContender => c !== undefined));
+  const contenders = [
+    ...present.filter((c) => c.state === 'holder'),
+    ...present.filter((c) => c.state === 'waiting'),
+  ];
+  const holders = contenders.filter((c) => c.state === 'holder').length;
+  return { path, contenders, holders, waiting: contenders.length - holders };
+}
+
+/**
+ * A semaphore's guard node whose session has since created a lease node is the same process seen
+ * twice (it takes its lease while holding the guard): its lease node stands for it.
+ */
+function dropGuardOfOwnLease(contenders: LockContender[]): LockContender[] {
+  const leases = contenders.filter(
+    (c) => c.kind === 'lease' && baseName(parentOf(c.path)) === 'leases',
+  );
+  return contenders.filter(
+    (c) =>
+      !(
+        c.kind === 'lease' &&
+        baseName(parentOf(c.path)) === 'locks' &&
+        leases.some((l) => l.owner === c.owner && l.fencingToken > c.fencingToken)
+      ),
+  );
+}
+
+/** An ExclusiveLock is the ephemeral node at `path` itself. */
+async function planExclusive(
+  client: Client,
+  path: string,
+  signal: AbortSignal | undefined,
+): Promise<Planned[]> {
+  if (path === '/') return [];
+  const stat = await client.exists(path, { signal });
+  if (stat === null || stat.ephemeralOwner === 0n) return [];
+  const cut = path.lastIndexOf('/');
+  return [
+    {
+      name: path.slice(cut + 1),
+      dir: cut === 0 ? '/' : path.slice(0, cut),
+      kind: 'exclusive',
+      naming: undefined,
+      sequence: undefined,
+      decision: { acquired: true },
+    },
+  ];
+}
+
+async function readNode(
+  client: Client,
+  path: string,
+  signal: AbortSignal | undefined,
+): Promise<{ data: Uint8Array; stat: Stat } | undefined> {
+  try {
+    return await client.getData(path, { signal });
+  } catch (error) {
+    if (hasCode(error, 'NONODE')) return undefined; // released meanwhile
+    throw error;
+  }
+}
+
+function toContender(
+  p: Planned,
+  node: { data: Uint8Array; stat: Stat },
+  now: number,
+): LockContender {
+  return {
+    name: p.name,
+    path: childPath(p.dir, p.name),
+    state: p.decision.acquired ? 'holder' : 'waiting',
+    kind: p.kind,
+    naming: p.naming,
+    sequence: p.sequence,
+    waitsFor: p.decision.acquired ? undefined : p.decision.watch,
+    owner: node.stat.ephemeralOwner,
+    created: node.stat.ctime,
+    age: Math.max(0, now - node.stat.ctime),
+    fencingToken: node.stat.czxid,
+    data: node.data,
+  };
+}

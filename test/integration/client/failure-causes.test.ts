@@ -1,0 +1,59 @@
+// What broke the link reaches the user: the runtime's error (a reset here) is the `cause` of the
+// CONNECTIONLOSS errors and of the `suspended` state change.
+import { afterAll, describe, expect, it } from 'vitest';
+import {
+  ConnectionLossError,
+  RequestTimeoutError,
+  SessionExpiredError,
+  type StateChange,
+} from '../../../src/index.js';
+import { sharedServer, TcpProxy } from '../../harness/index.js';
+import { chrooted, client, rejection, until } from './setup.js';
+
+const proxies: TcpProxy[] = [];
+afterAll(async () => {
+  await Promise.all(proxies.splice(0).map((p) => p.close()));
+});
+
+describe('failure causes', () => {
+  it('a reset link: in-flight calls and the suspended event carry ECONNRESET as their cause', async () => {
+    const [host, port] = sharedServer().connectString.split(':') as [string, string];
+    const proxy = await TcpProxy.start(host, Number(port));
+    proxies.push(proxy);
+    const { chroot } = await chrooted();
+    const zk = await client(proxy.connectString + chroot);
+    const changes: [string, StateChange][] = [];
+    zk.on('state', (state, change) => changes.push([state, change]));
+    // Held, so the call is surely in flight when the reset comes.
+    proxy.freeze('hold');
+    const inFlight = rejection(zk.exists('/x'));
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    proxy.cut('rst');
+    proxy.thaw();
+    const error = await inFlight;
+    expect(error).toBeInstanceOf(ConnectionLossError);
+    expect(error).toMatchObject({ code: 'CONNECTIONLOSS' });
+    expect((error.cause as NodeJS.ErrnoException | undefined)?.code).toBe('ECONNRESET');
+    expect(error.message).toMatch(/ECONNRESET/);
+    await until(zk, 'connected');
+    const suspended = changes.find(([state]) => state === 'suspended');
+    expect(suspended?.[1].previous).toBe('connected');
+    expect((suspended?.[1].cause as NodeJS.ErrnoException | undefined)?.code).toBe('ECONNRESET');
+  });
+
+  it('errors the client makes itself are instances of their code class: REQUESTTIMEOUT, SESSIONEXPIRED', async () => {
+    const { zk: chrootedClient, chroot } = await chrooted();
+    await chrootedClient.create('/t');
+    const [host, port] = sharedServer().connectString.split(':') as [string, string];
+    const proxy = await TcpProxy.start(host, Number(port));
+    proxies.push(proxy);
+    const zk = await client(proxy.connectString + chroot, { requestTimeout: 200 });
+    proxy.freeze('hold');
+    const timedOut = await rejection(zk.exists('/t'));
+    expect(timedOut).toBeInstanceOf(RequestTimeoutError);
+    expect(timedOut).toMatchObject({ code: 'REQUESTTIMEOUT', op: 'exists', path: '/t' });
+    proxy.thaw();
+    await zk.close();
+    expect(await rejection(zk.exists('/t'))).toBeInstanceOf(SessionExpiredError);
+  });
+});

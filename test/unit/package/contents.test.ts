@@ -1,0 +1,60 @@
+import { describe, expect, it } from 'vitest';
+import { checkTarball } from '../../package/contents.js';
+import { oldestAllowed } from '../../package/oldest-node.js';
+
+/** `npm pack --json` output for a tarball holding `paths`. */
+function packJson(paths: string[]): string {
+  const files = paths.map((path) => ({ path, size: 100 }));
+  return JSON.stringify([
+    { filename: 'zookeeper-ts-0.1.0.tgz', size: 1000, unpackedSize: 5000, files },
+  ]);
+}
+
+const ENTRIES = [
+  'dist/index.js',
+  'dist/index.d.ts',
+  'dist/locks/index.js',
+  'dist/locks/index.d.ts',
+  'dist/session/transports/index.js',
+  'dist/session/transports/index.d.ts',
+  'dist/cli/main.js',
+];
+const COMPLETE = ['package.json', 'README.md', 'LICENSE', ...ENTRIES];
+
+describe('package tarball contents check', () => {
+  it('accepts a tarball with every exports, types and bin target and nothing else', () => {
+    const result = checkTarball(packJson(COMPLETE), '/tmp');
+    expect(result.file).toBe('/tmp/zookeeper-ts-0.1.0.tgz');
+    expect(result.summary).toContain('10 files');
+  });
+
+  it('rejects the unbuilt tarball (README.md and package.json only) naming each missing target', () => {
+    expect(() => checkTarball(packJson(['package.json', 'README.md']), '/tmp')).toThrow(
+      /LICENSE is needed[\s\S]*\.\/dist\/index\.js is needed, the tarball lacks it[\s\S]*\.\/dist\/cli\/main\.js/,
+    );
+  });
+
+  it('rejects source maps, sources, tests and CLI declarations', () => {
+    for (const extra of [
+      'dist/index.js.map',
+      'src/index.ts',
+      'test/x.test.ts',
+      'dist/cli/main.d.ts',
+    ]) {
+      expect(() => checkTarball(packJson([...COMPLETE, extra]), '/tmp')).toThrow(extra);
+    }
+  });
+
+  it('rejects a module shipped without its declarations', () => {
+    expect(() => checkTarball(packJson([...COMPLETE, 'dist/locks/mutex.js']), '/tmp')).toThrow(
+      'dist/locks/mutex.js has no dist/locks/mutex.d.ts',
+    );
+  });
+});
+
+describe('oldest Node from engines', () => {
+  it('takes the floor of a >= range and refuses other forms', () => {
+    expect(oldestAllowed('>=20.4.0')).toBe('20.4.0');
+    expect(() => oldestAllowed('^20')).toThrow('not of the form');
+  });
+});
