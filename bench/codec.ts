@@ -4,6 +4,12 @@
  *
  *   npx tsx bench/codec.ts [--rounds 7] [--ms 300]
  *
+ * tsx loads modules through accessors that distort the figures; for numbers close to
+ * a bundled application, bundle first:
+ *
+ *   npx esbuild bench/codec.ts --bundle --platform=node --format=esm --outfile=/tmp/codec.mjs
+ *   node /tmp/codec.mjs
+ *
  * Only the codecs' public surface is used, so the same script measures any implementation
  * of src/protocol that keeps those names.
  */

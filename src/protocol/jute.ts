@@ -1,21 +1,24 @@
 /**
  * Jute record combinators. A record is declared once, as an object literal that
- * names each field's jute type in wire order:
+ * reads each field in wire order:
  *
  *   export const CreateRequest = record((f) => ({
- *     path: f(string), data: f(buffer), acl: f(ACLs), flags: f(int),
+ *     path: f.string(), data: f.buffer(), acl: f.of(ACLs), flags: f.int(),
  *   }));
  *   export type CreateRequest = JuteValue<typeof CreateRequest>;
  *
  * and that one declaration is the reader, the writer and the TypeScript type.
- * Reading runs the declaration with `f` reading one value of the given type, so
- * every record is built by its own object literal: one fixed shape per record,
- * as fast as a hand-written reader (a generic loop storing `out[key]` measured
- * 1.5-2x slower on decode, see bench/codec.ts). Writing runs the declaration once,
- * at module load, with `f` returning the type itself: that yields the field list
- * the writer walks. No code generation (`new Function` is refused on Workers).
+ * Reading runs the declaration with an `f` whose methods read from the current
+ * reader, so every record is built by its own object literal (one fixed shape per
+ * record) and each `f.int()` is a one-line call the JIT inlines: decode costs what
+ * a hand-written reader costs. Shapes measured slower with bench/codec.ts: a
+ * generic loop storing `out[key]` (1.5-2x on decode), and `f(int)` dispatching on
+ * the type inside one larger function (too big to inline eleven times for a Stat).
+ * Writing runs the declaration once, at module load, with an `f` that answers each
+ * field's type: that yields the field list the writer walks. No code generation
+ * (`new Function` is refused on Workers).
  *
- * The declaration runs on every read, so the field types in it must be
+ * The declaration runs on every read, so the types given to `f.of` must be
  * constants: hoist `list(...)` out of it (see `ACLs`, `strings`).
  */
 
@@ -34,7 +37,7 @@ export interface JuteType<T> {
 /** The TypeScript value of a jute type, e.g. `JuteValue<typeof Stat>`. */
 export type JuteValue<J> = J extends JuteType<infer T> ? T : never;
 
-// Kinds the record loops handle inline; OTHER goes through the field's own read/write.
+// Kinds the record writer handles inline; OTHER goes through the field's own write.
 const OTHER = 0;
 const INT = 1;
 const LONG = 2;
@@ -145,8 +148,27 @@ export const trailingBool: JuteType<boolean> = {
   },
 };
 
-/** The `f` of a record declaration: one value of the given jute type. */
-export type Field = <T>(type: JuteType<T>) => T;
+/**
+ * The `f` of a record declaration: each call reads one field of that jute type.
+ * Primitives have their own method (each a one-line call the JIT inlines into the
+ * declaration); `of` takes any other type: nested records, vectors, `bytes`.
+ */
+export interface Field {
+  /** jute `int`. */
+  int(): number;
+  /** jute `long`. */
+  long(): bigint;
+  /** jute `boolean`. */
+  bool(): boolean;
+  /** jute `buffer`, null for length -1. */
+  buffer(): Uint8Array | null;
+  /** jute `ustring`, null for length -1. */
+  ustring(): string | null;
+  /** jute `ustring` never sent as null: null reads as ''. */
+  string(): string;
+  /** A field of any other jute type. */
+  of<T>(type: JuteType<T>): T;
+}
 
 /** A record type: reads and writes its fields in wire order. */
 export interface JuteRecord<T> extends JuteType<T> {
@@ -155,31 +177,31 @@ export interface JuteRecord<T> extends JuteType<T> {
 }
 
 // The reader the running declaration reads from. Reads are synchronous and a nested
-// record reads from the same reader, so one slot (saved and restored) is enough.
-let current: Reader | undefined;
+// record reads from the same reader, so one slot is enough.
+let current: Reader = undefined as unknown as Reader;
 
-function readField<T>(type: JuteType<T>): T {
-  const r = current!;
-  // Primitives read inline (one monomorphic call each); records and vectors recurse.
-  switch ((type as Kinded<T>).kind) {
-    case INT:
-      return r.int() as T;
-    case LONG:
-      return r.long() as T;
-    case BOOL:
-      return r.bool() as T;
-    case BUFFER:
-      return r.buffer() as T;
-    case STRING:
-      return (r.ustring() ?? '') as T;
-    case USTRING:
-      return r.ustring() as T;
-    default:
-      return type.read(r);
-  }
-}
+const reading: Field = {
+  int: () => current.int(),
+  long: () => current.long(),
+  bool: () => current.bool(),
+  buffer: () => current.buffer(),
+  ustring: () => current.ustring(),
+  string: () => current.ustring() ?? '',
+  of: (type) => type.read(current),
+};
 
-const fieldType = (<T>(type: JuteType<T>): T => type as unknown as T) as Field;
+// Run once per record at module load: each method answers the field's type, which
+// gives the writer its field list. Same keys in the same order as `reading`, so the
+// declaration's call sites see one object shape.
+const describing = {
+  int: () => int,
+  long: () => long,
+  bool: () => bool,
+  buffer: () => buffer,
+  ustring: () => ustring,
+  string: () => string,
+  of: (type: JuteType<unknown>) => type,
+} as unknown as Field;
 
 /**
  * Declares a record (see the module comment). `minSize` (bytes) is checked before
@@ -189,7 +211,7 @@ export function record<T extends object>(
   declare: (f: Field) => T,
   options?: { name: string; minSize: number },
 ): JuteRecord<T> {
-  const fields = declare(fieldType) as unknown as Record<string, JuteType<unknown>>;
+  const fields = declare(describing) as unknown as Record<string, JuteType<unknown>>;
   const keys = Object.keys(fields);
   const n = keys.length;
   const types = keys.map((k) => fields[k] as Kinded<unknown>);
@@ -201,13 +223,13 @@ export function record<T extends object>(
     if (r.remaining < minSize) {
       throw new ProtocolError(`short read: ${name} needs ${minSize} bytes, ${r.remaining} left`);
     }
+    // Restored for a type that would read a nested record from another reader; after a
+    // throw the slot may stay stale, which is harmless: every read sets it first.
     const outer = current;
     current = r;
-    try {
-      return declare(readField);
-    } finally {
-      current = outer;
-    }
+    const value = declare(reading);
+    current = outer;
+    return value;
   };
 
   const write = (w: Writer, value: T): void => {

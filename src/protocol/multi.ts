@@ -171,8 +171,12 @@ export function multiResponse(table: OpCodecs): JuteType<MultiResult[]> {
       return readUntilDone(r, (h, ir): MultiResult => {
         if (h.type === OpCode.error) return { type: 'error', err: ErrorResponse.read(ir).err };
         const codec = allowed.get(h.type) ?? unexpected('result', h.type);
-        const body = codec.read(ir) as object | undefined;
-        return { type: codec.name, ...body } as MultiResult;
+        // The op's response record, tagged with its type. The record is a fresh object:
+        // adding the tag in place is cheaper than copying it (a spread doubled decode time).
+        const body = codec.read(ir) as { type?: string } | undefined;
+        if (body === undefined) return { type: codec.name } as MultiResult;
+        body.type = codec.name;
+        return body as MultiResult;
       });
     },
   };

@@ -1,35 +1,29 @@
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import { ProtocolError } from '../../../src/protocol/errors.js';
 import {
-  bool,
-  buffer,
   bytes,
-  int,
   type JuteValue,
   list,
-  long,
   record,
-  string,
   strings,
   trailingBool,
-  ustring,
 } from '../../../src/protocol/jute.js';
 import { Reader } from '../../../src/protocol/reader.js';
 import { Writer } from '../../../src/protocol/writer.js';
 import { hex, unhex } from './helpers.js';
 
-const Inner = record((f) => ({ n: f(int), name: f(string) }));
+const Inner = record((f) => ({ n: f.int(), name: f.string() }));
 const Inners = list(Inner);
 const Outer = record((f) => ({
-  id: f(long),
-  inner: f(Inner),
-  items: f(Inners),
-  tags: f(strings),
-  blob: f(buffer),
-  label: f(ustring),
-  flag: f(bool),
-  token: f(bytes),
-  tail: f(trailingBool),
+  id: f.long(),
+  inner: f.of(Inner),
+  items: f.of(Inners),
+  tags: f.of(strings),
+  blob: f.buffer(),
+  label: f.ustring(),
+  flag: f.bool(),
+  token: f.of(bytes),
+  tail: f.of(trailingBool),
 }));
 
 const bytesOf = <T>(type: { write(w: Writer, v: T): void }, value: T): Uint8Array => {
@@ -114,7 +108,7 @@ describe('jute record combinator', () => {
   });
 
   it('minSize refuses a short fixed-size record before reading any field', () => {
-    const Pair = record((f) => ({ a: f(int), b: f(int) }), { name: 'Pair', minSize: 8 });
+    const Pair = record((f) => ({ a: f.int(), b: f.int() }), { name: 'Pair', minSize: 8 });
     expect(() => Pair.read(new Reader(unhex('00000001')))).toThrow(
       'short read: Pair needs 8 bytes, 4 left',
     );
