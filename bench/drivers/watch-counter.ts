@@ -52,6 +52,7 @@ export class WatchCounter {
       getChildren: (path: string, options?: Parameters<Client['getChildren']>[1]) =>
         client.getChildren(path, watched(options)),
       on: (...args: Parameters<Client['on']>) => client.on(...args),
+      sync: (...args: Parameters<Client['sync']>) => client.sync(...args),
       get state() {
         return client.state;
       },

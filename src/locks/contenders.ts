@@ -4,33 +4,52 @@ import { type Contender, parseContender } from './naming.js';
 /**
  * Queue order of contenders. Every client sharing a lock path must use the same order, or two
  * of them can each see itself first and both hold the lock.
- * - `'interop'` (default): the sequence text compared as a string, as Curator (Java
- *   `String.compareTo` on the text after the lock name) and kazoo (its regex group) do. Identical
- *   to numeric order for the ten-digit sequences of the first 2^31 - 1 creations under a path.
- *   Once the server's signed 32-bit counter has wrapped, negative sequences (`-2147483648`, ...)
- *   sort before positive ones but in reverse creation order among themselves: still one total
- *   order shared by every client (so still mutual exclusion), only not FIFO.
- * - `'numeric'`: the sequence compared as a signed 32-bit integer: FIFO also after the wrap
- *   (except across the wrap itself), but it disagrees with Curator and kazoo there, so use it only
- *   where no Curator or kazoo process contends on the same path.
+ * - `'numeric'` (default): creation order, always. The server numbers a sequential child with
+ *   the parent's signed 32-bit child counter, which counts creations under the parent, so below
+ *   2^31 - 1 the sequence number is the creation order. At the limit the number stops meaning
+ *   anything: ZooKeeper 3.5 and later stop the counter at 2147483647 (every later child gets that
+ *   same number), older servers wrap it to -2147483648 and count on. So as soon as any contender
+ *   carries 2147483647 or a negative number, contenders are ordered by their creation zxid
+ *   (`czxid`, 64 bits, strictly increasing in creation order) instead, read with one `exists` per
+ *   contender. Both rules give the creation order, so clients that see different sets agree on
+ *   every pair, and a newcomer never sorts ahead of an older contender: no two processes of this
+ *   library can both hold.
+ * - `'interop'`: the sequence text compared as a string, exactly as Curator and kazoo sort. The
+ *   same as `'numeric'` until the counter reaches its limit; after that a newcomer can sort ahead
+ *   of an older holder (equal numbers, or negative text sorting first) and be granted the lock
+ *   while the older one still holds it. Only for deployments that keep the counter far from the
+ *   limit (see the README).
  */
 export type SequenceOrder = 'interop' | 'numeric';
 
+/** The largest sequence: ZooKeeper 3.5+ stops the counter here; older servers wrap after it. */
+export const SEQUENCE_LIMIT = 2_147_483_647;
+
+/**
+ * Whether sequence numbers no longer tell the creation order of these contenders (one is at the
+ * counter's limit, or past a wrap): {@link byCreation} must order them.
+ */
+export function pastSequenceLimit(contenders: readonly Contender[]): boolean {
+  return contenders.some((c) => c.sequence === SEQUENCE_LIMIT || c.sequence < 0);
+}
+
+const byName = (a: Contender, b: Contender) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
+
 /**
  * The contenders among `children`, in queue order (see {@link SequenceOrder}), ties by name.
- * Children that are not contenders are left out, never fatal.
+ * Children that are not contenders are left out, never fatal. With `'numeric'`, a set that is
+ * {@link pastSequenceLimit} must be reordered with {@link byCreation}.
  */
 export function sortContenders(
   children: readonly string[],
   lockNames: readonly string[],
-  order: SequenceOrder = 'interop',
+  order: SequenceOrder = 'numeric',
 ): Contender[] {
   const contenders: Contender[] = [];
   for (const child of children) {
     const contender = parseContender(child, lockNames);
     if (contender) contenders.push(contender);
   }
-  const byName = (a: Contender, b: Contender) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
   if (order === 'numeric') {
     return contenders.sort((a, b) => a.sequence - b.sequence || byName(a, b));
   }
@@ -39,6 +58,22 @@ export function sortContenders(
       (a.sequenceText < b.sequenceText ? -1 : a.sequenceText > b.sequenceText ? 1 : 0) ||
       byName(a, b),
   );
+}
+
+/**
+ * Creation order: the contenders whose creation zxid is known (`czxids`; the others are gone),
+ * by that zxid. Two nodes never share a czxid.
+ */
+export function byCreation(
+  contenders: readonly Contender[],
+  czxids: ReadonlyMap<string, bigint>,
+): Contender[] {
+  const known = contenders.filter((c) => czxids.has(c.name));
+  return known.sort((a, b) => {
+    const x = czxids.get(a.name)!;
+    const y = czxids.get(b.name)!;
+    return x < y ? -1 : x > y ? 1 : byName(a, b);
+  });
 }
 
 /** Either the lock is ours, or we wait for the node named `watch` to go. */

@@ -48,18 +48,61 @@ export function startDeadline(options: AcquireOptions | undefined, path: string)
 /**
  * Runs one acquire under its deadline: `contend` gets the deadline (and must not wait when
  * `noWait`); a `timeout: 0` attempt that finds the lock taken rejects with a LockTimeoutError.
+ * The caller hears of a timeout or abort at once (see {@link onTime}), whatever `contend` is still
+ * waiting for.
  */
-export async function acquireWithin<T>(
+export async function acquireWithin<T extends Releasable>(
   options: AcquireOptions | undefined,
   path: string,
   contend: (deadline: Deadline) => Promise<T | null>,
 ): Promise<T> {
   const deadline = startDeadline(options, path);
   try {
-    const lease = await contend(deadline);
+    const lease = await onTime(contend(deadline), deadline.signal);
     if (lease === null) throw new LockTimeoutError(path, 0);
     return lease;
   } finally {
     deadline.dispose();
   }
+}
+
+/** What an acquire hands out: something to give back if it arrives too late. */
+export interface Releasable {
+  release(): Promise<void>;
+}
+
+/**
+ * `attempt`, or the signal's reason as soon as the signal aborts: a timeout is a promise to the
+ * caller, kept even when the attempt is stuck behind a link that silently drops everything (the
+ * client notices only after two thirds of the session timeout). The attempt carries on in the
+ * background: it sees the aborted signal and cleans up after itself (its retries are bounded by
+ * the session), and a lease it still wins is released at once.
+ */
+export function onTime<T extends Releasable | null>(
+  attempt: Promise<T>,
+  signal: AbortSignal | undefined,
+): Promise<T> {
+  if (!signal) return attempt;
+  return new Promise<T>((resolve, reject) => {
+    let late = false;
+    const onAbort = () => {
+      late = true;
+      reject(signal.reason);
+    };
+    if (signal.aborted) onAbort();
+    else signal.addEventListener('abort', onAbort, { once: true });
+    attempt.then(
+      (lease) => {
+        signal.removeEventListener('abort', onAbort);
+        if (!late) return resolve(lease);
+        lease?.release().catch(() => {
+          // Best effort: the node goes with the session at the latest.
+        });
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(error);
+      },
+    );
+  });
 }

@@ -1,16 +1,13 @@
 // The simplest lock: one EPHEMERAL node; whoever creates it holds the lock.
-import { SESSION_OVER_CODES } from '../protocol/errors.js';
 import type { Stat } from '../session/types.js';
 import { CreateMode } from '../session/types.js';
 import { acquireWithin } from './deadline.js';
-import { hasCode, lossPolicyOf } from './errors.js';
+import { hasCode, isRetriable, lossPolicyOf, pauseBeforeRetry, SESSION_OVER } from './errors.js';
 import { holdNode } from './lease.js';
 import { parentOf } from './naming.js';
-import { ensurePath, retryOnConnectionLoss, settleWhileConnected } from './nodes.js';
+import { ensurePath, retryOnConnectionLoss, settleWhileConnected, syncFirst } from './nodes.js';
 import type { AcquireOptions, Lease, Lock, LockClient, LockOptions, LossPolicy } from './types.js';
 import { waitForWatch } from './wait.js';
-
-const SESSION_OVER = SESSION_OVER_CODES;
 
 /** Data that identifies one acquisition: the session and a random token. */
 function ownerData(sessionId: bigint): string {
@@ -53,17 +50,17 @@ export class ExclusiveLock implements Lock {
   private async contend(signal: AbortSignal | undefined, wait: boolean): Promise<Lease | null> {
     const { client, path } = this;
     if (signal?.aborted) throw signal.reason;
-    // What may be ours on the server: a create in flight (by its data), or a node we hold.
-    let pending: string | undefined;
+    // What may be ours on the server: every data token whose create may have landed (a create
+    // in flight, or one whose outcome was unknown: it can still land later), and a node we hold.
+    const mayExist = new Set<string>();
     let held: bigint | undefined;
     try {
       for (;;) {
         const data = ownerData(client.sessionId);
-        pending = data;
-        const owner = await this.create(data, signal);
+        const owner = await this.create(data, mayExist, signal);
         if (owner.kind === 'ours') {
           held = owner.stat.czxid;
-          pending = undefined;
+          mayExist.clear();
           const czxid = owner.stat.czxid;
           return holdNode({
             client,
@@ -75,56 +72,87 @@ export class ExclusiveLock implements Lock {
             removeNode: () => deleteIfOwned(client, path, (stat) => stat.czxid === czxid),
           });
         }
-        pending = undefined;
         if (owner.kind === 'absent') continue;
-        if (!wait) return null;
+        if (!wait) {
+          await this.cleanup(mayExist, undefined);
+          return null;
+        }
         await this.waitForRelease(signal);
       }
     } catch (error) {
-      const cleanup = async () => {
-        if (held !== undefined) await deleteIfOwned(client, path, (stat) => stat.czxid === held);
-        if (pending !== undefined) await deleteIfOwned(client, path, (_, data) => data === pending);
-      };
-      await settleWhileConnected(client, cleanup());
+      await settleWhileConnected(client, this.cleanup(mayExist, held));
       throw signal?.aborted ? signal.reason : error;
     }
   }
 
-  /** One create; on CONNECTIONLOSS, reads the node to learn whether it was ours. */
-  private async create(data: string, signal: AbortSignal | undefined): Promise<Owner> {
+  /** Removes whatever this attempt may have put at `path` (see `contend`). Never throws. */
+  private async cleanup(mayExist: ReadonlySet<string>, held: bigint | undefined): Promise<void> {
+    const { client, path } = this;
+    try {
+      if (held !== undefined) await deleteIfOwned(client, path, (stat) => stat.czxid === held);
+      if (mayExist.size > 0) {
+        await deleteIfOwned(client, path, (_, data) => mayExist.has(data), true);
+      }
+    } catch {
+      // Best effort beyond the retries: an ephemeral node goes with the session at the latest.
+    }
+  }
+
+  /**
+   * One create with the token `data` (added to `mayExist` while it may land). NODEEXISTS means
+   * taken, unless an earlier create of this attempt had an unknown outcome: that node may be ours,
+   * so the owner is looked up. After a retriable error, the owner is looked up too.
+   */
+  private async create(
+    data: string,
+    mayExist: Set<string>,
+    signal: AbortSignal | undefined,
+  ): Promise<Owner> {
     const { client, path } = this;
     for (;;) {
+      mayExist.add(data);
       try {
         const { stat } = await client.create2(path, data, { mode: CreateMode.EPHEMERAL, signal });
         return { kind: 'ours', stat };
       } catch (error) {
         if (signal?.aborted) throw error;
-        if (hasCode(error, 'NODEEXISTS')) return { kind: 'taken' };
+        if (hasCode(error, 'NODEEXISTS')) {
+          mayExist.delete(data); // the server refused this one: it never lands
+          return mayExist.size > 0 ? this.ownerOf(mayExist, signal) : { kind: 'taken' };
+        }
         if (hasCode(error, 'NONODE')) {
+          mayExist.delete(data);
           // At the root, the chroot itself is missing: nothing to create.
           if (parentOf(path) === '/') throw error;
           await ensurePath(client, parentOf(path), signal);
           continue;
         }
-        if (!hasCode(error, 'CONNECTIONLOSS')) throw error;
-        return this.ownerOf(data, signal);
+        if (!isRetriable(error)) throw error;
+        await pauseBeforeRetry(error, signal);
+        return this.ownerOf(mayExist, signal);
       }
     }
   }
 
-  /** Whose node is at `path`: ours (this session, this attempt's data), nobody's, or someone else's. */
-  private async ownerOf(data: string, signal: AbortSignal | undefined): Promise<Owner> {
+  /**
+   * Whose node is at `path`: ours (this session, one of our tokens), nobody's, or someone
+   * else's. Read after a sync (see syncFirst): a follower behind the leader could hide our node.
+   */
+  private async ownerOf(mayExist: Set<string>, signal: AbortSignal | undefined): Promise<Owner> {
     const { client, path } = this;
     let node: { data: Uint8Array; stat: Stat };
     try {
+      await syncFirst(client, path, signal);
       node = await retryOnConnectionLoss(() => client.getData(path, { signal }), signal);
     } catch (error) {
       if (hasCode(error, 'NONODE')) return { kind: 'absent' };
       throw error;
     }
-    if (new TextDecoder().decode(node.data) !== data) return { kind: 'taken' };
+    const token = new TextDecoder().decode(node.data);
+    if (!mayExist.has(token)) return { kind: 'taken' };
     if (node.stat.ephemeralOwner === client.sessionId) return { kind: 'ours', stat: node.stat };
     // Our attempt's node, but left by an older session: delete it rather than adopt it.
+    mayExist.delete(token);
     await deleteIfOwned(client, path, (stat) => stat.czxid === node.stat.czxid);
     return { kind: 'absent' };
   }
@@ -132,11 +160,11 @@ export class ExclusiveLock implements Lock {
   /** Waits until the holder's node goes (an exists watch; at once if it is already gone). */
   private waitForRelease(signal: AbortSignal | undefined): Promise<void> {
     const { client, path } = this;
-    return waitForWatch(signal, (wake) =>
-      client.exists(path, { watch: wake, signal }).then(
+    return waitForWatch(client, `exists:${path}`, signal, (watch) =>
+      client.exists(path, { watch, signal }).then(
         (stat) => (stat === null ? 'now' : 'wait'),
         (error: unknown) => {
-          if (hasCode(error, 'CONNECTIONLOSS')) return 'now' as const;
+          if (isRetriable(error)) return 'now' as const;
           throw error;
         },
       ),
@@ -152,17 +180,23 @@ async function deleteIfOwned(
   client: LockClient,
   path: string,
   isOurs: (stat: Stat, data: string) => boolean,
+  fresh = false,
 ): Promise<void> {
   for (;;) {
     try {
+      // `fresh`: looking for a node whose create had an unknown outcome (see syncFirst).
+      if (fresh) await syncFirst(client, path);
       const { data, stat } = await client.getData(path);
       if (!isOurs(stat, new TextDecoder().decode(data))) return;
       await client.delete(path, stat.version);
       return;
     } catch (error) {
       if (hasCode(error, 'NONODE', ...SESSION_OVER)) return;
-      // BADVERSION: the data changed between the read and the delete; look again.
-      if (!hasCode(error, 'CONNECTIONLOSS', 'BADVERSION')) throw error;
+      // BADVERSION: the data changed between the read and the delete; look again. A retriable
+      // error (REQUESTTIMEOUT during a blip too) is tried again until the node is gone or the
+      // session is over: a node left behind would block every contender.
+      if (!isRetriable(error) && !hasCode(error, 'BADVERSION')) throw error;
+      await pauseBeforeRetry(error);
     }
   }
 }

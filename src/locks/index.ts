@@ -9,6 +9,7 @@ export { LeaseReleasedError, LockLostError, LockTimeoutError } from './errors.js
 export { ExclusiveLock } from './exclusive.js';
 export type {
   ContenderKind,
+  InspectClient,
   InspectOptions,
   LockContender,
   LockInspection,

@@ -2,13 +2,13 @@
 import { sortContenders } from './contenders.js';
 import { hasCode } from './errors.js';
 import {
+  type InspectClient,
   inspectLock,
   KAZOO_READ_NAME,
   type LockContender,
   type LockInspection,
 } from './inspect.js';
 import { childPath, LockName } from './naming.js';
-import type { LockClient } from './types.js';
 
 /** A lock found under a root: where, which layout, who holds and how many wait. */
 export interface LockFolder {
@@ -26,10 +26,9 @@ export interface LockFolder {
 export interface FindLocksOptions {
   /** Stop after visiting this many nodes (default 100 000): a guard against walking a huge tree. */
   maxNodes?: number;
+  /** Abandons the walk (the promise rejects with the signal's reason). */
   signal?: AbortSignal;
 }
-
-type Client = Pick<LockClient, 'getChildren' | 'getData' | 'exists'>;
 
 const ALL_NAMES = [
   LockName.mutex,
@@ -49,7 +48,7 @@ const PARALLEL = 32;
  * way: inspect its path directly.
  */
 export async function findLocks(
-  client: Client,
+  client: InspectClient,
   root: string,
   options: FindLocksOptions = {},
 ): Promise<LockFolder[]> {

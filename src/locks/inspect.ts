@@ -71,10 +71,12 @@ export interface InspectOptions {
    * that has just created its lease and waits for the count to drop shows up as a holder).
    */
   maxLeases?: number;
+  /** Abandons the reads (the promise rejects with the signal's reason). */
   signal?: AbortSignal;
 }
 
-type Client = Pick<LockClient, 'getChildren' | 'getData' | 'exists'>;
+/** What inspecting needs from a client: reads only (a `Client` fits, and so does a read-only fake). */
+export type InspectClient = Pick<LockClient, 'getChildren' | 'getData' | 'exists'>;
 
 interface Planned {
   name: string;
@@ -125,7 +127,11 @@ function planQueue(
 }
 
 /** Children of `path`, or [] when it does not exist. */
-async function childrenOf(client: Client, path: string, signal?: AbortSignal): Promise<string[]> {
+async function childrenOf(
+  client: InspectClient,
+  path: string,
+  signal?: AbortSignal,
+): Promise<string[]> {
   try {
     return await client.getChildren(path, { signal });
   } catch (error) {
@@ -136,7 +142,7 @@ async function childrenOf(client: Client, path: string, signal?: AbortSignal): P
 
 /** The semaphore layout (`leases/` and `locks/` under the path): lease holders, then the guard queue. */
 async function planSemaphore(
-  client: Client,
+  client: InspectClient,
   path: string,
   options: InspectOptions,
 ): Promise<Planned[]> {
@@ -184,7 +190,7 @@ async function planSemaphore(
  * A snapshot: nodes may come and go while it is taken (those that went are left out). Read-only.
  */
 export async function inspectLock(
-  client: Client,
+  client: InspectClient,
   path: string,
   options: InspectOptions = {},
 ): Promise<LockInspection> {
@@ -247,7 +253,7 @@ function dropGuardOfOwnLease(contenders: LockContender[]): LockContender[] {
 
 /** An ExclusiveLock is the ephemeral node at `path` itself. */
 async function planExclusive(
-  client: Client,
+  client: InspectClient,
   path: string,
   signal: AbortSignal | undefined,
 ): Promise<Planned[]> {
@@ -268,7 +274,7 @@ async function planExclusive(
 }
 
 async function readNode(
-  client: Client,
+  client: InspectClient,
   path: string,
   signal: AbortSignal | undefined,
 ): Promise<{ data: Uint8Array; stat: Stat } | undefined> {

@@ -3,9 +3,11 @@ import type { SessionState, WatchedEvent } from '../session/types.js';
 import {
   badArguments,
   hasCode,
+  isRetriable,
   LeaseReleasedError,
   type LockLossReason,
   LockLostError,
+  pauseBeforeRetry,
 } from './errors.js';
 import type { Lease, LockClient, LossPolicy } from './types.js';
 
@@ -40,6 +42,8 @@ export class Holding {
   private lossReason: LockLostError | undefined;
   private readonly unsubscribe: () => void;
   private leases = 0;
+  private stopped = false;
+  /** The removal in progress or done; a failed one is forgotten, so that it can be tried again. */
   private removal: Promise<void> | undefined;
 
   constructor(readonly spec: HoldingSpec) {
@@ -52,7 +56,7 @@ export class Holding {
     if (!this.loss) {
       this.loss = new AbortController();
       if (this.lossReason) this.loss.abort(this.lossReason);
-      else if (!this.removal) this.watchNode();
+      else if (!this.stopped) this.watchNode();
     }
     return this.loss.signal;
   }
@@ -63,12 +67,13 @@ export class Holding {
   }
 
   get ended(): boolean {
-    return this.removal !== undefined;
+    return this.stopped;
   }
 
   /**
    * Sets the watch on the node. Resolves false when the node is already gone or is not ours any
-   * more; a CONNECTIONLOSS is retried, since the watch is only registered on a reply.
+   * more (the caller then contends again); a retriable error is retried, since the watch is only
+   * registered on a reply.
    */
   async arm(signal?: AbortSignal): Promise<boolean> {
     for (;;) {
@@ -81,14 +86,15 @@ export class Holding {
         return stat.czxid === this.spec.czxid;
       } catch (error) {
         if (hasCode(error, 'NONODE')) return false;
-        if (!hasCode(error, 'CONNECTIONLOSS') || signal?.aborted) throw error;
+        if (!isRetriable(error) || signal?.aborted) throw error;
+        await pauseBeforeRetry(error, signal);
       }
     }
   }
 
   /** A new lease on this node. */
   lease(): Lease {
-    if (this.removal) throw badArguments('the lock node is being released', this.spec.path);
+    if (this.stopped) throw badArguments('the lock node is being released', this.spec.path);
     this.leases++;
     return new LeaseHandle(this);
   }
@@ -100,18 +106,30 @@ export class Holding {
     return this.end(true);
   }
 
-  /** Stops watching; deletes the node when `remove` (idempotent). */
+  /**
+   * Stops watching; deletes the node when `remove`. Idempotent while a removal is under way or
+   * done; after a failed one (an error that is neither retriable nor says the session is over)
+   * the next call tries again instead of handing back the old failure.
+   */
   end(remove: boolean): Promise<void> {
-    if (!this.removal) {
+    if (!this.stopped) {
+      this.stopped = true;
       this.unsubscribe();
-      this.removal = remove ? this.spec.removeNode() : Promise.resolve();
+      if (!remove) this.removal = Promise.resolve();
+    }
+    if (!this.removal) {
+      const removal = this.spec.removeNode();
+      this.removal = removal;
+      removal.catch(() => {
+        if (this.removal === removal) this.removal = undefined;
+      });
     }
     return this.removal;
   }
 
   /** The node turned out to be gone (or not ours) when the watch was set. */
   nodeLost(): void {
-    if (!this.removal) this.lose('deleted');
+    if (!this.stopped) this.lose('deleted');
   }
 
   /** Sets the node watch in the background; a node found gone or replaced is lost. */
@@ -139,7 +157,7 @@ export class Holding {
   }
 
   private readonly onEvent = (event: WatchedEvent): void => {
-    if (this.removal) return;
+    if (this.stopped) return;
     switch (event.type) {
       case 'NodeDeleted':
         this.lose('deleted');
@@ -171,6 +189,8 @@ class LeaseHandle implements Lease {
   /** Made when the signal is first read: a lease nobody asks about costs no controller. */
   private own: AbortController | undefined;
   private releasing: Promise<void> | undefined;
+  /** The last release failed: the next `release()` tries again. */
+  private failed = false;
   private readonly forwardLoss = () => this.own?.abort(this.holding.lost.reason);
 
   constructor(private readonly holding: Holding) {
@@ -206,9 +226,20 @@ class LeaseHandle implements Lease {
         this.holding.lost.removeEventListener('abort', this.forwardLoss);
         if (!own.signal.aborted) own.abort(new LeaseReleasedError(this.path));
       }
-      this.releasing = this.holding.leaseReleased();
+      this.track(this.holding.leaseReleased());
+    } else if (this.failed) {
+      // Never hand back a cached failure: the node may still be there, so try again.
+      this.failed = false;
+      this.track(this.holding.end(true));
     }
-    return this.releasing;
+    return this.releasing!;
+  }
+
+  private track(releasing: Promise<void>): void {
+    this.releasing = releasing;
+    releasing.catch(() => {
+      if (this.releasing === releasing) this.failed = true;
+    });
   }
 
   [Symbol.asyncDispose](): Promise<void> {

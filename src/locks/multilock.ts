@@ -1,6 +1,7 @@
 // Several locks as one: all or none, without deadlock.
-import { startDeadline } from './deadline.js';
+import { onTime, startDeadline } from './deadline.js';
 import { badArguments, LeaseReleasedError } from './errors.js';
+import { settleWhileConnected } from './nodes.js';
 import type { AcquireOptions, Lease, Lock, LockClient } from './types.js';
 
 /** The leases of a {@link MultiLock}, held and released together. */
@@ -60,20 +61,30 @@ export class MultiLock implements Lock {
 
   async acquire(options?: AcquireOptions): Promise<MultiLease> {
     const deadline = startDeadline(options, this.path);
-    const held: Lease[] = [];
     try {
-      if (deadline.signal?.aborted) throw deadline.signal.reason;
-      const each = deadline.noWait
-        ? { timeout: 0, signal: deadline.signal }
-        : { signal: deadline.signal };
-      for (const lock of this.locks) held.push(await lock.acquire(each));
-      return new Leases(held);
-    } catch (error) {
-      await releaseInReverse(held);
-      throw deadline.signal?.aborted ? deadline.signal.reason : error;
+      // On time whatever the attempt is stuck on (see onTime); it cleans up in the background.
+      return await onTime(this.acquireAll(deadline.signal, deadline.noWait), deadline.signal);
     } finally {
       deadline.dispose();
     }
+  }
+
+  private async acquireAll(signal: AbortSignal | undefined, noWait: boolean): Promise<MultiLease> {
+    const held: Lease[] = [];
+    try {
+      if (signal?.aborted) throw signal.reason;
+      const each = noWait ? { timeout: 0, signal } : { signal };
+      for (const lock of this.locks) held.push(await lock.acquire(each));
+      return new Leases(held);
+    } catch (error) {
+      await this.giveBack(held);
+      throw signal?.aborted ? signal.reason : error;
+    }
+  }
+
+  /** The distinct clients of the locks. */
+  private clients(): LockClient[] {
+    return [...new Set(this.locks.map((lock) => lock.client))];
   }
 
   async tryAcquire(): Promise<MultiLease | null> {
@@ -82,17 +93,36 @@ export class MultiLock implements Lock {
       for (const lock of this.locks) {
         const lease = await lock.tryAcquire();
         if (!lease) {
-          await releaseInReverse(held);
+          await this.giveBack(held);
           return null;
         }
         held.push(lease);
       }
       return new Leases(held);
     } catch (error) {
-      await releaseInReverse(held);
+      await this.giveBack(held);
       throw error;
     }
   }
+
+  /**
+   * Releases `held` in reverse order after a failed acquire. The caller hears why the acquire
+   * failed, never how a release went, and waits for the releases only while every client is
+   * connected: a release queued until a reconnect finishes in the background (each keeps trying
+   * until its node is gone or its session is over).
+   */
+  private async giveBack(held: readonly Lease[]): Promise<void> {
+    const releasing = releaseInReverse(held).catch(() => {});
+    await settleWhileAllConnected(this.clients(), releasing);
+  }
+}
+
+/** Waits for `task` while every client stays connected (see settleWhileConnected). */
+async function settleWhileAllConnected(
+  clients: readonly LockClient[],
+  task: Promise<void>,
+): Promise<void> {
+  await Promise.race(clients.map((client) => settleWhileConnected(client, task)));
 }
 
 async function releaseInReverse(leases: readonly Lease[]): Promise<void> {

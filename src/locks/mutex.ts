@@ -17,7 +17,8 @@ export interface MutexOptions extends LockOptions {
    * Node names to use: `'curator'` (default) makes the nodes Curator `InterProcessMutex` nodes
    * (`_c_<uuid>-lock-<seq>`), so Java processes using Curator on the same path are excluded and
    * queue fairly with us; `'kazoo'` makes them kazoo `Lock` nodes (`<uuid hex>__lock__<seq>`).
-   * Each style honours exactly the contenders its library honours.
+   * Either style counts nodes of both forms as contenders, so both can share a path (with kazoo's
+   * `extra_lock_patterns=['-lock-']` on the Python side).
    */
   naming?: NamingStyle;
   /**
@@ -56,10 +57,13 @@ export class Mutex implements Lock {
       path,
       style: naming,
       lockName: this.lockName,
-      contenderNames: [this.lockName],
+      // Both name forms are contenders whichever style we write: a Curator-style and a
+      // kazoo-style process on one path (kazoo with extra_lock_patterns=['-lock-']) then queue
+      // together instead of each ignoring the other's nodes.
+      contenderNames: [LockName.mutex, LockName.kazooMutex],
       data: options.data,
       lossPolicy: lossPolicyOf(options.lossPolicy, path),
-      sequenceOrder: options.sequenceOrder ?? 'interop',
+      sequenceOrder: options.sequenceOrder ?? 'numeric',
       decide: (sorted, own) => predecessorDecision(sorted, own),
     });
   }

@@ -1,8 +1,7 @@
 // Creating and deleting lock nodes safely across connection losses.
-import { SESSION_OVER_CODES } from '../protocol/errors.js';
 import type { Stat } from '../session/types.js';
 import { CreateMode } from '../session/types.js';
-import { hasCode } from './errors.js';
+import { hasCode, isRetriable, pauseBeforeRetry, SESSION_OVER } from './errors.js';
 import { baseName, childPath, type NamingStyle, newOwnerPrefix, parentOf } from './naming.js';
 import type { LockClient } from './types.js';
 
@@ -32,12 +31,18 @@ export async function ensurePath(
         await ensurePath(client, parentOf(path), signal);
       } else if (hasCode(error, 'UNIMPLEMENTED') && mode === CreateMode.CONTAINER)
         noContainers.add(client);
-      else if (!hasCode(error, 'CONNECTIONLOSS') || signal?.aborted) throw error;
+      else if (!isRetriable(error) || signal?.aborted) throw error;
+      else await pauseBeforeRetry(error, signal);
     }
   }
 }
 
-/** Runs `op` again after each CONNECTIONLOSS (the request's fate unknown; `op` must be safe to repeat). */
+/**
+ * Runs `op` again after each retriable error (CONNECTIONLOSS, REQUESTTIMEOUT...: see
+ * `RETRIABLE`), until it succeeds, fails otherwise, or `signal` aborts. `op` must be safe to
+ * repeat. Requests made while disconnected wait for the next connection (or their own
+ * requestTimeout), so this does not spin.
+ */
 export async function retryOnConnectionLoss<T>(
   op: () => Promise<T>,
   signal?: AbortSignal,
@@ -46,19 +51,17 @@ export async function retryOnConnectionLoss<T>(
     try {
       return await op();
     } catch (error) {
-      // Requests made while disconnected wait for the next connection, so this does not spin.
-      if (!hasCode(error, 'CONNECTIONLOSS') || signal?.aborted) throw error;
+      if (!isRetriable(error) || signal?.aborted) throw error;
+      await pauseBeforeRetry(error, signal);
     }
   }
 }
 
-/** Codes after which an ephemeral node of ours is certainly gone or can no longer be touched. */
-const SESSION_OVER = SESSION_OVER_CODES;
-
 /**
- * Deletes an ephemeral node of ours, retrying after connection losses until it is gone. Only for
- * names that are never reused (sequential, with a unique prefix): a repeated delete cannot hit
- * someone else's node.
+ * Deletes an ephemeral node of ours, trying again after every retriable error (a REQUESTTIMEOUT
+ * during a blip included) until the node is gone or the session is over: a node left behind
+ * would block every contender for as long as the session lives. Only for names that are never
+ * reused (sequential, with a unique prefix): a repeated delete cannot hit someone else's node.
  */
 export async function deleteNode(client: LockClient, path: string): Promise<void> {
   try {
@@ -66,6 +69,26 @@ export async function deleteNode(client: LockClient, path: string): Promise<void
   } catch (error) {
     if (!hasCode(error, 'NONODE', ...SESSION_OVER)) throw error;
   }
+}
+
+/**
+ * Brings the server this client talks to up to date with the leader, so that the next read sees
+ * every write committed before now. Needed before a read that looks for a node whose create had
+ * an unknown outcome: after a reconnect the client may be on a follower that has not applied the
+ * create yet (the session's last-seen zxid does not include a create whose reply was lost), and a
+ * stale listing would make the lock create a second node and orphan the first.
+ */
+export async function syncFirst(
+  client: LockClient,
+  path: string,
+  signal?: AbortSignal,
+): Promise<void> {
+  await retryOnConnectionLoss(() => client.sync(path, { signal }), signal).catch(
+    (error: unknown) => {
+      // A missing path has nothing to be stale about: the read that follows will say so.
+      if (!hasCode(error, 'NONODE')) throw error;
+    },
+  );
 }
 
 /** Deletes every child of `dir` whose name starts with `prefix` (an attempt whose create had an unknown outcome). */
@@ -76,6 +99,7 @@ export async function deleteByPrefix(
 ): Promise<void> {
   let children: string[];
   try {
+    await syncFirst(client, dir);
     children = await retryOnConnectionLoss(() => client.getChildren(dir));
   } catch (error) {
     if (hasCode(error, 'NONODE', ...SESSION_OVER)) return;
@@ -129,7 +153,7 @@ export interface ProtectedCreate {
 
 /**
  * Creates an EPHEMERAL_SEQUENTIAL node `<dir>/<owner prefix><lockName><seq>`, Curator's protected
- * mode. After a CONNECTIONLOSS it does not create blindly: it lists `dir` and adopts the node that
+ * mode. After a CONNECTIONLOSS (or any retriable error) it does not create blindly: it lists `dir` and adopts the node that
  * carries its prefix, if the current session owns it; a node left by an older session is deleted,
  * never adopted, and a fresh prefix is used for the next try. Missing parents are created as
  * containers. Progress is recorded in `attempt` for the caller's cleanup.
@@ -145,8 +169,10 @@ export async function createProtected(spec: ProtectedCreate, attempt: Attempt): 
       attempt.prefix = undefined;
       return created;
     }
-    // The create's outcome is unknown: look for our node by its prefix. No directory means the
-    // create cannot have succeeded (first use, or its container was reaped): just create again.
+    // The create's outcome is unknown: look for our node by its prefix, on a server brought up
+    // to date first (see syncFirst). No directory means the create cannot have succeeded (first
+    // use, or its container was reaped): just create again.
+    await syncFirst(client, dir, signal);
     const children = await retryOnConnectionLoss(
       () => client.getChildren(dir, { signal }),
       signal,
@@ -171,7 +197,7 @@ export async function createProtected(spec: ProtectedCreate, attempt: Attempt): 
   }
 }
 
-/** One create; null when it failed with CONNECTIONLOSS (outcome unknown). */
+/** One create; null when it failed with a retriable error (its outcome unknown: look for it). */
 async function createOnce(spec: ProtectedCreate, prefix: string): Promise<OwnNode | null> {
   const { client, dir, lockName, data, signal } = spec;
   for (;;) {
@@ -189,7 +215,10 @@ async function createOnce(spec: ProtectedCreate, prefix: string): Promise<OwnNod
         await ensurePath(client, dir, signal);
         continue;
       }
-      if (hasCode(error, 'CONNECTIONLOSS') && !signal?.aborted) return null;
+      if (isRetriable(error) && !signal?.aborted) {
+        await pauseBeforeRetry(error, signal);
+        return null;
+      }
       throw error;
     }
   }

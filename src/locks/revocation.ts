@@ -3,10 +3,10 @@
 import { ZooKeeperError } from '../protocol/errors.js';
 import type { Client } from '../session/client.js';
 import type { WatchedEvent } from '../session/types.js';
-import { sortContenders } from './contenders.js';
 import { badArguments, hasCode } from './errors.js';
 import { baseName, childPath, LockName, parseContender } from './naming.js';
 import { retryOnConnectionLoss } from './nodes.js';
+import { queueOrder } from './order.js';
 import type { Lease, LockClient, ReentrantAcquireOptions } from './types.js';
 
 /** The data Curator's `Revoker.attemptRevoke` writes into a holder's node (ASCII). */
@@ -77,11 +77,11 @@ export function watchRevocation(client: LockClient, lease: Lease): RevocableLeas
 }
 
 /** What revocation needs from a client. */
-export type RevokeClient = Pick<Client, 'getChildren' | 'setData'>;
+export type RevokeClient = Pick<Client, 'getChildren' | 'setData' | 'exists'>;
 
 /**
- * Asks the holder of the Curator-style mutex at `lockPath` (the first `lock-` contender, in
- * Curator's order) to release it, by writing `__REVOKE__` into its node as Curator's `Revoker`
+ * Asks the holder of the mutex at `lockPath` (the first contender in this library's
+ * Mutex order, which is Curator's below the sequence counter's limit) to release it, by writing `__REVOKE__` into its node as Curator's `Revoker`
  * does. Resolves the node written to, or null when nobody holds the lock or the holder's node went
  * before the write (it released meanwhile). The holder decides: only holders that opted in
  * (`acquire({ revocable: true })` here, `makeRevocable` in Curator) are told at all.
@@ -94,7 +94,18 @@ export async function revoke(client: RevokeClient, lockPath: string): Promise<st
     if (hasCode(error, 'NONODE')) return null;
     throw error;
   }
-  const [holder] = sortContenders(children, [LockName.mutex], 'interop');
+  // The holder as this library's Mutex decides it: both name forms, creation order (czxid order
+  // once the sequence counter has reached its limit).
+  const [holder] = await queueOrder(
+    client,
+    lockPath,
+    children,
+    [LockName.mutex, LockName.kazooMutex],
+    'numeric',
+    undefined,
+    new Map(),
+    undefined,
+  );
   if (!holder) return null;
   const node = childPath(lockPath, holder.name);
   return (await revokeNode(client, node)) ? node : null;

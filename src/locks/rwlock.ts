@@ -83,7 +83,7 @@ export class ReadWriteLock {
       contenderNames: KINDS,
       data: options.data,
       lossPolicy: lossPolicyOf(options.lossPolicy, path),
-      sequenceOrder: options.sequenceOrder ?? 'interop',
+      sequenceOrder: options.sequenceOrder ?? 'numeric',
     };
     this.read = new ReadWriteSide(
       new ContenderQueue({

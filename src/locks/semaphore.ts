@@ -16,6 +16,7 @@ import {
 } from './nodes.js';
 import type { AcquireOptions, Lease, Lock, LockClient, LockOptions, LossPolicy } from './types.js';
 import { abortable } from './wait.js';
+import { joinWatcher } from './watchers.js';
 
 export interface SemaphoreOptions extends LockOptions {
   /** Data stored in each lease node (default empty). */
@@ -97,31 +98,37 @@ export class Semaphore implements Lock {
         const changed = new Promise<void>((resolve) => {
           wake = resolve;
         });
-        const children = await retryOnConnectionLoss(
-          () => client.getChildren(this.leasesPath, { watch: () => wake(), signal }),
-          signal,
-        );
-        const leases = sortContenders(children, LEASE_NAMES);
-        if (!leases.some((lease) => lease.name === node.name)) {
-          attempt.node = undefined; // deleted by someone else: take a new one
-          continue;
+        // The shared watcher of the lease list (see joinWatcher): an aborted wait leaves nothing.
+        const joined = joinWatcher(client, `getChildren:${this.leasesPath}`, () => wake());
+        try {
+          const children = await retryOnConnectionLoss(
+            () => client.getChildren(this.leasesPath, { watch: joined.watcher, signal }),
+            signal,
+          );
+          const leases = sortContenders(children, LEASE_NAMES);
+          if (!leases.some((lease) => lease.name === node.name)) {
+            attempt.node = undefined; // deleted by someone else: take a new one
+            continue;
+          }
+          if (leases.length <= this.maxLeases) {
+            return holdNode({
+              client,
+              path: node.path,
+              lockPath: this.path,
+              kind: LockName.lease,
+              czxid: node.stat.czxid,
+              lossPolicy: this.lossPolicy,
+              removeNode: () => deleteNode(client, node.path),
+            });
+          }
+          if (!wait) {
+            await cleanupAttempt(client, this.leasesPath, attempt);
+            return null;
+          }
+          await abortable(changed, signal);
+        } finally {
+          joined.leave();
         }
-        if (leases.length <= this.maxLeases) {
-          return holdNode({
-            client,
-            path: node.path,
-            lockPath: this.path,
-            kind: LockName.lease,
-            czxid: node.stat.czxid,
-            lossPolicy: this.lossPolicy,
-            removeNode: () => deleteNode(client, node.path),
-          });
-        }
-        if (!wait) {
-          await cleanupAttempt(client, this.leasesPath, attempt);
-          return null;
-        }
-        await abortable(changed, signal);
       }
     } catch (error) {
       await settleWhileConnected(client, cleanupAttempt(client, this.leasesPath, attempt));

@@ -2,8 +2,7 @@
 // an EPHEMERAL_SEQUENTIAL contender node per waiter, ordered by sequence number, each waiting on
 // one node ahead of it.
 import type { Data } from '../session/types.js';
-import type { Decision } from './contenders.js';
-import { type SequenceOrder, sortContenders } from './contenders.js';
+import type { Decision, SequenceOrder } from './contenders.js';
 import { acquireWithin, type Deadline } from './deadline.js';
 import { holdNode } from './lease.js';
 import type { Contender } from './naming.js';
@@ -17,6 +16,7 @@ import {
   retryOnConnectionLoss,
   settleWhileConnected,
 } from './nodes.js';
+import { queueOrder } from './order.js';
 import type { AcquireOptions, Lease, LockClient, LossPolicy } from './types.js';
 import { waitForChange } from './wait.js';
 
@@ -78,10 +78,21 @@ export class ContenderQueue {
     const signal = deadline.signal;
     if (signal?.aborted) throw signal.reason;
     const attempt: Attempt = {};
+    const czxids = new Map<string, bigint>();
     try {
       for (;;) {
         const { node, children } = await this.createAndList(attempt, signal);
-        const sorted = sortContenders(children, contenderNames, this.spec.sequenceOrder);
+        const order = this.spec.sequenceOrder;
+        const sorted = await queueOrder(
+          client,
+          path,
+          children,
+          contenderNames,
+          order,
+          node,
+          czxids,
+          signal,
+        );
         const own = sorted.findIndex((contender) => contender.name === node.name);
         if (own < 0) {
           // Our node is gone (deleted by someone else): queue again, as Curator does.

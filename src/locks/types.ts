@@ -15,6 +15,7 @@ export type LockClient = Pick<
   | 'exists'
   | 'getData'
   | 'getChildren'
+  | 'sync'
   | 'on'
   | 'state'
   | 'sessionId'
@@ -66,8 +67,9 @@ export interface LockOptions {
   /** When a held lease counts as lost; see {@link LossPolicy}. Default `'suspended'`. */
   lossPolicy?: LossPolicy;
   /**
-   * How contenders are ordered; see {@link SequenceOrder}. Default `'interop'` (the order Curator
-   * and kazoo use). Every process on a lock path must use the same order.
+   * How contenders are ordered; see {@link SequenceOrder}. Default `'numeric'`: creation order,
+   * also once the server's sequence counter has reached its limit. Every process on a lock path
+   * must use the same order.
    */
   sequenceOrder?: SequenceOrder;
 }
@@ -96,8 +98,9 @@ export interface Lease extends AsyncDisposable {
   readonly released: boolean;
   /**
    * Deletes the lock node. Idempotent (later calls return the same promise). A delete that fails
-   * with CONNECTIONLOSS is retried across reconnects until it succeeds or the session is gone
-   * (which takes the ephemeral node along).
+   * with a retriable error (CONNECTIONLOSS, REQUESTTIMEOUT...) is retried across reconnects until
+   * the node is gone or the session is over (which takes the ephemeral node along). If it fails
+   * otherwise, the promise rejects and a later call tries again.
    */
   release(): Promise<void>;
 }

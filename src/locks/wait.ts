@@ -1,16 +1,24 @@
 // Waiting for one node to change, without leaving a watch behind when it is already gone.
-import { hasCode } from './errors.js';
+
+import type { WatchedEvent } from '../session/types.js';
+import { hasCode, isRetriable } from './errors.js';
 import type { LockClient } from './types.js';
+import { joinWatcher } from './watchers.js';
+
+type Watcher = (event: WatchedEvent) => void;
 
 /**
- * Waits for one watch to fire. `arm` sets the watch, calling `wake` when it fires, and resolves
+ * Waits for one watch to fire. `arm` sets the watch with the watcher it is given, and resolves
  * `'now'` when there is nothing to wait for (the node is already gone, or the link broke: the
  * caller re-checks, never assumes) or `'wait'` once the watch is set. Rejects with the signal's
- * reason on abort, or with `arm`'s error.
+ * reason on abort, or with `arm`'s error. The watcher is shared by every wait on `key` (see
+ * {@link joinWatcher}): an aborted wait leaves no closure of its own in the client.
  */
 export function waitForWatch(
+  client: LockClient,
+  key: string,
   signal: AbortSignal | undefined,
-  arm: (wake: () => void) => Promise<'now' | 'wait'>,
+  arm: (watcher: Watcher) => Promise<'now' | 'wait'>,
 ): Promise<void> {
   return new Promise<void>((resolve, reject) => {
     let settled = false;
@@ -18,13 +26,17 @@ export function waitForWatch(
       if (settled) return;
       settled = true;
       signal?.removeEventListener('abort', onAbort);
+      membership?.leave();
       if (error === undefined) resolve();
       else reject(error);
     };
     const onAbort = () => finish(signal?.reason);
+    let membership: { leave(): void } | undefined;
     if (signal?.aborted) return onAbort();
     signal?.addEventListener('abort', onAbort, { once: true });
-    arm(() => finish()).then(
+    const joined = joinWatcher(client, key, () => finish());
+    membership = joined;
+    arm(joined.watcher).then(
       (outcome) => {
         if (outcome === 'now') finish();
       },
@@ -43,11 +55,11 @@ export function waitForChange(
   path: string,
   signal: AbortSignal | undefined,
 ): Promise<void> {
-  return waitForWatch(signal, (wake) =>
-    client.getData(path, { watch: wake, signal }).then(
+  return waitForWatch(client, `getData:${path}`, signal, (watch) =>
+    client.getData(path, { watch, signal }).then(
       () => 'wait' as const,
       (error: unknown) => {
-        if (hasCode(error, 'NONODE', 'CONNECTIONLOSS')) return 'now' as const;
+        if (hasCode(error, 'NONODE') || isRetriable(error)) return 'now' as const;
         throw error;
       },
     ),

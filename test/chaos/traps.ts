@@ -96,6 +96,7 @@ export function trappedClient(
     exists: (...args) => client.exists(...args),
     getData: (...args) => client.getData(...args),
     getChildren: (...args) => client.getChildren(...args),
+    sync: (...args) => client.sync(...args),
     create2: (path, data, options) => {
       const call = () => client.create2(path, data, options);
       return options?.mode === CreateMode.EPHEMERAL_SEQUENTIAL ? spring('create', call) : call();

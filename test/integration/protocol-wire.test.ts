@@ -221,7 +221,7 @@ describe('protocol layer against a real server', () => {
     ]);
     expect(multi.res?.[0]).toEqual({ type: 'create', path: `${base}/m` });
     // Observed: a 3.8.0 server answers a create2 sub-op with a plain create result (path, no
-    // stat), though reference §8 says create2; either way the path must come back.
+    // stat), though one might expect a create2 result with a stat; either way the path must come back.
     expect(multi.res?.[1]).toMatchObject({ path: `${base}/n` });
 
     const read = await call(codecs.multiRead, {

@@ -46,6 +46,7 @@ describe("Mutex (naming 'kazoo') and kazoo's Lock", () => {
 
     expect(await mutex.tryAcquire()).toBeNull();
     await expect(mutex.acquire({ timeout: 300 })).rejects.toBeInstanceOf(LockTimeoutError);
+    await untilChildren(zk, path, 1); // the timed-out attempt cleans up in the background
     expect(await childrenOf(zk, path)).toEqual([theirs]);
 
     const waiting = inBackground(mutex.acquire({ timeout: 10_000 }));
@@ -130,7 +131,7 @@ describe("Mutex (naming 'kazoo') and kazoo's Lock", () => {
     await kazoo.release();
   });
 
-  it('agree with kazoo on the queue order once the sequence counter has wrapped', async () => {
+  it("sequenceOrder 'interop' agrees with kazoo on the queue order once the sequence counter has wrapped", async () => {
     // ZooKeeper's sequence is the parent's signed 32-bit cversion: after 2^31 child changes it
     // goes on at -2147483648, -2147483647, ... Nobody can create 2^31 nodes in a test, so two
     // contender nodes are created with those names directly, oldest first; their data says
@@ -146,12 +147,43 @@ describe("Mutex (naming 'kazoo') and kazoo's Lock", () => {
     try {
       await zk.create2(`${path}/${older}`, 'older');
       await zk.create2(`${path}/${newer}`, 'newer');
-      const ours = sortContenders([newer, older], [LockName.kazooMutex]).map((x) => x.name);
+      const ours = sortContenders([newer, older], [LockName.kazooMutex], 'interop').map(
+        (x) => x.name,
+      );
       const oursAsData = ours.map((name) => (name === older ? 'older' : 'newer'));
       expect(await kazoo.participants()).toEqual(oursAsData);
     } finally {
       await zk.delete(`${path}/${newer}`).catch(() => {});
       await zk.delete(`${path}/${older}`).catch(() => {});
     }
+  });
+});
+
+describe("kazoo's Lock with extra_lock_patterns=['-lock-'] and our default Mutex", () => {
+  it('exclude each other both ways round: a kazoo holder stops ours, and ours stops kazoo', async () => {
+    const path = lockPath();
+    const [kazoo, zk] = await Promise.all([
+      startKazooPeer(connectString(), path, 'mutex-extra'),
+      newClient(),
+    ]);
+    const mutex = new Mutex(zk, path);
+    // kazoo holds (a `__lock__` node): our Curator-style Mutex must not get in.
+    const held = await within(kazoo.acquire(), 10_000, 'kazoo acquire');
+    expect(nameOf(held)).toMatch(KAZOO_NAME);
+    expect(await mutex.tryAcquire()).toBeNull();
+    await expect(mutex.acquire({ timeout: 300 })).rejects.toBeInstanceOf(LockTimeoutError);
+    const waiting = inBackground(mutex.acquire({ timeout: 10_000 }));
+    expect(await stillPendingAfter(waiting, BLOCKED_MS)).toBe(true);
+    await kazoo.release();
+    const lease = await waiting;
+    expect(nameOf(lease.path)).toMatch(/^_c_[0-9a-f-]{36}-lock-\d{10}$/);
+    // Now ours holds: kazoo (counting `-lock-` nodes) must wait for it.
+    expect(await kazoo.acquireWithin(300)).toBeNull();
+    const theirs = kazoo.acquire();
+    await untilChildren(zk, path, 2);
+    expect(await stillPendingAfter(theirs, BLOCKED_MS)).toBe(true);
+    await lease.release();
+    await within(theirs, 10_000, 'kazoo acquire after our release');
+    await kazoo.release();
   });
 });

@@ -7,8 +7,11 @@ const SCRIPT = fileURLToPath(new URL('./python/lock_peer.py', import.meta.url));
 /** Debian's interpreter: python3-kazoo installs for it, not for whatever python3 is first on PATH. */
 const PYTHON = '/usr/bin/python3';
 
-/** kazoo's lock recipes, as the peer uses them: Lock, ReadLock, WriteLock. */
-export type KazooRecipe = 'mutex' | 'read' | 'write';
+/**
+ * kazoo's lock recipes, as the peer uses them: Lock, Lock with `extra_lock_patterns=['-lock-']`,
+ * ReadLock, WriteLock.
+ */
+export type KazooRecipe = 'mutex' | 'mutex-extra' | 'read' | 'write';
 
 let checked = false;
 

@@ -123,7 +123,12 @@ describe('3-node ensemble', () => {
     // Following the new list: the removed member is never used again, even after failovers.
     const removed = ensemble.members[leaving]!.connectString;
     for (let i = 0; i < 3; i++) {
+      // The drop is noticed asynchronously: wait for the suspension first, or `until` would see
+      // the old connection still 'connected' (and the removed member, if retries had moved us
+      // there before the reconfig).
+      const down = until(zk, 'suspended');
       zk.dropConnection('test: move on');
+      await down;
       await until(zk, 'connected');
       expect(zk.server).not.toBe(removed);
     }

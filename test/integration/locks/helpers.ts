@@ -83,7 +83,7 @@ export async function watchesByPath(prefix: string): Promise<Map<string, bigint[
 export function instrument(
   client: Client,
   overrides: Partial<
-    Pick<LockClient, 'create2' | 'delete' | 'getData' | 'getChildren' | 'exists'>
+    Pick<LockClient, 'create2' | 'delete' | 'getData' | 'getChildren' | 'exists' | 'sync'>
   > = {},
 ): { client: LockClient; calls: Record<string, number>; wakes: { count: number } } {
   const calls: Record<string, number> = {};
@@ -99,6 +99,10 @@ export function instrument(
       return client.chroot;
     },
     on: (event, listener) => client.on(event, listener),
+    sync: (...args) => {
+      calls.sync = (calls.sync ?? 0) + 1;
+      return (overrides.sync ?? client.sync.bind(client))(...args);
+    },
     create2: (...args) => {
       calls.create2 = (calls.create2 ?? 0) + 1;
       return (overrides.create2 ?? client.create2.bind(client))(...args);

@@ -47,12 +47,18 @@ describe('ReadWriteLock', () => {
         code: 'OPERATIONTIMEOUT',
       },
     );
+    // A timeout rejects on time and removes its node in the background: wait for that.
+    const only = [read.path.slice(path.length + 1)];
+    const readerOnly = async () =>
+      JSON.stringify(await childrenOf(r!, path)) === JSON.stringify(only);
+    await until(readerOnly, 'timed-out writer node removed');
     const controller = new AbortController();
     const writing = new ReadWriteLock(w!, path).write.acquire({ signal: controller.signal });
     await until(async () => (await childrenOf(r!, path)).length === 2, 'writer queued');
     controller.abort(new Error('never mind'));
     await expect(writing).rejects.toThrow('never mind');
-    expect(await childrenOf(r!, path)).toEqual([read.path.slice(path.length + 1)]);
+    await until(readerOnly, 'aborted writer node removed');
+    expect(await childrenOf(r!, path)).toEqual(only);
     const second = await new ReadWriteLock(r2!, path).read.tryAcquire();
     expect(second).not.toBeNull();
     await second!.release();

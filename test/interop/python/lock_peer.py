@@ -1,8 +1,9 @@
 """A kazoo lock contender driven over stdin/stdout, for the TypeScript interop tests.
 
-Usage: /usr/bin/python3 lock_peer.py <hosts> <lock path> <mutex | read | write>
+Usage: /usr/bin/python3 lock_peer.py <hosts> <lock path> <mutex | mutex-extra | read | write>
 
-mutex is kazoo's Lock, read and write its ReadLock and WriteLock. The line protocol is the one
+mutex is kazoo's Lock, mutex-extra the same with extra_lock_patterns=["-lock-"] (Curator's and our
+default nodes count as contenders), read and write its ReadLock and WriteLock. The line protocol is the one
 of test/interop/java/LockPeer.java: each command line starts with a request id, and gets exactly
 one reply line starting with the same id. Lock commands are answered in order; the others at once,
 even while an acquire is waiting.
@@ -42,6 +43,9 @@ IDENTIFIER = "kazoo-peer"
 def make_lock(client, path, kind):
     if kind == "mutex":
         return client.Lock(path, IDENTIFIER)
+    if kind == "mutex-extra":
+        # The mixed-deployment mode: Curator-style `-lock-` nodes count as contenders too.
+        return client.Lock(path, IDENTIFIER, extra_lock_patterns=["-lock-"])
     if kind == "read":
         return client.ReadLock(path, IDENTIFIER)
     if kind == "write":
@@ -79,7 +83,7 @@ def work(lock, path, commands):
 
 def main():
     if len(sys.argv) != 4:
-        sys.stderr.write("usage: lock_peer.py <hosts> <lock path> <mutex|read|write>\n")
+        sys.stderr.write("usage: lock_peer.py <hosts> <lock path> <mutex|mutex-extra|read|write>\n")
         sys.exit(2)
     hosts, path, kind = sys.argv[1:]
     client = KazooClient(hosts=hosts, timeout=10.0)

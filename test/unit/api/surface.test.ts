@@ -1,4 +1,4 @@
-// The public surface of shared/API.md, checked by the type checker and at run time: a change
+// The public API contract (client, locks, transports), checked by the type checker and at run time: a change
 // that breaks the contract breaks this file.
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import * as client from '../../../src/index.js';

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
+  byCreation,
+  pastSequenceLimit,
   predecessorDecision,
   readerDecision,
   sortContenders,
@@ -143,7 +145,7 @@ describe('queue order after the sequence counter wraps', () => {
   ];
 
   it("'interop' sorts the sequence text as Curator and kazoo do (one order shared by all)", () => {
-    const order = sortContenders(names, ['lock-']).map((c) => c.name);
+    const order = sortContenders(names, ['lock-'], 'interop').map((c) => c.name);
     // Java String.compareTo / Python string order of the text after the lock name.
     const curator = [...names].sort((x, y) => {
       const a = x.slice(x.lastIndexOf('lock-') + 5);
@@ -160,9 +162,33 @@ describe('queue order after the sequence counter wraps', () => {
     ]);
   });
 
-  it("'numeric' sorts by the signed 32-bit value", () => {
-    expect(sortContenders(names, ['lock-'], 'numeric').map((c) => c.sequence)).toEqual([
-      -2147483648, -2147483647, -5, 1, 2147483647,
+  it("'numeric' (the default) hands a set at or past the limit to creation order", () => {
+    const sorted = sortContenders(names, ['lock-']);
+    expect(pastSequenceLimit(sorted)).toBe(true);
+    expect(pastSequenceLimit(sortContenders([curator('2147483646')], ['lock-']))).toBe(false);
+    // Creation zxids: a (the limit) oldest, then the wrapped ones, e last; d has vanished.
+    const czxids = new Map<string, bigint>([
+      ['_c_e-lock-0000000001', 500n],
+      ['_c_c-lock--2147483647', 300n],
+      ['_c_a-lock-2147483647', 100n],
+      ['_c_b-lock--2147483648', 200n],
     ]);
+    expect(byCreation(sorted, czxids).map((c) => c.name)).toEqual([
+      '_c_a-lock-2147483647',
+      '_c_b-lock--2147483648',
+      '_c_c-lock--2147483647',
+      '_c_e-lock-0000000001',
+    ]);
+  });
+
+  it('equal sequences at the limit (ZooKeeper 3.5+ stops the counter there) follow czxid, not name', () => {
+    const older = '_c_ffff-lock-2147483647';
+    const newer = '_c_0000-lock-2147483647';
+    const sorted = sortContenders([newer, older], ['lock-']);
+    const czxids = new Map([
+      [older, 0x1_0000_0001n],
+      [newer, 0x1_0000_0002n],
+    ]);
+    expect(byCreation(sorted, czxids).map((c) => c.name)).toEqual([older, newer]);
   });
 });

@@ -1,0 +1,53 @@
+// One watcher closure per watched node and client, shared by every wait on that node, so an
+// aborted wait leaves nothing behind in the client.
+import type { WatchedEvent } from '../session/types.js';
+import type { LockClient } from './types.js';
+
+interface Shared {
+  /** The closure registered with the client: it wakes every current waiter. */
+  readonly watcher: (event: WatchedEvent) => void;
+  readonly waiters: Set<() => void>;
+}
+
+/** Per client: what is watched (`<kind>:<path>`) and its shared watcher. */
+const byClient = new WeakMap<LockClient, Map<string, Shared>>();
+
+/**
+ * The watcher to register for `key` (the kind of watch and the path, e.g. `data:/locks/a/n1`),
+ * with `wake` among the waiters it wakes; call `leave()` when the wait ends for any reason. The
+ * client keeps a one-shot watcher until its node changes, and a watcher cannot be taken back
+ * without removing every other watcher on the node; so each wait does not register a closure of
+ * its own (an aborted wait would leave it behind, and repeated timeouts against a long-held lock
+ * would pile them up) but joins the one shared closure, and leaving drops its `wake` at once. The
+ * client holds at most that one closure per watched node, whatever the number of waits.
+ */
+export function joinWatcher(
+  client: LockClient,
+  key: string,
+  wake: () => void,
+): { watcher: (event: WatchedEvent) => void; leave: () => void } {
+  let watched = byClient.get(client);
+  if (!watched) {
+    watched = new Map();
+    byClient.set(client, watched);
+  }
+  let shared = watched.get(key);
+  if (!shared) {
+    const waiters = new Set<() => void>();
+    const entry: Shared = {
+      waiters,
+      watcher: () => {
+        // The client has dropped this one-shot watcher: a later wait registers afresh.
+        if (watched.get(key) === entry) watched.delete(key);
+        const woken = [...waiters];
+        waiters.clear();
+        for (const waiter of woken) waiter();
+      },
+    };
+    shared = entry;
+    watched.set(key, shared);
+  }
+  const { waiters, watcher } = shared;
+  waiters.add(wake);
+  return { watcher, leave: () => waiters.delete(wake) };
+}

@@ -1,0 +1,146 @@
+// Lock order at the limit of ZooKeeper's sequence counter, on a real server whose lock parent was
+// crafted with a child counter just below 2^31 (test/fixtures/java/WrapSnapshot.java), so that
+// real contenders get sequences on both sides of the limit. ZooKeeper 3.8 stops the counter at
+// 2147483647 (every later child gets that number); the order must stay the creation order.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Client, CreateMode, connect } from '../../../src/index.js';
+import { type Lease, Mutex, ReadWriteLock } from '../../../src/locks/index.js';
+import { startStandaloneWithCversion } from '../../harness/crafted.js';
+import type { ZkServer } from '../../harness/index.js';
+import { sleep, until } from './helpers.js';
+
+const PARENT = '/wrap';
+/** The next sequences: 2147483645, 2147483646, then the limit 2147483647 for ever. */
+const START = 2 ** 31 - 3;
+
+let server: ZkServer;
+const clients: Client[] = [];
+
+beforeAll(async () => {
+  server = await startStandaloneWithCversion(PARENT, START);
+});
+
+afterAll(async () => {
+  await Promise.all(clients.map((c) => c.close()));
+  await server?.close();
+});
+
+async function client(): Promise<Client> {
+  const c = await connect(server.connectString, { sessionTimeout: 10_000 });
+  clients.push(c);
+  return c;
+}
+
+/** Whether `pending` is still unsettled (it had every chance to settle before). */
+async function stillWaiting(pending: Promise<unknown>): Promise<boolean> {
+  const settled = pending.then(
+    () => false,
+    () => false,
+  );
+  return Promise.race([settled, sleep(0).then(() => true)]);
+}
+
+/** Children of PARENT in creation order (by czxid), as the server recorded it. */
+async function byCzxid(zk: Client): Promise<string[]> {
+  const names = await zk.getChildren(PARENT);
+  const stats = await Promise.all(names.map((name) => zk.exists(`${PARENT}/${name}`)));
+  return names
+    .map((name, i) => ({ name, czxid: stats[i]!.czxid }))
+    .sort((x, y) => (x.czxid < y.czxid ? -1 : 1))
+    .map(({ name }) => name);
+}
+
+/** Creates (and deletes) sequential children until the counter stands at its limit. */
+async function reachLimit(zk: Client): Promise<void> {
+  for (;;) {
+    const { path } = await zk.create2(`${PARENT}/filler-`, undefined, {
+      mode: CreateMode.PERSISTENT_SEQUENTIAL,
+    });
+    await zk.delete(path);
+    if (path.endsWith('2147483647')) return;
+  }
+}
+
+const sequenceOf = (name: string) => name.slice(name.lastIndexOf('lock-') + 5);
+
+describe('locks at the limit of the sequence counter (2^31 - 1)', () => {
+  it('Mutex: contenders before and at the limit are granted one at a time, in creation order', async () => {
+    const [a, b] = await Promise.all([client(), client()]);
+    const contenders = Array.from({ length: 8 }, (_, i) => new Mutex(i % 2 ? b : a, PARENT));
+    const leases: Promise<Lease>[] = [];
+    // Queue them one after another: sequences 2147483645, 2147483646, then 6 x 2147483647.
+    for (const [i, mutex] of contenders.entries()) {
+      const lease = mutex.acquire({ timeout: 30_000 });
+      lease.catch(() => {}); // checked below; a failed assertion must not leave it unhandled
+      leases.push(lease);
+      await until(async () => (await a.getChildren(PARENT)).length === i + 1, `contender ${i}`);
+    }
+    const created = await byCzxid(a);
+    expect(created.map(sequenceOf)).toEqual([
+      '2147483645',
+      '2147483646',
+      ...Array.from({ length: 6 }, () => '2147483647'),
+    ]);
+    const granted: string[] = [];
+    for (const [i, pending] of leases.entries()) {
+      const lease = await pending;
+      granted.push(lease.path.slice(PARENT.length + 1));
+      // Everyone queued behind must still be waiting: give them a moment to (wrongly) get in.
+      await sleep(100);
+      for (const later of leases.slice(i + 1)) expect(await stillWaiting(later)).toBe(true);
+      // Nor can a newcomer (also at the limit) jump the queue.
+      expect(await new Mutex(b, PARENT).tryAcquire()).toBeNull();
+      await lease.release();
+    }
+    expect(granted).toEqual(created);
+  });
+
+  it('ReadWriteLock at the limit: a newer writer waits for an older reader', async () => {
+    const [a, b] = await Promise.all([client(), client()]);
+    // Both nodes get the same sequence (the limit): only the creation order can tell them apart.
+    for (let round = 0; round < 6; round++) {
+      const reader = await new ReadWriteLock(a, PARENT).read.acquire({ timeout: 5_000 });
+      const waiting = new ReadWriteLock(b, PARENT).write.acquire({ timeout: 10_000 });
+      waiting.catch(() => {});
+      await until(async () => (await a.getChildren(PARENT)).length === 2, 'the writer queued');
+      expect((await a.getChildren(PARENT)).map((name) => name.slice(-10))).toEqual([
+        '2147483647',
+        '2147483647',
+      ]);
+      await sleep(100);
+      expect(await stillWaiting(waiting)).toBe(true);
+      await reader.release();
+      await (await waiting).release();
+    }
+  });
+
+  it('a wrapped counter (negative sequences, as servers before 3.5 give) keeps creation order too', async () => {
+    const [a, b, c] = await Promise.all([client(), client(), client()]);
+    // Servers before 3.5 go on at -2147483648 after the limit. This one stops at the limit, so
+    // the wrapped contenders are written by hand (ephemeral, in creation order) between a real
+    // holder at the limit and a real waiter that comes after them.
+    await reachLimit(a);
+    const holder = await new Mutex(a, PARENT).acquire({ timeout: 5_000 });
+    expect(holder.path.slice(-10)).toBe('2147483647');
+    const wrapped = [] as string[];
+    for (const sequence of ['-2147483648', '-2147483647']) {
+      const name = `_c_${crypto.randomUUID()}-lock-${sequence}`;
+      await b.create2(`${PARENT}/${name}`, undefined, { mode: CreateMode.EPHEMERAL });
+      wrapped.push(`${PARENT}/${name}`);
+    }
+    const waiting = new Mutex(c, PARENT).acquire({ timeout: 20_000 });
+    waiting.catch(() => {});
+    await until(async () => (await a.getChildren(PARENT)).length === 4, 'the waiter queued');
+    // Text order would put both negatives first; numeric order would put them before the holder.
+    for (const next of [holder.path, ...wrapped]) {
+      await sleep(100);
+      expect(await stillWaiting(waiting)).toBe(true);
+      expect(await new Mutex(b, PARENT).tryAcquire()).toBeNull();
+      if (next === holder.path) await holder.release();
+      else await b.delete(next);
+    }
+    const lease = await waiting;
+    expect(lease.path.slice(-10)).toBe('2147483647');
+    await lease.release();
+  });
+});
