@@ -1,33 +1,34 @@
 /**
- * The one table of operation codecs, keyed by op name. Each entry knows its
- * opcode, how to write its request and read its response (client side), and
- * the reverse (fake servers, golden tests). The session layer frames requests
- * with `encodeRequest` and decodes replies with `codec.read` when err == 0.
+ * The one table of operation codecs, keyed by op name. Each entry pairs the
+ * op's request record with its response record (declared once each in
+ * requests.ts): the client writes requests and reads responses; fake servers,
+ * the simulator and the golden tests use the reverse halves, which come free
+ * from the same declarations. The session frames requests with `encodeRequest`
+ * and decodes replies with `codec.read` when err == 0.
  */
 
+import { empty, type JuteType } from './jute.js';
 import {
-  readMultiReadRequest,
-  readMultiRequest,
-  readMultiResponse,
-  writeMultiReadRequest,
-  writeMultiRequest,
-  writeMultiResponse,
+  MULTI_OPS,
+  MULTI_READ_OPS,
+  type MultiOp,
+  type MultiReadOp,
+  multiRequest,
+  multiResponse,
 } from './multi.js';
 import { OpCode, type OpName } from './ops.js';
 import { Reader } from './reader.js';
 import {
-  type ConnectRequest,
-  type ConnectResponse,
-  type ReplyHeader,
-  readConnectResponse,
-  readReplyHeader,
-  readWatcherEvent,
-  type WatcherEvent,
-  writeConnectRequest,
+  ConnectRequest,
+  ConnectResponse,
+  ErrorResponse,
+  ReplyHeader,
+  WatcherEvent,
 } from './records.js';
 import * as rec from './requests.js';
 import { frame, Writer } from './writer.js';
 
+/** One operation's client side: its opcode, how its request is written and its reply read. */
 export interface Codec<Req, Res> {
   readonly name: string;
   readonly code: number;
@@ -39,56 +40,30 @@ export interface Codec<Req, Res> {
 
 /** A codec that can also play the server's side. */
 export interface ServerCodec<Req, Res> extends Codec<Req, Res> {
+  /** Reads the request body, as a server does. */
   readRequest(r: Reader): Req;
+  /** Writes the response body, as a server does. */
   writeResponse(w: Writer, res: Res): void;
 }
-
-/** How one record is written and read. Codecs pair a request record with a response record. */
-interface RecordIO<T> {
-  write(w: Writer, value: T): void;
-  read(r: Reader): T;
-}
-
-const io = <T>(write: (w: Writer, v: T) => void, read: (r: Reader) => T): RecordIO<T> => ({
-  write,
-  read,
-});
-
-/** No body at all (header-only requests, replies without a record). */
-const none: RecordIO<undefined> = io(
-  () => {},
-  () => undefined,
-);
 
 /**
  * addWatch answers with an ErrorResponse{int err} body (always 0). Consume it
  * when present; its absence is not an error either.
  */
-const addWatchReply: RecordIO<undefined> = io(
-  (w) => {
-    w.int(0);
+const addWatchReply: JuteType<undefined> = {
+  write: (w) => {
+    ErrorResponse.write(w, { err: 0 });
   },
-  (r) => {
-    if (r.remaining >= 4) r.int();
+  read: (r) => {
+    if (r.remaining >= 4) ErrorResponse.read(r);
     return undefined;
   },
-);
-
-const createRequest = io(rec.writeCreateRequest, rec.readCreateRequest);
-const createTTLRequest = io(rec.writeCreateTTLRequest, rec.readCreateTTLRequest);
-const createResponse = io(rec.writeCreateResponse, rec.readCreateResponse);
-const create2Response = io(rec.writeCreate2Response, rec.readCreate2Response);
-const pathWatch = io(rec.writePathWatchRequest, rec.readPathWatchRequest);
-const pathOnly = io(rec.writePathRequest, rec.readPathRequest);
-const statResponse = io(rec.writeStatResponse, rec.readStatResponse);
-const getDataResponse = io(rec.writeGetDataResponse, rec.readGetDataResponse);
-const watchesRequest = io(rec.writeWatchesRequest, rec.readWatchesRequest);
-const multiResponse = io(writeMultiResponse, readMultiResponse);
+};
 
 function codec<Req, Res>(
   name: OpName,
-  request: RecordIO<Req>,
-  response: RecordIO<Res>,
+  request: JuteType<Req>,
+  response: JuteType<Res>,
 ): ServerCodec<Req, Res> {
   return {
     name,
@@ -100,61 +75,53 @@ function codec<Req, Res>(
   };
 }
 
-export const codecs = {
-  create: codec('create', createRequest, createResponse),
-  create2: codec('create2', createRequest, create2Response),
-  createContainer: codec('createContainer', createRequest, create2Response),
-  createTTL: codec('createTTL', createTTLRequest, create2Response),
-  delete: codec('delete', io(rec.writeDeleteRequest, rec.readDeleteRequest), none),
-  exists: codec('exists', pathWatch, statResponse),
-  getData: codec('getData', pathWatch, getDataResponse),
-  setData: codec('setData', io(rec.writeSetDataRequest, rec.readSetDataRequest), statResponse),
-  getACL: codec('getACL', pathOnly, io(rec.writeGetACLResponse, rec.readGetACLResponse)),
-  setACL: codec('setACL', io(rec.writeSetACLRequest, rec.readSetACLRequest), statResponse),
-  getChildren: codec(
-    'getChildren',
-    pathWatch,
-    io(rec.writeGetChildrenResponse, rec.readGetChildrenResponse),
-  ),
-  getChildren2: codec(
-    'getChildren2',
-    pathWatch,
-    io(rec.writeGetChildren2Response, rec.readGetChildren2Response),
-  ),
-  sync: codec('sync', pathOnly, pathOnly),
-  reconfig: codec(
-    'reconfig',
-    io(rec.writeReconfigRequest, rec.readReconfigRequest),
-    getDataResponse,
-  ),
-  checkWatches: codec('checkWatches', watchesRequest, none),
-  removeWatches: codec('removeWatches', watchesRequest, none),
-  getEphemerals: codec(
-    'getEphemerals',
-    io(rec.writeGetEphemeralsRequest, rec.readGetEphemeralsRequest),
-    io(rec.writeGetEphemeralsResponse, rec.readGetEphemeralsResponse),
-  ),
+const single = {
+  create: codec('create', rec.CreateRequest, rec.PathRequest),
+  create2: codec('create2', rec.CreateRequest, rec.Create2Response),
+  createContainer: codec('createContainer', rec.CreateRequest, rec.Create2Response),
+  createTTL: codec('createTTL', rec.CreateTTLRequest, rec.Create2Response),
+  delete: codec('delete', rec.PathVersionRequest, empty),
+  exists: codec('exists', rec.PathWatchRequest, rec.StatResponse),
+  getData: codec('getData', rec.PathWatchRequest, rec.GetDataResponse),
+  setData: codec('setData', rec.SetDataRequest, rec.StatResponse),
+  getACL: codec('getACL', rec.PathRequest, rec.GetACLResponse),
+  setACL: codec('setACL', rec.SetACLRequest, rec.StatResponse),
+  getChildren: codec('getChildren', rec.PathWatchRequest, rec.GetChildrenResponse),
+  getChildren2: codec('getChildren2', rec.PathWatchRequest, rec.GetChildren2Response),
+  sync: codec('sync', rec.PathRequest, rec.PathRequest),
+  /** Answers the new configuration as GetDataResponse{data, stat}. */
+  reconfig: codec('reconfig', rec.ReconfigRequest, rec.GetDataResponse),
+  checkWatches: codec('checkWatches', rec.WatchesRequest, empty),
+  removeWatches: codec('removeWatches', rec.WatchesRequest, empty),
+  getEphemerals: codec('getEphemerals', rec.GetEphemeralsRequest, rec.GetEphemeralsResponse),
   getAllChildrenNumber: codec(
     'getAllChildrenNumber',
-    pathOnly,
-    io(rec.writeGetAllChildrenNumberResponse, rec.readGetAllChildrenNumberResponse),
+    rec.PathRequest,
+    rec.GetAllChildrenNumberResponse,
   ),
-  addWatch: codec('addWatch', io(rec.writeAddWatchRequest, rec.readAddWatchRequest), addWatchReply),
-  whoAmI: codec('whoAmI', none, io(rec.writeWhoAmIResponse, rec.readWhoAmIResponse)),
-  setWatches: codec('setWatches', io(rec.writeSetWatches, rec.readSetWatches), none),
-  setWatches2: codec('setWatches2', io(rec.writeSetWatches2, rec.readSetWatches2), none),
-  auth: codec('auth', io(rec.writeAuthPacket, rec.readAuthPacket), none),
-  sasl: codec(
-    'sasl',
-    io(rec.writeGetSASLRequest, rec.readGetSASLRequest),
-    io(rec.writeSetSASLResponse, rec.readSetSASLResponse),
-  ),
-  ping: codec('ping', none, none),
-  closeSession: codec('closeSession', none, none),
-  multi: codec('multi', io(writeMultiRequest, readMultiRequest), multiResponse),
-  multiRead: codec('multiRead', io(writeMultiReadRequest, readMultiReadRequest), multiResponse),
+  addWatch: codec('addWatch', rec.AddWatchRequest, addWatchReply),
+  whoAmI: codec('whoAmI', empty, rec.WhoAmIResponse),
+  setWatches: codec('setWatches', rec.SetWatches, empty),
+  setWatches2: codec('setWatches2', rec.SetWatches2, empty),
+  auth: codec('auth', rec.AuthPacket, empty),
+  sasl: codec('sasl', rec.GetSASLRequest, rec.SetSASLResponse),
+  ping: codec('ping', empty, empty),
+  closeSession: codec('closeSession', empty, empty),
   /** Only valid inside a multi: sent alone, the server answers UNIMPLEMENTED and closes. */
-  check: codec('check', io(rec.writeCheckVersionRequest, rec.readCheckVersionRequest), none),
+  check: codec('check', rec.PathVersionRequest, empty),
+} as const;
+
+const multiReply = multiResponse(single);
+
+/** Every operation's codec, by op name. */
+export const codecs = {
+  ...single,
+  multi: codec('multi', multiRequest<MultiOp>(single, MULTI_OPS, 'op'), multiReply),
+  multiRead: codec(
+    'multiRead',
+    multiRequest<MultiReadOp>(single, MULTI_READ_OPS, 'read op'),
+    multiReply,
+  ),
 } as const;
 
 export type CodecName = keyof typeof codecs;
@@ -182,19 +149,19 @@ export function encodeRequest<Req>(xid: number, codec: Codec<Req, unknown>, req:
 
 /** The first client frame (no RequestHeader): 45-byte body, 49 bytes in all. */
 export function encodeConnectRequest(req: ConnectRequest): Uint8Array {
-  return frame((w) => writeConnectRequest(w, req), 64);
+  return frame((w) => ConnectRequest.write(w, req), 64);
 }
 
 /** The first server frame body (length prefix removed). Accepts the 36-byte form without readOnly. */
 export function decodeConnectResponse(body: Uint8Array): ConnectResponse {
-  return readConnectResponse(new Reader(body));
+  return ConnectResponse.read(new Reader(body));
 }
 
 export function decodeReplyHeader(r: Reader): ReplyHeader {
-  return readReplyHeader(r);
+  return ReplyHeader.read(r);
 }
 
 /** The body of a notification (after its ReplyHeader with xid -1). */
 export function decodeWatcherEvent(r: Reader): WatcherEvent {
-  return readWatcherEvent(r);
+  return WatcherEvent.read(r);
 }

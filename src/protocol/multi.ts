@@ -1,50 +1,62 @@
 /**
- * multi (14) and multiRead (22): a MultiHeader before each op or result, then
- * the terminator MultiHeader{type: -1, done: true, err: -1}.
+ * multi (14) and multiRead (22): a MultiHeader{type, done: false, err} before
+ * each op or result, then the terminator MultiHeader{type: -1, done: true, err: -1}.
+ * Each op's body is the request (or response) record of that op's own codec, so
+ * this file holds no per-op layout: it walks the headers and looks the codec up
+ * by opcode in the table it is given (codecs.ts passes the codec table).
+ * Byte layouts: docs/protocol.md.
  */
 
+import type { ServerCodec } from './codecs.js';
 import { ProtocolError } from './errors.js';
+import type { JuteType } from './jute.js';
 import { OpCode } from './ops.js';
 import type { Reader } from './reader.js';
-import { readErrorResponse, readMultiHeader, type Stat, writeMultiHeader } from './records.js';
-import {
-  type CheckVersionRequest,
-  type CreateRequest,
-  type CreateTTLRequest,
-  type DeleteRequest,
-  type GetChildrenRequest,
-  type GetDataRequest,
-  readCreate2Response,
-  readCreateRequest,
-  readCreateResponse,
-  readCreateTTLRequest,
-  readDeleteRequest,
-  readGetChildrenResponse,
-  readGetDataResponse,
-  readPathWatchRequest,
-  readSetDataRequest,
-  readStatResponse,
-  type SetDataRequest,
-  writeCreate2Response,
-  writeCreateRequest,
-  writeCreateResponse,
-  writeCreateTTLRequest,
-  writeDeleteRequest,
-  writeGetChildrenResponse,
-  writeGetDataResponse,
-  writePathWatchRequest,
-  writeSetDataRequest,
-  writeStatResponse,
+import { ErrorResponse, MultiHeader, type Stat } from './records.js';
+import type {
+  CreateRequest,
+  CreateTTLRequest,
+  GetChildrenRequest,
+  GetDataRequest,
+  PathVersionRequest,
+  SetDataRequest,
 } from './requests.js';
 import type { Writer } from './writer.js';
+
+/** The write ops allowed inside multi (14), by op name. */
+export const MULTI_OPS = [
+  'create',
+  'create2',
+  'createContainer',
+  'createTTL',
+  'delete',
+  'setData',
+  'check',
+] as const;
+
+/** The read ops allowed inside multiRead (22). */
+export const MULTI_READ_OPS = ['getChildren', 'getData'] as const;
+
+/**
+ * The result types a multi reply may hold (besides 'error'): create2,
+ * createContainer and createTTL ops all answer 'create2'.
+ */
+const RESULT_OPS = [
+  'create',
+  'create2',
+  'delete',
+  'setData',
+  'check',
+  'getChildren',
+  'getData',
+] as const;
 
 /** A write op allowed inside multi (14). */
 export type MultiOp =
   | { type: 'create' | 'create2' | 'createContainer'; request: CreateRequest }
   | { type: 'createTTL'; request: CreateTTLRequest }
-  | { type: 'delete'; request: DeleteRequest }
-  | { type: 'setData'; request: SetDataRequest }
-  | { type: 'check'; request: CheckVersionRequest };
+  | { type: 'delete' | 'check'; request: PathVersionRequest }
+  | { type: 'setData'; request: SetDataRequest };
 
 /** A read op allowed inside multiRead (22). The watch flag is ignored by the server. */
 export type MultiReadOp =
@@ -66,63 +78,39 @@ export type MultiResult =
   | { type: 'getData'; data: Uint8Array | null; stat: Stat }
   | { type: 'error'; err: number };
 
+/** The body of a multi request. */
 export interface MultiRequest {
   ops: MultiOp[];
 }
 
+/** The body of a multiRead request. */
 export interface MultiReadRequest {
   ops: MultiReadOp[];
 }
 
-const TERMINATOR = { type: -1, done: true, err: -1 } as const;
+/** The per-op codecs multi looks up by name; the codec table is one. */
+export type OpCodecs = Record<string, ServerCodec<unknown, unknown>>;
 
-function writeOpHeader(w: Writer, type: number): void {
-  writeMultiHeader(w, { type, done: false, err: -1 });
-}
+const TERMINATOR: MultiHeader = { type: OpCode.error, done: true, err: -1 };
 
-// MultiOperationRecord: (MultiHeader{op, false, -1} op-record)* MultiHeader{-1, true, -1}
-export function writeMultiRequest(w: Writer, rec: MultiRequest): void {
-  for (const op of rec.ops) {
-    writeOpHeader(w, OpCode[op.type]);
-    switch (op.type) {
-      case 'create':
-      case 'create2':
-      case 'createContainer':
-        writeCreateRequest(w, op.request);
-        break;
-      case 'createTTL':
-        writeCreateTTLRequest(w, op.request);
-        break;
-      case 'delete':
-      case 'check':
-        writeDeleteRequest(w, op.request);
-        break;
-      case 'setData':
-        writeSetDataRequest(w, op.request);
-        break;
-    }
-  }
-  writeMultiHeader(w, TERMINATOR);
-}
-
-export function writeMultiReadRequest(w: Writer, rec: MultiReadRequest): void {
-  for (const op of rec.ops) {
-    writeOpHeader(w, OpCode[op.type]);
-    writePathWatchRequest(w, op.request);
-  }
-  writeMultiHeader(w, TERMINATOR);
+/** The op codecs of `names`, by opcode: what a header's `type` may name. */
+function byCode(
+  table: OpCodecs,
+  names: readonly string[],
+): Map<number, ServerCodec<unknown, unknown>> {
+  return new Map(names.map((name) => [table[name]!.code, table[name]!]));
 }
 
 /**
  * Reads MultiHeader-prefixed items until the `done` header. Every header is 9
  * bytes, so a malformed input runs out of bytes (ProtocolError) rather than looping.
  */
-function readUntilDone<T>(r: Reader, readItem: (type: number, r: Reader) => T): T[] {
+function readUntilDone<T>(r: Reader, readItem: (h: MultiHeader, r: Reader) => T): T[] {
   const items: T[] = [];
   for (;;) {
-    const h = readMultiHeader(r);
+    const h = MultiHeader.read(r);
     if (h.done) return items;
-    items.push(readItem(h.type, r));
+    items.push(readItem(h, r));
   }
 }
 
@@ -130,109 +118,66 @@ function unexpected(kind: string, type: number): never {
   throw new ProtocolError(`unexpected ${kind} type ${type} in multi`);
 }
 
-export function readMultiRequest(r: Reader): MultiRequest {
+/**
+ * The request record of multi or multiRead: `ops` names the allowed ops, `kind`
+ * words the error for a header naming another.
+ */
+export function multiRequest<Op extends { type: string; request: unknown }>(
+  table: OpCodecs,
+  ops: readonly Op['type'][],
+  kind: string,
+): JuteType<{ ops: Op[] }> {
+  const allowed = byCode(table, ops);
   return {
-    ops: readUntilDone<MultiOp>(r, (type, ir) => {
-      switch (type) {
-        case OpCode.create:
-          return { type: 'create', request: readCreateRequest(ir) };
-        case OpCode.create2:
-          return { type: 'create2', request: readCreateRequest(ir) };
-        case OpCode.createContainer:
-          return { type: 'createContainer', request: readCreateRequest(ir) };
-        case OpCode.createTTL:
-          return { type: 'createTTL', request: readCreateTTLRequest(ir) };
-        case OpCode.delete:
-          return { type: 'delete', request: readDeleteRequest(ir) };
-        case OpCode.setData:
-          return { type: 'setData', request: readSetDataRequest(ir) };
-        case OpCode.check:
-          return { type: 'check', request: readDeleteRequest(ir) };
-        default:
-          return unexpected('op', type);
+    // MultiOperationRecord: (MultiHeader{op, false, -1} op-record)* MultiHeader{-1, true, -1}
+    write(w: Writer, rec: { ops: Op[] }): void {
+      for (const op of rec.ops) {
+        const codec = table[op.type]!;
+        // A request op's header has no error yet: err -1, as the Java client writes it.
+        MultiHeader.write(w, { type: codec.code, done: false, err: -1 });
+        codec.write(w, op.request);
       }
-    }),
+      MultiHeader.write(w, TERMINATOR);
+    },
+    read(r: Reader): { ops: Op[] } {
+      const items = readUntilDone(r, (h, ir) => {
+        const codec = allowed.get(h.type) ?? unexpected(kind, h.type);
+        return { type: codec.name, request: codec.readRequest(ir) } as Op;
+      });
+      return { ops: items };
+    },
   };
 }
 
-export function readMultiReadRequest(r: Reader): MultiReadRequest {
+/** The reply record of multi and multiRead (one layout): a result per op, in op order. */
+export function multiResponse(table: OpCodecs): JuteType<MultiResult[]> {
+  const allowed = byCode(table, RESULT_OPS);
   return {
-    ops: readUntilDone<MultiReadOp>(r, (type, ir) => {
-      switch (type) {
-        case OpCode.getChildren:
-          return { type: 'getChildren', request: readPathWatchRequest(ir) };
-        case OpCode.getData:
-          return { type: 'getData', request: readPathWatchRequest(ir) };
-        default:
-          return unexpected('read op', type);
+    // MultiResponse: (MultiHeader{type, false, err} result-record)* MultiHeader{-1, true, -1}
+    write(w: Writer, results: MultiResult[]): void {
+      for (const res of results) {
+        if (res.type === 'error') {
+          MultiHeader.write(w, { type: OpCode.error, done: false, err: res.err });
+          ErrorResponse.write(w, res);
+          continue;
+        }
+        const codec = table[res.type]!;
+        MultiHeader.write(w, { type: codec.code, done: false, err: 0 });
+        codec.writeResponse(w, res);
       }
-    }),
+      MultiHeader.write(w, TERMINATOR);
+    },
+    read(r: Reader): MultiResult[] {
+      return readUntilDone(r, (h, ir): MultiResult => {
+        if (h.type === OpCode.error) return { type: 'error', err: ErrorResponse.read(ir).err };
+        const codec = allowed.get(h.type) ?? unexpected('result', h.type);
+        // The op's response record, tagged with its type. The record is a fresh object:
+        // adding the tag in place is cheaper than copying it (a spread doubled decode time).
+        const body = codec.read(ir) as { type?: string } | undefined;
+        if (body === undefined) return { type: codec.name } as MultiResult;
+        body.type = codec.name;
+        return body as MultiResult;
+      });
+    },
   };
-}
-
-// MultiResponse: (MultiHeader{type, false, err} result-record)* MultiHeader{-1, true, -1}
-/** Decodes the results of either multi or multiRead (the layouts are shared). */
-export function readMultiResponse(r: Reader): MultiResult[] {
-  return readUntilDone<MultiResult>(r, (type, ir) => {
-    switch (type) {
-      case OpCode.create:
-        return { type: 'create', path: readCreateResponse(ir).path };
-      case OpCode.create2: {
-        const { path, stat } = readCreate2Response(ir);
-        return { type: 'create2', path, stat };
-      }
-      case OpCode.delete:
-        return { type: 'delete' };
-      case OpCode.setData:
-        return { type: 'setData', stat: readStatResponse(ir).stat };
-      case OpCode.check:
-        return { type: 'check' };
-      case OpCode.getChildren:
-        return { type: 'getChildren', children: readGetChildrenResponse(ir).children };
-      case OpCode.getData: {
-        const { data, stat } = readGetDataResponse(ir);
-        return { type: 'getData', data, stat };
-      }
-      case OpCode.error:
-        return { type: 'error', err: readErrorResponse(ir).err };
-      default:
-        return unexpected('result', type);
-    }
-  });
-}
-
-export function writeMultiResponse(w: Writer, results: readonly MultiResult[]): void {
-  for (const res of results) {
-    switch (res.type) {
-      case 'error':
-        writeMultiHeader(w, { type: OpCode.error, done: false, err: res.err });
-        w.int(res.err);
-        continue;
-      case 'create':
-        writeMultiHeader(w, { type: OpCode.create, done: false, err: 0 });
-        writeCreateResponse(w, res);
-        continue;
-      case 'create2':
-        writeMultiHeader(w, { type: OpCode.create2, done: false, err: 0 });
-        writeCreate2Response(w, res);
-        continue;
-      case 'delete':
-      case 'check':
-        writeMultiHeader(w, { type: OpCode[res.type], done: false, err: 0 });
-        continue;
-      case 'setData':
-        writeMultiHeader(w, { type: OpCode.setData, done: false, err: 0 });
-        writeStatResponse(w, res);
-        continue;
-      case 'getChildren':
-        writeMultiHeader(w, { type: OpCode.getChildren, done: false, err: 0 });
-        writeGetChildrenResponse(w, res);
-        continue;
-      case 'getData':
-        writeMultiHeader(w, { type: OpCode.getData, done: false, err: 0 });
-        writeGetDataResponse(w, res);
-        continue;
-    }
-  }
-  writeMultiHeader(w, TERMINATOR);
 }

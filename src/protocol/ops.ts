@@ -1,6 +1,7 @@
 /**
  * Numeric constants of the protocol (ZooDefs.OpCode, special xids, CreateMode,
- * Watcher.Event, WatcherType, AddWatchMode, Perms). Each lives in one table.
+ * Watcher.Event.EventType, WatcherType, AddWatchMode, Perms). Each lives in one table;
+ * code elsewhere names the entry rather than repeating the number.
  */
 
 /** ZooDefs.OpCode: the `type` of a RequestHeader. */
@@ -52,8 +53,9 @@ export function opName(code: number): OpName | undefined {
 }
 
 /**
- * Reserved xids. Normal requests use 1..2^31-1. Note the Java client actually
- * sends SetWatches with a normal xid; -8 is here for completeness.
+ * Reserved xids; normal requests use 1..2^31-1. We send SetWatches with -8 so its
+ * reply is known by xid (the server echoes any xid); the 3.8 Java NIO client was
+ * captured using an ordinary xid instead. See docs/protocol.md.
  */
 export const Xid = {
   notification: -1,
@@ -95,23 +97,6 @@ export const EventTypeCode = {
 } as const;
 
 export type EventTypeName = keyof typeof EventTypeCode;
-
-/** Watcher.Event.KeeperState. Servers only ever send SyncConnected (3) in notifications. */
-export const KeeperStateCode = {
-  /** Deprecated. */
-  Unknown: -1,
-  Disconnected: 0,
-  /** Deprecated. */
-  NoSyncConnected: 1,
-  SyncConnected: 3,
-  AuthFailed: 4,
-  ConnectedReadOnly: 5,
-  SaslAuthenticated: 6,
-  Closed: 7,
-  Expired: -112,
-} as const;
-
-export type KeeperStateName = keyof typeof KeeperStateCode;
 
 /** Watcher.WatcherType, the `type` of checkWatches/removeWatches. 4 and 5 need a 3.9 server. */
 export const WatcherTypeCode = {

@@ -74,20 +74,6 @@ export class Reader {
     return items;
   }
 
-  /** The unread bytes as a view, advancing to the end. */
-  rest(): Uint8Array {
-    const out = this.bytes.subarray(this.pos);
-    this.pos = this.bytes.length;
-    return out;
-  }
-
-  /** Throws unless every byte was consumed. */
-  expectEnd(what: string): void {
-    if (this.remaining !== 0) {
-      throw new ProtocolError(`${this.remaining} trailing bytes after ${what}`);
-    }
-  }
-
   /** Reads a length/count field: -1 (null) or 0..remaining; anything else is malformed. */
   private length(what: string): number {
     const at = this.pos;

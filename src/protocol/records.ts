@@ -1,250 +1,119 @@
 /**
- * Shared jute records (zookeeper.jute, modules org.apache.zookeeper.data and
- * the header/handshake part of org.apache.zookeeper.proto). Fields are in wire
- * order and named exactly as in the jute file; the grammar line is above each pair.
+ * Shared jute records (zookeeper.jute, modules org.apache.zookeeper.data and the
+ * header/handshake part of org.apache.zookeeper.proto). Each record is declared
+ * once, with its grammar line above it; fields are in wire order and named as in
+ * the jute file. The declaration is the reader, the writer and the type.
+ * Byte layouts and server behaviours: docs/protocol.md.
  */
 
-import { ProtocolError } from './errors.js';
-import type { Reader } from './reader.js';
-import type { Writer } from './writer.js';
-
-/** A ustring that the protocol never sends as null; a null on the wire reads as ''. */
-export function readString(r: Reader): string {
-  return r.ustring() ?? '';
-}
-
-/** vector<ustring> where null means "none": reads as []. Null elements read as ''. */
-export function readStringList(r: Reader): string[] {
-  return r.vector(readString) ?? [];
-}
-
-export function writeStringList(w: Writer, items: readonly string[] | null): void {
-  w.vector(items, (iw, s) => iw.ustring(s));
-}
+import { bytes, type JuteValue, list, record, trailingBool } from './jute.js';
 
 // class Id { ustring scheme; ustring id; }
-export interface Id {
-  scheme: string;
-  id: string;
-}
-
-export function writeId(w: Writer, rec: Id): void {
-  w.ustring(rec.scheme).ustring(rec.id);
-}
-
-export function readId(r: Reader): Id {
-  return { scheme: readString(r), id: readString(r) };
-}
+/** An identity: `world:anyone`, `digest:user:hash`, `ip:10.0.0.0/8`, `sasl:alice`... */
+export const Id = record((f) => ({ scheme: f.string(), id: f.string() }));
+export type Id = JuteValue<typeof Id>;
 
 // class ACL { int perms; Id id; }
-export interface ACL {
-  perms: number;
-  id: Id;
-}
-
-export function writeACL(w: Writer, rec: ACL): void {
-  w.int(rec.perms);
-  writeId(w, rec.id);
-}
-
-export function readACL(r: Reader): ACL {
-  const perms = r.int();
-  return { perms, id: readId(r) };
-}
-
+/** One ACL entry: permission bits (Perms) granted to an identity. */
+export const ACL = record((f) => ({ perms: f.int(), id: f.of(Id) }));
+export type ACL = JuteValue<typeof ACL>;
 /** vector<ACL>; a null list reads as []. */
-export function writeACLList(w: Writer, acl: readonly ACL[] | null): void {
-  w.vector(acl, writeACL);
-}
+export const ACLs = list(ACL);
 
-export function readACLList(r: Reader): ACL[] {
-  return r.vector(readACL) ?? [];
-}
+/** Bytes of a Stat on the wire: 6 longs and 5 ints. */
+export const STAT_SIZE = 68;
 
 // class Stat { long czxid; long mzxid; long ctime; long mtime; int version; int cversion;
 //   int aversion; long ephemeralOwner; int dataLength; int numChildren; long pzxid; }
-/** The wire form keeps ctime/mtime as bigint milliseconds; the client converts. 68 bytes. */
-export interface Stat {
-  czxid: bigint;
-  mzxid: bigint;
-  ctime: bigint;
-  mtime: bigint;
-  version: number;
-  cversion: number;
-  aversion: number;
-  ephemeralOwner: bigint;
-  dataLength: number;
-  numChildren: number;
-  pzxid: bigint;
-}
-
-export const STAT_SIZE = 68;
-
-export function writeStat(w: Writer, rec: Stat): void {
-  w.long(rec.czxid).long(rec.mzxid).long(rec.ctime).long(rec.mtime);
-  w.int(rec.version).int(rec.cversion).int(rec.aversion);
-  w.long(rec.ephemeralOwner);
-  w.int(rec.dataLength).int(rec.numChildren);
-  w.long(rec.pzxid);
-}
-
-export function readStat(r: Reader): Stat {
-  if (r.remaining < STAT_SIZE) {
-    throw new ProtocolError(`short read: Stat needs ${STAT_SIZE} bytes, ${r.remaining} left`);
-  }
-  return {
-    czxid: r.long(),
-    mzxid: r.long(),
-    ctime: r.long(),
-    mtime: r.long(),
-    version: r.int(),
-    cversion: r.int(),
-    aversion: r.int(),
-    ephemeralOwner: r.long(),
-    dataLength: r.int(),
-    numChildren: r.int(),
-    pzxid: r.long(),
-  };
-}
+/** A node's metadata. The wire form keeps ctime/mtime as bigint milliseconds; the client converts. */
+export const Stat = record(
+  (f) => ({
+    czxid: f.long(),
+    mzxid: f.long(),
+    ctime: f.long(),
+    mtime: f.long(),
+    version: f.int(),
+    cversion: f.int(),
+    aversion: f.int(),
+    ephemeralOwner: f.long(),
+    dataLength: f.int(),
+    numChildren: f.int(),
+    pzxid: f.long(),
+  }),
+  { name: 'Stat', minSize: STAT_SIZE },
+);
+export type Stat = JuteValue<typeof Stat>;
 
 // class ClientInfo { ustring authScheme; ustring user; }
-export interface ClientInfo {
-  authScheme: string;
-  user: string;
-}
-
-export function writeClientInfo(w: Writer, rec: ClientInfo): void {
-  w.ustring(rec.authScheme).ustring(rec.user);
-}
-
-export function readClientInfo(r: Reader): ClientInfo {
-  return { authScheme: readString(r), user: readString(r) };
-}
+/** One identity of the session, as whoAmI reports it. */
+export const ClientInfo = record((f) => ({ authScheme: f.string(), user: f.string() }));
+export type ClientInfo = JuteValue<typeof ClientInfo>;
+/** vector<ClientInfo>; a null list reads as []. */
+export const ClientInfos = list(ClientInfo);
 
 // class RequestHeader { int xid; int type; }
-export interface RequestHeader {
-  xid: number;
-  type: number;
-}
-
-export function writeRequestHeader(w: Writer, rec: RequestHeader): void {
-  w.int(rec.xid).int(rec.type);
-}
-
-export function readRequestHeader(r: Reader): RequestHeader {
-  return { xid: r.int(), type: r.int() };
-}
+/** Precedes every request body after the handshake; `type` is an OpCode. */
+export const RequestHeader = record((f) => ({ xid: f.int(), type: f.int() }));
+export type RequestHeader = JuteValue<typeof RequestHeader>;
 
 // class ReplyHeader { int xid; long zxid; int err; }
-export interface ReplyHeader {
-  xid: number;
-  zxid: bigint;
-  err: number;
-}
-
-export function writeReplyHeader(w: Writer, rec: ReplyHeader): void {
-  w.int(rec.xid).long(rec.zxid).int(rec.err);
-}
-
-export function readReplyHeader(r: Reader): ReplyHeader {
-  return { xid: r.int(), zxid: r.long(), err: r.int() };
-}
+/** Precedes every reply and notification; `err` is an ErrorCode, the body follows only when 0. */
+export const ReplyHeader = record((f) => ({ xid: f.int(), zxid: f.long(), err: f.int() }));
+export type ReplyHeader = JuteValue<typeof ReplyHeader>;
 
 // class WatcherEvent { int type; int state; ustring path; }
-export interface WatcherEvent {
-  type: number;
-  state: number;
-  /** Server form (with chroot). A null on the wire reads as ''. */
-  path: string;
-}
-
-export function writeWatcherEvent(w: Writer, rec: WatcherEvent): void {
-  w.int(rec.type).int(rec.state).ustring(rec.path);
-}
-
-export function readWatcherEvent(r: Reader): WatcherEvent {
-  return { type: r.int(), state: r.int(), path: readString(r) };
-}
+/**
+ * A notification body (xid -1): an EventTypeCode, the keeper state (a server always sends
+ * SyncConnected, 3), the path with the chroot.
+ */
+export const WatcherEvent = record((f) => ({ type: f.int(), state: f.int(), path: f.string() }));
+export type WatcherEvent = JuteValue<typeof WatcherEvent>;
 
 // class ConnectRequest { int protocolVersion; long lastZxidSeen; int timeOut; long sessionId;
 //   buffer passwd; boolean readOnly; }
-/** readOnly is declared in 3.9's jute and appended by hand in 3.8: same bytes. */
-export interface ConnectRequest {
-  protocolVersion: number;
-  lastZxidSeen: bigint;
-  timeOut: number;
-  sessionId: bigint;
-  passwd: Uint8Array;
-  readOnly: boolean;
-}
-
-export function writeConnectRequest(w: Writer, rec: ConnectRequest): void {
-  w.int(rec.protocolVersion).long(rec.lastZxidSeen).int(rec.timeOut).long(rec.sessionId);
-  w.buffer(rec.passwd).bool(rec.readOnly);
-}
-
-export function readConnectRequest(r: Reader): ConnectRequest {
-  return {
-    protocolVersion: r.int(),
-    lastZxidSeen: r.long(),
-    timeOut: r.int(),
-    sessionId: r.long(),
-    passwd: r.buffer() ?? new Uint8Array(0),
-    readOnly: r.remaining > 0 ? r.bool() : false,
-  };
-}
+/** The first client frame. readOnly is declared in 3.9's jute and appended by hand in 3.8: same bytes. */
+export const ConnectRequest = record((f) => ({
+  protocolVersion: f.int(),
+  lastZxidSeen: f.long(),
+  timeOut: f.int(),
+  sessionId: f.long(),
+  passwd: f.of(bytes),
+  readOnly: f.of(trailingBool),
+}));
+export type ConnectRequest = JuteValue<typeof ConnectRequest>;
 
 // class ConnectResponse { int protocolVersion; int timeOut; long sessionId; buffer passwd;
 //   boolean readOnly; }
-/** Servers answering a pre-3.4 style request omit readOnly (36-byte body): it reads as false. */
-export interface ConnectResponse {
-  protocolVersion: number;
+/** The first server frame. Servers answering a pre-3.4 request omit readOnly: it reads as false. */
+export const ConnectResponse = record((f) => ({
+  protocolVersion: f.int(),
   /** Negotiated session timeout in ms; <= 0 means the session is invalid (expired). */
-  timeOut: number;
-  sessionId: bigint;
-  passwd: Uint8Array;
-  readOnly: boolean;
-}
-
-export function writeConnectResponse(w: Writer, rec: ConnectResponse): void {
-  w.int(rec.protocolVersion).int(rec.timeOut).long(rec.sessionId);
-  w.buffer(rec.passwd).bool(rec.readOnly);
-}
-
-export function readConnectResponse(r: Reader): ConnectResponse {
-  return {
-    protocolVersion: r.int(),
-    timeOut: r.int(),
-    sessionId: r.long(),
-    passwd: r.buffer() ?? new Uint8Array(0),
-    readOnly: r.remaining > 0 ? r.bool() : false,
-  };
-}
+  timeOut: f.int(),
+  sessionId: f.long(),
+  passwd: f.of(bytes),
+  readOnly: f.of(trailingBool),
+}));
+export type ConnectResponse = JuteValue<typeof ConnectResponse>;
 
 // class MultiHeader { int type; boolean done; int err; }
-export interface MultiHeader {
-  type: number;
-  done: boolean;
-  err: number;
-}
-
-export function writeMultiHeader(w: Writer, rec: MultiHeader): void {
-  w.int(rec.type).bool(rec.done).int(rec.err);
-}
-
-export function readMultiHeader(r: Reader): MultiHeader {
-  return { type: r.int(), done: r.bool(), err: r.int() };
-}
+/** Precedes each op of a multi request and each result of its reply. */
+export const MultiHeader = record((f) => ({ type: f.int(), done: f.bool(), err: f.int() }));
+export type MultiHeader = JuteValue<typeof MultiHeader>;
 
 // class ErrorResponse { int err; }
-export interface ErrorResponse {
-  err: number;
-}
+/** The body of a failed op's result inside a multi reply. */
+export const ErrorResponse = record((f) => ({ err: f.int() }));
+export type ErrorResponse = JuteValue<typeof ErrorResponse>;
 
-export function writeErrorResponse(w: Writer, rec: ErrorResponse): void {
-  w.int(rec.err);
-}
-
-export function readErrorResponse(r: Reader): ErrorResponse {
-  return { err: r.int() };
-}
+// The test servers (test/unit/session/fake-server.ts, test/chaos, test/sim) import these
+// server-side halves by name.
+/** `ConnectRequest.read`. */
+export const readConnectRequest = ConnectRequest.read;
+/** `ConnectResponse.write`. */
+export const writeConnectResponse = ConnectResponse.write;
+/** `RequestHeader.read`. */
+export const readRequestHeader = RequestHeader.read;
+/** `ReplyHeader.write`. */
+export const writeReplyHeader = ReplyHeader.write;
+/** `WatcherEvent.write`. */
+export const writeWatcherEvent = WatcherEvent.write;

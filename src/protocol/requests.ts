@@ -1,473 +1,233 @@
 /**
  * Per-operation request and response records (zookeeper.jute, module
- * org.apache.zookeeper.proto). Each pair has its jute grammar line above it.
- * Readers of requests and writers of responses exist too: fake servers and
- * golden-byte tests use them.
+ * org.apache.zookeeper.proto). Each record is declared once, with its grammar
+ * line(s) above it; jute classes that share a layout share one declaration and
+ * keep their names as type aliases. Byte layouts: docs/protocol.md.
  */
 
-import type { Reader } from './reader.js';
-import {
-  type ACL,
-  type ClientInfo,
-  readACLList,
-  readClientInfo,
-  readStat,
-  readString,
-  readStringList,
-  type Stat,
-  writeACLList,
-  writeClientInfo,
-  writeStat,
-  writeStringList,
-} from './records.js';
-import type { Writer } from './writer.js';
+import { bytes, type JuteValue, record, strings } from './jute.js';
+import { ACLs, ClientInfos, Stat } from './records.js';
 
 // class CreateRequest { ustring path; buffer data; vector<ACL> acl; int flags; }
-export interface CreateRequest {
-  path: string;
-  data: Uint8Array | null;
-  acl: ACL[];
+/** create, create2 and createContainer. */
+export const CreateRequest = record((f) => ({
+  path: f.string(),
+  data: f.buffer(),
+  acl: f.of(ACLs),
   /** A CreateFlag value. */
-  flags: number;
-}
-
-export function writeCreateRequest(w: Writer, rec: CreateRequest): void {
-  w.ustring(rec.path).buffer(rec.data);
-  writeACLList(w, rec.acl);
-  w.int(rec.flags);
-}
-
-export function readCreateRequest(r: Reader): CreateRequest {
-  return { path: readString(r), data: r.buffer(), acl: readACLList(r), flags: r.int() };
-}
+  flags: f.int(),
+}));
+export type CreateRequest = JuteValue<typeof CreateRequest>;
 
 // class CreateTTLRequest { ustring path; buffer data; vector<ACL> acl; int flags; long ttl; }
-export interface CreateTTLRequest extends CreateRequest {
+/** createTTL: CreateRequest's fields, then ttl. */
+export const CreateTTLRequest = record((f) => ({
+  path: f.string(),
+  data: f.buffer(),
+  acl: f.of(ACLs),
+  flags: f.int(),
   /** Milliseconds, 1 .. 0xFFFFFFFFFF. */
-  ttl: bigint;
-}
-
-export function writeCreateTTLRequest(w: Writer, rec: CreateTTLRequest): void {
-  writeCreateRequest(w, rec);
-  w.long(rec.ttl);
-}
-
-export function readCreateTTLRequest(r: Reader): CreateTTLRequest {
-  const base = readCreateRequest(r);
-  return { ...base, ttl: r.long() };
-}
+  ttl: f.long(),
+}));
+export type CreateTTLRequest = JuteValue<typeof CreateTTLRequest>;
 
 // class CreateResponse { ustring path; }
-export interface CreateResponse {
-  path: string;
-}
-
-export function writeCreateResponse(w: Writer, rec: CreateResponse): void {
-  w.ustring(rec.path);
-}
-
-export function readCreateResponse(r: Reader): CreateResponse {
-  return { path: readString(r) };
-}
+// class SyncResponse { ustring path; }
+// class GetACLRequest { ustring path; }
+// class SyncRequest { ustring path; }
+// class GetAllChildrenNumberRequest { ustring path; }
+/** Records holding just a path. */
+export const PathRequest = record((f) => ({ path: f.string() }));
+export type PathRequest = JuteValue<typeof PathRequest>;
+/** The answer to create: the created path (with the sequence suffix, if any). */
+export type CreateResponse = PathRequest;
+export type GetACLRequest = PathRequest;
+export type SyncRequest = PathRequest;
+export type SyncResponse = PathRequest;
+export type GetAllChildrenNumberRequest = PathRequest;
 
 // class Create2Response { ustring path; Stat stat; }
-export interface Create2Response {
-  path: string;
-  stat: Stat;
-}
-
-export function writeCreate2Response(w: Writer, rec: Create2Response): void {
-  w.ustring(rec.path);
-  writeStat(w, rec.stat);
-}
-
-export function readCreate2Response(r: Reader): Create2Response {
-  const path = readString(r);
-  return { path, stat: readStat(r) };
-}
+/** The answer to create2, createContainer and createTTL. */
+export const Create2Response = record((f) => ({ path: f.string(), stat: f.of(Stat) }));
+export type Create2Response = JuteValue<typeof Create2Response>;
 
 // class DeleteRequest { ustring path; int version; }
-export interface DeleteRequest {
-  path: string;
-  /** -1 matches any version. */
-  version: number;
-}
-
-export function writeDeleteRequest(w: Writer, rec: DeleteRequest): void {
-  w.ustring(rec.path).int(rec.version);
-}
-
-export function readDeleteRequest(r: Reader): DeleteRequest {
-  return { path: readString(r), version: r.int() };
-}
-
 // class CheckVersionRequest { ustring path; int version; }
-export interface CheckVersionRequest {
-  path: string;
-  version: number;
-}
-
-export const writeCheckVersionRequest: (w: Writer, rec: CheckVersionRequest) => void =
-  writeDeleteRequest;
-export const readCheckVersionRequest: (r: Reader) => CheckVersionRequest = readDeleteRequest;
+/** delete and check: a path and the expected version. */
+export const PathVersionRequest = record((f) => ({
+  path: f.string(),
+  /** -1 matches any version. */
+  version: f.int(),
+}));
+export type PathVersionRequest = JuteValue<typeof PathVersionRequest>;
+export type DeleteRequest = PathVersionRequest;
+export type CheckVersionRequest = PathVersionRequest;
 
 // class ExistsRequest { ustring path; boolean watch; }
 // class GetDataRequest { ustring path; boolean watch; }
 // class GetChildrenRequest { ustring path; boolean watch; }
 // class GetChildren2Request { ustring path; boolean watch; }
 /** The four "path + watch flag" requests share one layout. */
-export interface PathWatchRequest {
-  path: string;
-  watch: boolean;
-}
+export const PathWatchRequest = record((f) => ({ path: f.string(), watch: f.bool() }));
+export type PathWatchRequest = JuteValue<typeof PathWatchRequest>;
 export type ExistsRequest = PathWatchRequest;
 export type GetDataRequest = PathWatchRequest;
 export type GetChildrenRequest = PathWatchRequest;
 export type GetChildren2Request = PathWatchRequest;
 
-export function writePathWatchRequest(w: Writer, rec: PathWatchRequest): void {
-  w.ustring(rec.path).bool(rec.watch);
-}
-
-export function readPathWatchRequest(r: Reader): PathWatchRequest {
-  return { path: readString(r), watch: r.bool() };
-}
-
 // class ExistsResponse { Stat stat; }
 // class SetDataResponse { Stat stat; }
 // class SetACLResponse { Stat stat; }
-export interface StatResponse {
-  stat: Stat;
-}
+/** Replies carrying only the node's Stat. */
+export const StatResponse = record((f) => ({ stat: f.of(Stat) }));
+export type StatResponse = JuteValue<typeof StatResponse>;
 export type ExistsResponse = StatResponse;
 export type SetDataResponse = StatResponse;
 export type SetACLResponse = StatResponse;
 
-export function writeStatResponse(w: Writer, rec: StatResponse): void {
-  writeStat(w, rec.stat);
-}
-
-export function readStatResponse(r: Reader): StatResponse {
-  return { stat: readStat(r) };
-}
-
 // class GetDataResponse { buffer data; Stat stat; }
-export interface GetDataResponse {
-  data: Uint8Array | null;
-  stat: Stat;
-}
-
-export function writeGetDataResponse(w: Writer, rec: GetDataResponse): void {
-  w.buffer(rec.data);
-  writeStat(w, rec.stat);
-}
-
-export function readGetDataResponse(r: Reader): GetDataResponse {
-  const data = r.buffer();
-  return { data, stat: readStat(r) };
-}
+/** getData's reply (and reconfig's: the new config as data). */
+export const GetDataResponse = record((f) => ({ data: f.buffer(), stat: f.of(Stat) }));
+export type GetDataResponse = JuteValue<typeof GetDataResponse>;
 
 // class SetDataRequest { ustring path; buffer data; int version; }
-export interface SetDataRequest {
-  path: string;
-  data: Uint8Array | null;
-  version: number;
-}
-
-export function writeSetDataRequest(w: Writer, rec: SetDataRequest): void {
-  w.ustring(rec.path).buffer(rec.data).int(rec.version);
-}
-
-export function readSetDataRequest(r: Reader): SetDataRequest {
-  return { path: readString(r), data: r.buffer(), version: r.int() };
-}
-
-// class GetACLRequest { ustring path; }
-// class SyncRequest { ustring path; }
-// class SyncResponse { ustring path; }
-// class GetAllChildrenNumberRequest { ustring path; }
-/** Records holding just a path. */
-export interface PathRequest {
-  path: string;
-}
-export type GetACLRequest = PathRequest;
-export type SyncRequest = PathRequest;
-export type SyncResponse = PathRequest;
-export type GetAllChildrenNumberRequest = PathRequest;
-
-export function writePathRequest(w: Writer, rec: PathRequest): void {
-  w.ustring(rec.path);
-}
-
-export function readPathRequest(r: Reader): PathRequest {
-  return { path: readString(r) };
-}
+/** setData: `version` -1 matches any. */
+export const SetDataRequest = record((f) => ({
+  path: f.string(),
+  data: f.buffer(),
+  version: f.int(),
+}));
+export type SetDataRequest = JuteValue<typeof SetDataRequest>;
 
 // class GetACLResponse { vector<ACL> acl; Stat stat; }
-export interface GetACLResponse {
-  acl: ACL[];
-  stat: Stat;
-}
-
-export function writeGetACLResponse(w: Writer, rec: GetACLResponse): void {
-  writeACLList(w, rec.acl);
-  writeStat(w, rec.stat);
-}
-
-export function readGetACLResponse(r: Reader): GetACLResponse {
-  const acl = readACLList(r);
-  return { acl, stat: readStat(r) };
-}
+/** getACL's reply. */
+export const GetACLResponse = record((f) => ({ acl: f.of(ACLs), stat: f.of(Stat) }));
+export type GetACLResponse = JuteValue<typeof GetACLResponse>;
 
 // class SetACLRequest { ustring path; vector<ACL> acl; int version; }
-export interface SetACLRequest {
-  path: string;
-  acl: ACL[];
+/** setACL. */
+export const SetACLRequest = record((f) => ({
+  path: f.string(),
+  acl: f.of(ACLs),
   /** Checked against the node's aversion; -1 matches any. */
-  version: number;
-}
-
-export function writeSetACLRequest(w: Writer, rec: SetACLRequest): void {
-  w.ustring(rec.path);
-  writeACLList(w, rec.acl);
-  w.int(rec.version);
-}
-
-export function readSetACLRequest(r: Reader): SetACLRequest {
-  return { path: readString(r), acl: readACLList(r), version: r.int() };
-}
+  version: f.int(),
+}));
+export type SetACLRequest = JuteValue<typeof SetACLRequest>;
 
 // class GetChildrenResponse { vector<ustring> children; }
-export interface GetChildrenResponse {
+/** getChildren's reply. */
+export const GetChildrenResponse = record((f) => ({
   /** Relative names, unordered. A null vector reads as []. */
-  children: string[];
-}
-
-export function writeGetChildrenResponse(w: Writer, rec: GetChildrenResponse): void {
-  writeStringList(w, rec.children);
-}
-
-export function readGetChildrenResponse(r: Reader): GetChildrenResponse {
-  return { children: readStringList(r) };
-}
+  children: f.of(strings),
+}));
+export type GetChildrenResponse = JuteValue<typeof GetChildrenResponse>;
 
 // class GetChildren2Response { vector<ustring> children; Stat stat; }
-export interface GetChildren2Response {
-  children: string[];
+/** getChildren2's reply. */
+export const GetChildren2Response = record((f) => ({
+  children: f.of(strings),
   /** The parent's stat. */
-  stat: Stat;
-}
-
-export function writeGetChildren2Response(w: Writer, rec: GetChildren2Response): void {
-  writeStringList(w, rec.children);
-  writeStat(w, rec.stat);
-}
-
-export function readGetChildren2Response(r: Reader): GetChildren2Response {
-  const children = readStringList(r);
-  return { children, stat: readStat(r) };
-}
+  stat: f.of(Stat),
+}));
+export type GetChildren2Response = JuteValue<typeof GetChildren2Response>;
 
 // class ReconfigRequest { ustring joiningServers; ustring leavingServers; ustring newMembers;
 //   long curConfigId; }
-export interface ReconfigRequest {
-  joiningServers: string | null;
-  leavingServers: string | null;
-  newMembers: string | null;
+/** reconfig: incremental (joining/leaving) or bulk (newMembers); unused fields are null. */
+export const ReconfigRequest = record((f) => ({
+  joiningServers: f.ustring(),
+  leavingServers: f.ustring(),
+  newMembers: f.ustring(),
   /** -1 skips the config version check. */
-  curConfigId: bigint;
-}
-
-export function writeReconfigRequest(w: Writer, rec: ReconfigRequest): void {
-  w.ustring(rec.joiningServers).ustring(rec.leavingServers).ustring(rec.newMembers);
-  w.long(rec.curConfigId);
-}
-
-export function readReconfigRequest(r: Reader): ReconfigRequest {
-  return {
-    joiningServers: r.ustring(),
-    leavingServers: r.ustring(),
-    newMembers: r.ustring(),
-    curConfigId: r.long(),
-  };
-}
+  curConfigId: f.long(),
+}));
+export type ReconfigRequest = JuteValue<typeof ReconfigRequest>;
 
 // class CheckWatchesRequest { ustring path; int type; }
 // class RemoveWatchesRequest { ustring path; int type; }
-export interface WatchesRequest {
-  path: string;
+/** checkWatches and removeWatches. */
+export const WatchesRequest = record((f) => ({
+  path: f.string(),
   /** A WatcherTypeCode value. */
-  type: number;
-}
+  type: f.int(),
+}));
+export type WatchesRequest = JuteValue<typeof WatchesRequest>;
 export type CheckWatchesRequest = WatchesRequest;
 export type RemoveWatchesRequest = WatchesRequest;
 
-export function writeWatchesRequest(w: Writer, rec: WatchesRequest): void {
-  w.ustring(rec.path).int(rec.type);
-}
-
-export function readWatchesRequest(r: Reader): WatchesRequest {
-  return { path: readString(r), type: r.int() };
-}
-
 // class GetEphemeralsRequest { ustring prefixPath; }
-export interface GetEphemeralsRequest {
+/** getEphemerals. */
+export const GetEphemeralsRequest = record((f) => ({
   /** '' or '/' means all of this session's ephemerals. No chroot is applied. */
-  prefixPath: string;
-}
-
-export function writeGetEphemeralsRequest(w: Writer, rec: GetEphemeralsRequest): void {
-  w.ustring(rec.prefixPath);
-}
-
-export function readGetEphemeralsRequest(r: Reader): GetEphemeralsRequest {
-  return { prefixPath: readString(r) };
-}
+  prefixPath: f.string(),
+}));
+export type GetEphemeralsRequest = JuteValue<typeof GetEphemeralsRequest>;
 
 // class GetEphemeralsResponse { vector<ustring> ephemerals; }
-export interface GetEphemeralsResponse {
-  ephemerals: string[];
-}
-
-export function writeGetEphemeralsResponse(w: Writer, rec: GetEphemeralsResponse): void {
-  writeStringList(w, rec.ephemerals);
-}
-
-export function readGetEphemeralsResponse(r: Reader): GetEphemeralsResponse {
-  return { ephemerals: readStringList(r) };
-}
+/** getEphemerals' reply. */
+export const GetEphemeralsResponse = record((f) => ({ ephemerals: f.of(strings) }));
+export type GetEphemeralsResponse = JuteValue<typeof GetEphemeralsResponse>;
 
 // class GetAllChildrenNumberResponse { int totalNumber; }
-export interface GetAllChildrenNumberResponse {
-  totalNumber: number;
-}
-
-export function writeGetAllChildrenNumberResponse(
-  w: Writer,
-  rec: GetAllChildrenNumberResponse,
-): void {
-  w.int(rec.totalNumber);
-}
-
-export function readGetAllChildrenNumberResponse(r: Reader): GetAllChildrenNumberResponse {
-  return { totalNumber: r.int() };
-}
+/** getAllChildrenNumber's reply. */
+export const GetAllChildrenNumberResponse = record((f) => ({ totalNumber: f.int() }));
+export type GetAllChildrenNumberResponse = JuteValue<typeof GetAllChildrenNumberResponse>;
 
 // class AddWatchRequest { ustring path; int mode; }
-export interface AddWatchRequest {
-  path: string;
+/** addWatch. */
+export const AddWatchRequest = record((f) => ({
+  path: f.string(),
   /** An AddWatchModeCode value. */
-  mode: number;
-}
-
-export function writeAddWatchRequest(w: Writer, rec: AddWatchRequest): void {
-  w.ustring(rec.path).int(rec.mode);
-}
-
-export function readAddWatchRequest(r: Reader): AddWatchRequest {
-  return { path: readString(r), mode: r.int() };
-}
+  mode: f.int(),
+}));
+export type AddWatchRequest = JuteValue<typeof AddWatchRequest>;
 
 // class WhoAmIResponse { vector<ClientInfo> clientInfo; }
-export interface WhoAmIResponse {
-  clientInfo: ClientInfo[];
-}
-
-export function writeWhoAmIResponse(w: Writer, rec: WhoAmIResponse): void {
-  w.vector(rec.clientInfo, writeClientInfo);
-}
-
-export function readWhoAmIResponse(r: Reader): WhoAmIResponse {
-  return { clientInfo: r.vector(readClientInfo) ?? [] };
-}
+/** whoAmI's reply: every identity of the session. */
+export const WhoAmIResponse = record((f) => ({ clientInfo: f.of(ClientInfos) }));
+export type WhoAmIResponse = JuteValue<typeof WhoAmIResponse>;
 
 // class SetWatches { long relativeZxid; vector<ustring> dataWatches;
 //   vector<ustring> existWatches; vector<ustring> childWatches; }
-/** Send empty lists, never null: the server iterates them without a null check. */
-export interface SetWatches {
-  relativeZxid: bigint;
-  dataWatches: string[];
-  existWatches: string[];
-  childWatches: string[];
-}
-
-export function writeSetWatches(w: Writer, rec: SetWatches): void {
-  w.long(rec.relativeZxid);
-  writeStringList(w, rec.dataWatches);
-  writeStringList(w, rec.existWatches);
-  writeStringList(w, rec.childWatches);
-}
-
-export function readSetWatches(r: Reader): SetWatches {
-  return {
-    relativeZxid: r.long(),
-    dataWatches: readStringList(r),
-    existWatches: readStringList(r),
-    childWatches: readStringList(r),
-  };
-}
+/** Re-registers watches after a reconnect. Send empty lists, never null: the server iterates them. */
+export const SetWatches = record((f) => ({
+  relativeZxid: f.long(),
+  dataWatches: f.of(strings),
+  existWatches: f.of(strings),
+  childWatches: f.of(strings),
+}));
+export type SetWatches = JuteValue<typeof SetWatches>;
 
 // class SetWatches2 { long relativeZxid; vector<ustring> dataWatches;
 //   vector<ustring> existWatches; vector<ustring> childWatches;
 //   vector<ustring> persistentWatches; vector<ustring> persistentRecursiveWatches; }
-export interface SetWatches2 extends SetWatches {
-  persistentWatches: string[];
-  persistentRecursiveWatches: string[];
-}
-
-export function writeSetWatches2(w: Writer, rec: SetWatches2): void {
-  writeSetWatches(w, rec);
-  writeStringList(w, rec.persistentWatches);
-  writeStringList(w, rec.persistentRecursiveWatches);
-}
-
-export function readSetWatches2(r: Reader): SetWatches2 {
-  const base = readSetWatches(r);
-  return {
-    ...base,
-    persistentWatches: readStringList(r),
-    persistentRecursiveWatches: readStringList(r),
-  };
-}
+/** SetWatches' fields, then the persistent watches (opcode 105, 3.6+ servers). */
+export const SetWatches2 = record((f) => ({
+  relativeZxid: f.long(),
+  dataWatches: f.of(strings),
+  existWatches: f.of(strings),
+  childWatches: f.of(strings),
+  persistentWatches: f.of(strings),
+  persistentRecursiveWatches: f.of(strings),
+}));
+export type SetWatches2 = JuteValue<typeof SetWatches2>;
 
 // class AuthPacket { int type; ustring scheme; buffer auth; }
-export interface AuthPacket {
+/** addAuth (xid -4). */
+export const AuthPacket = record((f) => ({
   /** Always 0 in practice. */
-  type: number;
-  scheme: string;
-  auth: Uint8Array;
-}
-
-export function writeAuthPacket(w: Writer, rec: AuthPacket): void {
-  w.int(rec.type).ustring(rec.scheme).buffer(rec.auth);
-}
-
-export function readAuthPacket(r: Reader): AuthPacket {
-  return { type: r.int(), scheme: readString(r), auth: r.buffer() ?? new Uint8Array(0) };
-}
+  type: f.int(),
+  scheme: f.string(),
+  auth: f.of(bytes),
+}));
+export type AuthPacket = JuteValue<typeof AuthPacket>;
 
 // class GetSASLRequest { buffer token; }
-export interface GetSASLRequest {
-  token: Uint8Array;
-}
-
-export function writeGetSASLRequest(w: Writer, rec: GetSASLRequest): void {
-  w.buffer(rec.token);
-}
-
-export function readGetSASLRequest(r: Reader): GetSASLRequest {
-  return { token: r.buffer() ?? new Uint8Array(0) };
-}
+/** One client SASL token (opcode 102). */
+export const GetSASLRequest = record((f) => ({ token: f.of(bytes) }));
+export type GetSASLRequest = JuteValue<typeof GetSASLRequest>;
 
 // class SetSASLResponse { buffer token; }
-export interface SetSASLResponse {
-  token: Uint8Array | null;
-}
-
-export function writeSetSASLResponse(w: Writer, rec: SetSASLResponse): void {
-  w.buffer(rec.token);
-}
-
-export function readSetSASLResponse(r: Reader): SetSASLResponse {
-  return { token: r.buffer() };
-}
+/** The server's SASL challenge; null when it has nothing more to say. */
+export const SetSASLResponse = record((f) => ({ token: f.buffer() }));
+export type SetSASLResponse = JuteValue<typeof SetSASLResponse>;

@@ -11,14 +11,7 @@ import {
 import { ProtocolError } from '../../../src/protocol/errors.js';
 import type { MultiRequest, MultiResult } from '../../../src/protocol/multi.js';
 import { Reader } from '../../../src/protocol/reader.js';
-import {
-  type ACL,
-  readConnectRequest,
-  readStat,
-  STAT_SIZE,
-  type Stat,
-  writeStat,
-} from '../../../src/protocol/records.js';
+import { type ACL, readConnectRequest, STAT_SIZE, Stat } from '../../../src/protocol/records.js';
 import type {
   CreateResponse,
   CreateTTLRequest,
@@ -181,7 +174,7 @@ describe('codec round trips', () => {
 describe('record details', () => {
   it('Stat is 68 bytes in jute field order', () => {
     const w = new Writer();
-    writeStat(w, stat);
+    Stat.write(w, stat);
     const bytes = w.finish();
     expect(bytes.length).toBe(STAT_SIZE);
     expect(hex(bytes)).toBe(
@@ -197,8 +190,8 @@ describe('record details', () => {
         '00000000' +
         '7fffffffffffffff',
     );
-    expect(readStat(new Reader(bytes))).toEqual(stat);
-    expect(() => readStat(new Reader(bytes.subarray(0, 67)))).toThrow(ProtocolError);
+    expect(Stat.read(new Reader(bytes))).toEqual(stat);
+    expect(() => Stat.read(new Reader(bytes.subarray(0, 67)))).toThrow(ProtocolError);
   });
 
   it('encodes a CreateRequest field by field', () => {
@@ -228,7 +221,7 @@ describe('record details', () => {
     expect(codecs.getEphemerals.read(new Reader(unhex('ffffffff')))).toEqual({ ephemerals: [] });
     const w = new Writer();
     w.int(-1);
-    writeStat(w, stat);
+    Stat.write(w, stat);
     expect(codecs.getACL.read(new Reader(w.finish()))).toEqual({ acl: [], stat });
   });
 

@@ -4,7 +4,6 @@ import {
   AddWatchModeCode,
   CreateFlag,
   EventTypeCode,
-  KeeperStateCode,
   OpCode,
   type OpName,
   opName,
@@ -112,17 +111,6 @@ describe('other constant tables', () => {
       DataWatchRemoved: 5,
       ChildWatchRemoved: 6,
       PersistentWatchRemoved: 7,
-    });
-    expect(KeeperStateCode).toEqual({
-      Unknown: -1,
-      Disconnected: 0,
-      NoSyncConnected: 1,
-      SyncConnected: 3,
-      AuthFailed: 4,
-      ConnectedReadOnly: 5,
-      SaslAuthenticated: 6,
-      Closed: 7,
-      Expired: -112,
     });
     expect(WatcherTypeCode).toEqual({
       Children: 1,
