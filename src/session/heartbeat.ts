@@ -29,7 +29,7 @@ export interface HeartbeatEvents {
 }
 
 export class Heartbeat {
-  private lastHeard: number;
+  private heardAt: number;
   private lastSent: number;
   private timer: unknown = null;
   private running = false;
@@ -39,12 +39,12 @@ export class Heartbeat {
     private readonly timers: SessionTimers,
     private readonly events: HeartbeatEvents,
   ) {
-    this.lastHeard = this.lastSent = clock.now();
+    this.heardAt = this.lastSent = clock.now();
   }
 
   start(): void {
     this.running = true;
-    this.lastHeard = this.lastSent = this.clock.now();
+    this.heardAt = this.lastSent = this.clock.now();
     this.schedule();
   }
 
@@ -56,7 +56,15 @@ export class Heartbeat {
 
   /** A frame arrived. Cheap on purpose: it runs for every reply; the timer re-checks on expiry. */
   heard(): void {
-    this.lastHeard = this.clock.now();
+    this.heardAt = this.clock.now();
+  }
+
+  /**
+   * When the server was last heard from on this connection (the handshake counts). The one
+   * record of it: the session's expiry countdown starts from here when the link breaks.
+   */
+  get lastHeard(): number {
+    return this.heardAt;
   }
 
   sent(): void {
@@ -66,7 +74,7 @@ export class Heartbeat {
   private schedule(): void {
     if (!this.running) return;
     const due = Math.min(
-      this.lastHeard + this.timers.readTimeout,
+      this.heardAt + this.timers.readTimeout,
       this.lastSent + this.timers.pingInterval,
     );
     this.timer = this.clock.setTimeout(() => this.fire(), Math.max(0, due - this.clock.now()));
@@ -76,7 +84,7 @@ export class Heartbeat {
     this.timer = null;
     if (!this.running) return;
     const now = this.clock.now();
-    const silentFor = now - this.lastHeard;
+    const silentFor = now - this.heardAt;
     if (silentFor >= this.timers.readTimeout) {
       this.running = false;
       this.events.dead(silentFor);

@@ -9,16 +9,11 @@ import {
   type Codec,
   codecs,
   decodeConnectResponse,
-  decodeReplyHeader,
-  decodeWatcherEvent,
   encodeConnectRequest,
   encodeRequest,
 } from '../protocol/codecs.js';
 import { errorFromCode, makeError, ProtocolError, ZooKeeperError } from '../protocol/errors.js';
 import { DEFAULT_MAX_FRAME, FrameDecoder, FrameSizeError } from '../protocol/frame.js';
-import { Xid } from '../protocol/ops.js';
-import { stripChroot } from '../protocol/paths.js';
-import { Reader } from '../protocol/reader.js';
 import { type Clock, sleep, systemClock } from './clock.js';
 import {
   authFrame,
@@ -27,13 +22,13 @@ import {
   REPLY_HEADER_SIZE,
   setWatchesReply,
 } from './control-frames.js';
-import { eventTypeName } from './events.js';
 import { Heartbeat, type SessionTimers, sessionTimers } from './heartbeat.js';
 import { formatHost, type HostAddress, type HostList } from './hosts.js';
 import { Outbox } from './outbox.js';
 import { attemptBudget, reconnectPause } from './pacing.js';
 import { Deque } from './queue.js';
 import { findReadWriteServer } from './readonly-probe.js';
+import { type ReplyRoute, routeReply } from './replies.js';
 import { type AuthEntry, makeRequest, type Outbound, type PendingRequest } from './requests.js';
 import { setWatchFrames } from './restore.js';
 import type { SaslOptions } from './sasl/options.js';
@@ -41,7 +36,7 @@ import { saslOnConnection } from './sasl/session-hook.js';
 import { isConnected, isFinal, StateMachine } from './state.js';
 import type { Connection, Transport } from './transport.js';
 import type { SessionState, TlsOptions } from './types.js';
-import { CONFIG_NODE, WatchRegistry } from './watches.js';
+import { WatchRegistry } from './watches.js';
 
 export interface SessionConfig {
   hosts: HostList;
@@ -90,6 +85,7 @@ export class Session {
   private readonly pending = new Deque<PendingRequest>();
   private readonly authInFlight = new Deque<AuthEntry>();
   private readonly auth: AuthEntry[];
+  private readonly replies: ReplyRoute;
 
   private id = 0n;
   private password: Uint8Array = new Uint8Array(16);
@@ -103,7 +99,6 @@ export class Session {
   private connectedTo: HostAddress | null = null;
   private onReadOnlyServer = false;
   private heartbeat: Heartbeat | null = null;
-  private lastHeardAt = 0;
   private expiryTimer: unknown = null;
   private readonly stop = new AbortController();
   private loop: Promise<void> | null = null;
@@ -123,6 +118,17 @@ export class Session {
     this.negotiatedTimeout = config.sessionTimeout;
     this.timers = sessionTimers(config.sessionTimeout, config.hosts.size);
     this.auth = config.auth.map(({ scheme, auth }) => ({ scheme, auth, waiters: [] }));
+    this.replies = {
+      chroot: this.chroot,
+      watches: this.watches,
+      pending: this.pending,
+      authInFlight: this.authInFlight,
+      heard: () => this.heartbeat?.heard(),
+      zxidSeen: (zxid) => {
+        this.zxid = zxid;
+      },
+      authFailed: (error) => this.authFailed(error),
+    };
     if (config.resume) {
       this.id = config.resume.id;
       this.password = config.resume.password;
@@ -417,7 +423,7 @@ export class Session {
         decoder.decode(chunk, (frame) => {
           if (refused) return;
           if (established) {
-            this.handleFrame(frame);
+            routeReply(frame, this.replies);
             return;
           }
           handshakeDone();
@@ -484,7 +490,6 @@ export class Session {
     this.connectedTo = host;
     this.lastError = null;
     this.clearExpiryTimer();
-    this.lastHeardAt = this.clock.now();
     this.heartbeat = new Heartbeat(this.clock, this.timers, {
       ping: () => this.outbox.push({ kind: 'control', frame: PING_FRAME }),
       dead: (silentFor) => {
@@ -536,68 +541,12 @@ export class Session {
     this.outbox.attach(connection);
   }
 
-  private handleFrame(frame: Uint8Array): void {
-    const reader = new Reader(frame);
-    const header = decodeReplyHeader(reader);
-    this.heartbeat?.heard();
-    this.lastHeardAt = this.clock.now();
-    if (header.xid === Xid.notification) {
-      const event = decodeWatcherEvent(reader);
-      const type = eventTypeName(event.type);
-      if (type) {
-        const path = stripChroot(this.chroot, event.path);
-        // A path outside the chroot is the configuration node's: only getConfig watches it.
-        if (this.chroot === '' || path !== event.path) this.watches.dispatch(type, path);
-        if (event.path === CONFIG_NODE) this.watches.dispatchConfig(type);
-      }
-      return;
-    }
-    if (header.xid === Xid.ping) return;
-    if (header.xid === Xid.auth) {
-      const entry = this.authInFlight.shift();
-      const waiters = entry?.waiters.splice(0) ?? [];
-      if (header.err === 0) {
-        for (const waiter of waiters) waiter.resolve();
-        return;
-      }
-      const error = errorFromCode(header.err, { op: 'addAuth' });
-      for (const waiter of waiters) waiter.reject(error);
-      this.authFailed(error);
-      return;
-    }
-    const request = this.pending.shift();
-    if (!request || request.xid !== header.xid) {
-      if (request) this.pending.unshift(request);
-      throw new ProtocolError(
-        `reply xid ${header.xid} does not match the oldest request (${request ? request.xid : 'none'})`,
-      );
-    }
-    if (header.zxid > 0n) this.zxid = header.zxid;
-    try {
-      if (request.abandoned) request.onAbandonedReply?.(header.err);
-      else request.onReply?.(header.err);
-    } catch {
-      // Watch bookkeeping must never break reply delivery.
-    }
-    if (request.abandoned) return;
-    if (header.err !== 0) {
-      request.settle(errorFromCode(header.err, { path: request.path, op: request.op }));
-      return;
-    }
-    let value: unknown;
-    try {
-      value = request.read(reader);
-    } catch (error) {
-      request.settle(error instanceof Error ? error : new ProtocolError(String(error)));
-      throw error;
-    }
-    request.settle(null, value);
-  }
-
   private connectionLost(connection: Connection, host: HostAddress): void {
     if (this.connection !== connection) return;
     this.connection = null;
     this.connectedTo = null;
+    // The session's clock runs from the last frame heard, not from when the link broke.
+    const lastHeard = this.heartbeat?.lastHeard ?? this.clock.now();
     this.heartbeat?.stop();
     this.heartbeat = null;
     const reason =
@@ -618,7 +567,7 @@ export class Session {
     this.outbox.detach();
     if (isFinal(this.state) || this.closeAnswered) return;
     this.machine.transition('suspended', cause);
-    this.armExpiryTimer();
+    this.armExpiryTimer(lastHeard);
   }
 
   /**
@@ -654,12 +603,12 @@ export class Session {
 
   // ---- endings -----------------------------------------------------------------------------
 
-  private armExpiryTimer(): void {
+  private armExpiryTimer(lastHeard: number): void {
     this.clearExpiryTimer();
     if (this.id === 0n) return;
     // Nothing heard for a whole session timeout: the server has expired us, or will before we
     // could prove otherwise. Declaring it here keeps locks safe and stops retrying forever.
-    const remaining = Math.max(0, this.lastHeardAt + this.negotiatedTimeout - this.clock.now());
+    const remaining = Math.max(0, lastHeard + this.negotiatedTimeout - this.clock.now());
     this.expiryTimer = this.clock.setTimeout(() => {
       this.expiryTimer = null;
       if (isConnected(this.state) || isFinal(this.state)) return;
