@@ -7,14 +7,20 @@
 // whether the server applied them.
 import {
   type Codec,
-  codecs,
   decodeConnectResponse,
   encodeConnectRequest,
   encodeRequest,
 } from '../protocol/codecs.js';
-import { errorFromCode, makeError, ProtocolError, ZooKeeperError } from '../protocol/errors.js';
+import {
+  errorFromCode,
+  makeError,
+  ProtocolError,
+  type ZooKeeperError,
+} from '../protocol/errors.js';
 import { DEFAULT_MAX_FRAME, FrameDecoder, FrameSizeError } from '../protocol/frame.js';
-import { type Clock, sleep, systemClock } from './clock.js';
+import { type Clock, systemClock } from './clock.js';
+import { closeOnServer } from './close.js';
+import { connectLoop } from './connect-loop.js';
 import {
   authFrame,
   handshakeRefusal,
@@ -25,7 +31,6 @@ import {
 import { Heartbeat, type SessionTimers, sessionTimers } from './heartbeat.js';
 import { formatHost, type HostAddress, type HostList } from './hosts.js';
 import { Outbox } from './outbox.js';
-import { attemptBudget, reconnectPause } from './pacing.js';
 import { Deque } from './queue.js';
 import { findReadWriteServer } from './readonly-probe.js';
 import { type ReplyRoute, routeReply } from './replies.js';
@@ -68,8 +73,6 @@ export interface SubmitDetails {
   onAbandonedReply?: (err: number) => void;
   signal?: AbortSignal;
 }
-
-const CLOSE_REPLY_TIMEOUT = 5_000;
 
 export class Session {
   readonly watches = new WatchRegistry();
@@ -171,7 +174,22 @@ export class Session {
    */
   start(): Promise<void> {
     this.connectDeadline = this.clock.now() + this.config.connectTimeout;
-    this.loop = this.run();
+    this.loop = connectLoop({
+      clock: this.clock,
+      hosts: this.config.hosts,
+      transport: this.config.transport,
+      tls: this.config.tls,
+      stop: this.stop.signal,
+      running: () => !isFinal(this.state) && !this.closeAnswered,
+      timers: () => this.timers,
+      sessionTimeout: () => this.negotiatedTimeout,
+      deadline: () => (this.state === 'connecting' ? this.connectDeadline : null),
+      serve: (connection, host, handshakeDone) => this.serve(connection, host, handshakeDone),
+      failed: (error) => {
+        this.lastError = error;
+      },
+      unusable: (error) => void this.shutdown('closed', error),
+    });
     const initialAuth = this.auth.map((entry) => {
       const accepted = new Promise<void>((resolve, reject) =>
         entry.waiters.push({ resolve, reject }),
@@ -318,85 +336,6 @@ export class Session {
   }
 
   // ---- connect loop ------------------------------------------------------------------------
-
-  private async run(): Promise<void> {
-    let failures = 0;
-    let attempts = 0;
-    while (!isFinal(this.state) && !this.stop.signal.aborted && !this.closeAnswered) {
-      const { host, cycled } = this.config.hosts.next();
-      if (cycled && failures > 0) {
-        // A whole round without a session: pause before the next, as the Java client does,
-        // but never so long that a short session cannot be resumed in time.
-        failures = 0;
-        const pause = Math.min(1_000, Math.floor(this.negotiatedTimeout / 4));
-        if (!(await this.pause(pause * (0.5 + Math.random() / 2)))) return;
-      }
-      const budget = attemptBudget({
-        perHost: this.timers.connectTimeout,
-        deadline: this.state === 'connecting' ? this.connectDeadline : null,
-        now: this.clock.now(),
-        hostCount: this.config.hosts.size,
-        attempts: attempts++,
-      });
-      if (await this.attempt(host, budget)) {
-        failures = 0;
-        // The link broke after a session was had: a random pause before dialling again.
-        if (!(await this.pause(reconnectPause(this.negotiatedTimeout)))) return;
-      } else {
-        failures++;
-      }
-    }
-  }
-
-  /** Sleeps unless the session is stopping; false when it is. */
-  private async pause(ms: number): Promise<boolean> {
-    if (isFinal(this.state) || this.closeAnswered) return false;
-    try {
-      await sleep(this.clock, ms, this.stop.signal);
-      return true;
-    } catch {
-      return false;
-    }
-  }
-
-  /** One connection: handshake, then serve it until it breaks. Returns whether a session was had. */
-  private async attempt(host: HostAddress, budget: number): Promise<boolean> {
-    const attempt = new AbortController();
-    const onStop = () => attempt.abort(this.stop.signal.reason);
-    this.stop.signal.addEventListener('abort', onStop, { once: true });
-    const handshakeTimer = this.clock.setTimeout(
-      () =>
-        attempt.abort(
-          makeError('CONNECTIONLOSS', `no handshake from ${formatHost(host)} within ${budget} ms`),
-        ),
-      budget,
-    );
-    let connection: Connection | null = null;
-    const onAbort = () => connection?.close();
-    attempt.signal.addEventListener('abort', onAbort, { once: true });
-    try {
-      connection = await this.config.transport.connect({
-        host: host.host,
-        port: host.port,
-        tls: this.config.tls,
-        signal: attempt.signal,
-      });
-      return await this.serve(connection, host, () => this.clock.clearTimeout(handshakeTimer));
-    } catch (error) {
-      this.lastError = attempt.signal.aborted ? attempt.signal.reason : error;
-      if (error instanceof ZooKeeperError && error.code === 'BADARGUMENTS') {
-        // The transport refused our settings (e.g. TLS options a runtime cannot honour): no
-        // retry can succeed, so stop now with that reason instead of at connectTimeout.
-        void this.shutdown('closed', error);
-      }
-      return false;
-    } finally {
-      this.clock.clearTimeout(handshakeTimer);
-      attempt.signal.removeEventListener('abort', onAbort);
-      this.stop.signal.removeEventListener('abort', onStop);
-      connection?.close();
-    }
-  }
 
   private async serve(
     connection: Connection,
@@ -684,65 +623,20 @@ export class Session {
     await this.loop?.catch(() => {});
   }
 
-  /**
-   * Ends the session on the server (its ephemeral nodes go at once). A suspended session first
-   * waits, within a bound, for a connection to come back: otherwise its ephemerals (lock nodes
-   * included) would linger for a whole session timeout.
-   */
+  /** Ends the session on the server (its ephemeral nodes go at once), then here. */
   private async closeSession(): Promise<void> {
-    // Half the session timeout at most, so an explicit close ends as 'closed', not 'expired'.
-    const bound = Math.min(CLOSE_REPLY_TIMEOUT, Math.floor(this.negotiatedTimeout / 2));
-    const deadline = this.clock.now() + bound;
-    while (!isFinal(this.state) && this.id !== 0n) {
-      const remaining = deadline - this.clock.now();
-      if (remaining <= 0) break;
-      if (!isConnected(this.state)) {
-        if (!(await this.waitForConnection(remaining))) break;
-        continue;
-      }
-      if (await this.sendCloseSession(remaining)) break;
-    }
+    await closeOnServer({
+      clock: this.clock,
+      state: () => this.state,
+      subscribe: (listener) => this.machine.subscribe(listener),
+      sessionId: () => this.id,
+      sessionTimeout: () => this.negotiatedTimeout,
+      nextXid: () => this.nextXid(),
+      send: (item) => this.outbox.push(item),
+      answered: () => {
+        this.closeAnswered = true;
+      },
+    });
     await this.shutdown('closed', makeError('SESSIONEXPIRED', 'the client is closed'));
-  }
-
-  /** True once the server answered closeSession; false if the link broke or time ran out. */
-  private sendCloseSession(timeout: number): Promise<boolean> {
-    const xid = this.nextXid();
-    return new Promise<boolean>((resolve) => {
-      const timer = this.clock.setTimeout(() => resolve(false), timeout);
-      const done = (answered: boolean) => {
-        this.clock.clearTimeout(timer);
-        if (answered) this.closeAnswered = true;
-        resolve(answered);
-      };
-      const request = makeRequest({
-        xid,
-        op: 'closeSession',
-        read: () => undefined,
-        resolve: () => done(true),
-        reject: (error) =>
-          done(!(error instanceof ZooKeeperError && error.code === 'CONNECTIONLOSS')),
-      });
-      this.outbox.push({
-        kind: 'request',
-        frame: encodeRequest(xid, codecs.closeSession, undefined),
-        request,
-      });
-    });
-  }
-
-  private waitForConnection(timeout: number): Promise<boolean> {
-    return new Promise<boolean>((resolve) => {
-      const timer = this.clock.setTimeout(() => {
-        unsubscribe();
-        resolve(false);
-      }, timeout);
-      const unsubscribe = this.machine.subscribe((state) => {
-        if (!isConnected(state) && !isFinal(state)) return;
-        this.clock.clearTimeout(timer);
-        unsubscribe();
-        resolve(isConnected(state));
-      });
-    });
   }
 }

@@ -1,0 +1,115 @@
+// The connect loop: which server to dial next, how long one attempt may take, and how long to
+// pause between attempts. What happens on a connection once it is open is the session's.
+import { makeError, ZooKeeperError } from '../protocol/errors.js';
+import { type Clock, sleep } from './clock.js';
+import type { SessionTimers } from './heartbeat.js';
+import { formatHost, type HostAddress, type HostList } from './hosts.js';
+import { attemptBudget, reconnectPause } from './pacing.js';
+import type { Connection, Transport } from './transport.js';
+import type { TlsOptions } from './types.js';
+
+/** What the loop needs from the session, and what it tells it. */
+export interface ConnectRoute {
+  readonly clock: Clock;
+  readonly hosts: HostList;
+  readonly transport: Transport;
+  readonly tls: TlsOptions | undefined;
+  /** Aborted when the session stops: every wait and dial ends. */
+  readonly stop: AbortSignal;
+  /** False once the session is over (a final state, or the server acknowledged closeSession). */
+  running(): boolean;
+  timers(): SessionTimers;
+  sessionTimeout(): number;
+  /** While the first session is sought: when start()'s connectTimeout runs out; else null. */
+  deadline(): number | null;
+  /**
+   * Serves an open connection until it breaks (handshake first; `handshakeDone` ends the
+   * attempt's time budget). Resolves with whether a session was had.
+   */
+  serve(connection: Connection, host: HostAddress, handshakeDone: () => void): Promise<boolean>;
+  /** Why the last attempt failed (reported when connect() gives up). */
+  failed(error: unknown): void;
+  /** The transport refused our settings: no retry can succeed, the session must end. */
+  unusable(error: ZooKeeperError): void;
+}
+
+/** Dials server after server until the session is over. Never rejects. */
+export async function connectLoop(route: ConnectRoute): Promise<void> {
+  let failures = 0;
+  let attempts = 0;
+  while (route.running() && !route.stop.aborted) {
+    const { host, cycled } = route.hosts.next();
+    if (cycled && failures > 0) {
+      // A whole round without a session: pause before the next, as the Java client does,
+      // but never so long that a short session cannot be resumed in time.
+      failures = 0;
+      const pause = Math.min(1_000, Math.floor(route.sessionTimeout() / 4));
+      if (!(await pauseUnlessStopped(route, pause * (0.5 + Math.random() / 2)))) return;
+    }
+    const budget = attemptBudget({
+      perHost: route.timers().connectTimeout,
+      deadline: route.deadline(),
+      now: route.clock.now(),
+      hostCount: route.hosts.size,
+      attempts: attempts++,
+    });
+    if (await attempt(route, host, budget)) {
+      failures = 0;
+      // The link broke after a session was had: a random pause before dialling again.
+      if (!(await pauseUnlessStopped(route, reconnectPause(route.sessionTimeout())))) return;
+    } else {
+      failures++;
+    }
+  }
+}
+
+/** Sleeps unless the session is stopping; false when it is. */
+async function pauseUnlessStopped(route: ConnectRoute, ms: number): Promise<boolean> {
+  if (!route.running()) return false;
+  try {
+    await sleep(route.clock, ms, route.stop);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** One connection: dial, then serve it until it breaks. Returns whether a session was had. */
+async function attempt(route: ConnectRoute, host: HostAddress, budget: number): Promise<boolean> {
+  const { clock, stop } = route;
+  const controller = new AbortController();
+  const onStop = () => controller.abort(stop.reason);
+  stop.addEventListener('abort', onStop, { once: true });
+  const handshakeTimer = clock.setTimeout(
+    () =>
+      controller.abort(
+        makeError('CONNECTIONLOSS', `no handshake from ${formatHost(host)} within ${budget} ms`),
+      ),
+    budget,
+  );
+  let connection: Connection | null = null;
+  const onAbort = () => connection?.close();
+  controller.signal.addEventListener('abort', onAbort, { once: true });
+  try {
+    connection = await route.transport.connect({
+      host: host.host,
+      port: host.port,
+      tls: route.tls,
+      signal: controller.signal,
+    });
+    return await route.serve(connection, host, () => clock.clearTimeout(handshakeTimer));
+  } catch (error) {
+    route.failed(controller.signal.aborted ? controller.signal.reason : error);
+    if (error instanceof ZooKeeperError && error.code === 'BADARGUMENTS') {
+      // The transport refused our settings (e.g. TLS options a runtime cannot honour): no
+      // retry can succeed, so stop now with that reason instead of at connectTimeout.
+      route.unusable(error);
+    }
+    return false;
+  } finally {
+    clock.clearTimeout(handshakeTimer);
+    controller.signal.removeEventListener('abort', onAbort);
+    stop.removeEventListener('abort', onStop);
+    connection?.close();
+  }
+}
