@@ -5,19 +5,9 @@
 // reconnect and go out on the next connection. `pending` holds written requests awaiting replies, answered
 // strictly in order; when a link breaks they fail with CONNECTIONLOSS, because nobody can know
 // whether the server applied them.
-import {
-  type Codec,
-  decodeConnectResponse,
-  encodeConnectRequest,
-  encodeRequest,
-} from '../protocol/codecs.js';
-import {
-  errorFromCode,
-  makeError,
-  ProtocolError,
-  type ZooKeeperError,
-} from '../protocol/errors.js';
-import { DEFAULT_MAX_FRAME, FrameDecoder, FrameSizeError } from '../protocol/frame.js';
+import { type Codec, decodeConnectResponse, encodeConnectRequest } from '../protocol/codecs.js';
+import { errorFromCode, makeError, type ZooKeeperError } from '../protocol/errors.js';
+import { DEFAULT_MAX_FRAME } from '../protocol/frame.js';
 import { type Clock, systemClock } from './clock.js';
 import { closeOnServer } from './close.js';
 import { connectLoop } from './connect-loop.js';
@@ -34,11 +24,13 @@ import { Outbox } from './outbox.js';
 import { Deque } from './queue.js';
 import { findReadWriteServer } from './readonly-probe.js';
 import { type ReplyRoute, routeReply } from './replies.js';
-import { type AuthEntry, makeRequest, type Outbound, type PendingRequest } from './requests.js';
+import type { AuthEntry, Outbound, PendingRequest } from './requests.js';
 import { setWatchFrames } from './restore.js';
 import type { SaslOptions } from './sasl/options.js';
 import { saslOnConnection } from './sasl/session-hook.js';
+import { type ServeRoute, serveConnection } from './serve.js';
 import { isConnected, isFinal, StateMachine } from './state.js';
+import { queueRequest, type SubmitDetails } from './submit.js';
 import type { Connection, Transport } from './transport.js';
 import type { SessionState, TlsOptions } from './types.js';
 import { WatchRegistry } from './watches.js';
@@ -61,18 +53,7 @@ export interface SessionConfig {
   resume?: { id: bigint; password: Uint8Array };
 }
 
-export interface SubmitDetails {
-  path?: string;
-  op?: string;
-  /** Runs with the reply's error code before the promise settles (watch registration). */
-  onReply?: (err: number) => void;
-  /**
-   * Runs with the reply's error code when the reply comes after the caller stopped waiting
-   * (aborted, requestTimeout): the chance to undo what the server did anyway (a watch it set).
-   */
-  onAbandonedReply?: (err: number) => void;
-  signal?: AbortSignal;
-}
+export type { SubmitDetails } from './submit.js';
 
 export class Session {
   readonly watches = new WatchRegistry();
@@ -89,6 +70,7 @@ export class Session {
   private readonly authInFlight = new Deque<AuthEntry>();
   private readonly auth: AuthEntry[];
   private readonly replies: ReplyRoute;
+  private readonly serving: ServeRoute;
 
   private id = 0n;
   private password: Uint8Array = new Uint8Array(16);
@@ -131,6 +113,29 @@ export class Session {
         this.zxid = zxid;
       },
       authFailed: (error) => this.authFailed(error),
+    };
+    this.serving = {
+      maxFrameSize: this.maxFrameSize,
+      pending: this.pending,
+      connectRequest: () =>
+        encodeConnectRequest({
+          protocolVersion: 0,
+          lastZxidSeen: this.zxid,
+          timeOut: this.config.sessionTimeout,
+          sessionId: this.seenReadWriteServer ? this.id : 0n,
+          passwd: this.seenReadWriteServer ? this.password : new Uint8Array(16),
+          readOnly: this.config.readOnly,
+        }),
+      handshake: (frame, connection, host) => this.handshake(frame, connection, host),
+      reply: (frame) => routeReply(frame, this.replies),
+      established: (connection, host) => {
+        if (this.onReadOnlyServer) void this.probeForReadWrite(connection, host);
+      },
+      lastError: () => this.lastError,
+      failed: (error) => {
+        this.lastError = error;
+      },
+      lost: (connection, host) => this.connectionLost(connection, host),
     };
     if (config.resume) {
       this.id = config.resume.id;
@@ -184,7 +189,8 @@ export class Session {
       timers: () => this.timers,
       sessionTimeout: () => this.negotiatedTimeout,
       deadline: () => (this.state === 'connecting' ? this.connectDeadline : null),
-      serve: (connection, host, handshakeDone) => this.serve(connection, host, handshakeDone),
+      serve: (connection, host, handshakeDone) =>
+        serveConnection(this.serving, connection, host, handshakeDone),
       failed: (error) => {
         this.lastError = error;
       },
@@ -237,68 +243,18 @@ export class Session {
     }
     const signal = details.signal;
     if (signal?.aborted) return Promise.reject(signal.reason);
-    const xid = this.nextXid();
-    let frame: Uint8Array;
-    try {
-      frame = encodeRequest(xid, codec, body);
-    } catch (error) {
-      return Promise.reject(error);
-    }
-    if (frame.length - 4 > this.maxFrameSize) {
-      return Promise.reject(
-        makeError(
-          'BADARGUMENTS',
-          `${op} request is ${frame.length - 4} bytes, over the ${this.maxFrameSize}-byte frame limit (jute.maxbuffer)`,
-          { path: details.path, op },
-        ),
-      );
-    }
-    return new Promise<Res>((resolve, reject) => {
-      const giveUp = (reason: unknown) => {
-        // Not yet written: take it out. Already written: its reply must still be consumed in
-        // order, so it stays pending, abandoned.
-        if (!this.outbox.remove(item)) request.abandoned = true;
-        request.settle(reason instanceof Error ? reason : new Error(String(reason)));
-      };
-      const onAbort = () => giveUp(signal?.reason ?? new Error('aborted'));
-      const timeout = this.config.requestTimeout;
-      const timer =
-        timeout && timeout > 0
-          ? this.clock.setTimeout(
-              () =>
-                giveUp(
-                  makeError('REQUESTTIMEOUT', `${op} got no reply within ${timeout} ms`, {
-                    op,
-                    path: details.path,
-                  }),
-                ),
-              timeout,
-            )
-          : null;
-      const stopWaiting = () => {
-        signal?.removeEventListener('abort', onAbort);
-        if (timer !== null) this.clock.clearTimeout(timer);
-      };
-      const request = makeRequest<Res>({
-        xid,
-        op,
-        path: details.path,
-        read: (reader) => codec.read(reader),
-        onReply: details.onReply,
-        onAbandonedReply: details.onAbandonedReply,
-        resolve: (value) => {
-          stopWaiting();
-          resolve(value);
-        },
-        reject: (error) => {
-          stopWaiting();
-          reject(error);
-        },
-      });
-      const item: Outbound = { kind: 'request', frame, request };
-      signal?.addEventListener('abort', onAbort, { once: true });
-      this.outbox.push(item);
-    });
+    return queueRequest(
+      {
+        clock: this.clock,
+        outbox: this.outbox,
+        maxFrameSize: this.maxFrameSize,
+        requestTimeout: this.config.requestTimeout,
+      },
+      this.nextXid(),
+      codec,
+      body,
+      details,
+    );
   }
 
   /** Adds credentials now and for every later reconnect; resolves when the server accepts them. */
@@ -336,78 +292,6 @@ export class Session {
   }
 
   // ---- connect loop ------------------------------------------------------------------------
-
-  private async serve(
-    connection: Connection,
-    host: HostAddress,
-    handshakeDone: () => void,
-  ): Promise<boolean> {
-    const decoder = new FrameDecoder(this.maxFrameSize);
-    let established = false;
-    connection.write(
-      encodeConnectRequest({
-        protocolVersion: 0,
-        lastZxidSeen: this.zxid,
-        timeOut: this.config.sessionTimeout,
-        sessionId: this.seenReadWriteServer ? this.id : 0n,
-        passwd: this.seenReadWriteServer ? this.password : new Uint8Array(16),
-        readOnly: this.config.readOnly,
-      }),
-    );
-    try {
-      let refused = false;
-      for await (const chunk of connection.chunks) {
-        // Frames are handled as they are decoded, so that the replies ahead of an oversized one
-        // in the same chunk are delivered before the oversized length ends the stream.
-        decoder.decode(chunk, (frame) => {
-          if (refused) return;
-          if (established) {
-            routeReply(frame, this.replies);
-            return;
-          }
-          handshakeDone();
-          if (!this.handshake(frame, connection, host)) {
-            refused = true;
-            return;
-          }
-          established = true;
-          if (this.onReadOnlyServer) void this.probeForReadWrite(connection, host);
-        });
-        if (refused) return false;
-      }
-      const closeError = connection.closeError;
-      if (!established) {
-        this.lastError = makeError(
-          'CONNECTIONLOSS',
-          closeError
-            ? `${formatHost(host)} closed the connection during the handshake: ${closeError.message}`
-            : `${formatHost(host)} closed the connection during the handshake (a read-only server, or one behind our last zxid)`,
-          { cause: closeError },
-        );
-      } else if (this.lastError === null && closeError) {
-        // The peer or the network ended it (a reset, a TLS alert): that is the cause users see.
-        this.lastError = closeError;
-      }
-    } catch (error) {
-      // Malformed or hostile bytes: drop this link, keep the session, try the next host.
-      this.lastError = error;
-      if (established && error instanceof FrameSizeError && error.length > error.limit) {
-        // Every earlier frame was handled, so the oversized frame is the reply to the oldest
-        // pending request (a huge child list): tell that caller why, or it would see a bare
-        // CONNECTIONLOSS and retry forever.
-        const head = this.pending.shift();
-        head?.settle(
-          new ProtocolError(
-            `the reply to ${head.op} is over the ${this.maxFrameSize}-byte frame limit (${error.message}); raise maxFrameSize (the server's jute.maxbuffer must allow it too)`,
-            { op: head.op, path: head.path },
-          ),
-        );
-      }
-    } finally {
-      if (established) this.connectionLost(connection, host);
-    }
-    return established;
-  }
 
   private handshake(frame: Uint8Array, connection: Connection, host: HostAddress): boolean {
     if (frame.length === REPLY_HEADER_SIZE) throw handshakeRefusal(frame);
