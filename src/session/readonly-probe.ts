@@ -2,8 +2,8 @@
 // does: ask each other host `isro` (a four-letter word on a fresh connection), first after 100 ms,
 // then at doubling intervals up to a minute. The first `rw` answer wins.
 import { type Clock, sleep } from './clock.js';
-import type { HostAddress } from './hosts.js';
-import type { Transport } from './transport.js';
+import type { HostAddress, HostList } from './hosts.js';
+import type { Connection, Transport } from './transport.js';
 import type { TlsOptions } from './types.js';
 
 const FIRST_PROBE = 100;
@@ -65,4 +65,37 @@ export async function findReadWriteServer(
     interval = Math.min(MAX_PROBE_INTERVAL, interval * 2);
   }
   return null;
+}
+
+/**
+ * On a read-only server, keep looking for a read-write one; when found, `leave` (the session
+ * obtained read-only is replaced by a read-write one, as in the Java client). Stops when the
+ * connection closes or `stop` aborts.
+ */
+export async function leaveForReadWrite(options: {
+  connection: Connection;
+  current: HostAddress;
+  hosts: HostList;
+  transport: Transport;
+  tls: TlsOptions | undefined;
+  clock: Clock;
+  stop: AbortSignal;
+  isCurrent(connection: Connection): boolean;
+  leave(found: HostAddress): void;
+}): Promise<void> {
+  const { connection, current, hosts } = options;
+  const closed = new AbortController();
+  void connection.closed.then(() => closed.abort());
+  const others = () =>
+    hosts.all().filter((h) => h.host !== current.host || h.port !== current.port);
+  const found = await findReadWriteServer(
+    options.transport,
+    others,
+    options.tls,
+    options.clock,
+    AbortSignal.any([closed.signal, options.stop]),
+  );
+  if (!found || !options.isCurrent(connection)) return;
+  hosts.preferNext(found);
+  options.leave(found);
 }

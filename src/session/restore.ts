@@ -1,9 +1,14 @@
 // Watch restoration after a reconnect: the registry's paths, in server form, split into batches
-// the way the Java client does (SET_WATCHES_MAX_LENGTH characters of paths per packet).
+// the way the Java client does (SET_WATCHES_MAX_LENGTH characters of paths per packet), sent
+// first on every ready connection, ahead of anything queued.
 import { codecs, encodeRequest } from '../protocol/codecs.js';
 import { Xid } from '../protocol/ops.js';
 import { joinChroot } from '../protocol/paths.js';
-import { CONFIG_NODE, CONFIG_WATCH_KEY, type WatchPaths } from './watches.js';
+import { authFrame, setWatchesReply } from './control-frames.js';
+import type { Outbox } from './outbox.js';
+import type { AuthEntry, Outbound } from './requests.js';
+import type { Connection } from './transport.js';
+import { CONFIG_NODE, CONFIG_WATCH_KEY, type WatchPaths, type WatchRegistry } from './watches.js';
 
 export const SET_WATCHES_MAX_LENGTH = 128 * 1024;
 
@@ -63,4 +68,42 @@ export function setWatchFrames(
       persistentRecursiveWatches: batch.persistentRecursive,
     });
   });
+}
+
+/** What opening a ready connection needs from the session. */
+export interface OpenRoute {
+  readonly auth: readonly AuthEntry[];
+  readonly watches: WatchRegistry;
+  readonly chroot: string;
+  readonly outbox: Outbox;
+  lastZxid(): bigint;
+  /** Whether this connection is still the session's (it may have broken meanwhile). */
+  isCurrent(connection: Connection): boolean;
+  /** Announces the connection ('connected' or 'connected-readonly'). */
+  announce(state: 'connected' | 'connected-readonly'): void;
+}
+
+/** The connection is ready (authenticated): restore its state, then let every request out. */
+export function openForRequests(route: OpenRoute, connection: Connection, readOnly: boolean): void {
+  // Ahead of anything already queued: the credentials, then the watches to restore.
+  const connectedState = readOnly ? 'connected-readonly' : 'connected';
+  const first: Outbound[] = route.auth.map(authFrame);
+  const watchFrames = setWatchFrames(route.watches.paths(), route.chroot, route.lastZxid());
+  // Announce the connection only once every watch is armed again on the server: a change
+  // made after a listener saw 'connected' must reach the watches (persistent watches get no
+  // catch-up events from SetWatches).
+  let restoring = watchFrames.length;
+  for (const frame of watchFrames) {
+    first.push({
+      kind: 'control',
+      frame,
+      request: setWatchesReply(() => {
+        restoring--;
+        if (restoring === 0 && route.isCurrent(connection)) route.announce(connectedState);
+      }),
+    });
+  }
+  route.outbox.pushFront(first);
+  if (restoring === 0) route.announce(connectedState);
+  route.outbox.attach(connection);
 }

@@ -11,24 +11,19 @@ import { DEFAULT_MAX_FRAME } from '../protocol/frame.js';
 import { type Clock, systemClock } from './clock.js';
 import { closeOnServer } from './close.js';
 import { connectLoop } from './connect-loop.js';
-import {
-  authFrame,
-  handshakeRefusal,
-  PING_FRAME,
-  REPLY_HEADER_SIZE,
-  setWatchesReply,
-} from './control-frames.js';
+import { authFrame, handshakeRefusal, PING_FRAME, REPLY_HEADER_SIZE } from './control-frames.js';
 import { Heartbeat, type SessionTimers, sessionTimers } from './heartbeat.js';
 import { formatHost, type HostAddress, type HostList } from './hosts.js';
 import { Outbox } from './outbox.js';
 import { Deque } from './queue.js';
-import { findReadWriteServer } from './readonly-probe.js';
+import { leaveForReadWrite } from './readonly-probe.js';
 import { type ReplyRoute, routeReply } from './replies.js';
-import type { AuthEntry, Outbound, PendingRequest } from './requests.js';
-import { setWatchFrames } from './restore.js';
+import type { AuthEntry, PendingRequest } from './requests.js';
+import { openForRequests } from './restore.js';
 import type { SaslOptions } from './sasl/options.js';
 import { saslOnConnection } from './sasl/session-hook.js';
 import { type ServeRoute, serveConnection } from './serve.js';
+import { waitForFirstSession } from './startup.js';
 import { isConnected, isFinal, StateMachine } from './state.js';
 import { queueRequest, type SubmitDetails } from './submit.js';
 import type { Connection, Transport } from './transport.js';
@@ -129,7 +124,21 @@ export class Session {
       handshake: (frame, connection, host) => this.handshake(frame, connection, host),
       reply: (frame) => routeReply(frame, this.replies),
       established: (connection, host) => {
-        if (this.onReadOnlyServer) void this.probeForReadWrite(connection, host);
+        if (!this.onReadOnlyServer) return;
+        void leaveForReadWrite({
+          connection,
+          current: host,
+          hosts: this.config.hosts,
+          transport: this.config.transport,
+          tls: this.config.tls,
+          clock: this.clock,
+          stop: this.stop.signal,
+          isCurrent: (c) => this.connection === c,
+          leave: (found) =>
+            this.dropConnection(
+              `${formatHost(found)} serves reads and writes; leaving the read-only server`,
+            ),
+        });
       },
       lastError: () => this.lastError,
       failed: (error) => {
@@ -196,43 +205,16 @@ export class Session {
       },
       unusable: (error) => void this.shutdown('closed', error),
     });
-    const initialAuth = this.auth.map((entry) => {
-      const accepted = new Promise<void>((resolve, reject) =>
-        entry.waiters.push({ resolve, reject }),
-      );
-      // Awaited only once a session exists: when connect fails first, shutdown() rejects these
-      // with nobody listening, and an unhandled rejection would end the user's process.
-      accepted.catch(() => {});
-      return accepted;
+    return waitForFirstSession({
+      clock: this.clock,
+      hosts: this.config.hosts,
+      connectTimeout: this.config.connectTimeout,
+      auth: this.auth,
+      subscribe: (listener) => this.machine.subscribe(listener),
+      endError: () => this.endReason ?? this.finalError(),
+      lastError: () => this.lastError,
+      timedOut: (error) => void this.shutdown('closed', error),
     });
-    const established = new Promise<void>((resolve, reject) => {
-      const unsubscribe = this.machine.subscribe((state) => {
-        if (isConnected(state)) {
-          unsubscribe();
-          resolve();
-        } else if (isFinal(state)) {
-          unsubscribe();
-          reject(this.endReason ?? this.finalError());
-        }
-      });
-    });
-    let timer: unknown;
-    const timeout = new Promise<never>((_, reject) => {
-      timer = this.clock.setTimeout(() => {
-        const tried = this.config.hosts.all().map(formatHost).join(', ');
-        const cause =
-          this.lastError instanceof Error ? ` (last error: ${this.lastError.message})` : '';
-        const error = makeError(
-          'CONNECTIONLOSS',
-          `no ZooKeeper session within ${this.config.connectTimeout} ms from ${tried}${cause}`,
-          { op: 'connect', cause: this.lastError },
-        );
-        void this.shutdown('closed', error);
-        reject(error);
-      }, this.config.connectTimeout);
-    });
-    const ready = established.then(() => Promise.all(initialAuth)).then(() => {});
-    return Promise.race([ready, timeout]).finally(() => this.clock.clearTimeout(timer));
   }
 
   /** Queues a request; it is written on the current connection or the next one. */
@@ -338,30 +320,20 @@ export class Session {
     return true;
   }
 
-  /** The connection is ready (authenticated): restore its state, then let every request out. */
   private openForRequests(connection: Connection, readOnly: boolean): void {
-    // Ahead of anything already queued: the credentials, then the watches to restore.
-    const connectedState = readOnly ? 'connected-readonly' : 'connected';
-    const first: Outbound[] = this.auth.map(authFrame);
-    const watchFrames = setWatchFrames(this.watches.paths(), this.chroot, this.zxid);
-    // Announce the connection only once every watch is armed again on the server: a change
-    // made after a listener saw 'connected' must reach the watches (persistent watches get no
-    // catch-up events from SetWatches).
-    let restoring = watchFrames.length;
-    for (const frame of watchFrames) {
-      first.push({
-        kind: 'control',
-        frame,
-        request: setWatchesReply(() => {
-          restoring--;
-          if (restoring === 0 && this.connection === connection)
-            this.machine.transition(connectedState);
-        }),
-      });
-    }
-    this.outbox.pushFront(first);
-    if (restoring === 0) this.machine.transition(connectedState);
-    this.outbox.attach(connection);
+    openForRequests(
+      {
+        auth: this.auth,
+        watches: this.watches,
+        chroot: this.chroot,
+        outbox: this.outbox,
+        lastZxid: () => this.zxid,
+        isCurrent: (c) => this.connection === c,
+        announce: (state) => this.machine.transition(state),
+      },
+      connection,
+      readOnly,
+    );
   }
 
   private connectionLost(connection: Connection, host: HostAddress): void {
@@ -391,29 +363,6 @@ export class Session {
     if (isFinal(this.state) || this.closeAnswered) return;
     this.machine.transition('suspended', cause);
     this.armExpiryTimer(lastHeard);
-  }
-
-  /**
-   * On a read-only server, keep looking for a read-write one; when found, leave for it (the
-   * session obtained read-only is replaced by a read-write one, as in the Java client).
-   */
-  private async probeForReadWrite(connection: Connection, current: HostAddress): Promise<void> {
-    const stop = new AbortController();
-    void connection.closed.then(() => stop.abort());
-    const others = () =>
-      this.config.hosts.all().filter((h) => h.host !== current.host || h.port !== current.port);
-    const found = await findReadWriteServer(
-      this.config.transport,
-      others,
-      this.config.tls,
-      this.clock,
-      AbortSignal.any([stop.signal, this.stop.signal]),
-    );
-    if (!found || this.connection !== connection) return;
-    this.config.hosts.preferNext(found);
-    this.dropConnection(
-      `${formatHost(found)} serves reads and writes; leaving the read-only server`,
-    );
   }
 
   // ---- writing -----------------------------------------------------------------------------
