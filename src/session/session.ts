@@ -12,8 +12,9 @@ import { type Clock, systemClock } from './clock.js';
 import { closeOnServer } from './close.js';
 import { connectLoop } from './connect-loop.js';
 import { authFrame, handshakeRefusal, PING_FRAME, REPLY_HEADER_SIZE } from './control-frames.js';
-import { Heartbeat, type SessionTimers, sessionTimers } from './heartbeat.js';
+import { type SessionTimers, sessionTimers } from './heartbeat.js';
 import { formatHost, type HostAddress, type HostList } from './hosts.js';
+import { Link } from './link.js';
 import { Outbox } from './outbox.js';
 import { Deque } from './queue.js';
 import { leaveForReadWrite } from './readonly-probe.js';
@@ -59,7 +60,7 @@ export class Session {
   private readonly outbox = new Outbox((item) => {
     if (item.kind === 'auth') this.authInFlight.push(item.entry);
     else if (item.request) this.pending.push(item.request);
-    this.heartbeat?.sent();
+    this.link?.heartbeat.sent();
   });
   private readonly pending = new Deque<PendingRequest>();
   private readonly authInFlight = new Deque<AuthEntry>();
@@ -75,10 +76,8 @@ export class Session {
   private seenReadWriteServer = false;
   private timers: SessionTimers;
 
-  private connection: Connection | null = null;
-  private connectedTo: HostAddress | null = null;
-  private onReadOnlyServer = false;
-  private heartbeat: Heartbeat | null = null;
+  /** The established connection, while there is one. */
+  private link: Link | null = null;
   private expiryTimer: unknown = null;
   private readonly stop = new AbortController();
   private loop: Promise<void> | null = null;
@@ -103,7 +102,7 @@ export class Session {
       watches: this.watches,
       pending: this.pending,
       authInFlight: this.authInFlight,
-      heard: () => this.heartbeat?.heard(),
+      heard: () => this.link?.heartbeat.heard(),
       zxidSeen: (zxid) => {
         this.zxid = zxid;
       },
@@ -124,7 +123,7 @@ export class Session {
       handshake: (frame, connection, host) => this.handshake(frame, connection, host),
       reply: (frame) => routeReply(frame, this.replies),
       established: (connection, host) => {
-        if (!this.onReadOnlyServer) return;
+        if (!this.link?.readOnly) return;
         void leaveForReadWrite({
           connection,
           current: host,
@@ -133,7 +132,7 @@ export class Session {
           tls: this.config.tls,
           clock: this.clock,
           stop: this.stop.signal,
-          isCurrent: (c) => this.connection === c,
+          isCurrent: (c) => this.link?.connection === c,
           leave: (found) =>
             this.dropConnection(
               `${formatHost(found)} serves reads and writes; leaving the read-only server`,
@@ -173,7 +172,7 @@ export class Session {
   }
   /** The server the session is connected to, or null while not connected. */
   get server(): HostAddress | null {
-    return this.connectedTo;
+    return this.link?.host ?? null;
   }
 
   onState(
@@ -257,7 +256,7 @@ export class Session {
       const entry: AuthEntry = { scheme, auth, waiters: [{ resolve, reject }] };
       this.auth.push(entry);
       // When not connected, the next handshake sends it with the others.
-      if (this.connection) this.outbox.push(authFrame(entry));
+      if (this.link) this.outbox.push(authFrame(entry));
     });
   }
 
@@ -268,9 +267,9 @@ export class Session {
 
   /** Drops the current connection (for tests of failover and for moving to another server). */
   dropConnection(reason = 'dropped by the client'): void {
-    if (!this.connection) return;
+    if (!this.link) return;
     this.lastError = makeError('CONNECTIONLOSS', reason);
-    this.connection.close();
+    this.link.connection.close();
   }
 
   // ---- connect loop ------------------------------------------------------------------------
@@ -287,33 +286,26 @@ export class Session {
     this.password = response.passwd;
     this.negotiatedTimeout = response.timeOut;
     this.timers = sessionTimers(response.timeOut, this.config.hosts.size);
-    this.onReadOnlyServer = response.readOnly;
     if (!response.readOnly) this.seenReadWriteServer = true;
     this.config.hosts.markConnected();
-    this.connection = connection;
-    // Before any transition: a 'connected' listener may read `server`.
-    this.connectedTo = host;
     this.lastError = null;
     this.clearExpiryTimer();
-    this.heartbeat = new Heartbeat(this.clock, this.timers, {
+    // Before any transition: a 'connected' listener may read `server`.
+    this.link = new Link(connection, host, response.readOnly, this.clock, this.timers, {
       ping: () => this.outbox.push({ kind: 'control', frame: PING_FRAME }),
-      dead: (silentFor) => {
-        this.lastError = makeError(
-          'CONNECTIONLOSS',
-          `no reply from the server for ${Math.round(silentFor)} ms`,
-        );
-        connection.close();
+      dead: (error) => {
+        this.lastError = error;
       },
     });
-    this.heartbeat.start();
     const sasl = this.config.sasl;
     if (!sasl) this.openForRequests(connection, response.readOnly);
     else
       saslOnConnection(sasl, this.pending, connection, {
         nextXid: () => this.nextXid(),
-        sent: () => this.heartbeat?.sent(),
+        sent: () => this.link?.heartbeat.sent(),
         done: () => {
-          if (this.connection === connection) this.openForRequests(connection, response.readOnly);
+          if (this.link?.connection === connection)
+            this.openForRequests(connection, response.readOnly);
         },
         failed: (error) => this.authFailed(error),
       });
@@ -328,7 +320,7 @@ export class Session {
         chroot: this.chroot,
         outbox: this.outbox,
         lastZxid: () => this.zxid,
-        isCurrent: (c) => this.connection === c,
+        isCurrent: (c) => this.link?.connection === c,
         announce: (state) => this.machine.transition(state),
       },
       connection,
@@ -337,13 +329,11 @@ export class Session {
   }
 
   private connectionLost(connection: Connection, host: HostAddress): void {
-    if (this.connection !== connection) return;
-    this.connection = null;
-    this.connectedTo = null;
+    const link = this.link;
+    if (link?.connection !== connection) return;
+    this.link = null;
     // The session's clock runs from the last frame heard, not from when the link broke.
-    const lastHeard = this.heartbeat?.lastHeard ?? this.clock.now();
-    this.heartbeat?.stop();
-    this.heartbeat = null;
+    const lastHeard = link.end();
     const reason =
       this.lastError instanceof Error ? this.lastError.message : 'the connection closed';
     const message = `connection to ${formatHost(host)} lost: ${reason}`;
@@ -430,14 +420,12 @@ export class Session {
     if (isFinal(this.state)) return;
     this.endReason = error;
     this.clearExpiryTimer();
-    this.heartbeat?.stop();
-    this.heartbeat = null;
+    const link = this.link;
+    link?.end();
     this.machine.transition(state, error);
     this.stop.abort(error);
-    const connection = this.connection;
-    this.connection = null;
-    this.connectedTo = null;
-    connection?.close();
+    this.link = null;
+    link?.connection.close();
     const fail = (request: PendingRequest | undefined) =>
       request?.settle(
         errorFromCode(error.errno, {
