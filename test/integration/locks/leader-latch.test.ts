@@ -313,6 +313,22 @@ describe('LeaderLatch', () => {
     expect(await childrenOf(zk, path)).toEqual([leadership.path.slice(path.length + 1)]);
   });
 
+  it('a leadership() timeout names the leadership it waited for, and is still a LockTimeoutError', async () => {
+    const [a, b] = await newClients(2);
+    const path = lockPath('election');
+    const latchA = started(a!, path, 'A');
+    await latchA.leadership({ timeout: 10_000 });
+    const latchB = started(b!, path, 'B');
+    for (const timeout of [100, 0]) {
+      const error = await latchB.leadership({ timeout }).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(LockTimeoutError);
+      expect(error).toMatchObject({ code: 'OPERATIONTIMEOUT', timeout, path });
+      expect((error as Error).message).toBe(
+        `timed out after ${timeout} ms waiting for leadership of ${path}`,
+      );
+    }
+  });
+
   it('bounds: timeout, abort, not started, closed while waiting; no node left behind', async () => {
     const [a, b] = await newClients(2);
     const path = lockPath('election');
