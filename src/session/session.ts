@@ -358,13 +358,11 @@ export class Session {
     const attempt = new AbortController();
     const onStop = () => attempt.abort(this.stop.signal.reason);
     this.stop.signal.addEventListener('abort', onStop, { once: true });
-    const handshakeTimer = this.clock.setTimeout(
-      () =>
-        attempt.abort(
-          makeError('CONNECTIONLOSS', `no handshake from ${formatHost(host)} within ${budget} ms`),
-        ),
-      budget,
+    const timedOut = makeError(
+      'CONNECTIONLOSS',
+      `no handshake from ${formatHost(host)} within ${budget} ms`,
     );
+    const handshakeTimer = this.clock.setTimeout(() => attempt.abort(timedOut), budget);
     let connection: Connection | null = null;
     const onAbort = () => connection?.close();
     attempt.signal.addEventListener('abort', onAbort, { once: true });
@@ -377,7 +375,11 @@ export class Session {
       });
       return await this.serve(connection, host, () => this.clock.clearTimeout(handshakeTimer));
     } catch (error) {
-      this.lastError = attempt.signal.aborted ? attempt.signal.reason : error;
+      const reason: unknown = attempt.signal.aborted ? attempt.signal.reason : error;
+      // An attempt that connect()'s deadline cut short says only that time ran out: keep the
+      // earlier failure (a refused certificate, a refused connection) that says why.
+      const cutShort = reason === timedOut && budget < this.timers.connectTimeout;
+      if (!(cutShort && this.lastError)) this.lastError = reason;
       if (error instanceof ZooKeeperError && error.code === 'BADARGUMENTS') {
         // The transport refused our settings (e.g. TLS options a runtime cannot honour): no
         // retry can succeed, so stop now with that reason instead of at connectTimeout.
