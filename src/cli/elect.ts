@@ -8,7 +8,13 @@ import {
   type LossPolicy,
 } from '../locks/index.js';
 import { CliError, ExitCode } from './errors.js';
-import { type Forwarded, type Supervision, signalStatus, superviseCommand } from './supervise.js';
+import {
+  ELECT_ROLE,
+  type Forwarded,
+  type Supervision,
+  signalStatus,
+  superviseCommand,
+} from './supervise.js';
 
 export interface ElectedRun extends Supervision {
   path: string;
@@ -42,7 +48,7 @@ export async function runElected(client: Client, run: ElectedRun): Promise<numbe
     if (leadership === undefined || waiting.signal.aborted) {
       return signalStatus(waiting.signal.reason as Forwarded);
     }
-    return await superviseCommand(inElectionTerms(leadership), run, (f) => {
+    return await superviseCommand(inElectionTerms(leadership), run, ELECT_ROLE, (f) => {
       forward = f;
     });
   } finally {

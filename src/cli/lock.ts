@@ -11,7 +11,13 @@ import {
   Semaphore,
 } from '../locks/index.js';
 import { CliError, ExitCode, UsageError } from './errors.js';
-import { type Forwarded, type Supervision, signalStatus, superviseCommand } from './supervise.js';
+import {
+  type Forwarded,
+  LOCK_ROLE,
+  type Supervision,
+  signalStatus,
+  superviseCommand,
+} from './supervise.js';
 
 export type LockKind =
   | { type: 'mutex' | 'read' | 'write' | 'exclusive' }
@@ -74,7 +80,7 @@ export async function runLocked(client: Client, run: LockedRun): Promise<number>
     try {
       // A signal between the grant and the start of the command: do not start it.
       if (waiting.signal.aborted) return signalStatus(waiting.signal.reason as Forwarded);
-      return await superviseCommand(lease, run, (f) => {
+      return await superviseCommand(lease, run, LOCK_ROLE, (f) => {
         forward = f;
       });
     } finally {

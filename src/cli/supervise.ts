@@ -6,6 +6,19 @@ import { CliError, describeError, ExitCode } from './errors.js';
 
 export type Forwarded = 'SIGINT' | 'SIGTERM' | 'SIGHUP';
 
+/** Whose lease is supervised: names the zkts command in messages, and what a loss is called. */
+export interface Role {
+  /** The zkts command (`lock`, `elect`): the label of its messages, as for its other errors. */
+  readonly command: string;
+  /** What a loss without a reason of its own is reported as. */
+  readonly lost: string;
+}
+
+/** `zkts lock`'s role. */
+export const LOCK_ROLE: Role = { command: 'lock', lost: 'the lock was lost' };
+/** `zkts elect`'s role: a term of leadership, not a lock. */
+export const ELECT_ROLE: Role = { command: 'elect', lost: 'leadership was lost' };
+
 export interface Supervision {
   command: readonly string[];
   /** After SIGTERM on a lost lease, SIGKILL after this many ms. */
@@ -49,16 +62,19 @@ function groupAlive(pid: number): boolean {
 }
 
 /**
- * Runs the command while `lease` (a lock lease, or a term of leadership) holds: forwards signals
- * (through `setForward`), stops the command when the lease is lost, and resolves its exit status
- * (75 when the lease was lost).
+ * Runs the command while `lease` (a lock lease, or a term of leadership: see `role`) holds:
+ * forwards signals (through `setForward`), stops the command when the lease is lost, and resolves
+ * its exit status (75 when the lease was lost).
  */
 export async function superviseCommand(
   lease: Pick<Lease, 'path' | 'fencingToken' | 'signal'>,
   run: Supervision,
+  role: Role,
   setForward: (forward: (signal: Forwarded) => void) => void,
 ): Promise<number> {
-  if (lease.signal.aborted) throw lostError(lease.signal.reason, 'before the command started');
+  if (lease.signal.aborted) {
+    throw lostError(lease.signal.reason, role.lost, 'before the command started');
+  }
   const [file, ...args] = run.command as [string, ...string[]];
   const group = ownGroup();
   const child = spawn(file, args, {
@@ -98,9 +114,10 @@ export async function superviseCommand(
     if (exited) return;
     lost = lostError(
       lease.signal.reason,
+      role.lost,
       `stopping the command (SIGTERM, then SIGKILL after ${run.grace} ms)`,
     );
-    run.note(describeError(lost, 'lock'));
+    run.note(describeError(lost, role.command));
     signalCommand(child.pid, group, 'SIGTERM');
     killAt = Date.now() + run.grace;
     killTimer = setTimeout(() => {
@@ -133,8 +150,8 @@ function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
 
-function lostError(reason: unknown, consequence: string): CliError {
+function lostError(reason: unknown, lost: string, consequence: string): CliError {
   const code = (reason as { code?: string } | undefined)?.code ?? 'LOCKLOST';
-  const message = reason instanceof Error ? reason.message : 'the lock was lost';
+  const message = reason instanceof Error ? reason.message : lost;
   return new CliError(code, `${message}; ${consequence}`, ExitCode.LOCK_LOST);
 }

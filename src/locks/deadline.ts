@@ -14,8 +14,15 @@ export interface Deadline {
   dispose(): void;
 }
 
-/** Starts the clock of one acquire. Throws BADARGUMENTS for a timeout that is not a number of ms. */
-export function startDeadline(options: AcquireOptions | undefined, path: string): Deadline {
+/**
+ * Starts the clock of one acquire. Throws BADARGUMENTS for a timeout that is not a number of ms.
+ * `awaited` names what is waited for in the timeout's message (see {@link LockTimeoutError}).
+ */
+export function startDeadline(
+  options: AcquireOptions | undefined,
+  path: string,
+  awaited?: string,
+): Deadline {
   const timeout = options?.timeout;
   const outer = options?.signal;
   if (
@@ -32,7 +39,10 @@ export function startDeadline(options: AcquireOptions | undefined, path: string)
   }
   const controller = new AbortController();
   const onAbort = () => controller.abort(outer?.reason);
-  const timer = setTimeout(() => controller.abort(new LockTimeoutError(path, timeout)), timeout);
+  const timer = setTimeout(
+    () => controller.abort(new LockTimeoutError(path, timeout, awaited)),
+    timeout,
+  );
   if (outer?.aborted) onAbort();
   else outer?.addEventListener('abort', onAbort, { once: true });
   return {

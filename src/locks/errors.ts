@@ -6,15 +6,19 @@ import {
   ZooKeeperError,
 } from '../protocol/errors.js';
 
-/** `acquire({ timeout })` ran out of time. */
+/** `acquire({ timeout })` (or a latch's `leadership({ timeout })`) ran out of time. */
 export class LockTimeoutError extends ZooKeeperError {
   /** The class name, for logs. */
   override name = 'LockTimeoutError';
   /** The timeout that elapsed, ms. */
   readonly timeout: number;
 
-  constructor(path: string, timeout: number) {
-    super('OPERATIONTIMEOUT', `timed out after ${timeout} ms waiting for the lock ${path}`, {
+  /**
+   * @param awaited What was waited for, as the message names it (default `the lock <path>`; a
+   *   leader latch says `leadership of <path>`).
+   */
+  constructor(path: string, timeout: number, awaited = `the lock ${path}`) {
+    super('OPERATIONTIMEOUT', `timed out after ${timeout} ms waiting for ${awaited}`, {
       path,
       op: 'acquire',
     });

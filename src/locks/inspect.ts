@@ -2,14 +2,24 @@
 // same functions the recipes use, so it agrees with what our locks, Curator and kazoo do.
 import type { Stat } from '../session/types.js';
 import {
+  byCreation,
   type Decision,
+  pastSequenceLimit,
   predecessorDecision,
   readerDecision,
   type SequenceOrder,
   sortContenders,
 } from './contenders.js';
 import { badArguments, hasCode } from './errors.js';
-import { baseName, childPath, LockName, type NamingStyle, parentOf } from './naming.js';
+import {
+  baseName,
+  type Contender,
+  childPath,
+  LockName,
+  type NamingStyle,
+  parentOf,
+  parseContender,
+} from './naming.js';
 import type { LockClient } from './types.js';
 
 /** kazoo's `ReadLock` node name (its `Lock` and `WriteLock` use {@link LockName.kazooMutex}). */
@@ -64,7 +74,11 @@ export interface LockInspection {
 
 /** Options of {@link inspectLock}. */
 export interface InspectOptions {
-  /** The order the lock's users use (default `'interop'`, the order of Curator and kazoo). */
+  /**
+   * The order the lock's users use (default `'numeric'`, the recipes' default: creation order,
+   * by czxid once a contender is at the sequence counter's limit). Pass `'interop'` for a lock
+   * whose users sort as Curator and kazoo do.
+   */
   sequenceOrder?: SequenceOrder;
   /**
    * For a semaphore: its number of leases. Without it every lease node counts as held (a process
@@ -78,6 +92,12 @@ export interface InspectOptions {
 /** What inspecting needs from a client: reads only (a `Client` fits, and so does a read-only fake). */
 export type InspectClient = Pick<LockClient, 'getChildren' | 'getData' | 'exists'>;
 
+/** A node as read: its data and stat. */
+interface NodeRead {
+  data: Uint8Array;
+  stat: Stat;
+}
+
 interface Planned {
   name: string;
   dir: string;
@@ -85,6 +105,7 @@ interface Planned {
   naming: NamingStyle | undefined;
   sequence: number | undefined;
   decision: Decision;
+  node: NodeRead;
 }
 
 const CURATOR_NAMES = [LockName.mutex, LockName.read, LockName.write];
@@ -106,23 +127,70 @@ function kindOf(lockName: string): ContenderKind {
 }
 
 /**
+ * Reads the children of `dir` that are contenders of `names` (in parallel): their data, and the
+ * stat whose czxid orders them past the sequence limit. Those gone meanwhile are left out.
+ */
+async function readContenders(
+  client: InspectClient,
+  dir: string,
+  children: readonly string[],
+  names: readonly string[],
+  signal: AbortSignal | undefined,
+): Promise<Map<string, NodeRead>> {
+  const nodes = new Map<string, NodeRead>();
+  await Promise.all(
+    children
+      .filter((name) => parseContender(name, names) !== undefined)
+      .map(async (name) => {
+        const node = await readNode(client, childPath(dir, name), signal);
+        if (node) nodes.set(name, node);
+      }),
+  );
+  return nodes;
+}
+
+/**
+ * The contenders of `names` among `nodes` in queue order, as the recipes order them: with
+ * `'numeric'`, by creation zxid once any is at the sequence limit or past a wrap.
+ */
+function queueOf(
+  nodes: ReadonlyMap<string, NodeRead>,
+  names: readonly string[],
+  order: SequenceOrder,
+): Contender[] {
+  const sorted = sortContenders([...nodes.keys()], names, order);
+  if (order !== 'numeric' || !pastSequenceLimit(sorted)) return sorted;
+  const czxids = new Map(sorted.map(({ name }) => [name, nodes.get(name)!.stat.czxid] as const));
+  return byCreation(sorted, czxids);
+}
+
+/**
  * One queue of sequential contenders, decided as the recipes decide: a reader holds when no
  * writer is ahead of it; anything else holds at the head of the queue.
  */
 function planQueue(
   dir: string,
-  children: readonly string[],
+  nodes: ReadonlyMap<string, NodeRead>,
   names: readonly string[],
   writeName: string,
   naming: NamingStyle,
   order: SequenceOrder,
 ): Planned[] {
-  const sorted = sortContenders(children, names, order);
+  const sorted = queueOf(nodes, names, order);
   return sorted.map((contender, own) => {
     const kind = kindOf(contender.lockName);
     const decision =
       kind === 'read' ? readerDecision(sorted, own, writeName) : predecessorDecision(sorted, own);
-    return { name: contender.name, dir, kind, naming, sequence: contender.sequence, decision };
+    const node = nodes.get(contender.name)!;
+    return {
+      name: contender.name,
+      dir,
+      kind,
+      naming,
+      sequence: contender.sequence,
+      decision,
+      node,
+    };
   });
 }
 
@@ -146,14 +214,19 @@ async function planSemaphore(
   path: string,
   options: InspectOptions,
 ): Promise<Planned[]> {
-  const order = options.sequenceOrder ?? 'interop';
+  const order = options.sequenceOrder ?? 'numeric';
+  const { signal } = options;
   const leasesDir = childPath(path, 'leases');
   const guardDir = childPath(path, 'locks');
-  const [leaseChildren, guardChildren] = await Promise.all([
-    childrenOf(client, leasesDir, options.signal),
-    childrenOf(client, guardDir, options.signal),
+  const [leaseNodes, guardNodes] = await Promise.all([
+    childrenOf(client, leasesDir, signal).then((children) =>
+      readContenders(client, leasesDir, children, [LockName.lease], signal),
+    ),
+    childrenOf(client, guardDir, signal).then((children) =>
+      readContenders(client, guardDir, children, [LockName.mutex], signal),
+    ),
   ]);
-  const leases = sortContenders(leaseChildren, [LockName.lease], order);
+  const leases = queueOf(leaseNodes, [LockName.lease], order);
   const max = options.maxLeases ?? Number.POSITIVE_INFINITY;
   const planned: Planned[] = leases.map((lease, own) => ({
     name: lease.name,
@@ -162,9 +235,10 @@ async function planSemaphore(
     naming: 'curator',
     sequence: lease.sequence,
     decision: own < max ? { acquired: true } : predecessorDecision(leases, own, max),
+    node: leaseNodes.get(lease.name)!,
   }));
   // Contenders of the guard mutex are processes waiting for a lease (its head is taking one now).
-  const guard = sortContenders(guardChildren, [LockName.mutex], order);
+  const guard = queueOf(guardNodes, [LockName.mutex], order);
   for (const [own, contender] of guard.entries()) {
     const ahead = guard[own - 1];
     planned.push({
@@ -175,6 +249,7 @@ async function planSemaphore(
       sequence: contender.sequence,
       // The head waits for the lease count to drop: for a change of `leases`.
       decision: { acquired: false, watch: ahead?.name ?? 'leases' },
+      node: guardNodes.get(contender.name)!,
     });
   }
   return planned;
@@ -203,28 +278,30 @@ export async function inspectLock(
       path,
     );
   }
-  const order = options.sequenceOrder ?? 'interop';
+  const order = options.sequenceOrder ?? 'numeric';
   const signal = options.signal;
   const children = await childrenOf(client, path, signal);
   let planned: Planned[];
   if (children.includes('leases') && children.includes('locks')) {
     planned = await planSemaphore(client, path, options);
   } else if (children.length > 0) {
+    // Read first: the order at the sequence limit needs each node's czxid.
+    const nodes = await readContenders(
+      client,
+      path,
+      children,
+      [...CURATOR_NAMES, ...KAZOO_NAMES],
+      signal,
+    );
     planned = [
-      ...planQueue(path, children, CURATOR_NAMES, LockName.write, 'curator', order),
-      ...planQueue(path, children, KAZOO_NAMES, LockName.kazooMutex, 'kazoo', order),
+      ...planQueue(path, nodes, CURATOR_NAMES, LockName.write, 'curator', order),
+      ...planQueue(path, nodes, KAZOO_NAMES, LockName.kazooMutex, 'kazoo', order),
     ];
   } else {
     planned = await planExclusive(client, path, signal);
   }
   const now = Date.now();
-  const read = await Promise.all(
-    planned.map(async (p) => {
-      const node = await readNode(client, childPath(p.dir, p.name), signal);
-      return node && toContender(p, node, now);
-    }),
-  );
-  const present = dropGuardOfOwnLease(read.filter((c): c is LockContender => c !== undefined));
+  const present = dropGuardOfOwnLease(planned.map((p) => toContender(p, now)));
   const contenders = [
     ...present.filter((c) => c.state === 'holder'),
     ...present.filter((c) => c.state === 'waiting'),
@@ -258,8 +335,8 @@ async function planExclusive(
   signal: AbortSignal | undefined,
 ): Promise<Planned[]> {
   if (path === '/') return [];
-  const stat = await client.exists(path, { signal });
-  if (stat === null || stat.ephemeralOwner === 0n) return [];
+  const node = await readNode(client, path, signal);
+  if (node === undefined || node.stat.ephemeralOwner === 0n) return [];
   const cut = path.lastIndexOf('/');
   return [
     {
@@ -269,6 +346,7 @@ async function planExclusive(
       naming: undefined,
       sequence: undefined,
       decision: { acquired: true },
+      node,
     },
   ];
 }
@@ -277,7 +355,7 @@ async function readNode(
   client: InspectClient,
   path: string,
   signal: AbortSignal | undefined,
-): Promise<{ data: Uint8Array; stat: Stat } | undefined> {
+): Promise<NodeRead | undefined> {
   try {
     return await client.getData(path, { signal });
   } catch (error) {
@@ -286,11 +364,8 @@ async function readNode(
   }
 }
 
-function toContender(
-  p: Planned,
-  node: { data: Uint8Array; stat: Stat },
-  now: number,
-): LockContender {
+function toContender(p: Planned, now: number): LockContender {
+  const { node } = p;
   return {
     name: p.name,
     path: childPath(p.dir, p.name),

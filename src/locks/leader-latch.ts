@@ -146,7 +146,8 @@ export class LeaderLatch implements AsyncDisposable {
    */
   async leadership(options: AcquireOptions = {}): Promise<Leadership> {
     if (this.status === 'latent') throw badArguments('start() the latch first', this.path);
-    const deadline = startDeadline(options, this.path);
+    const awaited = `leadership of ${this.path}`;
+    const deadline = startDeadline(options, this.path, awaited);
     try {
       return await new Promise<Leadership>((resolve, reject) => {
         const waiter: Waiter = {
@@ -166,7 +167,7 @@ export class LeaderLatch implements AsyncDisposable {
         };
         if (this.status === 'closed') return waiter.reject(this.endError());
         if (this.hasLeadership && this.current) return waiter.resolve(this.current.leadership);
-        if (deadline.noWait) return waiter.reject(new LockTimeoutError(this.path, 0));
+        if (deadline.noWait) return waiter.reject(new LockTimeoutError(this.path, 0, awaited));
         if (deadline.signal?.aborted) return onAbort();
         deadline.signal?.addEventListener('abort', onAbort, { once: true });
         this.waiters.add(waiter);

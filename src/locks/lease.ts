@@ -10,6 +10,7 @@ import {
   pauseBeforeRetry,
 } from './errors.js';
 import type { Lease, LockClient, LossPolicy } from './types.js';
+import { dataWatchKey, joinWatcher } from './watchers.js';
 
 export interface HoldingSpec {
   client: LockClient;
@@ -35,6 +36,10 @@ export interface HoldingSpec {
  * release deletes the node: a third of a contended handoff's server work for a signal most
  * critical sections never read. Set on first use, it still learns of a deletion that happened
  * before: the getData that sets it finds the node gone (or replaced) and aborts `lost` at once.
+ *
+ * The watch joins the client's shared closure for the node (see {@link joinWatcher}) and leaves it
+ * when the holding ends. A node held again and again (a leader that reconnects keeps its node and
+ * starts a new term on it each time) thus costs the client one closure, not one per holding.
  */
 export class Holding {
   private loss: AbortController | undefined;
@@ -45,6 +50,8 @@ export class Holding {
   private stopped = false;
   /** The removal in progress or done; a failed one is forgotten, so that it can be tried again. */
   private removal: Promise<void> | undefined;
+  /** Our place among the waiters of the node's shared watcher, while the watch is set. */
+  private membership: { leave(): void } | undefined;
 
   constructor(readonly spec: HoldingSpec) {
     this.unsubscribe = spec.client.on('state', (state) => this.onState(state));
@@ -77,14 +84,13 @@ export class Holding {
    */
   async arm(signal?: AbortSignal): Promise<boolean> {
     for (;;) {
+      const { watcher } = this.join();
       try {
-        const { stat } = await this.spec.client.getData(this.spec.path, {
-          watch: this.onEvent,
-          signal,
-        });
+        const { stat } = await this.spec.client.getData(this.spec.path, { watch: watcher, signal });
         // Another node at the same path (deleted and created again meanwhile) is not ours.
         return stat.czxid === this.spec.czxid;
       } catch (error) {
+        this.leave();
         if (hasCode(error, 'NONODE')) return false;
         if (!isRetriable(error) || signal?.aborted) throw error;
         await pauseBeforeRetry(error, signal);
@@ -115,6 +121,7 @@ export class Holding {
     if (!this.stopped) {
       this.stopped = true;
       this.unsubscribe();
+      this.leave();
       if (!remove) this.removal = Promise.resolve();
     }
     if (!this.removal) {
@@ -130,6 +137,19 @@ export class Holding {
   /** The node turned out to be gone (or not ours) when the watch was set. */
   nodeLost(): void {
     if (!this.stopped) this.lose('deleted');
+  }
+
+  /** Joins the node's shared watcher (afresh: a watcher that fired has dropped its waiters). */
+  private join(): { watcher: (event: WatchedEvent) => void } {
+    this.leave();
+    const joined = joinWatcher(this.spec.client, dataWatchKey(this.spec.path), this.onEvent);
+    this.membership = joined;
+    return joined;
+  }
+
+  private leave(): void {
+    this.membership?.leave();
+    this.membership = undefined;
   }
 
   /** Sets the node watch in the background; a node found gone or replaced is lost. */
@@ -157,6 +177,8 @@ export class Holding {
   }
 
   private readonly onEvent = (event: WatchedEvent): void => {
+    // The shared watcher dropped its waiters as it fired: the watch is no longer set.
+    this.membership = undefined;
     if (this.stopped) return;
     switch (event.type) {
       case 'NodeDeleted':

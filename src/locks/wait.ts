@@ -3,7 +3,7 @@
 import type { WatchedEvent } from '../session/types.js';
 import { hasCode, isRetriable } from './errors.js';
 import type { LockClient } from './types.js';
-import { joinWatcher } from './watchers.js';
+import { dataWatchKey, joinWatcher } from './watchers.js';
 
 type Watcher = (event: WatchedEvent) => void;
 
@@ -55,7 +55,7 @@ export function waitForChange(
   path: string,
   signal: AbortSignal | undefined,
 ): Promise<void> {
-  return waitForWatch(client, `getData:${path}`, signal, (watch) =>
+  return waitForWatch(client, dataWatchKey(path), signal, (watch) =>
     client.getData(path, { watch, signal }).then(
       () => 'wait' as const,
       (error: unknown) => {

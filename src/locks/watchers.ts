@@ -6,25 +6,26 @@ import type { LockClient } from './types.js';
 interface Shared {
   /** The closure registered with the client: it wakes every current waiter. */
   readonly watcher: (event: WatchedEvent) => void;
-  readonly waiters: Set<() => void>;
+  readonly waiters: Set<(event: WatchedEvent) => void>;
 }
 
 /** Per client: what is watched (`<kind>:<path>`) and its shared watcher. */
 const byClient = new WeakMap<LockClient, Map<string, Shared>>();
 
 /**
- * The watcher to register for `key` (the kind of watch and the path, e.g. `data:/locks/a/n1`),
- * with `wake` among the waiters it wakes; call `leave()` when the wait ends for any reason. The
- * client keeps a one-shot watcher until its node changes, and a watcher cannot be taken back
- * without removing every other watcher on the node; so each wait does not register a closure of
- * its own (an aborted wait would leave it behind, and repeated timeouts against a long-held lock
- * would pile them up) but joins the one shared closure, and leaving drops its `wake` at once. The
- * client holds at most that one closure per watched node, whatever the number of waits.
+ * The watcher to register for `key` (the kind of watch and the path, see {@link dataWatchKey}),
+ * with `wake` among the waiters it wakes (each is handed the event); call `leave()` when the wait
+ * ends for any reason. The client keeps a one-shot watcher until its node changes, and a watcher
+ * cannot be taken back without removing every other watcher on the node; so each wait does not
+ * register a closure of its own (an aborted wait would leave it behind, and repeated timeouts
+ * against a long-held lock would pile them up) but joins the one shared closure, and leaving
+ * drops its `wake` at once. The client holds at most that one closure per watched node, whatever
+ * the number of waits.
  */
 export function joinWatcher(
   client: LockClient,
   key: string,
-  wake: () => void,
+  wake: (event: WatchedEvent) => void,
 ): { watcher: (event: WatchedEvent) => void; leave: () => void } {
   let watched = byClient.get(client);
   if (!watched) {
@@ -33,15 +34,15 @@ export function joinWatcher(
   }
   let shared = watched.get(key);
   if (!shared) {
-    const waiters = new Set<() => void>();
+    const waiters = new Set<(event: WatchedEvent) => void>();
     const entry: Shared = {
       waiters,
-      watcher: () => {
+      watcher: (event) => {
         // The client has dropped this one-shot watcher: a later wait registers afresh.
         if (watched.get(key) === entry) watched.delete(key);
         const woken = [...waiters];
         waiters.clear();
-        for (const waiter of woken) waiter();
+        for (const waiter of woken) waiter(event);
       },
     };
     shared = entry;
@@ -50,4 +51,12 @@ export function joinWatcher(
   const { waiters, watcher } = shared;
   waiters.add(wake);
   return { watcher, leave: () => waiters.delete(wake) };
+}
+
+/**
+ * The key of a getData watch on `path`: every getData watch the recipes set on one node (a
+ * waiter's on its predecessor, a holder's on its own node) shares one closure.
+ */
+export function dataWatchKey(path: string): string {
+  return `getData:${path}`;
 }

@@ -29,6 +29,8 @@ export interface ConnectRoute {
   serve(connection: Connection, host: HostAddress, handshakeDone: () => void): Promise<boolean>;
   /** Why the last attempt failed (reported when connect() gives up). */
   failed(error: unknown): void;
+  /** The last failure recorded, if any. */
+  lastError(): unknown;
   /** The transport refused our settings: no retry can succeed, the session must end. */
   unusable(error: ZooKeeperError): void;
 }
@@ -80,13 +82,11 @@ async function attempt(route: ConnectRoute, host: HostAddress, budget: number): 
   const controller = new AbortController();
   const onStop = () => controller.abort(stop.reason);
   stop.addEventListener('abort', onStop, { once: true });
-  const handshakeTimer = clock.setTimeout(
-    () =>
-      controller.abort(
-        makeError('CONNECTIONLOSS', `no handshake from ${formatHost(host)} within ${budget} ms`),
-      ),
-    budget,
+  const timedOut = makeError(
+    'CONNECTIONLOSS',
+    `no handshake from ${formatHost(host)} within ${budget} ms`,
   );
+  const handshakeTimer = clock.setTimeout(() => controller.abort(timedOut), budget);
   let connection: Connection | null = null;
   const onAbort = () => connection?.close();
   controller.signal.addEventListener('abort', onAbort, { once: true });
@@ -99,7 +99,11 @@ async function attempt(route: ConnectRoute, host: HostAddress, budget: number): 
     });
     return await route.serve(connection, host, () => clock.clearTimeout(handshakeTimer));
   } catch (error) {
-    route.failed(controller.signal.aborted ? controller.signal.reason : error);
+    const reason: unknown = controller.signal.aborted ? controller.signal.reason : error;
+    // An attempt that connect()'s deadline cut short says only that time ran out: keep the
+    // earlier failure (a refused certificate, a refused connection) that says why.
+    const cutShort = reason === timedOut && budget < route.timers().connectTimeout;
+    if (!(cutShort && route.lastError())) route.failed(reason);
     if (error instanceof ZooKeeperError && error.code === 'BADARGUMENTS') {
       // The transport refused our settings (e.g. TLS options a runtime cannot honour): no
       // retry can succeed, so stop now with that reason instead of at connectTimeout.

@@ -202,6 +202,7 @@ export class Session {
       failed: (error) => {
         this.lastError = error;
       },
+      lastError: () => this.lastError,
       unusable: (error) => void this.shutdown('closed', error),
     });
     return waitForFirstSession({

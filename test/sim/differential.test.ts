@@ -35,10 +35,9 @@ function onModel(seed: number, base: string): string[] {
 }
 
 describe('the model answers as the real server does', () => {
-  // Seeds 2, 3, 5, 7 and 8 still differ (the model reports watch events the real server does
-  // not: see test/sim/README.md, "Known differences"). They stay out of CI until the model is
-  // corrected; `npx tsx test/sim/diff-main.ts --seed N` shows the model's side.
-  for (const seed of [1, 4, 6]) {
+  // Every seed of the range agrees; `npx tsx test/sim/diff-main.ts --seed N` shows the model's
+  // side of one.
+  for (let seed = 1; seed <= 20; seed++) {
     it(`seed ${seed}: same replies and watch events`, async () => {
       const base = `/zkts-sim-diff-${seed}-${process.pid}-${Date.now()}`;
       const server = sharedServer().connectString;

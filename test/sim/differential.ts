@@ -33,7 +33,17 @@ export async function runScript(options: ScriptOptions): Promise<string[]> {
   const log: string[] = [];
   const { base } = options;
   const clients: Client[] = [];
+  // Each session's events: its one-shot watchers' in one list, each watch iterator's in a list of
+  // its own. A one-shot watcher is called as its frame is read, an iterator's loop runs a few
+  // microtasks later, so how these interleave depends on whether the server's frames arrived in
+  // one read or in several, which on a real server varies from run to run. Within each list the
+  // order is the server's.
   const buffers: string[][] = [];
+  const streams: string[][][] = [];
+  const flush = (k: number) => {
+    log.push(...buffers[k]!.splice(0));
+    for (const stream of streams[k]!) log.push(...stream.splice(0));
+  };
   const owners = new Map<bigint, number>();
   const names = ['a', 'b', 'a/x', 'a/y', 'b/z', 's-'];
   const created: string[] = [];
@@ -53,6 +63,7 @@ export async function runScript(options: ScriptOptions): Promise<string[]> {
     const client = await options.open(k);
     clients[k] = client;
     buffers[k] = buffers[k] ?? [];
+    streams[k] = streams[k] ?? [];
     owners.set(client.sessionId, k);
   };
   for (let k = 0; k < options.sessions; k++) await open(k);
@@ -66,7 +77,7 @@ export async function runScript(options: ScriptOptions): Promise<string[]> {
     // A sync on every session: on one server, every notification a change raised reaches its
     // session before that session's sync reply.
     for (const c of clients) await c.sync('/').catch(() => {});
-    for (const buffer of buffers) log.push(...buffer.splice(0));
+    for (const k of buffers.keys()) flush(k);
   };
   const attempt = async (k: number, text: string, run: () => Promise<string>) => {
     try {
@@ -149,10 +160,12 @@ export async function runScript(options: ScriptOptions): Promise<string[]> {
         `addWatch ${rel(target)} ${recursive ? 'recursive' : 'persistent'}`,
         async () => {
           const iterator = c.watch(target, { recursive });
+          const stream: string[] = [];
+          streams[k]!.push(stream);
           void (async () => {
             try {
               for await (const event of iterator) {
-                buffers[k]!.push(
+                stream.push(
                   `ev s${k} ${recursive ? 'recursive' : 'persistent'} ${rel(target)} ${event.type} ${rel(event.path)}`,
                 );
               }
@@ -166,7 +179,7 @@ export async function runScript(options: ScriptOptions): Promise<string[]> {
     } else if (roll < 0.9) {
       await attempt(k, 'close and reopen', async () => {
         await c.close();
-        log.push(...buffers[k]!.splice(0));
+        flush(k);
         for (const other of clients) if (other !== c) await other.sync('/').catch(() => {});
         await open(k);
         return 'ok';
@@ -184,7 +197,7 @@ export async function runScript(options: ScriptOptions): Promise<string[]> {
   for (const [k, c] of clients.entries()) {
     await c.close();
     for (const other of clients.slice(k + 1)) await other.sync('/').catch(() => {});
-    for (const buffer of buffers) log.push(...buffer.splice(0));
+    for (const j of buffers.keys()) flush(j);
   }
   return log;
 }

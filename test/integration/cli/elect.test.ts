@@ -66,7 +66,7 @@ describe('zkts elect', () => {
     const result = await cli.done;
     expect(result.code).toBe(75);
     expect(result.stderr).toMatch(
-      /^zkts: NONODE: leadership of \/e\/\S+ lost: its election node was deleted by someone else; stopping the command/,
+      /^zkts: NONODE: leadership of \/e\/\S+ lost: its election node was deleted by someone else; stopping the command \(SIGTERM, then SIGKILL after \d+ ms\) \(elect\)\n/,
     );
     expect(logEntry(log, 'term', 'A')).toBeDefined();
     expect(logEntry(log, 'end', 'A')).toBeUndefined();

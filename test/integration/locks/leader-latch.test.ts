@@ -15,6 +15,7 @@ import {
   lockPath,
   newClient,
   newClients,
+  registeredWatchers,
   sleep,
   until,
   watchesByPath,
@@ -161,6 +162,38 @@ describe('LeaderLatch', () => {
     expect(await childrenOf(other, path)).toHaveLength(2);
   });
 
+  it('repeated terms and abandoned leadership() waits accumulate no watcher closures', async () => {
+    const { proxy, zk } = await proxied(10_000);
+    const other = await newClient();
+    const path = lockPath('election');
+    const latchA = started(zk, path, 'A');
+    let term = await latchA.leadership({ timeout: 10_000 });
+    const latchB = started(other, path, 'B');
+    await until(async () => (await childrenOf(other, path)).length === 2, 'B joined');
+    // Each cut ends A's term (suspended); A reconnects in the same session and leads again.
+    for (let i = 0; i < 5; i++) {
+      proxy.cut();
+      await aborted(term.signal);
+      term = await latchA.leadership({ timeout: 10_000 });
+      expect(term.signal.aborted).toBe(false);
+    }
+    // A's client watches its own node once, however many terms it has led on it.
+    expect(registeredWatchers(zk, term.path)).toBe(1);
+    // B watches A's node; its timed-out and aborted waits leave nothing of their own.
+    for (let i = 0; i < 10; i++) {
+      await expect(latchB.leadership({ timeout: 20 })).rejects.toBeInstanceOf(LockTimeoutError);
+      const stop = new AbortController();
+      const waiting = latchB.leadership({ signal: stop.signal });
+      stop.abort(new Error('gave up'));
+      await expect(waiting).rejects.toThrow('gave up');
+    }
+    expect(registeredWatchers(other, term.path)).toBe(1);
+    // The shared watcher still works: A stepping down hands over to B.
+    await latchA.close();
+    const led = await latchB.leadership({ timeout: 10_000 });
+    expect(led.signal.aborted).toBe(false);
+  });
+
   it("with lossPolicy 'expired', leadership survives a reconnect within the session", async () => {
     const zk = await newClient();
     const path = lockPath('election');
@@ -278,6 +311,22 @@ describe('LeaderLatch', () => {
     const leadership = await latch.leadership({ timeout: 10_000 });
     expect(calls.create2).toBe(1);
     expect(await childrenOf(zk, path)).toEqual([leadership.path.slice(path.length + 1)]);
+  });
+
+  it('a leadership() timeout names the leadership it waited for, and is still a LockTimeoutError', async () => {
+    const [a, b] = await newClients(2);
+    const path = lockPath('election');
+    const latchA = started(a!, path, 'A');
+    await latchA.leadership({ timeout: 10_000 });
+    const latchB = started(b!, path, 'B');
+    for (const timeout of [100, 0]) {
+      const error = await latchB.leadership({ timeout }).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(LockTimeoutError);
+      expect(error).toMatchObject({ code: 'OPERATIONTIMEOUT', timeout, path });
+      expect((error as Error).message).toBe(
+        `timed out after ${timeout} ms waiting for leadership of ${path}`,
+      );
+    }
   });
 
   it('bounds: timeout, abort, not started, closed while waiting; no node left behind', async () => {

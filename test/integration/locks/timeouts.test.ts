@@ -1,6 +1,6 @@
 // Timeouts are a promise to the caller: reject on time, clean up in the background.
 import { describe, expect, it } from 'vitest';
-import { type Client, ZooKeeperError } from '../../../src/index.js';
+import { ZooKeeperError } from '../../../src/index.js';
 import {
   ExclusiveLock,
   LockTimeoutError,
@@ -9,7 +9,15 @@ import {
   Semaphore,
 } from '../../../src/locks/index.js';
 import { sharedServer, TcpProxy } from '../../harness/index.js';
-import { childrenOf, instrument, lockPath, newClient, sleep, until } from './helpers.js';
+import {
+  childrenOf,
+  instrument,
+  lockPath,
+  newClient,
+  registeredWatchers,
+  sleep,
+  until,
+} from './helpers.js';
 
 /** Generous for a loaded 2-core machine, far below the ~6.7 s the link takes to be declared dead. */
 const ON_TIME_MS = 1_500;
@@ -19,21 +27,6 @@ async function proxiedClient() {
   const proxy = await TcpProxy.start(host, Number(port));
   const zk = await newClient({ sessionTimeout: 10_000 }, proxy.connectString);
   return { proxy, zk };
-}
-
-/**
- * One-shot watchers the client has registered on `path`, of every kind. The registry is private
- * to the client; the test reads it to count closures, which no timing can show.
- */
-function registeredWatchers(client: Client, path: string): number {
-  const registry = (
-    client as unknown as {
-      session: { watches: { oneShot: Record<string, Map<string, Set<unknown>>> } };
-    }
-  ).session.watches.oneShot;
-  let count = 0;
-  for (const kind of Object.values(registry)) count += kind.get(path)?.size ?? 0;
-  return count;
 }
 
 describe('acquire timeouts over a link that silently drops everything', () => {

@@ -4,7 +4,7 @@
 // 2147483647 (every later child gets that number); the order must stay the creation order.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Client, CreateMode, connect } from '../../../src/index.js';
-import { type Lease, Mutex, ReadWriteLock } from '../../../src/locks/index.js';
+import { inspectLock, type Lease, Mutex, ReadWriteLock } from '../../../src/locks/index.js';
 import { startStandaloneWithCversion } from '../../harness/crafted.js';
 import type { ZkServer } from '../../harness/index.js';
 import { sleep, until } from './helpers.js';
@@ -111,6 +111,40 @@ describe('locks at the limit of the sequence counter (2^31 - 1)', () => {
       expect(await stillWaiting(waiting)).toBe(true);
       await reader.release();
       await (await waiting).release();
+    }
+  });
+
+  it("inspectLock at the limit: its holder is the Mutex's actual holder, its order the grant order", async () => {
+    const [a, b] = await Promise.all([client(), client()]);
+    await reachLimit(a);
+    // Every contender gets the limit as its sequence: only the creation order tells them apart.
+    try {
+      const holder = await new Mutex(a, PARENT).acquire({ timeout: 5_000 });
+      const waiters: Promise<Lease>[] = [];
+      for (let i = 0; i < 5; i++) {
+        const waiting = new Mutex(i % 2 ? a : b, PARENT).acquire({ timeout: 20_000 });
+        waiting.catch(() => {});
+        waiters.push(waiting);
+        await until(async () => (await a.getChildren(PARENT)).length === i + 2, `waiter ${i}`);
+      }
+      const created = await byCzxid(a);
+      expect(created[0]).toBe(holder.path.slice(PARENT.length + 1));
+      for (const pending of [Promise.resolve(holder), ...waiters]) {
+        const lease = await pending;
+        // The default order and the recipes' ('numeric') agree with who actually holds.
+        for (const options of [{}, { sequenceOrder: 'numeric' as const }]) {
+          const inspection = await inspectLock(b, PARENT, options);
+          expect(inspection.holders).toBe(1);
+          expect(inspection.contenders[0]!.path).toBe(lease.path);
+          expect(inspection.contenders.map((c) => c.name)).toEqual(
+            created.slice(created.indexOf(lease.path.slice(PARENT.length + 1))),
+          );
+        }
+        await lease.release();
+      }
+    } finally {
+      // A failure must not leave contenders queued for the next test: their sessions take them.
+      await Promise.all([a.close(), b.close()]);
     }
   });
 

@@ -407,11 +407,11 @@ export class Cnxn {
         return { err: 0, body: (w) => codecs.getACL.writeResponse(w, { acl: WORLD_ACL, stat }) };
       }
       case 'addWatch': {
-        if (req.mode === 1) watches.add('data', path, this, 'recursive');
-        else {
-          watches.add('data', path, this, 'persistent');
-          watches.add('child', path, this, 'persistent');
-        }
+        // Both modes go into both tables (a recursive entry in the child table never reports
+        // NodeChildrenChanged, but it replaces a one-shot child watch of this connection there).
+        const mode = req.mode === 1 ? 'recursive' : 'persistent';
+        watches.add('data', path, this, mode);
+        watches.add('child', path, this, mode);
         return { err: 0, body: (w) => codecs.addWatch.writeResponse(w, undefined) };
       }
       case 'checkWatches':
@@ -420,8 +420,7 @@ export class Cnxn {
         let found = false;
         for (const table of tables as ('data' | 'child')[]) {
           if (op === 'checkWatches') found ||= watches.has(table, path, this);
-          else
-            found = watches.remove(table, path, this, ['std', 'persistent', 'recursive']) || found;
+          else found = watches.remove(table, path, this) || found;
         }
         return { err: found ? 0 : ErrorCode.NOWATCHER };
       }
@@ -472,8 +471,10 @@ export class Cnxn {
       watches.add('data', path, this, 'persistent');
       watches.add('child', path, this, 'persistent');
     }
-    for (const path of req.persistentRecursiveWatches ?? [])
+    for (const path of req.persistentRecursiveWatches ?? []) {
       watches.add('data', path, this, 'recursive');
+      watches.add('child', path, this, 'recursive');
+    }
   }
 
   private shuffled(items: string[]): string[] {

@@ -7,6 +7,7 @@ import type { MultiResult } from '../../../src/protocol/multi.js';
 import type { Rng, Scheduler } from '../env.js';
 import type { Acceptor, ServerEnd } from '../net.js';
 import { Cnxn } from './cnxn.js';
+import { hashSetCopyOrder } from './java-order.js';
 import { type Change, DataTree, parentOf, prepareCreate, type Trigger, type Txn } from './tree.js';
 import { WatchTables } from './watches.js';
 
@@ -222,7 +223,11 @@ export class Ensemble {
       (tree) => ({
         kind: 'closeSession',
         sessionId: id,
-        paths: [...(tree.ephemerals.get(id) ?? [])].sort(),
+        // In the order the server deletes them (its HashSet's), which orders the events.
+        paths: hashSetCopyOrder(
+          [...(tree.ephemerals.get(id) ?? [])],
+          tree.ephemeralPeak.get(id) ?? 0,
+        ),
       }),
       done,
     );

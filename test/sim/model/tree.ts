@@ -79,7 +79,10 @@ export function sequenceSuffix(cversion: number): string {
 
 export class DataTree {
   readonly nodes = new Map<string, ZNode>();
+  /** Each session's ephemeral paths, in creation order. */
   readonly ephemerals = new Map<bigint, Set<string>>();
+  /** The most ephemerals each session held at once (the server's set never shrinks its table). */
+  readonly ephemeralPeak = new Map<bigint, number>();
   lastZxid = 0n;
   /**
    * When set, new persistent and container nodes start with this cversion: a world that begins
@@ -99,6 +102,7 @@ export class DataTree {
     for (const [path, node] of this.nodes)
       copy.nodes.set(path, { ...node, children: new Set(node.children) });
     for (const [owner, paths] of this.ephemerals) copy.ephemerals.set(owner, new Set(paths));
+    for (const [owner, peak] of this.ephemeralPeak) copy.ephemeralPeak.set(owner, peak);
     copy.lastZxid = this.lastZxid;
     copy.wrapFrom = this.wrapFrom;
     return copy;
@@ -134,6 +138,7 @@ export class DataTree {
       case 'closeSession':
         for (const path of txn.paths) this.applyChange(zxid, { type: 'delete', path }, events);
         this.ephemerals.delete(txn.sessionId);
+        this.ephemeralPeak.delete(txn.sessionId);
         break;
       case 'single':
         this.applyChange(zxid, txn.change, events);
@@ -162,6 +167,8 @@ export class DataTree {
           const owned = this.ephemerals.get(change.ephemeralOwner) ?? new Set<string>();
           this.ephemerals.set(change.ephemeralOwner, owned);
           owned.add(change.path);
+          const peak = this.ephemeralPeak.get(change.ephemeralOwner) ?? 0;
+          this.ephemeralPeak.set(change.ephemeralOwner, Math.max(peak, owned.size));
         }
         events.push({ type: 'NodeCreated', path: change.path });
         events.push({ type: 'NodeChildrenChanged', path: parentOf(change.path) });
