@@ -11,7 +11,7 @@ import {
   ZooKeeperError,
 } from '../../../src/protocol/errors.js';
 
-// KeeperException.Code values, as listed in reference §5 (identical in 3.8.6 and 3.9.5).
+// KeeperException.Code values (identical in 3.8.6 and 3.9.5; see docs/protocol.md).
 const reference: [ErrorCodeName, number][] = [
   ['OK', 0],
   ['SYSTEMERROR', -1],

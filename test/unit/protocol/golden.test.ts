@@ -1,5 +1,5 @@
 /**
- * Golden bytes: the worked frames of reference §13, and real frames recorded
+ * Golden bytes: hand-worked example frames of the protocol (docs/protocol.md), and real frames recorded
  * between the ZooKeeper 3.8 Java client and server (test/fixtures/java-frames.json,
  * made by test/fixtures/capture-java-frames.ts from test/fixtures/java/Capture.java).
  * Requests are rebuilt from literal values (the ones Capture.java used) and must
@@ -43,7 +43,7 @@ import type {
 import { frame } from '../../../src/protocol/writer.js';
 import { body, type CapturedExchange, fromUtf8, hex, javaFrames, unhex, utf8 } from './helpers.js';
 
-describe('reference §13 worked frames', () => {
+describe('worked example frames', () => {
   it('ConnectRequest for a new session', () => {
     const bytes = encodeConnectRequest({
       protocolVersion: 0,
@@ -103,7 +103,7 @@ const OPEN: ACL[] = [{ perms: 31, id: { scheme: 'world', id: 'anyone' } }];
 const digestId = `user:${createHash('sha1').update('user:secret').digest('base64')}`;
 const b = utf8;
 // Observed: the 3.8.0 server puts ephemeralOwner 0 in the Stat of a create reply even for
-// container and TTL nodes (whose stored owner is a marker, reference §4.3); don't rely on it.
+// container and TTL nodes (whose stored owner is a marker value, not a session); don't rely on it.
 const CREATE_REPLY_OWNER = 0n;
 
 const anyCodec = (code: number): ServerCodec<unknown, unknown> => {
