@@ -1,13 +1,6 @@
 // `zkts elect`: run a command while this process leads an election (Curator LeaderLatch layout).
 import { type Client, ZooKeeperError } from '../index.js';
-import {
-  LeaderLatch,
-  type Leadership,
-  LockLostError,
-  LockTimeoutError,
-  type LossPolicy,
-} from '../locks/index.js';
-import { CliError, ExitCode } from './errors.js';
+import { LeaderLatch, type Leadership, LockLostError, type LossPolicy } from '../locks/index.js';
 import {
   ELECT_ROLE,
   type Forwarded,
@@ -15,6 +8,7 @@ import {
   signalStatus,
   superviseCommand,
 } from './supervise.js';
+import { catchSignals, settleWithin, waitPatiently } from './waiting.js';
 
 export interface ElectedRun extends Supervision {
   path: string;
@@ -25,8 +19,6 @@ export interface ElectedRun extends Supervision {
   lossPolicy: LossPolicy;
 }
 
-const FORWARDED: readonly Forwarded[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
-
 /**
  * Joins the election, runs the command once leader, steps down when it exits. Resolves the exit
  * status: the command's, 73 (not leader within the timeout), 75 (leadership lost: the command was
@@ -34,26 +26,26 @@ const FORWARDED: readonly Forwarded[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
  */
 export async function runElected(client: Client, run: ElectedRun): Promise<number> {
   const latch = new LeaderLatch(client, run.path, { id: run.id, lossPolicy: run.lossPolicy });
-  const waiting = new AbortController();
-  let forward: ((signal: Forwarded) => void) | undefined;
-  const onSignal = (signal: Forwarded) => {
-    if (forward) forward(signal);
-    else waiting.abort(signal);
-  };
-  const listeners = FORWARDED.map((signal) => [signal, () => onSignal(signal)] as const);
-  for (const [signal, listener] of listeners) process.on(signal, listener);
+  const signals = catchSignals();
   try {
     latch.start();
-    const leadership = await lead(latch, run, waiting.signal);
-    if (leadership === undefined || waiting.signal.aborted) {
-      return signalStatus(waiting.signal.reason as Forwarded);
+    const leadership = await waitPatiently(
+      () => latch.leadership({ timeout: run.timeout, signal: signals.waiting }),
+      {
+        activity: `waiting to lead ${run.path}`,
+        timedOut: (ms) => `not elected leader of ${run.path} within ${ms} ms`,
+      },
+      (text) => run.note(text),
+      signals.waiting,
+    );
+    if (leadership === undefined || signals.waiting.aborted) {
+      return signalStatus(signals.waiting.reason as Forwarded);
     }
-    return await superviseCommand(inElectionTerms(leadership), run, ELECT_ROLE, (f) => {
-      forward = f;
-    });
+    return await superviseCommand(inElectionTerms(leadership), run, ELECT_ROLE, signals.forwardTo);
   } finally {
-    for (const [signal, listener] of listeners) process.off(signal, listener);
-    await closeWithin(latch, 5_000);
+    signals.dispose();
+    // Steps down, but never waits long: the session's end removes the node anyway.
+    await settleWithin(latch.close(), 5_000);
   }
 }
 
@@ -84,46 +76,4 @@ function inElectionTerms(
   if (leadership.signal.aborted) relabel();
   else leadership.signal.addEventListener('abort', relabel, { once: true });
   return { path: leadership.path, fencingToken: leadership.fencingToken, signal: lost.signal };
-}
-
-/** Leadership, or undefined when a signal interrupted the wait. */
-async function lead(
-  latch: LeaderLatch,
-  run: ElectedRun,
-  interrupted: AbortSignal,
-): Promise<Leadership | undefined> {
-  // A person at a terminal should know why nothing happens.
-  const patience = setTimeout(() => {
-    if (process.stderr.isTTY) run.note(`waiting to lead ${run.path}...`);
-  }, 1_000);
-  try {
-    return await latch.leadership({ timeout: run.timeout, signal: interrupted });
-  } catch (error) {
-    if (error instanceof LockTimeoutError) {
-      throw new CliError(
-        'OPERATIONTIMEOUT',
-        `not elected leader of ${run.path} within ${error.timeout} ms`,
-        ExitCode.LOCK_TIMEOUT,
-      );
-    }
-    if (interrupted.aborted) {
-      run.note(`interrupted (${String(interrupted.reason)}) while waiting to lead ${run.path}`);
-      return undefined;
-    }
-    throw error;
-  } finally {
-    clearTimeout(patience);
-  }
-}
-
-/** Steps down, but never waits longer than `ms` (the session's end removes the node anyway). */
-async function closeWithin(latch: LeaderLatch, ms: number): Promise<void> {
-  let timer: NodeJS.Timeout | undefined;
-  await Promise.race([
-    latch.close().catch(() => {}),
-    new Promise<void>((resolve) => {
-      timer = setTimeout(resolve, ms);
-    }),
-  ]);
-  clearTimeout(timer);
 }

@@ -4,7 +4,6 @@ import {
   ExclusiveLock,
   type Lease,
   type Lock,
-  LockTimeoutError,
   type LossPolicy,
   Mutex,
   ReadWriteLock,
@@ -18,6 +17,7 @@ import {
   signalStatus,
   superviseCommand,
 } from './supervise.js';
+import { catchSignals, settleWithin, waitPatiently } from './waiting.js';
 
 export type LockKind =
   | { type: 'mutex' | 'read' | 'write' | 'exclusive' }
@@ -46,8 +46,6 @@ export interface LockedRun extends Supervision {
   lossPolicy: LossPolicy;
 }
 
-const FORWARDED: readonly Forwarded[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
-
 function makeLock(client: Client, path: string, kind: LockKind, lossPolicy: LossPolicy): Lock {
   switch (kind.type) {
     case 'mutex':
@@ -66,29 +64,21 @@ function makeLock(client: Client, path: string, kind: LockKind, lossPolicy: Loss
 /** Resolves the exit status: the command's, or one of the lock statuses (see ExitCode). */
 export async function runLocked(client: Client, run: LockedRun): Promise<number> {
   const lock = makeLock(client, run.path, run.kind, run.lossPolicy);
-  const waiting = new AbortController();
-  let forward: ((signal: Forwarded) => void) | undefined;
-  const onSignal = (signal: Forwarded) => {
-    if (forward) forward(signal);
-    else waiting.abort(signal);
-  };
-  const listeners = FORWARDED.map((signal) => [signal, () => onSignal(signal)] as const);
-  for (const [signal, listener] of listeners) process.on(signal, listener);
+  const signals = catchSignals();
   try {
-    const lease = await acquire(lock, run, waiting.signal);
-    if (lease === undefined) return signalStatus(waiting.signal.reason as Forwarded);
+    const lease = await acquire(lock, run, signals.waiting);
+    if (lease === undefined) return signalStatus(signals.waiting.reason as Forwarded);
     try {
       // A signal between the grant and the start of the command: do not start it.
-      if (waiting.signal.aborted) return signalStatus(waiting.signal.reason as Forwarded);
-      return await superviseCommand(lease, run, LOCK_ROLE, (f) => {
-        forward = f;
-      });
+      if (signals.waiting.aborted) return signalStatus(signals.waiting.reason as Forwarded);
+      return await superviseCommand(lease, run, LOCK_ROLE, signals.forwardTo);
     } finally {
-      // A lost lease's node is gone or unreachable: do not make the user wait for it.
-      await releaseWithin(lease, lease.signal.aborted ? 1_000 : 5_000);
+      // Never wait long: the session's end removes the node anyway, and a lost lease's node is
+      // gone or unreachable.
+      await settleWithin(lease.release(), lease.signal.aborted ? 1_000 : 5_000);
     }
   } finally {
-    for (const [signal, listener] of listeners) process.off(signal, listener);
+    signals.dispose();
   }
 }
 
@@ -109,40 +99,13 @@ async function acquire(
     }
     return lease;
   }
-  // A person at a terminal should know why nothing happens.
-  const patience = setTimeout(() => {
-    if (process.stderr.isTTY) run.note(`waiting for the lock ${run.path}...`);
-  }, 1_000);
-  try {
-    return await lock.acquire({ timeout: run.timeout, signal: interrupted });
-  } catch (error) {
-    if (error instanceof LockTimeoutError) {
-      throw new CliError(
-        'OPERATIONTIMEOUT',
-        `timed out after ${error.timeout} ms waiting for the lock ${run.path}`,
-        ExitCode.LOCK_TIMEOUT,
-      );
-    }
-    if (interrupted.aborted) {
-      run.note(
-        `interrupted (${String(interrupted.reason)}) while waiting for the lock ${run.path}`,
-      );
-      return undefined;
-    }
-    throw error;
-  } finally {
-    clearTimeout(patience);
-  }
-}
-
-/** Releases the lock, but never waits longer than `ms` (the session's end removes it anyway). */
-async function releaseWithin(lease: Lease, ms: number): Promise<void> {
-  let timer: NodeJS.Timeout | undefined;
-  await Promise.race([
-    lease.release().catch(() => {}),
-    new Promise<void>((resolve) => {
-      timer = setTimeout(resolve, ms);
-    }),
-  ]);
-  clearTimeout(timer);
+  return waitPatiently(
+    () => lock.acquire({ timeout: run.timeout, signal: interrupted }),
+    {
+      activity: `waiting for the lock ${run.path}`,
+      timedOut: (ms) => `timed out after ${ms} ms waiting for the lock ${run.path}`,
+    },
+    (text) => run.note(text),
+    interrupted,
+  );
 }
