@@ -1,9 +1,8 @@
 // elect PATH [options] -- COMMAND...: run a command while this process is the elected leader.
 import { hostname } from 'node:os';
-import type { LossPolicy } from '../../locks/index.js';
 import { runElected } from '../elect.js';
 import { UsageError } from '../errors.js';
-import { type Command, JSON_OPTION } from './types.js';
+import { type Command, JSON_OPTION, LOSS_POLICY_OPTION, lossPolicyOf } from './types.js';
 
 export const elect: Command = {
   name: 'elect',
@@ -32,11 +31,7 @@ export const elect: Command = {
       value: 'MS',
       help: 'SIGTERM to SIGKILL delay on lost leadership (default 5000)',
     },
-    {
-      long: 'loss-policy',
-      value: 'POLICY',
-      help: 'suspended (default: lost when the connection drops) | expired (when the session expires)',
-    },
+    LOSS_POLICY_OPTION,
     JSON_OPTION,
   ],
   args: { min: 1, max: 1 },
@@ -48,17 +43,14 @@ export const elect: Command = {
         'elect needs a command after --, e.g. zkts elect /election/job -- ./job.sh',
       );
     }
-    const lossPolicy = options.string('loss-policy') ?? 'suspended';
-    if (lossPolicy !== 'suspended' && lossPolicy !== 'expired') {
-      throw new UsageError(`--loss-policy must be suspended or expired, got "${lossPolicy}"`);
-    }
+    const lossPolicy = lossPolicyOf(options);
     const client = await ctx.client();
     return runElected(client, {
       path: positionals[0]!,
       id: options.string('id') ?? `${hostname()}:${process.pid}`,
       timeout: options.integer('timeout', 0),
       grace: options.integer('grace', 0) ?? 5_000,
-      lossPolicy: lossPolicy as LossPolicy,
+      lossPolicy,
       command: rest,
       note: (text) => ctx.note(text),
     });

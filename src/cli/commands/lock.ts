@@ -1,8 +1,7 @@
 // lock PATH [options] -- COMMAND...: flock(1) for a cluster.
-import type { LossPolicy } from '../../locks/index.js';
 import { UsageError } from '../errors.js';
 import { parseLockKind, runLocked } from '../lock.js';
-import { type Command, JSON_OPTION } from './types.js';
+import { type Command, JSON_OPTION, LOSS_POLICY_OPTION, lossPolicyOf } from './types.js';
 
 export const lock: Command = {
   name: 'lock',
@@ -29,11 +28,7 @@ export const lock: Command = {
     },
     { long: 'no-wait', short: 'n', help: 'fail at once (exit 73) if the lock is held' },
     { long: 'grace', value: 'MS', help: 'SIGTERM to SIGKILL delay on a lost lock (default 5000)' },
-    {
-      long: 'loss-policy',
-      value: 'POLICY',
-      help: 'suspended (default: lost when the connection drops) | expired (when the session expires)',
-    },
+    LOSS_POLICY_OPTION,
     JSON_OPTION,
   ],
   args: { min: 1, max: 1 },
@@ -43,10 +38,7 @@ export const lock: Command = {
     if (rest === undefined || rest.length === 0) {
       throw new UsageError('lock needs a command after --, e.g. zkts lock /locks/job -- ./job.sh');
     }
-    const lossPolicy = options.string('loss-policy') ?? 'suspended';
-    if (lossPolicy !== 'suspended' && lossPolicy !== 'expired') {
-      throw new UsageError(`--loss-policy must be suspended or expired, got "${lossPolicy}"`);
-    }
+    const lossPolicy = lossPolicyOf(options);
     const client = await ctx.client();
     return runLocked(client, {
       path: positionals[0]!,
@@ -54,7 +46,7 @@ export const lock: Command = {
       timeout: options.integer('timeout', 0),
       noWait: options.has('no-wait'),
       grace: options.integer('grace', 0) ?? 5_000,
-      lossPolicy: lossPolicy as LossPolicy,
+      lossPolicy,
       command: rest,
       note: (text) => ctx.note(text),
     });

@@ -1,6 +1,8 @@
 // The shape every command has: its usage, options and the function that runs it.
+import type { LossPolicy } from '../../locks/index.js';
 import type { OptionSpec, Options } from '../args.js';
 import type { CommandContext } from '../context.js';
+import { UsageError } from '../errors.js';
 
 export interface CommandInput {
   options: Options;
@@ -36,3 +38,19 @@ export const JSON_OPTION: OptionSpec = {
   long: 'json',
   help: 'machine-readable output',
 };
+
+/** `--loss-policy`, for the commands that run something under a lease (`lock`, `elect`). */
+export const LOSS_POLICY_OPTION: OptionSpec = {
+  long: 'loss-policy',
+  value: 'POLICY',
+  help: 'suspended (default: lost when the connection drops) | expired (when the session expires)',
+};
+
+/** The `--loss-policy` given (default `suspended`); anything else is a usage error. */
+export function lossPolicyOf(options: Options): LossPolicy {
+  const lossPolicy = options.string('loss-policy') ?? 'suspended';
+  if (lossPolicy !== 'suspended' && lossPolicy !== 'expired') {
+    throw new UsageError(`--loss-policy must be suspended or expired, got "${lossPolicy}"`);
+  }
+  return lossPolicy;
+}
