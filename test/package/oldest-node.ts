@@ -3,8 +3,7 @@
 // node_modules/.cache so later runs reuse it.
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { REPO } from '../runtimes/processes.js';
-import { runIn } from './process.js';
+import { REPO, runIn } from '../runtimes/processes.js';
 
 export interface OldestNode {
   wanted: string;

@@ -19,10 +19,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { startStandalone, type ZkServer } from '../harness/index.js';
-import { REPO } from '../runtimes/processes.js';
+import { type Outcome, REPO, runIn } from '../runtimes/processes.js';
 import { checkTarball, type PackResult } from './contents.js';
 import { installOldestNode } from './oldest-node.js';
-import { type Outcome, runIn } from './process.js';
 import { typeCheck } from './typecheck.js';
 import { bundleWorker, runWorker } from './worker.js';
 

@@ -2,8 +2,7 @@
 // .d.ts is checked), the default libs of target ES2022, in each module mode a consumer may use.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { REPO } from '../runtimes/processes.js';
-import { runIn } from './process.js';
+import { REPO, runIn } from '../runtimes/processes.js';
 
 const STRICT = {
   target: 'es2022',

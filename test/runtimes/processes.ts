@@ -36,8 +36,29 @@ export function findBinary(name: string): string | null {
 
 /** Runs a command in the repository root; kills it (by its pid) after `timeoutMs`. */
 export function run(command: string, args: string[], timeoutMs: number): Promise<ProcessResult> {
-  return new Promise((resolvePromise) => {
-    const child = spawn(command, args, { cwd: REPO, stdio: ['ignore', 'pipe', 'pipe'] });
+  return runIn(REPO, command, args, timeoutMs);
+}
+
+/** A finished command, with a description for failure messages. */
+export interface Outcome {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+  timedOut: boolean;
+  /** The command, how it ended and the tail of its output, for a failure message. */
+  describe(): string;
+}
+
+/** Runs a command in `cwd`; kills it (by its pid) after `timeoutMs`. */
+export function runIn(
+  cwd: string,
+  command: string,
+  args: string[],
+  timeoutMs: number,
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<Outcome> {
+  return new Promise((resolve) => {
+    const child = spawn(command, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     let timedOut = false;
@@ -56,7 +77,12 @@ export function run(command: string, args: string[], timeoutMs: number): Promise
     });
     child.on('close', (code) => {
       clearTimeout(timer);
-      resolvePromise({ code, stdout, stderr, timedOut });
+      const describe = () => {
+        const how = timedOut ? `timed out after ${timeoutMs} ms` : `exit code ${code}`;
+        const tail = `${stdout}\n${stderr}`.trim().split('\n').slice(-25).join('\n');
+        return `${command} ${args.join(' ')}: ${how}\n${tail}`;
+      };
+      resolve({ code, stdout, stderr, timedOut, describe });
     });
   });
 }
