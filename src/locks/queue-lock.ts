@@ -1,0 +1,195 @@
+// The reentrant queue lock behind Mutex and both sides of ReadWriteLock: an EPHEMERAL_SEQUENTIAL
+// contender node per waiter, ordered by sequence number, each waiting on the one node ahead of it
+// whose deletion may let it in. A recipe only says which contenders ahead keep it waiting.
+import type { Data } from '../session/types.js';
+import type { SequenceOrder } from './contenders.js';
+import { acquireWithin } from './deadline.js';
+import { holdNode, reenter } from './lease.js';
+import { childPath, type NamingStyle } from './naming.js';
+import {
+  type Attempt,
+  cleanupAttempt,
+  createProtected,
+  deleteNode,
+  type OwnNode,
+  retryOnConnectionLoss,
+  settleWhileConnected,
+} from './nodes.js';
+import { queueOrder } from './order.js';
+import { PAST_LIMIT, type Place, placeInOrder, placeInQueue, type QueueRule } from './place.js';
+import type { Lease, Lock, LockClient, LossPolicy, ReentrantAcquireOptions } from './types.js';
+import { waitForChange } from './wait.js';
+
+/** How one recipe queues (see {@link QueueLock}). */
+export interface QueueRecipe {
+  readonly client: LockClient;
+  /** The lock path: contenders are its children. */
+  readonly path: string;
+  readonly style: NamingStyle;
+  /** This recipe's node name between the owner prefix and the sequence (`lock-`, `__READ__`...). */
+  readonly lockName: string;
+  /** Names that count as contenders on the path; other children are ignored. */
+  readonly contenderNames: readonly string[];
+  /**
+   * The one contender name that keeps this recipe waiting (a reader waits only for writers ahead
+   * of it); undefined: every contender ahead does (a mutex, a writer).
+   */
+  readonly waitsFor?: string | undefined;
+  /** Kinds of lease (lock names) accepted as `reentrantFrom`. */
+  readonly reentrantKinds: readonly string[];
+  readonly data: Data | undefined;
+  readonly lossPolicy: LossPolicy;
+  readonly sequenceOrder: SequenceOrder;
+}
+
+/**
+ * A fair, herd-free, reentrant lock on one queue of contender nodes: a contender holds when no
+ * contender ahead of it is of a kind it waits for; otherwise it watches the nearest such one, and
+ * lists the children again when that one changes (a contender that gave up wakes its successor
+ * although someone ahead may still hold). Sequence numbers only grow, so the set ahead of a
+ * contender can only shrink: newcomers never need to be waited for.
+ */
+export class QueueLock implements Lock {
+  private readonly rule: QueueRule;
+  /** The listing request's options when there is no signal to pass: one object, not one per call. */
+  private static readonly noOptions = {};
+
+  constructor(protected readonly recipe: QueueRecipe) {
+    const names = recipe.contenderNames;
+    this.rule = {
+      names,
+      blockedBy: recipe.waitsFor === undefined ? -1 : names.indexOf(recipe.waitsFor),
+    };
+  }
+
+  /** The client whose session holds the lock nodes. */
+  get client(): LockClient {
+    return this.recipe.client;
+  }
+
+  /** The lock's node; contenders are its children. */
+  get path(): string {
+    return this.recipe.path;
+  }
+
+  /** Waits for the lock; see {@link Lock.acquire} and {@link ReentrantAcquireOptions}. */
+  acquire(options?: ReentrantAcquireOptions): Promise<Lease> {
+    try {
+      if (options?.reentrantFrom !== undefined) return Promise.resolve(this.reenter(options));
+      // The common call (no timeout, no signal) needs no deadline: contend directly.
+      if (options?.timeout === undefined && options?.signal === undefined) {
+        return this.contend(undefined, true) as Promise<Lease>;
+      }
+      return acquireWithin(options, this.recipe.path, (d) => this.contend(d.signal, !d.noWait));
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  }
+
+  /** Takes the lock if it is free now (or reenters it through `reentrantFrom`); never waits. */
+  tryAcquire(options?: Pick<ReentrantAcquireOptions, 'reentrantFrom'>): Promise<Lease | null> {
+    try {
+      if (options?.reentrantFrom !== undefined) return Promise.resolve(this.reenter(options));
+      return this.contend(undefined, false);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  }
+
+  private reenter(options: Pick<ReentrantAcquireOptions, 'reentrantFrom'>): Lease {
+    const { client, path, reentrantKinds } = this.recipe;
+    return reenter(options.reentrantFrom!, client, path, reentrantKinds);
+  }
+
+  private async contend(signal: AbortSignal | undefined, wait: boolean): Promise<Lease | null> {
+    const { client, path } = this.recipe;
+    if (signal?.aborted) throw signal.reason;
+    const attempt: Attempt = {};
+    let czxids: Map<string, bigint> | undefined;
+    try {
+      let children = await this.enqueue(attempt, signal);
+      for (;;) {
+        const node = attempt.node!;
+        let place = placeInQueue(children, node.name, this.rule);
+        if (place === PAST_LIMIT) {
+          czxids ??= new Map();
+          place = await this.placeByCreation(children, node, czxids, signal);
+        }
+        if (place === undefined) {
+          // Our node is gone (deleted by someone else): queue again, as Curator does.
+          attempt.node = undefined;
+          children = await this.enqueue(attempt, signal);
+          continue;
+        }
+        if (place.ahead === 0) return this.hold(node);
+        if (!wait) {
+          await cleanupAttempt(client, path, attempt);
+          return null;
+        }
+        await waitForChange(client, childPath(path, place.watch!), signal);
+        children = await this.list(signal);
+      }
+    } catch (error) {
+      await settleWhileConnected(client, cleanupAttempt(client, path, attempt));
+      throw signal?.aborted ? signal.reason : error;
+    }
+  }
+
+  /**
+   * Creates our node (unless the attempt has one) and lists the children. The create and the
+   * listing go out together: the server answers a session in order, so the listing already holds
+   * our node, and an uncontended acquire costs one round trip.
+   */
+  private async enqueue(attempt: Attempt, signal: AbortSignal | undefined): Promise<string[]> {
+    const { client, path, style, lockName, data } = this.recipe;
+    const creating = createProtected({ client, dir: path, style, lockName, data, signal }, attempt);
+    const listing = client.getChildren(path, signal ? { signal } : QueueLock.noOptions).then(
+      (children) => children,
+      () => null, // e.g. NONODE before the parents exist: listed again below
+    );
+    const node = await creating;
+    const early = await listing;
+    // A create that needed its parents made, or a retry, came after the early listing.
+    return early?.includes(node.name) ? early : this.list(signal);
+  }
+
+  private list(signal: AbortSignal | undefined): Promise<string[]> {
+    const { client, path } = this.recipe;
+    const options = signal ? { signal } : QueueLock.noOptions;
+    return retryOnConnectionLoss(() => client.getChildren(path, options), signal);
+  }
+
+  /** Past the sequence limit: the order by creation zxid (see `SequenceOrder`). */
+  private async placeByCreation(
+    children: readonly string[],
+    node: OwnNode,
+    czxids: Map<string, bigint>,
+    signal: AbortSignal | undefined,
+  ): Promise<Place | undefined> {
+    const { client, path, contenderNames, sequenceOrder } = this.recipe;
+    const sorted = await queueOrder(
+      client,
+      path,
+      children,
+      contenderNames,
+      sequenceOrder,
+      node,
+      czxids,
+      signal,
+    );
+    return placeInOrder(sorted, node.name, this.rule);
+  }
+
+  private hold(node: OwnNode): Lease {
+    const { client, path, lockName, lossPolicy } = this.recipe;
+    return holdNode({
+      client,
+      path: node.path,
+      lockPath: path,
+      kind: lockName,
+      czxid: node.stat.czxid,
+      lossPolicy,
+      removeNode: () => deleteNode(client, node.path),
+    });
+  }
+}
