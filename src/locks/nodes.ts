@@ -3,6 +3,7 @@ import type { Stat } from '../session/types.js';
 import { CreateMode } from '../session/types.js';
 import { hasCode, isRetriable, pauseBeforeRetry, SESSION_OVER } from './errors.js';
 import { baseName, childPath, type NamingStyle, newOwnerPrefix, parentOf } from './naming.js';
+import { retry } from './retry.js';
 import type { LockClient } from './types.js';
 
 /** Clients known to refuse CONTAINER nodes (servers before 3.5.3); their parents are persistent. */
@@ -38,23 +39,11 @@ export async function ensurePath(
 }
 
 /**
- * Runs `op` again after each retriable error (CONNECTIONLOSS, REQUESTTIMEOUT...: see
- * `RETRIABLE`), until it succeeds, fails otherwise, or `signal` aborts. `op` must be safe to
- * repeat. Requests made while disconnected wait for the next connection (or their own
- * requestTimeout), so this does not spin.
+ * Runs `op` again after each retriable error until it succeeds, fails otherwise, or `signal`
+ * aborts: {@link retry} with only a signal, kept under this name for its callers.
  */
-export async function retryOnConnectionLoss<T>(
-  op: () => Promise<T>,
-  signal?: AbortSignal,
-): Promise<T> {
-  for (;;) {
-    try {
-      return await op();
-    } catch (error) {
-      if (!isRetriable(error) || signal?.aborted) throw error;
-      await pauseBeforeRetry(error, signal);
-    }
-  }
+export function retryOnConnectionLoss<T>(op: () => Promise<T>, signal?: AbortSignal): Promise<T> {
+  return retry(op, { signal });
 }
 
 /**
