@@ -1,10 +1,5 @@
 // Errors of the lock recipes. All are ZooKeeperErrors, so `code` works as for client errors.
-import {
-  type ErrorCodeName,
-  makeError,
-  SESSION_OVER_CODES,
-  ZooKeeperError,
-} from '../protocol/errors.js';
+import { type ErrorCodeName, makeError, ZooKeeperError } from '../protocol/errors.js';
 
 /** `acquire({ timeout })` (or a latch's `leadership({ timeout })`) ran out of time. */
 export class LockTimeoutError extends ZooKeeperError {
@@ -75,9 +70,6 @@ export function hasCode(error: unknown, ...codes: string[]): boolean {
 // The retry policy lives in retry.ts; these names stay importable from here for the files that
 // still take them from this module.
 export { isRetriable, pauseBeforeRetry, RETRIABLE } from './retry.js';
-
-/** Codes after which the session is over (from the error table): its ephemeral nodes are gone. */
-export const SESSION_OVER = SESSION_OVER_CODES;
 
 /** The loss policy an options object asks for; anything but the two known ones is refused. */
 export function lossPolicyOf(policy: unknown, path: string): 'suspended' | 'expired' {
