@@ -25,6 +25,8 @@ export interface Request {
   readonly path: string;
   /** A watch was asked for. */
   readonly watch: boolean;
+  /** A create's mode. */
+  mode?: number;
   /** How it ended: 'ok', or the error code it was answered with. */
   outcome: string;
 }
@@ -111,8 +113,15 @@ export class ScriptedServer {
   }
 
   /** Serves one request: logs it, applies a scripted rule or the op itself. */
-  serve<T>(session: bigint, op: Op, path: string, watch: boolean, run: () => T): Promise<T> {
-    const request: Request = { session, op, path, watch, outcome: 'ok' };
+  serve<T>(
+    session: bigint,
+    op: Op,
+    path: string,
+    watch: boolean,
+    run: () => T,
+    mode?: number,
+  ): Promise<T> {
+    const request: Request = { session, op, path, watch, mode, outcome: 'ok' };
     this.log.push(request);
     const rule = this.rules.find(
       (r) =>
@@ -259,8 +268,13 @@ export class ScriptedClient implements ElectionClient, RevokeClient {
   }
 
   create2(path: string, data?: Data, options: { mode?: CreateMode } = {}) {
-    return this.serve('create2', path, false, () =>
-      this.server.create(this.sessionId, path, data, options.mode ?? CreateMode.PERSISTENT),
+    const mode = options.mode ?? CreateMode.PERSISTENT;
+    return this.serve(
+      'create2',
+      path,
+      false,
+      () => this.server.create(this.sessionId, path, data, mode),
+      mode,
     );
   }
 
@@ -307,7 +321,13 @@ export class ScriptedClient implements ElectionClient, RevokeClient {
    * next state, as the real client holds requests until it reconnects; once the session is over,
    * every request fails with SESSIONEXPIRED.
    */
-  private async serve<T>(op: Op, path: string, watch: boolean, run: () => T): Promise<T> {
+  private async serve<T>(
+    op: Op,
+    path: string,
+    watch: boolean,
+    run: () => T,
+    mode?: number,
+  ): Promise<T> {
     while (this.current === 'suspended' || this.current === 'connecting') {
       await new Promise<void>((resolve) => {
         const off = this.on('state', () => {
@@ -317,10 +337,10 @@ export class ScriptedClient implements ElectionClient, RevokeClient {
       });
     }
     if (this.current === 'expired' || this.current === 'closed') {
-      const request = { session: this.sessionId, op, path, watch, outcome: 'SESSIONEXPIRED' };
+      const request = { session: this.sessionId, op, path, watch, mode, outcome: 'SESSIONEXPIRED' };
       this.server.log.push(request);
       throw new ZooKeeperError('SESSIONEXPIRED', 'the session is over', { path, op });
     }
-    return this.server.serve(this.sessionId, op, path, watch, run);
+    return this.server.serve(this.sessionId, op, path, watch, run, mode);
   }
 }
