@@ -7,8 +7,8 @@ import { startDeadline } from './deadline.js';
 import { badArguments, hasCode, LockLostError, LockTimeoutError, lossPolicyOf } from './errors.js';
 import { holdNode } from './lease.js';
 import { childPath } from './naming.js';
-import { type Attempt, cleanupAttempt, createProtected, type OwnNode } from './nodes.js';
-import { retry } from './retry.js';
+import { type Attempt, cleanupAttempt, createProtected, type OwnNode, syncFirst } from './nodes.js';
+import { isRetriable, pauseBeforeRetry, retry } from './retry.js';
 import type { AcquireOptions, Lease, LockClient, LossPolicy } from './types.js';
 import { waitForChange } from './wait.js';
 
@@ -225,9 +225,7 @@ export class LeaderLatch implements AsyncDisposable {
       try {
         if (recovering) {
           // A server we reconnected to may lag behind the one we lost: catch up before reading.
-          await client.sync(path, { signal: stop }).catch((error: unknown) => {
-            if (!hasCode(error, 'NONODE')) throw error;
-          });
+          await syncFirst(client, path, stop);
           recovering = false;
         }
         const node = this.attempt.node ?? (await this.create(stop));
@@ -254,10 +252,16 @@ export class LeaderLatch implements AsyncDisposable {
         }
       } catch (error) {
         if (stop.aborted) return;
-        // A read-only server cannot take our node: wait for a read-write one, as for a lost link.
-        if (!hasCode(error, 'CONNECTIONLOSS', 'NOTREADONLY')) throw error;
+        // The lock retry policy decides (see RETRIABLE): an unknown outcome or a server that
+        // cannot take the request now. Wait for a connection (a read-write one after NOTREADONLY:
+        // a read-only server cannot take our node), pause after a refusal, then sync and go on.
+        if (!isRetriable(error)) throw error;
         recovering = true;
-        await untilConnected(client, stop, hasCode(error, 'NOTREADONLY'));
+        if (hasCode(error, 'NOTREADONLY')) await untilConnected(client, stop, true);
+        else {
+          await untilConnected(client, stop);
+          await pauseBeforeRetry(error, stop);
+        }
       }
     }
   }
