@@ -1,5 +1,5 @@
 // A held lock node and the leases (handles) on it: loss detection, fencing token, release.
-import type { SessionState, WatchedEvent } from '../session/types.js';
+import type { SessionState, WatchedEvent } from '../client/types.js';
 import {
   badArguments,
   hasCode,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { parseServerList } from '../../../src/client/ensemble.js';
 import { ZooKeeperError } from '../../../src/protocol/errors.js';
-import { parseServerList } from '../../../src/session/config.js';
 import { formatHost, HostList, parseConnectString } from '../../../src/session/hosts.js';
 
 describe('parseConnectString', () => {

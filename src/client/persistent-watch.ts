@@ -1,7 +1,7 @@
 // A persistent watch seen as an async iterator of events: `for await (const e of zk.watch(p))`.
 import { makeError } from '../protocol/errors.js';
+import type { PersistentListener, WatchRegistry } from '../session/watches.js';
 import type { WatchedEvent } from './types.js';
-import type { PersistentListener, WatchRegistry } from './watches.js';
 
 const NONODE = -101;
 
