@@ -196,6 +196,8 @@ export class Ensemble {
   leader: Member;
   /** The leader has a quorum behind it and orders changes; false from a step-down to an election. */
   ordering = true;
+  /** When the current leader began ordering (virtual ms). */
+  orderingSince = 0;
   /** The leader's epoch: the high 32 bits of every zxid it hands out. */
   epoch = 0;
   readonly sessions = new Map<bigint, SessionInfo>();
@@ -258,6 +260,7 @@ export class Ensemble {
     this.zxid = BigInt(this.epoch) << 32n;
     leader.resync(committed.clone());
     this.ordering = true;
+    this.orderingSince = this.sched.now;
     this.stats.elections++;
     for (const session of this.sessions.values()) {
       session.owner = null;
