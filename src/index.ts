@@ -11,6 +11,7 @@ export type {
   ACL,
   AuthInfo,
   CallOptions,
+  ClientEvents,
   ClientInfo,
   ConnectOptions,
   CreateOptions,

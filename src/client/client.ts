@@ -17,6 +17,7 @@ import * as transactions from './transactions.js';
 import type {
   ACL,
   CallOptions,
+  ClientEvents,
   ClientInfo,
   ConnectOptions,
   CreateOptions,
@@ -26,7 +27,6 @@ import type {
   RemoveWatchesOptions,
   SessionState,
   Stat,
-  StateChange,
   WatcherKind,
   WatchOptions,
 } from './types.js';
@@ -42,6 +42,9 @@ import * as writes from './writes.js';
  */
 export class Client implements AsyncDisposable {
   private readonly core: ClientCore;
+  /** Set by the first close(): see {@link closing}. */
+  private closeRequested = false;
+  private readonly closingListeners = new Set<() => void>();
 
   private constructor(
     private readonly session: Session,
@@ -87,17 +90,38 @@ export class Client implements AsyncDisposable {
   }
 
   /**
-   * Listens to session state changes; returns the unsubscribe function. The second argument says
-   * where from, and why when the client did not ask for it: for `suspended`, `cause` is what broke
-   * the link (the runtime's error such as ECONNRESET or a TLS alert, or the client's own reason
-   * such as a silent server); for `expired` and the other final states, the error that ended it.
+   * True once `close()` has been called. From that moment the server may end the session, and
+   * delete its ephemeral nodes, at any instant, before this client hears the close reply; the lock
+   * recipes count their leases as lost from here on.
    */
-  on(event: 'state', listener: (state: SessionState, change: StateChange) => void): () => void {
-    if (event !== 'state') throw makeError('BADARGUMENTS', `unknown event "${String(event)}"`);
+  get closing(): boolean {
+    return this.closeRequested;
+  }
+
+  /**
+   * Listens to an event; returns the unsubscribe function.
+   * - `'state'`: the session changed state. The second argument says where from, and why when the
+   *   client did not ask for it: for `suspended`, `cause` is what broke the link (the runtime's
+   *   error such as ECONNRESET or a TLS alert, or the client's own reason such as a silent
+   *   server); for `expired` and the other final states, the error that ended it.
+   * - `'closing'`: called once, synchronously, when `close()` is first called, before the server
+   *   is asked to end the session (see {@link closing}). Added after that, it is never called.
+   */
+  on<E extends keyof ClientEvents>(event: E, listener: ClientEvents[E]): () => void {
     if (typeof listener !== 'function')
-      throw makeError('BADARGUMENTS', 'listener must be a function (state) => void');
+      throw makeError('BADARGUMENTS', 'listener must be a function');
+    if (event === 'closing') {
+      const once = listener as ClientEvents['closing'];
+      if (this.closeRequested) return () => {};
+      this.closingListeners.add(once);
+      return () => {
+        this.closingListeners.delete(once);
+      };
+    }
+    if (event !== 'state') throw makeError('BADARGUMENTS', `unknown event "${String(event)}"`);
+    const onState = listener as ClientEvents['state'];
     return this.session.onState((state, previous, cause) =>
-      listener(state, cause === undefined ? { previous } : { previous, cause }),
+      onState(state, cause === undefined ? { previous } : { previous, cause }),
     );
   }
 
@@ -309,8 +333,26 @@ export class Client implements AsyncDisposable {
 
   // ---- lifecycle -----------------------------------------------------------------------------
 
-  /** Ends the session: its ephemeral nodes go at once. Idempotent. */
+  /**
+   * Ends the session: its ephemeral nodes go at once. Idempotent. `closing` turns true and the
+   * 'closing' listeners run before anything is sent.
+   */
   close(): Promise<void> {
+    if (!this.closeRequested) {
+      this.closeRequested = true;
+      const listeners = [...this.closingListeners];
+      this.closingListeners.clear();
+      for (const listener of listeners) {
+        try {
+          listener();
+        } catch (error) {
+          // A throwing listener must not keep the session from closing; report it out of band.
+          queueMicrotask(() => {
+            throw error;
+          });
+        }
+      }
+    }
     return this.session.close();
   }
 

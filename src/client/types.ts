@@ -22,6 +22,17 @@ export interface StateChange {
   cause?: Error;
 }
 
+/** The events of `Client.on`, and what each listener receives. */
+export interface ClientEvents {
+  /** The session changed state (see `Client.on`). */
+  state: (state: SessionState, change: StateChange) => void;
+  /**
+   * `close()` was called: from now on the server may end the session, and delete its ephemeral
+   * nodes, at any instant (see `Client.closing`). Called once, before anything is sent.
+   */
+  closing: () => void;
+}
+
 /** Node metadata. zxids and session ids are bigint (they exceed 2^53); times are ms since the epoch. */
 export interface Stat {
   /** zxid of the transaction that created the node. */

@@ -18,6 +18,7 @@ export type LockClient = Pick<
   | 'sync'
   | 'on'
   | 'state'
+  | 'closing'
   | 'sessionId'
   | 'chroot'
 >;

@@ -52,9 +52,12 @@ function wrapClient(client: Client, overrides: Partial<LockClient>): LockClient 
     getData: (...args) => client.getData(...args),
     getChildren: (...args) => client.getChildren(...args),
     sync: (...args) => client.sync(...args),
-    on: (...args) => client.on(...args),
+    on: (event, listener) => client.on(event, listener),
     get state() {
       return client.state;
+    },
+    get closing() {
+      return client.closing;
     },
     get sessionId() {
       return client.sessionId;

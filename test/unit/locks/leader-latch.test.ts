@@ -45,9 +45,13 @@ class FakeElection {
     },
     sessionId: 1n,
     chroot: '',
-    on: (_event, listener) => {
-      this.listeners.add(listener);
-      return () => this.listeners.delete(listener);
+    closing: false,
+    on: (event, listener) => {
+      // This fake is never closed: a 'closing' listener is never called.
+      if (event !== 'state') return () => {};
+      const onState = listener as (state: SessionState, change: StateChange) => void;
+      this.listeners.add(onState);
+      return () => this.listeners.delete(onState);
     },
     create2: async (path, data) => {
       this.beforeCreate();
