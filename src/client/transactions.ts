@@ -1,6 +1,5 @@
 // multi() and multiRead(): the public ops checked and mapped to wire records, sent in one
 // request, and the results mapped back (a failed multi rejects with every op's result).
-
 import { codecs } from '../protocol/codecs.js';
 import { ErrorCode, errorCodeName, errorFromCode, makeError } from '../protocol/errors.js';
 import type { MultiOp, MultiReadOp, MultiResult } from '../protocol/multi.js';
