@@ -51,6 +51,7 @@ function wrapClient(client: Client, overrides: Partial<LockClient>): LockClient 
     exists: (...args) => client.exists(...args),
     getData: (...args) => client.getData(...args),
     getChildren: (...args) => client.getChildren(...args),
+    sync: (...args) => client.sync(...args),
     on: (...args) => client.on(...args),
     get state() {
       return client.state;
@@ -148,6 +149,21 @@ export const plants: Record<string, Plant> = {
           return stripChrootFromSetWatches(connection, '/app');
         },
       };
+    },
+  },
+  'recovery-read-without-sync': {
+    name: 'recovery-read-without-sync',
+    description:
+      'after a create whose reply was lost, the lock lists the children to find its node without a sync first',
+    workload: 'mutex',
+    // Followers whose apply pipeline stalls now and then, and replies of writes lost: a create
+    // lands, its reply does not, and the reconnect may reach a follower that has not applied it.
+    slowFollowers: true,
+    faultKinds: ['lostReply', 'lostReply', 'lostReply', 'reset'],
+    faultGap: [200, 1500],
+    wrap(client) {
+      // The recovery reads stay; only the sync before them is skipped.
+      return wrapClient(client, { sync: (async () => {}) as Client['sync'] });
     },
   },
   'wrap-text-order': {
