@@ -7,8 +7,18 @@ import { toBytes } from './bytes.js';
 import type { Paths } from './paths.js';
 import { CreateMode, type CreateOptions, type Data, Ids } from './types.js';
 
-export function isSequential(mode: number): boolean {
-  return mode === 2 || mode === 3 || mode === 6;
+/** The modes whose node name gets the parent's counter appended. */
+const SEQUENTIAL_MODES: readonly number[] = [
+  CreateMode.PERSISTENT_SEQUENTIAL,
+  CreateMode.EPHEMERAL_SEQUENTIAL,
+  CreateMode.PERSISTENT_SEQUENTIAL_WITH_TTL,
+];
+
+/** The server keeps a TTL in 40 bits of the node's ephemeralOwner field. */
+const MAX_TTL = 0xff_ffff_ffff;
+
+function isSequential(mode: number): boolean {
+  return SEQUENTIAL_MODES.includes(mode);
 }
 
 /** Builds the wire form of a create, checking mode, TTL, ACL and path first. */
@@ -31,10 +41,10 @@ export function createRequest(
     mode === CreateMode.PERSISTENT_WITH_TTL || mode === CreateMode.PERSISTENT_SEQUENTIAL_WITH_TTL;
   const ttl = options.ttl;
   if (withTtl) {
-    if (ttl === undefined || !Number.isInteger(ttl) || ttl <= 0 || ttl > 0xffffffffff) {
+    if (ttl === undefined || !Number.isInteger(ttl) || ttl <= 0 || ttl > MAX_TTL) {
       throw makeError(
         'BADARGUMENTS',
-        `a TTL mode needs ttl in 1..${0xffffffffff} ms, got ${String(ttl)}`,
+        `a TTL mode needs ttl in 1..${MAX_TTL} ms, got ${String(ttl)}`,
         { path, op },
       );
     }

@@ -1,15 +1,13 @@
 // The operations that read: node data, children, ACL and metadata (with an optional one-shot
 // watch), and the session queries (sync, ephemerals, descendant count, whoAmI).
 import { codecs } from '../protocol/codecs.js';
-import { makeError, ZooKeeperError } from '../protocol/errors.js';
+import { ErrorCode, makeError, ZooKeeperError } from '../protocol/errors.js';
 import { validatePath } from '../protocol/paths.js';
 import { checkOptions, checkWatcher } from './arguments.js';
 import type { ClientCore } from './core.js';
 import { toStat } from './stat.js';
 import type { ACL, CallOptions, ClientInfo, Stat, WatchOptions } from './types.js';
 import { watchOnSuccess } from './watching.js';
-
-const NONODE = -101;
 
 export async function exists(
   { session, paths }: ClientCore,
@@ -29,8 +27,8 @@ export async function exists(
         signal: options.signal,
         onReply: watcher
           ? (err) => {
-              if (err === 0) session.watches.add('data', path, watcher);
-              else if (err === NONODE) session.watches.add('exist', path, watcher);
+              if (err === ErrorCode.OK) session.watches.add('data', path, watcher);
+              else if (err === ErrorCode.NONODE) session.watches.add('exist', path, watcher);
             }
           : undefined,
       },

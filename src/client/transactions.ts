@@ -1,8 +1,7 @@
 // multi() and multiRead(): the public ops checked and mapped to wire records, sent in one
 // request, and the results mapped back (a failed multi rejects with every op's result).
-
 import { codecs } from '../protocol/codecs.js';
-import { errorCodeName, errorFromCode, makeError } from '../protocol/errors.js';
+import { ErrorCode, errorCodeName, errorFromCode, makeError } from '../protocol/errors.js';
 import type { MultiOp, MultiReadOp, MultiResult } from '../protocol/multi.js';
 import { validatePath } from '../protocol/paths.js';
 import { toBytes } from './bytes.js';
@@ -28,7 +27,9 @@ export async function multi(
     signal: options.signal,
   });
   const results = reply.map((result) => fromMultiResult(paths, result));
-  const failed = results.findIndex((result) => result.type === 'error' && result.errno !== 0);
+  const failed = results.findIndex(
+    (result) => result.type === 'error' && result.errno !== ErrorCode.OK,
+  );
   if (failed >= 0) {
     const failure = results[failed] as { code: string; errno: number };
     const path = ops[failed]?.path;

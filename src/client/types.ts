@@ -109,15 +109,15 @@ export const Ids = {
   AUTH_IDS: Object.freeze({ scheme: 'auth', id: '' }) as Id,
   /** Everything for everyone. */
   OPEN_ACL_UNSAFE: Object.freeze([
-    Object.freeze({ perms: 31, id: { scheme: 'world', id: 'anyone' } }),
+    Object.freeze({ perms: Perms.ALL, id: { scheme: 'world', id: 'anyone' } }),
   ]) as readonly ACL[],
   /** Everything for the creator's authenticated identities only (needs addAuth first). */
   CREATOR_ALL_ACL: Object.freeze([
-    Object.freeze({ perms: 31, id: { scheme: 'auth', id: '' } }),
+    Object.freeze({ perms: Perms.ALL, id: { scheme: 'auth', id: '' } }),
   ]) as readonly ACL[],
   /** Read-only for everyone. */
   READ_ACL_UNSAFE: Object.freeze([
-    Object.freeze({ perms: 1, id: { scheme: 'world', id: 'anyone' } }),
+    Object.freeze({ perms: Perms.READ, id: { scheme: 'world', id: 'anyone' } }),
   ]) as readonly ACL[],
 } as const;
 

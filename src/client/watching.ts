@@ -2,8 +2,8 @@
 // it, persistent watches as iterators (addWatch), and removeWatches. The registry that fans server
 // notifications out to them is the engine's (src/session/watches.ts).
 import { codecs } from '../protocol/codecs.js';
-import { makeError } from '../protocol/errors.js';
-import { WatcherTypeCode } from '../protocol/ops.js';
+import { ErrorCode, makeError } from '../protocol/errors.js';
+import { AddWatchModeCode, WatcherTypeCode } from '../protocol/ops.js';
 import { validatePath } from '../protocol/paths.js';
 import type { OneShotKind } from '../session/watches.js';
 import type { ClientCore } from './core.js';
@@ -24,7 +24,7 @@ export function watchOnSuccess(
 ): ((err: number) => void) | undefined {
   if (!watcher) return undefined;
   return (err: number) => {
-    if (err === 0) session.watches.add(kind, path, watcher);
+    if (err === ErrorCode.OK) session.watches.add(kind, path, watcher);
   };
 }
 
@@ -47,7 +47,10 @@ export function watch(
     add: (onReply) =>
       session.submit(
         codecs.addWatch,
-        { path: paths.toServer(path), mode: recursive ? 1 : 0 },
+        {
+          path: paths.toServer(path),
+          mode: recursive ? AddWatchModeCode.PERSISTENT_RECURSIVE : AddWatchModeCode.PERSISTENT,
+        },
         { path, op: 'addWatch', onReply, onAbandonedReply: onReply },
       ),
     remove: () => removeServerWatch(core, path, WatcherTypeCode.Any),

@@ -9,7 +9,14 @@ import { toBytes } from './bytes.js';
 import type { ClientCore } from './core.js';
 import { createRequest } from './create-request.js';
 import { toStat } from './stat.js';
-import type { ACL, CallOptions, CreateOptions, Data, Stat } from './types.js';
+import {
+  type ACL,
+  type CallOptions,
+  CreateMode,
+  type CreateOptions,
+  type Data,
+  type Stat,
+} from './types.js';
 
 /** create and create2 in one: the reply of `create` carries no Stat. */
 export async function createNode(
@@ -26,7 +33,7 @@ export async function createNode(
     const reply = await session.submit(codecs.createTTL, request, details);
     return { path: paths.fromServer(reply.path), stat: toStat(reply.stat) };
   }
-  if (mode === 4) {
+  if (mode === CreateMode.CONTAINER) {
     const reply = await session.submit(codecs.createContainer, plain, details);
     return { path: paths.fromServer(reply.path), stat: toStat(reply.stat) };
   }

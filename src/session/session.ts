@@ -29,10 +29,13 @@ import type { SaslOptions } from './sasl/options.js';
 import { type ServeRoute, serveConnection } from './serve.js';
 import { waitForFirstSession } from './startup.js';
 import { isFinal, StateMachine } from './state.js';
-import { queueRequest, type SubmitDetails } from './submit.js';
+import { frameTooLarge, queueRequest, type SubmitDetails } from './submit.js';
 import type { Transport } from './transport.js';
 import type { SessionState, TlsOptions } from './types.js';
 import { WatchRegistry } from './watches.js';
+
+/** The largest xid (int32); the next one wraps to 1. */
+const MAX_XID = 0x7fff_ffff;
 
 export interface SessionConfig {
   hosts: HostList;
@@ -257,16 +260,12 @@ export class Session {
   addAuth(scheme: string, auth: Uint8Array): Promise<void> {
     if (isFinal(this.state) || this.closing) return Promise.reject(this.finalError('addAuth'));
     // Kept and re-sent with every handshake: one the server must refuse would loop forever.
-    const size = authFrame({ scheme, auth, waiters: [] }).frame.length - 4;
-    if (size > this.maxFrameSize) {
-      return Promise.reject(
-        makeError(
-          'BADARGUMENTS',
-          `addAuth request is ${size} bytes, over the ${this.maxFrameSize}-byte frame limit (jute.maxbuffer)`,
-          { op: 'addAuth' },
-        ),
-      );
-    }
+    const tooLarge = frameTooLarge(
+      authFrame({ scheme, auth, waiters: [] }).frame,
+      this.maxFrameSize,
+      'addAuth',
+    );
+    if (tooLarge) return Promise.reject(tooLarge);
     return new Promise((resolve, reject) => {
       const entry: AuthEntry = { scheme, auth, waiters: [{ resolve, reject }] };
       this.auth.push(entry);
@@ -292,7 +291,7 @@ export class Session {
 
   private nextXid(): number {
     // The Java client's rule: 1 .. 2^31-1, wrapping to 1; 0 and negatives are reserved.
-    this.xid = this.xid >= 0x7fffffff ? 1 : this.xid + 1;
+    this.xid = this.xid >= MAX_XID ? 1 : this.xid + 1;
     return this.xid;
   }
 
