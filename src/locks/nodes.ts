@@ -1,7 +1,7 @@
 // Creating and deleting lock nodes safely across connection losses.
+import type { Data, Stat } from '../client/types.js';
+import { CreateMode } from '../client/types.js';
 import { isSessionOver } from '../protocol/errors.js';
-import type { Data, Stat } from '../session/types.js';
-import { CreateMode } from '../session/types.js';
 import { hasCode } from './errors.js';
 import { baseName, childPath, type NamingStyle, newOwnerPrefix, parentOf } from './naming.js';
 import { isRetriable, pauseBeforeRetry, retry } from './retry.js';

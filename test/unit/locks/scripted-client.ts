@@ -4,6 +4,7 @@
 // state changes and expiry. For the contender logic's decisions and recovery paths; the
 // real-server behaviour is proven in test/integration/locks.
 import {
+  type ClientEvents,
   CreateMode,
   type Data,
   type ErrorCodeName,
@@ -238,7 +239,9 @@ export class ScriptedServer {
 export class ScriptedClient implements ElectionClient, RevokeClient {
   readonly chroot = '';
   private current: SessionState = 'connected';
+  private closeRequested = false;
   private readonly listeners = new Set<(state: SessionState, change: StateChange) => void>();
+  private readonly closingListeners = new Set<() => void>();
 
   constructor(
     readonly server: ScriptedServer,
@@ -247,6 +250,21 @@ export class ScriptedClient implements ElectionClient, RevokeClient {
 
   get state(): SessionState {
     return this.current;
+  }
+
+  /** True once {@link close} was called, as the client's. */
+  get closing(): boolean {
+    return this.closeRequested;
+  }
+
+  /** As the client's close(): the 'closing' listeners first, then the session ends. */
+  close(): void {
+    if (this.closeRequested) return;
+    this.closeRequested = true;
+    for (const listener of [...this.closingListeners]) listener();
+    this.closingListeners.clear();
+    this.server.expire(this.sessionId);
+    this.setState('closed');
   }
 
   /** Moves the session to `state` and tells the listeners; 'expired' also removes its nodes. */
@@ -262,9 +280,16 @@ export class ScriptedClient implements ElectionClient, RevokeClient {
     return this.server.requests({ ...filter, session: this.sessionId });
   }
 
-  on(_event: 'state', listener: (state: SessionState, change: StateChange) => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+  on<E extends keyof ClientEvents>(event: E, listener: ClientEvents[E]): () => void {
+    if (event === 'closing') {
+      const once = listener as ClientEvents['closing'];
+      if (this.closeRequested) return () => {};
+      this.closingListeners.add(once);
+      return () => this.closingListeners.delete(once);
+    }
+    const onState = listener as ClientEvents['state'];
+    this.listeners.add(onState);
+    return () => this.listeners.delete(onState);
   }
 
   create2(path: string, data?: Data, options: { mode?: CreateMode } = {}) {
