@@ -10,7 +10,8 @@ import { hasCode } from './errors.js';
  * recipes only repeat requests that are safe to repeat. Narrower than the error table's
  * `retriable` on purpose: OPERATIONTIMEOUT is what a LockTimeoutError carries (the caller's
  * deadline, never worth repeating), and NOTREADONLY is worth waiting out for a lock. SESSIONMOVED
- * is not retried either: the recipes pass it on to the caller as they always have.
+ * (a request that reached a server the session had already moved away from) is passed on to the
+ * caller, not retried.
  */
 export const RETRIABLE = [
   'CONNECTIONLOSS',
