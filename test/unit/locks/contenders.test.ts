@@ -308,3 +308,28 @@ describe('revocation (scripted client)', () => {
     await lease.release();
   });
 });
+
+describe('close() (scripted client)', () => {
+  it('a held lease is lost the moment close() is called, before the server says anything', async () => {
+    const { clients } = await setup(1);
+    const a = clients[0] as ScriptedClient;
+    const lease = await new Mutex(a, '/lock').acquire();
+    const signal = lease.signal;
+    expect(signal.aborted).toBe(false);
+    a.beginClose();
+    expect(signal.aborted).toBe(true);
+    expect(signal.reason).toMatchObject({ name: 'LockLostError', reason: 'closed' });
+  });
+
+  it('a grant decided after close() began rejects instead of handing out a lease', async () => {
+    const { clients } = await setup(2);
+    const [a, b] = clients as [ScriptedClient, ScriptedClient];
+    const held = await new Mutex(a, '/lock').acquire();
+    const bWait = new Mutex(b, '/lock').acquire().catch((error: unknown) => error);
+    await until(() => watched(b).length === 1, 'b to watch');
+    b.beginClose();
+    // The release wakes b, whose listing now puts it first: too late, its session is closing.
+    await held.release();
+    expect(await bWait).toMatchObject({ name: 'LockLostError', reason: 'closed' });
+  });
+});

@@ -239,9 +239,7 @@ export class ScriptedServer {
 export class ScriptedClient implements ElectionClient, RevokeClient {
   readonly chroot = '';
   private current: SessionState = 'connected';
-  private closeRequested = false;
   private readonly listeners = new Set<(state: SessionState, change: StateChange) => void>();
-  private readonly closingListeners = new Set<() => void>();
 
   constructor(
     readonly server: ScriptedServer,
@@ -250,21 +248,6 @@ export class ScriptedClient implements ElectionClient, RevokeClient {
 
   get state(): SessionState {
     return this.current;
-  }
-
-  /** True once {@link close} was called, as the client's. */
-  get closing(): boolean {
-    return this.closeRequested;
-  }
-
-  /** As the client's close(): the 'closing' listeners first, then the session ends. */
-  close(): void {
-    if (this.closeRequested) return;
-    this.closeRequested = true;
-    for (const listener of [...this.closingListeners]) listener();
-    this.closingListeners.clear();
-    this.server.expire(this.sessionId);
-    this.setState('closed');
   }
 
   /** Moves the session to `state` and tells the listeners; 'expired' also removes its nodes. */
@@ -280,16 +263,32 @@ export class ScriptedClient implements ElectionClient, RevokeClient {
     return this.server.requests({ ...filter, session: this.sessionId });
   }
 
+  /** True once {@link beginClose} was called, as `Client.closing` after `close()`. */
+  closing = false;
+  private readonly closingListeners = new Set<() => void>();
+
+  /** Scripts the start of `client.close()`: `closing` turns true and the listeners run, once. */
+  beginClose(): void {
+    if (this.closing) return;
+    this.closing = true;
+    const listeners = [...this.closingListeners];
+    this.closingListeners.clear();
+    for (const listener of listeners) listener();
+  }
+
   on<E extends keyof ClientEvents>(event: E, listener: ClientEvents[E]): () => void {
     if (event === 'closing') {
-      const once = listener as ClientEvents['closing'];
-      if (this.closeRequested) return () => {};
-      this.closingListeners.add(once);
-      return () => this.closingListeners.delete(once);
+      const onClosing = listener as ClientEvents['closing'];
+      if (!this.closing) this.closingListeners.add(onClosing);
+      return () => {
+        this.closingListeners.delete(onClosing);
+      };
     }
     const onState = listener as ClientEvents['state'];
     this.listeners.add(onState);
-    return () => this.listeners.delete(onState);
+    return () => {
+      this.listeners.delete(onState);
+    };
   }
 
   create2(path: string, data?: Data, options: { mode?: CreateMode } = {}) {
