@@ -2,12 +2,12 @@
 // real recipes only through their public seams (the client a lock is given, its options, the
 // transport). Each must be caught by the invariants within the CI seed budget.
 
+import type { Client } from '../../src/client/client.js';
 import type { LockClient, LockOptions } from '../../src/locks/index.js';
 import { codecs, encodeRequest } from '../../src/protocol/codecs.js';
 import { OpCode } from '../../src/protocol/ops.js';
 import { Reader } from '../../src/protocol/reader.js';
 import { readRequestHeader } from '../../src/protocol/records.js';
-import type { Client } from '../../src/session/client.js';
 import type { Connection, Transport } from '../../src/session/transport.js';
 import type { World } from './world.js';
 
@@ -54,9 +54,12 @@ function wrapClient(client: Client, overrides: Partial<LockClient>): LockClient 
     getData: (...args) => client.getData(...args),
     getChildren: (...args) => client.getChildren(...args),
     sync: (...args) => client.sync(...args),
-    on: (...args) => client.on(...args),
+    on: (event, listener) => client.on(event, listener),
     get state() {
       return client.state;
+    },
+    get closing() {
+      return client.closing;
     },
     get sessionId() {
       return client.sessionId;

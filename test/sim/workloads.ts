@@ -2,9 +2,9 @@
 // loops: acquire (sometimes with a timeout), hold a while, release; now and then it sets a
 // one-shot watch or changes a watched node. The checks run after every simulation step.
 
+import type { Client } from '../../src/client/client.js';
 import type { Lease, LockClient, LockOptions } from '../../src/locks/index.js';
 import { Mutex, ReadWriteLock, Semaphore } from '../../src/locks/index.js';
-import type { Client } from '../../src/session/client.js';
 import { checkWatchEvent, type WatchRecord, type World } from './world.js';
 
 export interface ProcessContext {

@@ -2,7 +2,7 @@
 // recipes against it, faults, and the invariants checked after every step. Everything comes from
 // one seed; `runWorld(seed)` twice gives the same trace hash.
 import { createHash } from 'node:crypto';
-import { Client } from '../../src/session/client.js';
+import { Client } from '../../src/client/client.js';
 import { drainMicrotasks, installEnvironment, Rng, Scheduler } from './env.js';
 import { Ensemble } from './model/ensemble.js';
 import { Quorum } from './model/quorum.js';
