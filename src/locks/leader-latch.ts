@@ -7,13 +7,8 @@ import { startDeadline } from './deadline.js';
 import { badArguments, hasCode, LockLostError, LockTimeoutError, lossPolicyOf } from './errors.js';
 import { holdNode } from './lease.js';
 import { childPath } from './naming.js';
-import {
-  type Attempt,
-  cleanupAttempt,
-  createProtected,
-  type OwnNode,
-  retryOnConnectionLoss,
-} from './nodes.js';
+import { type Attempt, cleanupAttempt, createProtected, type OwnNode } from './nodes.js';
+import { retry } from './retry.js';
 import type { AcquireOptions, Lease, LockClient, LossPolicy } from './types.js';
 import { waitForChange } from './wait.js';
 
@@ -359,7 +354,7 @@ function untilConnected(client: LockClient, signal: AbortSignal, writable = fals
 export async function participantsOf(client: LockClient, path: string): Promise<Participant[]> {
   let children: string[];
   try {
-    children = await retryOnConnectionLoss(() => client.getChildren(path));
+    children = await retry(() => client.getChildren(path));
   } catch (error) {
     if (hasCode(error, 'NONODE')) return [];
     throw error;
@@ -369,7 +364,7 @@ export async function participantsOf(client: LockClient, path: string): Promise<
     sorted.map(async ({ name }) => {
       const node = childPath(path, name);
       try {
-        const { data } = await retryOnConnectionLoss(() => client.getData(node));
+        const { data } = await retry(() => client.getData(node));
         return { id: new TextDecoder().decode(data), path: node };
       } catch (error) {
         if (hasCode(error, 'NONODE')) return undefined;
