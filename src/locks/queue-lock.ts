@@ -1,7 +1,7 @@
 // The reentrant queue lock behind Mutex and both sides of ReadWriteLock: an EPHEMERAL_SEQUENTIAL
 // contender node per waiter, ordered by sequence number, each waiting on the one node ahead of it
 // whose deletion may let it in. A recipe only says which contenders ahead keep it waiting.
-import type { Data } from '../session/types.js';
+import type { Data } from '../client/types.js';
 import type { SequenceOrder } from './contenders.js';
 import { acquireWithin } from './deadline.js';
 import { holdNode, reenter } from './lease.js';

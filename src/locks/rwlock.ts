@@ -1,5 +1,5 @@
 // Readers share, writers exclude (Curator's InterProcessReadWriteLock layout).
-import type { Data } from '../session/types.js';
+import type { Data } from '../client/types.js';
 import { lossPolicyOf } from './errors.js';
 import { LockName } from './naming.js';
 import { QueueLock } from './queue-lock.js';

@@ -2,12 +2,12 @@
 // real recipes only through their public seams (the client a lock is given, its options, the
 // transport). Each must be caught by the invariants within the CI seed budget.
 
+import type { Client } from '../../src/client/client.js';
 import type { LockClient, LockOptions } from '../../src/locks/index.js';
 import { codecs, encodeRequest } from '../../src/protocol/codecs.js';
 import { OpCode } from '../../src/protocol/ops.js';
 import { Reader } from '../../src/protocol/reader.js';
 import { readRequestHeader } from '../../src/protocol/records.js';
-import type { Client } from '../../src/session/client.js';
 import type { Connection, Transport } from '../../src/session/transport.js';
 import type { World } from './world.js';
 
@@ -17,6 +17,8 @@ export interface Plant {
   /** The workload the bug shows in. */
   workload?: string;
   nearWrap?: boolean;
+  /** The ensemble's size, when the bug needs followers. */
+  members?: number;
   /** Connect with this chroot. */
   chroot?: string;
   /** Extra options for every lock. */
@@ -51,9 +53,13 @@ function wrapClient(client: Client, overrides: Partial<LockClient>): LockClient 
     exists: (...args) => client.exists(...args),
     getData: (...args) => client.getData(...args),
     getChildren: (...args) => client.getChildren(...args),
-    on: (...args) => client.on(...args),
+    sync: (...args) => client.sync(...args),
+    on: (event, listener) => client.on(event, listener),
     get state() {
       return client.state;
+    },
+    get closing() {
+      return client.closing;
     },
     get sessionId() {
       return client.sessionId;
@@ -148,6 +154,22 @@ export const plants: Record<string, Plant> = {
           return stripChrootFromSetWatches(connection, '/app');
         },
       };
+    },
+  },
+  'recovery-read-without-sync': {
+    name: 'recovery-read-without-sync',
+    description:
+      'after a create whose reply was lost, the lock lists the children to find its node without a sync first',
+    workload: 'mutex',
+    // Followers whose apply pipeline stalls now and then, and replies of writes lost: a create
+    // lands, its reply does not, and the reconnect may reach a follower that has not applied it.
+    slowFollowers: true,
+    members: 3,
+    faultKinds: ['lostReplyStall', 'lostReplyStall', 'lostReply', 'reset'],
+    faultGap: [200, 1500],
+    wrap(client) {
+      // The recovery reads stay; only the sync before them is skipped.
+      return wrapClient(client, { sync: (async () => {}) as Client['sync'] });
     },
   },
   'wrap-text-order': {

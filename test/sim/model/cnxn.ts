@@ -38,6 +38,8 @@ interface Entry {
   path: string;
   run?: () => Reply;
   reply?: Reply;
+  /** The lost-reply fault picked this write: its reply never gets out. */
+  loseReply?: boolean;
   after?: () => void;
 }
 
@@ -119,7 +121,13 @@ export class Cnxn {
   }
 
   private onData(bytes: Uint8Array): void {
-    if (this.closed || !this.member.up) return;
+    if (this.closed) return;
+    if (!this.member.serving) {
+      // A member without a running server (crashed, electing, cut off, catching up) drops the
+      // connection as soon as a request arrives.
+      this.close();
+      return;
+    }
     let frames: Uint8Array[];
     try {
       frames = this.decoder.push(bytes);
@@ -187,8 +195,7 @@ export class Cnxn {
         session.ownerMember = this.member.id;
         ens.touch(req.sessionId);
       }
-      const back = this.member.isLeader ? 0 : ens.options.forwardLag(this.member.id);
-      ens.sched.at(back, 'server', () => {
+      this.member.back(() => {
         if (valid) this.established(req.sessionId, timeout, session.password);
         else this.refuse(req.sessionId);
       });
@@ -196,7 +203,7 @@ export class Cnxn {
   }
 
   private established(id: bigint, timeout: number, password: Uint8Array): void {
-    if (this.closed) return;
+    if (this.closed || !this.member.serving) return;
     const session = this.ensemble.sessions.get(id);
     if (!session || session.closing) {
       this.refuse(id);
@@ -247,6 +254,12 @@ export class Cnxn {
       }
       if (!entry.reply) return;
       this.queue.shift();
+      if (entry.loseReply) {
+        // The link breaks after the server did the write, before its reply got out.
+        this.trace(`${entry.op} ${entry.path} -> ${entry.reply.err}, reply lost: link reset`);
+        this.close();
+        return;
+      }
       if (entry.xid !== Xid.ping) {
         this.trace(
           `${entry.op} ${entry.path} -> ${entry.reply.err === 0 ? 'ok' : entry.reply.err}`,
@@ -261,7 +274,8 @@ export class Cnxn {
     const ens = this.ensemble;
     const r = new Reader(body);
     const header = readRequestHeader(r);
-    ens.touch(this.sessionId);
+    // A member cut off from the leader cannot tell it the session is alive.
+    if (this.member.isLeader ? ens.ordering : this.member.attached) ens.touch(this.sessionId);
     if (header.type === OpCode.auth) {
       this.send(Xid.auth, { err: 0 });
       return;
@@ -303,14 +317,25 @@ export class Cnxn {
         }),
       );
     } else if (WRITES.has(header.type)) {
-      this.write(codec.name, req, finish);
+      // The lost-reply fault takes the first write the client sends after it was armed.
+      const stall = ens.loseWriteReply.get(this.end.client);
+      if (stall !== undefined) {
+        ens.loseWriteReply.delete(this.end.client);
+        entry.loseReply = true;
+      }
+      this.write(codec.name, req, finish, stall);
     } else {
       entry.run = () => this.read(codec.name, req);
     }
     this.pump();
   }
 
-  private write(op: string, req: Record<string, unknown>, finish: (reply: Reply) => void): void {
+  private write(
+    op: string,
+    req: Record<string, unknown>,
+    finish: (reply: Reply) => void,
+    stall?: number,
+  ): void {
     const ens = this.ensemble;
     const session = this.sessionId;
     const time = BigInt(Date.now());
@@ -365,6 +390,7 @@ export class Cnxn {
             finish(replyFor(member.tree, op, change));
           },
         },
+        stall,
       ),
     );
   }
