@@ -203,6 +203,23 @@ describe('Mutex', () => {
     });
   });
 
+  it('a waiter whose node someone else deleted queues again instead of holding a missing node', async () => {
+    const [a, b] = await newClients(2);
+    const path = lockPath();
+    const first = await new Mutex(a!, path).acquire();
+    const waiting = new Mutex(b!, path).acquire({ timeout: 10_000 });
+    // The waiter's node is the only child besides the holder's; the holder was the only one
+    // ahead of it, so only a fresh listing can tell that the waiter's own node is gone.
+    await until(async () => (await childrenOf(a!, path)).length === 2, 'the waiter node');
+    const [waiterNode] = (await childrenOf(a!, path)).filter((n) => !first.path.endsWith(n));
+    await a!.delete(`${path}/${waiterNode}`);
+    await first.release();
+    const second = await waiting;
+    expect(second.path).not.toBe(`${path}/${waiterNode}`);
+    expect(await b!.exists(second.path)).not.toBeNull();
+    await second.release();
+  });
+
   it('ignores children that are not contenders', async () => {
     const [a, b] = await newClients(2);
     const path = lockPath();
