@@ -49,15 +49,20 @@ interface Parsed {
 }
 
 /**
- * Parses `name` as `parseContender` does (the lock name whose last occurrence comes latest and is
- * followed by a sequence number) into `out`; false when it is not a contender.
+ * Parses `name` as `parseContender` does (the text after the last occurrence of a lock name must be
+ * a sequence number; with several lock names, the latest occurrence wins) into `out`; false when it
+ * is not a contender. A sequence is the last 10 or 11 characters and holds no letter, and every
+ * lock name does, so an occurrence followed by a sequence can only end 10 or 11 characters before
+ * the end: two places to look instead of a search through the name.
  */
 function parseInto(name: string, names: readonly string[], out: Parsed): boolean {
   let bestAt = -1;
   for (let k = 0; k < names.length; k++) {
     const lockName = names[k]!;
-    const at = name.lastIndexOf(lockName);
-    if (at < 0 || at <= bestAt) continue;
+    // The later place first: when the name occurs there, that is its last occurrence.
+    let at = name.length - 10 - lockName.length;
+    if (!name.startsWith(lockName, at)) at--;
+    if (at < 0 || at <= bestAt || !name.startsWith(lockName, at)) continue;
     const sequence = sequenceAt(name, at + lockName.length);
     if (Number.isNaN(sequence)) continue;
     out.kind = k;

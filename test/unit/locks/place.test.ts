@@ -4,7 +4,7 @@ import {
   readerDecision,
   sortContenders,
 } from '../../../src/locks/contenders.js';
-import { LockName } from '../../../src/locks/naming.js';
+import { LockName, parseContender } from '../../../src/locks/naming.js';
 import {
   PAST_LIMIT,
   placeInOrder,
@@ -96,5 +96,48 @@ describe('placeInQueue (one pass, no sort)', () => {
     expect(
       placeInQueue([a, b, `_c_x-lock-2147483648`, `_c_x-lock-${pad(1)}0`], b, mutexRule),
     ).toEqual({ ahead: 1, watch: a });
+  });
+});
+
+describe('placeInQueue parsing', () => {
+  it('counts exactly the names parseContender counts, with the same sequence', () => {
+    const uuid = crypto.randomUUID();
+    const tricky = [
+      `_c_${uuid}-lock-0000000042`,
+      `_c_${uuid}-lock--000000001`,
+      `_c_${uuid}-lock--2147483648`,
+      `_c_${uuid}-lock-2147483647`,
+      `_c_${uuid}-lock-2147483648`,
+      `_c_${uuid}-lock-00000000042`,
+      `_c_${uuid}-lock-000000042`,
+      `_c_${uuid}-lock-00000a0042`,
+      `lock-0000000001`,
+      `lock-lock-0000000001`,
+      `x__lock__lock-0000000007`,
+      `${uuid.replaceAll('-', '')}__lock__0000000031`,
+      `__lock__0000000031`,
+      `_c_${uuid}-lease-0000000001`,
+      'lock-',
+      '0000000001',
+      '',
+    ];
+    for (const name of tricky) {
+      const parsed = parseContender(name, MUTEX_NAMES);
+      const place = placeInQueue([name], name, mutexRule);
+      if (parsed === undefined) expect(place, name).toBeUndefined();
+      else if (parsed.sequence === 2_147_483_647 || parsed.sequence < 0) {
+        expect(place, name).toBe(PAST_LIMIT);
+      } else expect(place, name).toEqual({ ahead: 0, watch: undefined });
+    }
+    // The sequence itself: each orders against a plain contender exactly as its number says.
+    const base = `_c_${uuid}-lock-0000000040`;
+    expect(placeInQueue([base, tricky[0]!], tricky[0]!, mutexRule)).toEqual({
+      ahead: 1,
+      watch: base,
+    });
+    expect(placeInQueue([base, tricky[10]!], tricky[10]!, mutexRule)).toEqual({
+      ahead: 0,
+      watch: undefined,
+    });
   });
 });
