@@ -106,7 +106,8 @@ export function placeInQueue(
     if (!parseInto(child, names, scratch)) continue;
     const sequence = scratch.sequence;
     if (sequence === SEQUENCE_LIMIT || sequence < 0) return PAST_LIMIT;
-    if (child === own) {
+    // Comparing the numbers first spares a string comparison for every other contender.
+    if (sequence === ownSequence && child === own) {
       present = true;
       continue;
     }
