@@ -2,14 +2,15 @@
 import type { Data } from '../client/types.js';
 import { predecessorDecision } from './contenders.js';
 import { badArguments, lossPolicyOf } from './errors.js';
+import { reenter } from './lease.js';
 import { LockName, type NamingStyle } from './naming.js';
-import { QueueLock } from './queue-lock.js';
 import {
   type RevocableAcquireOptions,
   type RevocableLease,
   watchRevocation,
 } from './revocation.js';
-import type { Lease, LockClient, LockOptions, ReentrantAcquireOptions } from './types.js';
+import { ContenderQueue } from './sequential.js';
+import type { Lease, Lock, LockClient, LockOptions, ReentrantAcquireOptions } from './types.js';
 
 export interface MutexOptions extends LockOptions {
   /**
@@ -37,30 +38,34 @@ export interface MutexOptions extends LockOptions {
  * Reentrant through the lease: `acquire({ reentrantFrom: lease })` (see
  * {@link ReentrantAcquireOptions.reentrantFrom}).
  */
-export class Mutex extends QueueLock {
-  constructor(client: LockClient, path: string, options: MutexOptions = {}) {
+export class Mutex implements Lock {
+  private readonly queue: ContenderQueue;
+  private readonly lockName: string;
+
+  constructor(
+    readonly client: LockClient,
+    readonly path: string,
+    options: MutexOptions = {},
+  ) {
     const naming = options.naming ?? 'curator';
     if (naming !== 'curator' && naming !== 'kazoo') {
       throw badArguments(`naming must be 'curator' or 'kazoo', got ${String(naming)}`, path);
     }
-    const lockName = naming === 'curator' ? LockName.mutex : LockName.kazooMutex;
-    super(
-      {
-        client,
-        path,
-        style: naming,
-        lockName,
-        // Both name forms are contenders whichever style we write: a Curator-style and a
-        // kazoo-style process on one path (kazoo with extra_lock_patterns=['-lock-']) then queue
-        // together instead of each ignoring the other's nodes.
-        contenderNames: [LockName.mutex, LockName.kazooMutex],
-        data: options.data,
-        lossPolicy: lossPolicyOf(options.lossPolicy, path),
-        sequenceOrder: options.sequenceOrder ?? 'numeric',
-        decide: predecessorDecision,
-      },
-      [lockName],
-    );
+    this.lockName = naming === 'curator' ? LockName.mutex : LockName.kazooMutex;
+    this.queue = new ContenderQueue({
+      client,
+      path,
+      style: naming,
+      lockName: this.lockName,
+      // Both name forms are contenders whichever style we write: a Curator-style and a
+      // kazoo-style process on one path (kazoo with extra_lock_patterns=['-lock-']) then queue
+      // together instead of each ignoring the other's nodes.
+      contenderNames: [LockName.mutex, LockName.kazooMutex],
+      data: options.data,
+      lossPolicy: lossPolicyOf(options.lossPolicy, path),
+      sequenceOrder: options.sequenceOrder ?? 'numeric',
+      decide: (sorted, own) => predecessorDecision(sorted, own),
+    });
   }
 
   /**
@@ -68,13 +73,24 @@ export class Mutex extends QueueLock {
    * `revocable: true` the lease also tells when another process asks for the lock (see
    * {@link RevocableLease}).
    */
-  override acquire(options: RevocableAcquireOptions): Promise<RevocableLease>;
-  override acquire(options?: ReentrantAcquireOptions): Promise<Lease>;
-  override async acquire(
-    options: ReentrantAcquireOptions & { revocable?: boolean } = {},
-  ): Promise<Lease> {
-    const lease = await super.acquire(options);
+  acquire(options: RevocableAcquireOptions): Promise<RevocableLease>;
+  acquire(options?: ReentrantAcquireOptions): Promise<Lease>;
+  async acquire(options: ReentrantAcquireOptions & { revocable?: boolean } = {}): Promise<Lease> {
+    const lease =
+      options.reentrantFrom !== undefined
+        ? reenter(options.reentrantFrom, this.client, this.path, [this.lockName])
+        : await this.queue.acquire(options);
     // Opt-in revocation (Curator's makeRevocable): one more watch on the held node.
     return options.revocable === true ? watchRevocation(this.client, lease) : lease;
+  }
+
+  /** Takes the mutex if it is free (or reenters it through `reentrantFrom`); never waits. */
+  async tryAcquire(
+    options: Pick<ReentrantAcquireOptions, 'reentrantFrom'> = {},
+  ): Promise<Lease | null> {
+    if (options.reentrantFrom !== undefined) {
+      return reenter(options.reentrantFrom, this.client, this.path, [this.lockName]);
+    }
+    return this.queue.tryAcquire();
   }
 }

@@ -2,9 +2,10 @@
 import type { Data } from '../client/types.js';
 import { predecessorDecision, readerDecision } from './contenders.js';
 import { lossPolicyOf } from './errors.js';
+import { reenter } from './lease.js';
 import { LockName } from './naming.js';
-import { QueueLock } from './queue-lock.js';
-import type { LockClient, LockOptions } from './types.js';
+import { ContenderQueue } from './sequential.js';
+import type { Lease, Lock, LockClient, LockOptions, ReentrantAcquireOptions } from './types.js';
 
 export interface ReadWriteLockOptions extends LockOptions {
   /** Data stored in each lock node (default empty). */
@@ -13,8 +14,39 @@ export interface ReadWriteLockOptions extends LockOptions {
 
 const KINDS = [LockName.read, LockName.write] as const;
 
-/** One side of a {@link ReadWriteLock}: the queue lock of that side's decision. */
-export class ReadWriteSide extends QueueLock {}
+/** One side of a {@link ReadWriteLock}. */
+export class ReadWriteSide implements Lock {
+  constructor(
+    private readonly queue: ContenderQueue,
+    /** Kinds of lease accepted as `reentrantFrom`. */
+    private readonly reentrantKinds: readonly string[],
+  ) {}
+
+  get client(): LockClient {
+    return this.queue.spec.client;
+  }
+  get path(): string {
+    return this.queue.spec.path;
+  }
+
+  /** Waits for this side of the lock; see {@link Lock.acquire} and {@link ReentrantAcquireOptions}. */
+  async acquire(options: ReentrantAcquireOptions = {}): Promise<Lease> {
+    if (options.reentrantFrom !== undefined) {
+      return reenter(options.reentrantFrom, this.client, this.path, this.reentrantKinds);
+    }
+    return this.queue.acquire(options);
+  }
+
+  /** Takes this side if it can be had at once; never waits. */
+  async tryAcquire(
+    options: Pick<ReentrantAcquireOptions, 'reentrantFrom'> = {},
+  ): Promise<Lease | null> {
+    if (options.reentrantFrom !== undefined) {
+      return reenter(options.reentrantFrom, this.client, this.path, this.reentrantKinds);
+    }
+    return this.queue.tryAcquire();
+  }
+}
 
 /**
  * A read/write lock: any number of readers, or one writer. Nodes are Curator's
@@ -54,15 +86,19 @@ export class ReadWriteLock {
       sequenceOrder: options.sequenceOrder ?? 'numeric',
     };
     this.read = new ReadWriteSide(
-      {
+      new ContenderQueue({
         ...common,
         lockName: LockName.read,
         decide: (sorted, own) => readerDecision(sorted, own, LockName.write),
-      },
+      }),
       [LockName.read, LockName.write],
     );
     this.write = new ReadWriteSide(
-      { ...common, lockName: LockName.write, decide: predecessorDecision },
+      new ContenderQueue({
+        ...common,
+        lockName: LockName.write,
+        decide: (sorted, own) => predecessorDecision(sorted, own),
+      }),
       [LockName.write],
     );
   }
