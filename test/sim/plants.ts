@@ -3,12 +3,12 @@
 // transport). Each must be caught by the invariants within the CI seed budget.
 
 import type { LockClient, LockOptions } from '../../src/locks/index.js';
-import { codecs, encodeRequest } from '../../src/protocol/codecs.js';
+import { encodeRequest } from '../../src/protocol/codecs.js';
 import { OpCode } from '../../src/protocol/ops.js';
 import { Reader } from '../../src/protocol/reader.js';
-import { readRequestHeader } from '../../src/protocol/records.js';
 import type { Client } from '../../src/session/client.js';
 import type { Connection, Transport } from '../../src/session/transport.js';
+import { serverCodecs as codecs, readRequestHeader } from '../wire/server-codecs.js';
 import type { World } from './world.js';
 
 export interface Plant {
