@@ -3,6 +3,34 @@
  * @module zookeeper-ts
  */
 
+export { Client, connect } from './client/client.js';
+export type { OpResult, ReadOp } from './client/multi.js';
+export { Op } from './client/multi.js';
+export type { PersistentWatchIterator } from './client/persistent-watch.js';
+export type {
+  ACL,
+  AuthInfo,
+  CallOptions,
+  ClientEvents,
+  ClientInfo,
+  ConnectOptions,
+  CreateOptions,
+  Data,
+  EventType,
+  Id,
+  PersistentWatchOptions,
+  ReconfigOptions,
+  RemoveWatchesOptions,
+  SessionState,
+  Stat,
+  StateChange,
+  TlsOptions,
+  WatchedEvent,
+  Watcher,
+  WatcherKind,
+  WatchOptions,
+} from './client/types.js';
+export { CreateMode, Ids, Perms } from './client/types.js';
 export type {
   ErrorClass,
   ErrorCodeName,
@@ -51,33 +79,7 @@ export {
   ZooKeeperError,
 } from './protocol/errors.js';
 export { FrameSizeError } from './protocol/frame.js';
-export type { CallOptions, ReconfigOptions } from './session/client.js';
-export { Client, connect } from './session/client.js';
 export type { HostAddress, ParsedConnectString } from './session/hosts.js';
 export { parseConnectString } from './session/hosts.js';
-export type { OpResult, ReadOp } from './session/multi.js';
-export { Op } from './session/multi.js';
-export type { PersistentWatchIterator } from './session/persistent-watch.js';
 export type { SaslMechanism, SaslOptions } from './session/sasl/options.js';
 export type { Connection, Transport, TransportConnectOptions } from './session/transport.js';
-export type {
-  ACL,
-  AuthInfo,
-  ClientInfo,
-  ConnectOptions,
-  CreateOptions,
-  Data,
-  EventType,
-  Id,
-  PersistentWatchOptions,
-  RemoveWatchesOptions,
-  SessionState,
-  Stat,
-  StateChange,
-  TlsOptions,
-  WatchedEvent,
-  Watcher,
-  WatcherKind,
-  WatchOptions,
-} from './session/types.js';
-export { CreateMode, Ids, Perms } from './session/types.js';

@@ -51,10 +51,13 @@ export class WatchCounter {
         client.getData(path, watched(options)),
       getChildren: (path: string, options?: Parameters<Client['getChildren']>[1]) =>
         client.getChildren(path, watched(options)),
-      on: (...args: Parameters<Client['on']>) => client.on(...args),
+      on: (event, listener) => client.on(event, listener),
       sync: (...args: Parameters<Client['sync']>) => client.sync(...args),
       get state() {
         return client.state;
+      },
+      get closing() {
+        return client.closing;
       },
       get sessionId() {
         return client.sessionId;

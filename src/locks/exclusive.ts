@@ -1,6 +1,6 @@
 // The simplest lock: one EPHEMERAL node; whoever creates it holds the lock.
-import type { Stat } from '../session/types.js';
-import { CreateMode } from '../session/types.js';
+import type { Stat } from '../client/types.js';
+import { CreateMode } from '../client/types.js';
 import { acquireWithin } from './deadline.js';
 import { hasCode, isRetriable, lossPolicyOf, pauseBeforeRetry, SESSION_OVER } from './errors.js';
 import { holdNode } from './lease.js';

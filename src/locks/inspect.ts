@@ -1,6 +1,6 @@
 // Who holds a lock and who waits: a read-only view of a lock path, ordered and decided by the
 // same functions the recipes use, so it agrees with what our locks, Curator and kazoo do.
-import type { Stat } from '../session/types.js';
+import type { Stat } from '../client/types.js';
 import {
   byCreation,
   type Decision,

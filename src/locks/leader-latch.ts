@@ -1,7 +1,7 @@
 // Leader election with Curator LeaderLatch's node layout: a Java LeaderLatch on the same path takes
 // part in the same election.
-import type { Client } from '../session/client.js';
-import type { SessionState } from '../session/types.js';
+import type { Client } from '../client/client.js';
+import type { SessionState } from '../client/types.js';
 import { sortContenders } from './contenders.js';
 import { startDeadline } from './deadline.js';
 import { badArguments, hasCode, LockLostError, LockTimeoutError, lossPolicyOf } from './errors.js';

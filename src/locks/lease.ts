@@ -1,5 +1,5 @@
 // A held lock node and the leases (handles) on it: loss detection, fencing token, release.
-import type { SessionState, WatchedEvent } from '../session/types.js';
+import type { SessionState, WatchedEvent } from '../client/types.js';
 import {
   badArguments,
   hasCode,
@@ -46,6 +46,7 @@ export class Holding {
   /** Why the lock is lost, once it is (kept also while nobody has asked for the signal). */
   private lossReason: LockLostError | undefined;
   private readonly unsubscribe: () => void;
+  private readonly unsubscribeClosing: () => void;
   private leases = 0;
   private stopped = false;
   /** The removal in progress or done; a failed one is forgotten, so that it can be tried again. */
@@ -55,7 +56,11 @@ export class Holding {
 
   constructor(readonly spec: HoldingSpec) {
     this.unsubscribe = spec.client.on('state', (state) => this.onState(state));
-    this.onState(spec.client.state);
+    // The server may delete the node as soon as closeSession reaches it, long before the close
+    // reply comes back: from close() on, someone else may hold the lock.
+    this.unsubscribeClosing = spec.client.on('closing', () => this.lose('closed'));
+    if (spec.client.closing) this.lose('closed');
+    else this.onState(spec.client.state);
   }
 
   /** Aborted when the lock may be gone. The first call starts watching the node. */
@@ -121,6 +126,7 @@ export class Holding {
     if (!this.stopped) {
       this.stopped = true;
       this.unsubscribe();
+      this.unsubscribeClosing();
       this.leave();
       if (!remove) this.removal = Promise.resolve();
     }
@@ -201,6 +207,9 @@ export class Holding {
  * signal is first read (see {@link Holding}), never on the acquire path.
  */
 export function holdNode(spec: HoldingSpec): Lease {
+  // A grant decided after close() began is void: closeSession may already have reached the
+  // server and deleted the node, and another process may hold the lock.
+  if (spec.client.closing) throw new LockLostError('closed', spec.path);
   return new Holding(spec).lease();
 }
 

@@ -1,5 +1,5 @@
 // The fair, herd-free mutex (Curator's InterProcessMutex, kazoo's Lock).
-import type { Data } from '../session/types.js';
+import type { Data } from '../client/types.js';
 import { predecessorDecision } from './contenders.js';
 import { badArguments, lossPolicyOf } from './errors.js';
 import { reenter } from './lease.js';

@@ -1,6 +1,6 @@
 // Creating and deleting lock nodes safely across connection losses.
-import type { Stat } from '../session/types.js';
-import { CreateMode } from '../session/types.js';
+import type { Stat } from '../client/types.js';
+import { CreateMode } from '../client/types.js';
 import { hasCode, isRetriable, pauseBeforeRetry, SESSION_OVER } from './errors.js';
 import { baseName, childPath, type NamingStyle, newOwnerPrefix, parentOf } from './naming.js';
 import type { LockClient } from './types.js';

@@ -1,8 +1,8 @@
 // Lock revocation as Curator does it: a process that wants the lock writes `__REVOKE__` into the
 // holder's node; a holder that opted in watches its own node's data and is told.
+import type { Client } from '../client/client.js';
+import type { WatchedEvent } from '../client/types.js';
 import { ZooKeeperError } from '../protocol/errors.js';
-import type { Client } from '../session/client.js';
-import type { WatchedEvent } from '../session/types.js';
 import { badArguments, hasCode } from './errors.js';
 import { baseName, childPath, LockName, parseContender } from './naming.js';
 import { retryOnConnectionLoss } from './nodes.js';

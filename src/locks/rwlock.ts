@@ -1,5 +1,5 @@
 // Readers share, writers exclude (Curator's InterProcessReadWriteLock layout).
-import type { Data } from '../session/types.js';
+import type { Data } from '../client/types.js';
 import { predecessorDecision, readerDecision } from './contenders.js';
 import { lossPolicyOf } from './errors.js';
 import { reenter } from './lease.js';

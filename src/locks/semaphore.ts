@@ -1,5 +1,5 @@
 // Up to N holders (Curator's InterProcessSemaphoreV2 layout).
-import type { Data } from '../session/types.js';
+import type { Data } from '../client/types.js';
 import { sortContenders } from './contenders.js';
 import { acquireWithin } from './deadline.js';
 import { badArguments, lossPolicyOf } from './errors.js';

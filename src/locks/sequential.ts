@@ -1,7 +1,7 @@
 // The queue every sequential recipe shares (mutex, read and write locks, the semaphore's guard):
 // an EPHEMERAL_SEQUENTIAL contender node per waiter, ordered by sequence number, each waiting on
 // one node ahead of it.
-import type { Data } from '../session/types.js';
+import type { Data } from '../client/types.js';
 import type { Decision, SequenceOrder } from './contenders.js';
 import { acquireWithin, type Deadline } from './deadline.js';
 import { holdNode } from './lease.js';

@@ -1,7 +1,7 @@
 // Public types of the lock recipes: what a lock needs from a client, and what it hands back.
 /// <reference path="../disposable.ts" preserve="true" />
 
-import type { Client } from '../session/client.js';
+import type { Client } from '../client/client.js';
 import type { SequenceOrder } from './contenders.js';
 
 /**
@@ -18,6 +18,7 @@ export type LockClient = Pick<
   | 'sync'
   | 'on'
   | 'state'
+  | 'closing'
   | 'sessionId'
   | 'chroot'
 >;

@@ -1,6 +1,6 @@
 // Waiting for one node to change, without leaving a watch behind when it is already gone.
 
-import type { WatchedEvent } from '../session/types.js';
+import type { WatchedEvent } from '../client/types.js';
 import { hasCode, isRetriable } from './errors.js';
 import type { LockClient } from './types.js';
 import { dataWatchKey, joinWatcher } from './watchers.js';

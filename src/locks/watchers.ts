@@ -1,6 +1,6 @@
 // One watcher closure per watched node and client, shared by every wait on that node, so an
 // aborted wait leaves nothing behind in the client.
-import type { WatchedEvent } from '../session/types.js';
+import type { WatchedEvent } from '../client/types.js';
 import type { LockClient } from './types.js';
 
 interface Shared {

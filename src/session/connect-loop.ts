@@ -8,6 +8,9 @@ import { attemptBudget, reconnectPause } from './pacing.js';
 import type { Connection, Transport } from './transport.js';
 import type { TlsOptions } from './types.js';
 
+/** The longest pause after a whole round of hosts without a session, ms (as the Java client). */
+const MAX_ROUND_PAUSE = 1_000;
+
 /** What the loop needs from the session, and what it tells it. */
 export interface ConnectRoute {
   readonly clock: Clock;
@@ -45,7 +48,7 @@ export async function connectLoop(route: ConnectRoute): Promise<void> {
       // A whole round without a session: pause before the next, as the Java client does,
       // but never so long that a short session cannot be resumed in time.
       failures = 0;
-      const pause = Math.min(1_000, Math.floor(route.sessionTimeout() / 4));
+      const pause = Math.min(MAX_ROUND_PAUSE, Math.floor(route.sessionTimeout() / 4));
       if (!(await pauseUnlessStopped(route, pause * (0.5 + Math.random() / 2)))) return;
     }
     const budget = attemptBudget({

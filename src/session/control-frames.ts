@@ -31,11 +31,14 @@ export function handshakeRefusal(frame: Uint8Array): ZooKeeperError {
   });
 }
 
+/** AuthPacket.type: servers ignore it, and every client sends 0. */
+const AUTH_TYPE = 0;
+
 export function authFrame(entry: AuthEntry): Outbound {
   return {
     kind: 'auth',
     frame: encodeRequest(Xid.auth, codecs.auth, {
-      type: 0,
+      type: AUTH_TYPE,
       scheme: entry.scheme,
       auth: entry.auth,
     }),
@@ -53,7 +56,7 @@ export function setWatchesReply(onReply: () => void): PendingRequest {
     resolve: onReply,
     reject: () => {},
     onReply: (err) => {
-      if (err !== 0) onReply();
+      if (err !== ErrorCode.OK) onReply();
     },
   });
 }

@@ -113,11 +113,6 @@ export class HostList {
     if (at >= 0) this.index = (at - 1 + this.hosts.length) % this.hosts.length;
   }
 
-  /** The host of the last `next()`. */
-  current(): HostAddress | undefined {
-    return this.hosts[this.index];
-  }
-
   markConnected(): void {
     this.lastConnected = this.index;
   }

@@ -1,6 +1,6 @@
 // One established connection and what lives exactly as long as it: the server it reaches, whether
-// that server is read-only, and the heartbeat that keeps it alive. The handshake makes it; the
-// session drops it when the link breaks or the session ends.
+// that server is read-only, and the heartbeat that keeps it alive. The handshake (handshake.ts)
+// makes it, and drops it when the link breaks or the session ends.
 import { makeError, type ZooKeeperError } from '../protocol/errors.js';
 import type { Clock } from './clock.js';
 import { Heartbeat, type SessionTimers } from './heartbeat.js';

@@ -24,10 +24,6 @@ export class Outbox {
   /** `written` runs for each item as it is handed to the connection, before the write. */
   constructor(private readonly written: (item: Outbound) => void) {}
 
-  get length(): number {
-    return this.queue.length;
-  }
-
   push(item: Outbound): void {
     this.queue.push(item);
     this.schedule();

@@ -22,10 +22,6 @@ export class Deque<T> {
     this.count++;
   }
 
-  peek(): T | undefined {
-    return this.count === 0 ? undefined : this.items[this.head];
-  }
-
   shift(): T | undefined {
     if (this.count === 0) return undefined;
     const item = this.items[this.head];

@@ -4,7 +4,7 @@
 
 import { decodeReplyHeader, decodeWatcherEvent } from '../protocol/codecs.js';
 import type { ZooKeeperError } from '../protocol/errors.js';
-import { errorFromCode, ProtocolError } from '../protocol/errors.js';
+import { ErrorCode, errorFromCode, ProtocolError } from '../protocol/errors.js';
 import { Xid } from '../protocol/ops.js';
 import { stripChroot } from '../protocol/paths.js';
 import { Reader } from '../protocol/reader.js';
@@ -52,7 +52,7 @@ export function routeReply(frame: Uint8Array, route: ReplyRoute): void {
   if (header.xid === Xid.auth) {
     const entry = route.authInFlight.shift();
     const waiters = entry?.waiters.splice(0) ?? [];
-    if (header.err === 0) {
+    if (header.err === ErrorCode.OK) {
       for (const waiter of waiters) waiter.resolve();
       return;
     }
@@ -76,7 +76,7 @@ export function routeReply(frame: Uint8Array, route: ReplyRoute): void {
     // Watch bookkeeping must never break reply delivery.
   }
   if (request.abandoned) return;
-  if (header.err !== 0) {
+  if (header.err !== ErrorCode.OK) {
     request.settle(errorFromCode(header.err, { path: request.path, op: request.op }));
     return;
   }

@@ -1,20 +1,24 @@
 // The session manager: finds a server, keeps one connection alive, pipelines requests over it and
-// resumes the same session on another server when the link breaks, until the session ends.
+// resumes the same session on another server when the link breaks, until the session ends. This
+// file holds the session's state and its endings and wires the parts: the connect loop
+// (connect-loop.ts) dials, serve.ts runs a connection, the handshake (handshake.ts) turns it into
+// the session's link and back, identity.ts keeps what the server said about the session,
+// replies.ts and submit.ts are the two directions of traffic.
 //
 // Two queues. The outbox (outbox.ts) holds frames not yet written: user requests in it survive a
-// reconnect and go out on the next connection. `pending` holds written requests awaiting replies, answered
-// strictly in order; when a link breaks they fail with CONNECTIONLOSS, because nobody can know
-// whether the server applied them.
-import { type Codec, decodeConnectResponse, encodeConnectRequest } from '../protocol/codecs.js';
+// reconnect and go out on the next connection. `pending` holds written requests awaiting replies,
+// answered strictly in order; when a link breaks they fail with CONNECTIONLOSS, because nobody can
+// know whether the server applied them.
+import type { Codec } from '../protocol/codecs.js';
 import { errorFromCode, makeError, type ZooKeeperError } from '../protocol/errors.js';
 import { DEFAULT_MAX_FRAME } from '../protocol/frame.js';
 import { type Clock, systemClock } from './clock.js';
 import { closeOnServer } from './close.js';
 import { connectLoop } from './connect-loop.js';
-import { authFrame, handshakeRefusal, PING_FRAME, REPLY_HEADER_SIZE } from './control-frames.js';
-import { type SessionTimers, sessionTimers } from './heartbeat.js';
+import { authFrame } from './control-frames.js';
+import { LinkKeeper } from './handshake.js';
 import { formatHost, type HostAddress, type HostList } from './hosts.js';
-import { Link } from './link.js';
+import { SessionIdentity } from './identity.js';
 import { Outbox } from './outbox.js';
 import { Deque } from './queue.js';
 import { leaveForReadWrite } from './readonly-probe.js';
@@ -22,14 +26,16 @@ import { type ReplyRoute, routeReply } from './replies.js';
 import type { AuthEntry, PendingRequest } from './requests.js';
 import { openForRequests } from './restore.js';
 import type { SaslOptions } from './sasl/options.js';
-import { saslOnConnection } from './sasl/session-hook.js';
 import { type ServeRoute, serveConnection } from './serve.js';
 import { waitForFirstSession } from './startup.js';
-import { isConnected, isFinal, StateMachine } from './state.js';
-import { queueRequest, type SubmitDetails } from './submit.js';
-import type { Connection, Transport } from './transport.js';
+import { isFinal, StateMachine } from './state.js';
+import { frameTooLarge, queueRequest, type SubmitDetails } from './submit.js';
+import type { Transport } from './transport.js';
 import type { SessionState, TlsOptions } from './types.js';
 import { WatchRegistry } from './watches.js';
+
+/** The largest xid (int32); the next one wraps to 1. */
+const MAX_XID = 0x7fff_ffff;
 
 export interface SessionConfig {
   hosts: HostList;
@@ -60,25 +66,17 @@ export class Session {
   private readonly outbox = new Outbox((item) => {
     if (item.kind === 'auth') this.authInFlight.push(item.entry);
     else if (item.request) this.pending.push(item.request);
-    this.link?.heartbeat.sent();
+    this.links.current?.heartbeat.sent();
   });
   private readonly pending = new Deque<PendingRequest>();
   private readonly authInFlight = new Deque<AuthEntry>();
   private readonly auth: AuthEntry[];
   private readonly replies: ReplyRoute;
   private readonly serving: ServeRoute;
-
-  private id = 0n;
-  private password: Uint8Array = new Uint8Array(16);
-  private negotiatedTimeout: number;
-  private zxid = 0n;
+  private readonly identity: SessionIdentity;
+  /** The established connection while there is one; the countdown to expiry while not. */
+  private readonly links: LinkKeeper;
   private xid = 0;
-  private seenReadWriteServer = false;
-  private timers: SessionTimers;
-
-  /** The established connection, while there is one. */
-  private link: Link | null = null;
-  private expiryTimer: unknown = null;
   private readonly stop = new AbortController();
   private loop: Promise<void> | null = null;
   private closing: Promise<void> | null = null;
@@ -94,36 +92,60 @@ export class Session {
     this.chroot = config.chroot;
     this.clock = config.clock ?? systemClock;
     this.maxFrameSize = config.maxFrameSize ?? DEFAULT_MAX_FRAME;
-    this.negotiatedTimeout = config.sessionTimeout;
-    this.timers = sessionTimers(config.sessionTimeout, config.hosts.size);
+    this.identity = new SessionIdentity(config.sessionTimeout, config.hosts.size, config.resume);
+    this.links = new LinkKeeper({
+      clock: this.clock,
+      hosts: config.hosts,
+      identity: this.identity,
+      outbox: this.outbox,
+      pending: this.pending,
+      authInFlight: this.authInFlight,
+      sasl: config.sasl,
+      state: () => this.state,
+      closeAnswered: () => this.closeAnswered,
+      lastError: () => this.lastError,
+      failed: (error) => {
+        this.lastError = error;
+      },
+      nextXid: () => this.nextXid(),
+      suspend: (cause) => this.machine.transition('suspended', cause),
+      expire: (error) => void this.shutdown('expired', error),
+      authFailed: (error) => this.authFailed(error),
+      open: (connection, readOnly) =>
+        openForRequests(
+          {
+            auth: this.auth,
+            watches: this.watches,
+            chroot: this.chroot,
+            outbox: this.outbox,
+            lastZxid: () => this.identity.zxid,
+            isCurrent: (c) => this.links.isCurrent(c),
+            announce: (state) => this.machine.transition(state),
+          },
+          connection,
+          readOnly,
+        ),
+    });
     this.auth = config.auth.map(({ scheme, auth }) => ({ scheme, auth, waiters: [] }));
     this.replies = {
       chroot: this.chroot,
       watches: this.watches,
       pending: this.pending,
       authInFlight: this.authInFlight,
-      heard: () => this.link?.heartbeat.heard(),
+      heard: () => this.links.current?.heartbeat.heard(),
       zxidSeen: (zxid) => {
-        this.zxid = zxid;
+        this.identity.zxid = zxid;
       },
       authFailed: (error) => this.authFailed(error),
     };
     this.serving = {
       maxFrameSize: this.maxFrameSize,
       pending: this.pending,
-      connectRequest: () =>
-        encodeConnectRequest({
-          protocolVersion: 0,
-          lastZxidSeen: this.zxid,
-          timeOut: this.config.sessionTimeout,
-          sessionId: this.seenReadWriteServer ? this.id : 0n,
-          passwd: this.seenReadWriteServer ? this.password : new Uint8Array(16),
-          readOnly: this.config.readOnly,
-        }),
-      handshake: (frame, connection, host) => this.handshake(frame, connection, host),
+      connectRequest: () => this.identity.connectRequest(this.config.readOnly),
+      handshake: (frame, connection, host) => this.links.handshake(frame, connection, host),
       reply: (frame) => routeReply(frame, this.replies),
       established: (connection, host) => {
-        if (!this.link?.readOnly) return;
+        if (!this.links.current?.readOnly) return;
         void leaveForReadWrite({
           connection,
           current: host,
@@ -132,7 +154,7 @@ export class Session {
           tls: this.config.tls,
           clock: this.clock,
           stop: this.stop.signal,
-          isCurrent: (c) => this.link?.connection === c,
+          isCurrent: (c) => this.links.isCurrent(c),
           leave: (found) =>
             this.dropConnection(
               `${formatHost(found)} serves reads and writes; leaving the read-only server`,
@@ -143,36 +165,31 @@ export class Session {
       failed: (error) => {
         this.lastError = error;
       },
-      lost: (connection, host) => this.connectionLost(connection, host),
+      lost: (connection, host) => this.links.lost(connection, host),
     };
-    if (config.resume) {
-      this.id = config.resume.id;
-      this.password = config.resume.password;
-      this.seenReadWriteServer = true;
-    }
   }
 
   get state(): SessionState {
     return this.machine.state;
   }
   get sessionId(): bigint {
-    return this.id;
+    return this.identity.id;
   }
   get sessionPassword(): Uint8Array {
-    return this.password;
+    return this.identity.password;
   }
   get sessionTimeout(): number {
-    return this.negotiatedTimeout;
+    return this.identity.timeout;
   }
   get lastZxid(): bigint {
-    return this.zxid;
+    return this.identity.zxid;
   }
   get hostList(): HostList {
     return this.config.hosts;
   }
   /** The server the session is connected to, or null while not connected. */
   get server(): HostAddress | null {
-    return this.link?.host ?? null;
+    return this.links.current?.host ?? null;
   }
 
   onState(
@@ -194,8 +211,8 @@ export class Session {
       tls: this.config.tls,
       stop: this.stop.signal,
       running: () => !isFinal(this.state) && !this.closeAnswered,
-      timers: () => this.timers,
-      sessionTimeout: () => this.negotiatedTimeout,
+      timers: () => this.identity.timers,
+      sessionTimeout: () => this.identity.timeout,
       deadline: () => (this.state === 'connecting' ? this.connectDeadline : null),
       serve: (connection, host, handshakeDone) =>
         serveConnection(this.serving, connection, host, handshakeDone),
@@ -243,21 +260,17 @@ export class Session {
   addAuth(scheme: string, auth: Uint8Array): Promise<void> {
     if (isFinal(this.state) || this.closing) return Promise.reject(this.finalError('addAuth'));
     // Kept and re-sent with every handshake: one the server must refuse would loop forever.
-    const size = authFrame({ scheme, auth, waiters: [] }).frame.length - 4;
-    if (size > this.maxFrameSize) {
-      return Promise.reject(
-        makeError(
-          'BADARGUMENTS',
-          `addAuth request is ${size} bytes, over the ${this.maxFrameSize}-byte frame limit (jute.maxbuffer)`,
-          { op: 'addAuth' },
-        ),
-      );
-    }
+    const tooLarge = frameTooLarge(
+      authFrame({ scheme, auth, waiters: [] }).frame,
+      this.maxFrameSize,
+      'addAuth',
+    );
+    if (tooLarge) return Promise.reject(tooLarge);
     return new Promise((resolve, reject) => {
       const entry: AuthEntry = { scheme, auth, waiters: [{ resolve, reject }] };
       this.auth.push(entry);
       // When not connected, the next handshake sends it with the others.
-      if (this.link) this.outbox.push(authFrame(entry));
+      if (this.links.current) this.outbox.push(authFrame(entry));
     });
   }
 
@@ -268,130 +281,21 @@ export class Session {
 
   /** Drops the current connection (for tests of failover and for moving to another server). */
   dropConnection(reason = 'dropped by the client'): void {
-    if (!this.link) return;
+    const link = this.links.current;
+    if (!link) return;
     this.lastError = makeError('CONNECTIONLOSS', reason);
-    this.link.connection.close();
-  }
-
-  // ---- connect loop ------------------------------------------------------------------------
-
-  private handshake(frame: Uint8Array, connection: Connection, host: HostAddress): boolean {
-    if (frame.length === REPLY_HEADER_SIZE) throw handshakeRefusal(frame);
-    const response = decodeConnectResponse(frame);
-    if (response.timeOut <= 0) {
-      // The server no longer knows this session (expired, or a wrong password).
-      this.expire(makeError('SESSIONEXPIRED', `session 0x${this.id.toString(16)} has expired`));
-      return false;
-    }
-    this.id = response.sessionId;
-    this.password = response.passwd;
-    this.negotiatedTimeout = response.timeOut;
-    this.timers = sessionTimers(response.timeOut, this.config.hosts.size);
-    if (!response.readOnly) this.seenReadWriteServer = true;
-    this.config.hosts.markConnected();
-    this.lastError = null;
-    this.clearExpiryTimer();
-    // Before any transition: a 'connected' listener may read `server`.
-    this.link = new Link(connection, host, response.readOnly, this.clock, this.timers, {
-      ping: () => this.outbox.push({ kind: 'control', frame: PING_FRAME }),
-      dead: (error) => {
-        this.lastError = error;
-      },
-    });
-    const sasl = this.config.sasl;
-    if (!sasl) this.openForRequests(connection, response.readOnly);
-    else
-      saslOnConnection(sasl, this.pending, connection, {
-        nextXid: () => this.nextXid(),
-        sent: () => this.link?.heartbeat.sent(),
-        done: () => {
-          if (this.link?.connection === connection)
-            this.openForRequests(connection, response.readOnly);
-        },
-        failed: (error) => this.authFailed(error),
-      });
-    return true;
-  }
-
-  private openForRequests(connection: Connection, readOnly: boolean): void {
-    openForRequests(
-      {
-        auth: this.auth,
-        watches: this.watches,
-        chroot: this.chroot,
-        outbox: this.outbox,
-        lastZxid: () => this.zxid,
-        isCurrent: (c) => this.link?.connection === c,
-        announce: (state) => this.machine.transition(state),
-      },
-      connection,
-      readOnly,
-    );
-  }
-
-  private connectionLost(connection: Connection, host: HostAddress): void {
-    const link = this.link;
-    if (link?.connection !== connection) return;
-    this.link = null;
-    // The session's clock runs from the last frame heard, not from when the link broke.
-    const lastHeard = link.end();
-    const reason =
-      this.lastError instanceof Error ? this.lastError.message : 'the connection closed';
-    const message = `connection to ${formatHost(host)} lost: ${reason}`;
-    const cause = this.lastError instanceof Error ? this.lastError : undefined;
-    for (const request of this.pending.drain()) {
-      request.settle(
-        makeError('CONNECTIONLOSS', message, {
-          op: request.op,
-          path: request.path,
-          cause,
-        }),
-      );
-    }
-    // Credentials without a reply are re-sent (with their waiters) by the next handshake.
-    this.authInFlight.drain();
-    this.outbox.detach();
-    if (isFinal(this.state) || this.closeAnswered) return;
-    this.machine.transition('suspended', cause);
-    this.armExpiryTimer(lastHeard);
+    link.connection.close();
   }
 
   // ---- writing -----------------------------------------------------------------------------
 
   private nextXid(): number {
     // The Java client's rule: 1 .. 2^31-1, wrapping to 1; 0 and negatives are reserved.
-    this.xid = this.xid >= 0x7fffffff ? 1 : this.xid + 1;
+    this.xid = this.xid >= MAX_XID ? 1 : this.xid + 1;
     return this.xid;
   }
 
   // ---- endings -----------------------------------------------------------------------------
-
-  private armExpiryTimer(lastHeard: number): void {
-    this.clearExpiryTimer();
-    if (this.id === 0n) return;
-    // Nothing heard for a whole session timeout: the server has expired us, or will before we
-    // could prove otherwise. Declaring it here keeps locks safe and stops retrying forever.
-    const remaining = Math.max(0, lastHeard + this.negotiatedTimeout - this.clock.now());
-    this.expiryTimer = this.clock.setTimeout(() => {
-      this.expiryTimer = null;
-      if (isConnected(this.state) || isFinal(this.state)) return;
-      this.expire(
-        makeError(
-          'SESSIONEXPIRED',
-          `no server answered for ${this.negotiatedTimeout} ms (the session timeout): session 0x${this.id.toString(16)} is considered expired`,
-        ),
-      );
-    }, remaining);
-  }
-
-  private clearExpiryTimer(): void {
-    if (this.expiryTimer !== null) this.clock.clearTimeout(this.expiryTimer);
-    this.expiryTimer = null;
-  }
-
-  private expire(error: ZooKeeperError): void {
-    void this.shutdown('expired', error);
-  }
 
   private authFailed(error: ZooKeeperError): void {
     void this.shutdown('auth-failed', error);
@@ -401,11 +305,7 @@ export class Session {
     const details = { op, path };
     switch (this.state) {
       case 'expired':
-        return makeError(
-          'SESSIONEXPIRED',
-          `session 0x${this.id.toString(16)} has expired`,
-          details,
-        );
+        return makeError('SESSIONEXPIRED', `session ${this.identity.hexId} has expired`, details);
       case 'auth-failed':
         return makeError('AUTHFAILED', 'authentication failed; the session is unusable', details);
       default:
@@ -420,13 +320,10 @@ export class Session {
   ): Promise<void> {
     if (isFinal(this.state)) return;
     this.endReason = error;
-    this.clearExpiryTimer();
-    const link = this.link;
-    link?.end();
-    this.machine.transition(state, error);
-    this.stop.abort(error);
-    this.link = null;
-    link?.connection.close();
+    this.links.end(() => {
+      this.machine.transition(state, error);
+      this.stop.abort(error);
+    });
     const fail = (request: PendingRequest | undefined) =>
       request?.settle(
         errorFromCode(error.errno, {
@@ -451,8 +348,8 @@ export class Session {
       clock: this.clock,
       state: () => this.state,
       subscribe: (listener) => this.machine.subscribe(listener),
-      sessionId: () => this.id,
-      sessionTimeout: () => this.negotiatedTimeout,
+      sessionId: () => this.identity.id,
+      sessionTimeout: () => this.identity.timeout,
       nextXid: () => this.nextXid(),
       send: (item) => this.outbox.push(item),
       answered: () => {

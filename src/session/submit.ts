@@ -3,10 +3,32 @@
 // before it was written never goes out, and one given up after still has its reply consumed.
 import type { Codec } from '../protocol/codecs.js';
 import { encodeRequest } from '../protocol/codecs.js';
-import { makeError } from '../protocol/errors.js';
+import { makeError, type ZooKeeperError } from '../protocol/errors.js';
 import type { Clock } from './clock.js';
 import type { Outbox } from './outbox.js';
 import { makeRequest, type Outbound } from './requests.js';
+
+/** The int32 length that starts every frame: jute.maxbuffer limits what follows it. */
+const LENGTH_PREFIX = 4;
+
+/**
+ * BADARGUMENTS when a request frame is over the frame limit (the server would drop the link
+ * instead of answering), else null.
+ */
+export function frameTooLarge(
+  frame: Uint8Array,
+  maxFrameSize: number,
+  op: string,
+  path?: string,
+): ZooKeeperError | null {
+  const size = frame.length - LENGTH_PREFIX;
+  if (size <= maxFrameSize) return null;
+  return makeError(
+    'BADARGUMENTS',
+    `${op} request is ${size} bytes, over the ${maxFrameSize}-byte frame limit (jute.maxbuffer)`,
+    { path, op },
+  );
+}
 
 /** How a call is sent and awaited. */
 export interface SubmitDetails {
@@ -48,15 +70,8 @@ export function queueRequest<Req, Res>(
   } catch (error) {
     return Promise.reject(error);
   }
-  if (frame.length - 4 > maxFrameSize) {
-    return Promise.reject(
-      makeError(
-        'BADARGUMENTS',
-        `${op} request is ${frame.length - 4} bytes, over the ${maxFrameSize}-byte frame limit (jute.maxbuffer)`,
-        { path: details.path, op },
-      ),
-    );
-  }
+  const tooLarge = frameTooLarge(frame, maxFrameSize, op, details.path);
+  if (tooLarge) return Promise.reject(tooLarge);
   return new Promise<Res>((resolve, reject) => {
     const giveUp = (reason: unknown) => {
       // Not yet written: take it out. Already written: its reply must still be consumed in

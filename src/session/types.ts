@@ -1,5 +1,5 @@
-// Public types of the client: the shapes users program against.
-import { CreateFlag, Perms as ProtocolPerms } from '../protocol/ops.js';
+// The public types the engine itself speaks in: session states, watch events and TLS settings.
+// Everything else users program against is the client's (src/client/types.ts re-exports these).
 
 /** Session states. `expired`, `auth-failed` and `closed` are final. */
 export type SessionState =
@@ -10,40 +10,6 @@ export type SessionState =
   | 'expired'
   | 'auth-failed'
   | 'closed';
-
-/** What a state listener learns besides the new state (see `Client.on('state')`). */
-export interface StateChange {
-  /** The state before this change. */
-  previous: SessionState;
-  /** Why, when the client did not ask for it: what broke the link, or what ended the session. */
-  cause?: Error;
-}
-
-/** Node metadata. zxids and session ids are bigint (they exceed 2^53); times are ms since the epoch. */
-export interface Stat {
-  /** zxid of the transaction that created the node. */
-  czxid: bigint;
-  /** zxid of the transaction that last modified the node's data. */
-  mzxid: bigint;
-  /** Creation time, ms since the epoch. */
-  ctime: number;
-  /** Last data modification time, ms since the epoch. */
-  mtime: number;
-  /** Number of changes to the data (the version that setData and delete check). */
-  version: number;
-  /** Number of changes to the children. */
-  cversion: number;
-  /** Number of changes to the ACL. */
-  aversion: number;
-  /** Session id of the owner for an ephemeral node, else 0n. */
-  ephemeralOwner: bigint;
-  /** Length of the data, bytes. */
-  dataLength: number;
-  /** Number of children. */
-  numChildren: number;
-  /** zxid of the last change to the children. */
-  pzxid: bigint;
-}
 
 /** What happened to a watched node (Java's Watcher.Event.EventType names). */
 export type EventType =
@@ -70,38 +36,6 @@ export interface WatchedEvent {
 /** A one-shot watcher, as in ZooKeeper: it fires once per registration and trigger. */
 export type Watcher = (event: WatchedEvent) => void;
 
-/** An identity in an ACL: a scheme and an id within it. */
-export interface Id {
-  /** `world`, `auth`, `digest`, `ip`, `x509`, `sasl`, ... */
-  scheme: string;
-  /** The id in that scheme: `anyone` for `world`, `user:base64(sha1(user:password))` for `digest`, ... */
-  id: string;
-}
-
-/** One ACL entry: permissions granted to an identity. */
-export interface ACL {
-  /** {@link Perms} bits, OR-ed together. */
-  perms: number;
-  /** Who gets them. */
-  id: Id;
-}
-
-/** One identity the server knows the session by (the answer of `whoAmI`). */
-export interface ClientInfo {
-  /** The authentication scheme (`ip`, `digest`, `x509`, ...). */
-  authScheme: string;
-  /** The user within that scheme. */
-  user: string;
-}
-
-/** Credentials sent with addAuth, and after every reconnect. */
-export interface AuthInfo {
-  /** The authentication scheme, e.g. `digest`. */
-  scheme: string;
-  /** For `digest`: `user:password`. Strings are UTF-8 encoded. */
-  credentials: string | Uint8Array;
-}
-
 /** TLS settings of a connection (`ConnectOptions.tls`). */
 export interface TlsOptions {
   /** PEM CA certificate(s) that sign the server certificate. */
@@ -114,109 +48,4 @@ export interface TlsOptions {
   servername?: string;
   /** Verify the server certificate (default true). */
   rejectUnauthorized?: boolean;
-}
-
-/** Node data: bytes, or a string sent UTF-8 encoded. */
-export type Data = Uint8Array | string;
-
-/** How a node is created; values are ZooKeeper's CreateMode flags (one table, in the protocol). */
-export const CreateMode = CreateFlag;
-export type CreateMode = (typeof CreateMode)[keyof typeof CreateMode];
-
-/** Permission bits of an ACL entry. */
-export const Perms = ProtocolPerms;
-
-/** Well-known ids and ACLs, as in ZooKeeper's ZooDefs.Ids. */
-export const Ids = {
-  /** Everyone (`world:anyone`). */
-  ANYONE_ID_UNSAFE: Object.freeze({ scheme: 'world', id: 'anyone' }) as Id,
-  /** Whoever the session authenticated as (`auth:`), resolved by the server at create/setACL time. */
-  AUTH_IDS: Object.freeze({ scheme: 'auth', id: '' }) as Id,
-  /** Everything for everyone. */
-  OPEN_ACL_UNSAFE: Object.freeze([
-    Object.freeze({ perms: 31, id: { scheme: 'world', id: 'anyone' } }),
-  ]) as readonly ACL[],
-  /** Everything for the creator's authenticated identities only (needs addAuth first). */
-  CREATOR_ALL_ACL: Object.freeze([
-    Object.freeze({ perms: 31, id: { scheme: 'auth', id: '' } }),
-  ]) as readonly ACL[],
-  /** Read-only for everyone. */
-  READ_ACL_UNSAFE: Object.freeze([
-    Object.freeze({ perms: 1, id: { scheme: 'world', id: 'anyone' } }),
-  ]) as readonly ACL[],
-} as const;
-
-/** Options of `create`, `create2` and `Op.create`. */
-export interface CreateOptions {
-  /** How the node is created. Default {@link CreateMode.PERSISTENT}. */
-  mode?: CreateMode;
-  /** The node's ACL. Default {@link Ids.OPEN_ACL_UNSAFE}. */
-  acl?: readonly ACL[];
-  /** Time to live in ms, for the *_WITH_TTL modes (server needs extendedTypesEnabled). */
-  ttl?: number;
-}
-
-/** Options of the reads that can leave a one-shot watch (`exists`, `getData`, `getChildren`). */
-export interface WatchOptions {
-  /** Called once on the next change of the node (or its children, for getChildren). */
-  watch?: Watcher;
-}
-
-/** Options of `watch()`: a persistent watch that outlives its triggers. */
-export interface PersistentWatchOptions {
-  /** Also watch every descendant (PERSISTENT_RECURSIVE). */
-  recursive?: boolean;
-  /** Aborting ends the iteration and removes the watch on the server. */
-  signal?: AbortSignal;
-}
-
-/** Kinds accepted by `removeWatches`. */
-export type WatcherKind = 'children' | 'data' | 'any' | 'persistent' | 'persistentRecursive';
-
-/** Options of `removeWatches`. */
-export interface RemoveWatchesOptions {
-  /** Remove the local watchers even if the server cannot be reached. */
-  local?: boolean;
-}
-
-/** Options of {@link connect}. */
-export interface ConnectOptions {
-  /** Requested session timeout in ms; the server negotiates it (see `client.sessionTimeout`). Default 30 000. */
-  sessionTimeout?: number;
-  /** `connect()` rejects if no session is established by then, ms. Default 10 000. */
-  connectTimeout?: number;
-  /** Accept read-only servers (canBeReadOnly). Default false. */
-  readOnly?: boolean;
-  /** Credentials sent after every (re)connect. */
-  auth?: readonly AuthInfo[];
-  /**
-   * SASL authentication (DIGEST-MD5), run after every (re)connect before any other request;
-   * requests made meanwhile wait for it. `connect()` resolves only once the server accepted the
-   * credentials; bad ones end the session with AUTHFAILED (`connect()` rejects, or, after a
-   * reconnect, the session moves to `auth-failed`). Combines with `auth` and TLS.
-   *
-   * @example
-   * await connect('zk:2181', { sasl: { mechanism: 'DIGEST-MD5', username: 'app', password } });
-   */
-  sasl?: import('./sasl/options.js').SaslOptions;
-  /** `true` for TLS with the system CAs, or TLS options. */
-  tls?: boolean | TlsOptions;
-  /** Runtime adapter; the right one for the runtime is picked by default. */
-  transport?: import('./transport.js').Transport;
-  /**
-   * Each call rejects with REQUESTTIMEOUT when no reply came within this many ms (its reply, if
-   * it comes later, is dropped). Default 0: a call waits as long as the session lives.
-   */
-  requestTimeout?: number;
-  /** Largest frame accepted or sent, bytes (ZooKeeper's jute.maxbuffer). Default 1 048 575. */
-  maxFrameSize?: number;
-  /** Resume an existing session (e.g. one stored by a previous request in a serverless runtime). */
-  session?: {
-    /** The session id (`client.sessionId`). */
-    id: bigint;
-    /** The session password (`client.sessionPassword`). */
-    password: Uint8Array;
-  };
-  /** Shuffle the host list before use (default true, as the Java client). */
-  shuffleHosts?: boolean;
 }

@@ -92,6 +92,9 @@ export function trappedClient(
     get chroot() {
       return client.chroot;
     },
+    get closing() {
+      return client.closing;
+    },
     on: (event, listener) => client.on(event, listener),
     exists: (...args) => client.exists(...args),
     getData: (...args) => client.getData(...args),

@@ -1,7 +1,7 @@
 // The model's side of the differential test: runs the script of `differential.ts` against a
 // one-member model on the virtual clock and prints its log as JSON. Usage:
 //   tsx test/sim/diff-main.ts --seed N --base /path --steps S --sessions K --tick MS
-import { Client } from '../../src/session/client.js';
+import { Client } from '../../src/client/client.js';
 import { runScript } from './differential.js';
 import { installEnvironment, Rng, Scheduler } from './env.js';
 import { Ensemble } from './model/ensemble.js';

@@ -4,7 +4,7 @@
 // process, on the virtual clock); every reply and every watch event must be the same.
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
-import { Client } from '../../src/session/client.js';
+import { Client } from '../../src/client/client.js';
 import { sharedServer } from '../harness/index.js';
 import { runScript } from './differential.js';
 

@@ -4,9 +4,9 @@
 // not depend on the server's zxids, times or session ids. Run against the real ZooKeeper and the
 // model, the two logs must be equal: where they differ, the model is wrong.
 
-import type { Client } from '../../src/session/client.js';
-import { Op } from '../../src/session/multi.js';
-import { CreateMode, type Stat, type WatchedEvent } from '../../src/session/types.js';
+import type { Client } from '../../src/client/client.js';
+import { Op } from '../../src/client/multi.js';
+import { CreateMode, type Stat, type WatchedEvent } from '../../src/client/types.js';
 import { Rng } from './env.js';
 
 export interface ScriptOptions {

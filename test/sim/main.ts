@@ -6,7 +6,8 @@
 //   npm run sim -- --plant skip-relist ... with a planted bug (see plants.ts)
 //   --twice (replay every seed and compare trace hashes)   --json (machine-readable summary)
 //   --duration <virtual ms of workload per world>   --wrap (sequence counters start at their limit)
-//   --slow-followers (a follower applies commits seconds late for a while)
+//   --slow-followers (a follower applies commits seconds late for a while; apply stalls)
+//   --no-member-faults (no member crash/restart, no member cut off from the others)
 import { plants } from './plants.js';
 import { runWorld } from './world.js';
 
@@ -21,6 +22,7 @@ interface Args {
   stopAtFirst: boolean;
   nearWrap: boolean;
   slowFollowers: boolean;
+  memberFaults: boolean;
 }
 
 function parseArgs(argv: readonly string[]): Args {
@@ -32,6 +34,7 @@ function parseArgs(argv: readonly string[]): Args {
     stopAtFirst: false,
     nearWrap: false,
     slowFollowers: false,
+    memberFaults: true,
   };
   for (let i = 0; i < argv.length; i++) {
     const flag = argv[i]!;
@@ -48,6 +51,7 @@ function parseArgs(argv: readonly string[]): Args {
     else if (flag === '--twice') args.twice = true;
     else if (flag === '--wrap') args.nearWrap = true;
     else if (flag === '--slow-followers') args.slowFollowers = true;
+    else if (flag === '--no-member-faults') args.memberFaults = false;
     else if (flag === '--json') args.json = true;
     else if (flag === '--stop-at-first') args.stopAtFirst = true;
     else if (flag === '--list-plants') {
@@ -68,6 +72,7 @@ async function main(): Promise<void> {
       duration: args.duration,
       nearWrap: args.nearWrap,
       slowFollowers: args.slowFollowers,
+      memberFaults: args.memberFaults,
     });
     for (const line of result.trace) console.log(line);
     console.log(`\nseed ${result.seed}: ${result.config}`);
@@ -89,6 +94,7 @@ async function main(): Promise<void> {
       duration: args.duration,
       nearWrap: args.nearWrap,
       slowFollowers: args.slowFollowers,
+      memberFaults: args.memberFaults,
     });
     worlds++;
     for (const [k, v] of Object.entries(result.stats)) totals[k] = (totals[k] ?? 0) + v;
@@ -99,6 +105,7 @@ async function main(): Promise<void> {
         duration: args.duration,
         nearWrap: args.nearWrap,
         slowFollowers: args.slowFollowers,
+        memberFaults: args.memberFaults,
       });
       if (again.hash !== result.hash) mismatches.push(seed);
     }

@@ -42,6 +42,8 @@ class SimConnection implements Connection {
   private toClientAt = 0;
   /** Cut the next server->client write in the middle, then reset. */
   cutNext = false;
+  /** The server's machine is down: nothing gets through either way, not even its close. */
+  silent = false;
   readonly server: ServerEnd;
 
   constructor(
@@ -69,7 +71,7 @@ class SimConnection implements Connection {
   }
 
   write(bytes: Uint8Array): undefined {
-    if (this.isClosed) return undefined;
+    if (this.isClosed || this.silent) return undefined;
     const copy = bytes.slice();
     const at = this.due(this.toServerAt);
     this.toServerAt = at;
@@ -80,7 +82,7 @@ class SimConnection implements Connection {
   }
 
   private toClient(bytes: Uint8Array): void {
-    if (this.serverClosed) return;
+    if (this.serverClosed || this.silent) return;
     if (this.cutNext && bytes.length > 1) {
       this.cutNext = false;
       this.net.stats.cuts++;
@@ -111,6 +113,7 @@ class SimConnection implements Connection {
   private closeFromServer(): void {
     if (this.serverClosed) return;
     this.serverClosed = true;
+    if (this.silent) return;
     const at = this.due(this.toClientAt);
     this.toClientAt = at;
     this.net.sched.atTime(at, 'client', () => this.endClientSide());
@@ -157,6 +160,7 @@ export class SimNetwork {
   readonly open = new Set<SimConnection>();
   readonly stats: LinkStats = { connections: 0, resets: 0, cuts: 0 };
   private readonly holes = new Map<string, number>();
+  private readonly down = new Map<string, number>();
   private nextId = 1;
   /** Typical one-way latency (ms) and the chance of a slow packet. */
   baseLatency = 0.5;
@@ -171,6 +175,20 @@ export class SimNetwork {
   latency(): number {
     const base = this.baseLatency * (0.5 + this.rng.next());
     return this.rng.chance(this.spikeChance) ? base + this.rng.int(5, 200) : base;
+  }
+
+  /**
+   * The machine of `host` goes down until `until`: its open connections go silent (the client
+   * hears nothing, not even a close, and learns of it only by its own timeouts) and are reset
+   * when the machine is back; a connect to it hangs until then (SYNs unanswered).
+   */
+  machineDown(host: string, until: number): void {
+    this.down.set(host, Math.max(this.down.get(host) ?? 0, until));
+    for (const c of [...this.open]) {
+      if (c.host !== host) continue;
+      c.silent = true;
+      this.sched.atTime(until, 'server', () => c.reset());
+    }
   }
 
   holeUntil(client: string, host: string): number {
@@ -207,7 +225,11 @@ export class SimNetwork {
       };
       options.signal.addEventListener('abort', onAbort, { once: true });
       const member = this.members.get(host);
-      const at = Math.max(this.sched.now + 2 * this.latency(), this.holeUntil(client, host));
+      const at = Math.max(
+        this.sched.now + 2 * this.latency(),
+        this.holeUntil(client, host),
+        this.down.get(host) ?? 0,
+      );
       this.sched.atTime(at, 'client', () => {
         if (done) return;
         done = true;

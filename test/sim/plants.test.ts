@@ -42,6 +42,9 @@ describe('planted bugs are found', () => {
     // reports a deletion that never happened.
     ['restore-forgets-chroot', /stuck queue|reported NodeDeleted, but no such change/, 12],
     ['wrap-text-order', /two mutex holders|fencing token went back|stuck queue/, 12],
+    // The listing after a lost create reply misses the node on a follower that has not applied
+    // it yet: a second node is created and the orphan heads the queue.
+    ['recovery-read-without-sync', /stuck queue|two mutex holders/, 30],
   ];
   for (const [plant, expected, budget] of cases) {
     it(`${plant}: a violation within ${budget} seeds`, () => {

@@ -2,11 +2,11 @@
 // real recipes only through their public seams (the client a lock is given, its options, the
 // transport). Each must be caught by the invariants within the CI seed budget.
 
+import type { Client } from '../../src/client/client.js';
 import type { LockClient, LockOptions } from '../../src/locks/index.js';
 import { encodeRequest } from '../../src/protocol/codecs.js';
 import { OpCode } from '../../src/protocol/ops.js';
 import { Reader } from '../../src/protocol/reader.js';
-import type { Client } from '../../src/session/client.js';
 import type { Connection, Transport } from '../../src/session/transport.js';
 import { serverCodecs as codecs, readRequestHeader } from '../wire/server-codecs.js';
 import type { World } from './world.js';
@@ -51,9 +51,13 @@ function wrapClient(client: Client, overrides: Partial<LockClient>): LockClient 
     exists: (...args) => client.exists(...args),
     getData: (...args) => client.getData(...args),
     getChildren: (...args) => client.getChildren(...args),
-    on: (...args) => client.on(...args),
+    sync: (...args) => client.sync(...args),
+    on: (event, listener) => client.on(event, listener),
     get state() {
       return client.state;
+    },
+    get closing() {
+      return client.closing;
     },
     get sessionId() {
       return client.sessionId;
@@ -148,6 +152,21 @@ export const plants: Record<string, Plant> = {
           return stripChrootFromSetWatches(connection, '/app');
         },
       };
+    },
+  },
+  'recovery-read-without-sync': {
+    name: 'recovery-read-without-sync',
+    description:
+      'after a create whose reply was lost, the lock lists the children to find its node without a sync first',
+    workload: 'mutex',
+    // Followers whose apply pipeline stalls now and then, and replies of writes lost: a create
+    // lands, its reply does not, and the reconnect may reach a follower that has not applied it.
+    slowFollowers: true,
+    faultKinds: ['lostReply', 'lostReply', 'lostReply', 'reset'],
+    faultGap: [200, 1500],
+    wrap(client) {
+      // The recovery reads stay; only the sync before them is skipped.
+      return wrapClient(client, { sync: (async () => {}) as Client['sync'] });
     },
   },
   'wrap-text-order': {

@@ -36,9 +36,13 @@ function explain(summary: Summary): string {
 
 describe('deterministic simulation', () => {
   it('replays every seed byte for byte (same trace hash twice)', () => {
-    const summary = sim(['--from', '1', '--count', '4', '--twice', '--duration', '10000']);
+    // Seeds 5 to 8 include a member cut off, a leader crash with an election and a follower
+    // crash and restart.
+    const summary = sim(['--from', '5', '--count', '4', '--twice', '--duration', '10000']);
     expect(summary.mismatches).toEqual([]);
     expect(summary.worlds).toBe(4);
+    expect(summary.totals.elections).toBeGreaterThan(0);
+    expect((summary.totals.crashes ?? 0) + (summary.totals.partitions ?? 0)).toBeGreaterThan(1);
   }, 120_000);
 
   it('keeps every invariant over the CI seed range, with faults', () => {
@@ -48,6 +52,10 @@ describe('deterministic simulation', () => {
     expect(summary.totals.handoffs).toBeGreaterThan(1_500);
     expect(summary.totals.faults).toBeGreaterThan(50);
     expect(summary.totals.expired).toBeGreaterThan(0);
+    // Members crashed and were cut off, and leaders were elected again.
+    expect(summary.totals.crashes).toBeGreaterThan(0);
+    expect(summary.totals.partitions).toBeGreaterThan(0);
+    expect(summary.totals.elections).toBeGreaterThan(0);
   }, 120_000);
 
   it('keeps every invariant with the sequence counters at their 2^31-1 limit', () => {

@@ -2,9 +2,9 @@
 // loops: acquire (sometimes with a timeout), hold a while, release; now and then it sets a
 // one-shot watch or changes a watched node. The checks run after every simulation step.
 
+import type { Client } from '../../src/client/client.js';
 import type { Lease, LockClient, LockOptions } from '../../src/locks/index.js';
 import { Mutex, ReadWriteLock, Semaphore } from '../../src/locks/index.js';
-import type { Client } from '../../src/session/client.js';
 import { checkWatchEvent, type WatchRecord, type World } from './world.js';
 
 export interface ProcessContext {
@@ -38,6 +38,11 @@ export interface AuditView {
   connected(process: string): boolean;
   now: number;
   sessionTimeout: number;
+  /**
+   * Since when a leader has been ordering (+Infinity while none is): an election gives every
+   * session a fresh timeout, so an abandoned session's nodes may stay that much longer.
+   */
+  serviceSince: number;
 }
 
 export interface Workload {
@@ -135,6 +140,11 @@ function lockWorkload(
           // Liveness: the head of the queue (oldest contender) is held, or about to be, within a
           // bound of becoming head, unless its process is gone (then the server removes it).
           const bound = 2 * view.sessionTimeout + 4_000;
+          if (view.now < view.serviceSince) {
+            // No leader: nothing can move. The clock restarts with the next one.
+            heads.clear();
+            return;
+          }
           for (const dir of [path, `${path}/locks`]) {
             const head = view.children(dir).find((c) => c.owner !== 0n);
             if (!head) {
@@ -146,7 +156,7 @@ function lockWorkload(
               heads.set(dir, { name: head.name, since: view.now });
               continue;
             }
-            if (view.now - seen.since < bound) continue;
+            if (view.now - Math.max(seen.since, view.serviceSince) < bound) continue;
             if ([...holders].some((h) => h.lease.path.endsWith(`/${head.name}`))) continue;
             const owner = [...waiting.keys()].find((p) => view.sessionOf(p) === head.owner);
             world.violation(

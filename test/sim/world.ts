@@ -2,9 +2,10 @@
 // recipes against it, faults, and the invariants checked after every step. Everything comes from
 // one seed; `runWorld(seed)` twice gives the same trace hash.
 import { createHash } from 'node:crypto';
-import { Client } from '../../src/session/client.js';
+import { Client } from '../../src/client/client.js';
 import { drainMicrotasks, installEnvironment, Rng, Scheduler } from './env.js';
 import { Ensemble } from './model/ensemble.js';
+import { Quorum } from './model/quorum.js';
 import type { DataTree } from './model/tree.js';
 import { SimNetwork } from './net.js';
 import { type Plant, plants } from './plants.js';
@@ -20,8 +21,13 @@ export interface WorldOptions {
   duration?: number;
   /** Start every lock path's sequence counter a few creates below its 2^31-1 limit. */
   nearWrap?: boolean;
-  /** Add the slow-follower fault: a follower applies commits seconds late for a while. */
+  /**
+   * Add the slow-follower faults: a follower applies commits seconds late for a while, and its
+   * apply pipeline stalls now and then (one transaction held up, those behind it queued).
+   */
   slowFollowers?: boolean;
+  /** Member crashes and restarts, and members cut off from the others (default on). */
+  memberFaults?: boolean;
 }
 
 export interface WorldResult {
@@ -170,7 +176,10 @@ async function simulate(world: World, options: WorldOptions): Promise<WorldResul
   const slowUntil = Array.from({ length: members + 1 }, () => 0);
   // Some worlds start the lock parent's cversion just below the int wrap.
   const nearWrap = world.plant?.nearWrap ?? options.nearWrap ?? false;
-  const config = `members=${members} tick=${tickTime} timeout=${sessionTimeout} processes=${processes} faults=${faulty} workload=${workload.name} lags=${lags.slice(1).join('/')} wrap=${nearWrap} slowFollowers=${slowFollowers}${world.plant ? ` plant=${world.plant.name}` : ''}`;
+  const memberFaults = options.memberFaults ?? true;
+  // With slow followers: the chance that one transaction stalls a follower's apply pipeline.
+  const stallChance = slowFollowers ? cfgRng.pick([0.02, 0.05, 0.1]) : 0;
+  const config = `members=${members} tick=${tickTime} timeout=${sessionTimeout} processes=${processes} faults=${faulty} workload=${workload.name} lags=${lags.slice(1).join('/')} wrap=${nearWrap} slowFollowers=${slowFollowers}${slowFollowers ? ` stall=${stallChance}` : ''} memberFaults=${memberFaults}${world.plant ? ` plant=${world.plant.name}` : ''}`;
   world.log(`world seed=${world.seed} ${config}`);
 
   const netRng = rng.fork();
@@ -181,14 +190,31 @@ async function simulate(world: World, options: WorldOptions): Promise<WorldResul
       members,
       tickTime,
       maxBuffer: 1_048_575,
-      followerLag: (m) =>
-        sched.now < slowUntil[m]! ? netRng.int(300, 3000) : lags[m]! * (0.5 + netRng.next()),
+      followerLag: (m) => {
+        if (sched.now < slowUntil[m]!) return netRng.int(300, 3000);
+        const lag = lags[m]! * (0.5 + netRng.next());
+        // A stall of the apply pipeline, independent of the quorum link (session checks and
+        // forwarded requests still flow): the transactions behind it wait.
+        return stallChance > 0 && netRng.chance(stallChance) ? lag + netRng.int(100, 3000) : lag;
+      },
       forwardLag: (m) => lags[m]! * (0.5 + netRng.next()),
       recordChanges: (path) => path.includes('/flag-'),
       containerSweep: cfgRng.pick([500, 2000, 5000]),
     },
     (line) => world.log(line),
     (tree) => seedTree(tree, chroot + workload.root, nearWrap),
+  );
+  const quorum = new Quorum(
+    ensemble,
+    sched,
+    {
+      // One tick: shorter than any session timeout (at least two ticks), so a client of a member
+      // cut off from the leader is disconnected before the leader can expire its session.
+      detect: tickTime,
+      electionPause: () => cfgRng.int(200, 2000),
+      catchUp: () => cfgRng.int(20, 500),
+    },
+    (line) => world.log(line),
   );
   const acceptors = new Map(ensemble.members.map((m) => [m.host, m] as const));
   const net = new SimNetwork(sched, netRng, acceptors);
@@ -264,6 +290,7 @@ async function simulate(world: World, options: WorldOptions): Promise<WorldResul
       },
       connected: (process) => clients[Number(process.slice(1))]?.state === 'connected',
       now: sched.now,
+      serviceSince: ensemble.ordering ? ensemble.orderingSince : Number.POSITIVE_INFINITY,
       sessionTimeout,
     });
     auditWatches(world, sessionTimeout);
@@ -273,15 +300,15 @@ async function simulate(world: World, options: WorldOptions): Promise<WorldResul
   sched.at(1000, 'server', audit);
 
   if (faulty)
-    scheduleFaults(
-      world,
+    scheduleFaults(world, {
       net,
       ensemble,
+      quorum: memberFaults ? quorum : null,
       sessionTimeout,
       processes,
       duration,
-      slowFollowers ? slowUntil : null,
-    );
+      slowUntil: slowFollowers ? slowUntil : null,
+    });
 
   const afterStep = () => {
     for (let p = 0; p < processes; p++) {
@@ -333,6 +360,9 @@ async function simulate(world: World, options: WorldOptions): Promise<WorldResul
   world.stats.txns = ensemble.stats.txns;
   world.stats.expired = ensemble.stats.expired;
   world.stats.refusedAhead = ensemble.stats.refusedAhead;
+  world.stats.crashes = ensemble.stats.crashes;
+  world.stats.partitions = ensemble.stats.partitions;
+  world.stats.elections = ensemble.stats.elections;
   world.stats.connections = net.stats.connections;
   world.stats.virtualMs = Math.round(sched.now);
   const hash = world.digest();
@@ -362,33 +392,42 @@ function seedTree(tree: DataTree, root: string, nearWrap: boolean): void {
   }
 }
 
-function scheduleFaults(
-  world: World,
-  net: SimNetwork,
-  ensemble: Ensemble,
-  sessionTimeout: number,
-  processes: number,
-  duration: number,
-  slowUntil: number[] | null,
-): void {
+interface FaultContext {
+  net: SimNetwork;
+  ensemble: Ensemble;
+  /** Null when member faults are off. */
+  quorum: Quorum | null;
+  sessionTimeout: number;
+  processes: number;
+  duration: number;
+  slowUntil: number[] | null;
+}
+
+/** The fault menu: each kind's weight is how often it appears. */
+function faultMenu(ctx: FaultContext): string[] {
+  const menu = ['reset', 'cut', 'holeShort', 'holeLong', 'pause', 'lag', 'reset', 'holeShort'];
+  menu.push('lostReply');
+  if (ctx.slowUntil) menu.push('slowFollower');
+  if (ctx.quorum) {
+    menu.push('crash');
+    if (ctx.ensemble.members.length > 1) menu.push('partition');
+  }
+  return menu;
+}
+
+function scheduleFaults(world: World, ctx: FaultContext): void {
+  const { net, ensemble, sessionTimeout, processes, duration, slowUntil } = ctx;
   const { sched, rng } = world;
   const [gapMin, gapMax] = world.plant?.faultGap ?? [500, 6000];
+  const menu = world.plant?.faultKinds ?? faultMenu(ctx);
   const next = () => rng.int(gapMin, gapMax);
   const fault = () => {
     if (sched.now > duration) return;
     const client = `p${rng.int(0, processes - 1)}`;
     const conns = net.connectionsOf(client);
-    const kind = rng.pick([
-      'reset',
-      'cut',
-      'holeShort',
-      'holeLong',
-      'pause',
-      'lag',
-      'reset',
-      'holeShort',
-    ]);
+    const kind = rng.pick(menu);
     world.stats.faults++;
+    world.stats[`fault.${kind}`] = (world.stats[`fault.${kind}`] ?? 0) + 1;
     switch (kind) {
       case 'reset':
         world.log(`fault reset ${client}`);
@@ -397,6 +436,10 @@ function scheduleFaults(
       case 'cut':
         world.log(`fault cut-mid-frame ${client}`);
         for (const c of conns) c.cutNext = true;
+        break;
+      case 'lostReply':
+        world.log(`fault lost-reply ${client} (its next write's reply)`);
+        ensemble.loseWriteReply.add(client);
         break;
       case 'holeShort':
       case 'holeLong': {
@@ -418,11 +461,29 @@ function scheduleFaults(
         break;
       }
       case 'slowFollower': {
-        const member = rng.int(2, ensemble.members.length);
-        if (member > ensemble.members.length || !slowUntil) break;
+        if (!slowUntil || ensemble.members.length < 2) break;
+        const member = rng.int(1, ensemble.members.length);
+        if (ensemble.members[member - 1]!.isLeader) break;
         const d = rng.int(2000, 8000);
         world.log(`fault slow follower zk${member} for ${d} ms`);
         slowUntil[member] = sched.now + d;
+        break;
+      }
+      case 'crash': {
+        const member = rng.pick(ensemble.members);
+        const d = Math.round(sessionTimeout * (0.1 + 1.4 * rng.next()));
+        // Half the crashes take the machine down (its clients hear nothing), half only the
+        // process (its clients' connections are closed at once).
+        if (member.alive && rng.chance(0.5)) {
+          world.log(`fault machine of zk${member.id} down`);
+          net.machineDown(member.host, sched.now + d);
+        }
+        ctx.quorum?.crash(member, d);
+        break;
+      }
+      case 'partition': {
+        const member = rng.pick(ensemble.members);
+        ctx.quorum?.partition(member, Math.round(sessionTimeout * (0.1 + 1.4 * rng.next())));
         break;
       }
       case 'lag': {
@@ -454,7 +515,9 @@ function auditWatches(world: World, sessionTimeout: number): void {
       continue;
     }
     const change = ensemble.changes.get(world.chroot + w.path)?.find((c) => c.zxid > w.zxid);
-    if (change && world.sched.now - change.at > bound) {
+    // An election restarts the clock: the change reaches the watcher once a leader serves again.
+    const since = change ? Math.max(change.at, ensemble.orderingSince) : 0;
+    if (change && ensemble.ordering && world.sched.now - since > bound) {
       world.violation(
         `${w.process} one-shot watch on ${w.path} (set at zxid ${w.zxid}) never fired for ${change.type} at zxid ${change.zxid}, ${Math.round(world.sched.now - change.at)} ms ago`,
       );
@@ -467,7 +530,11 @@ function auditWatches(world: World, sessionTimeout: number): void {
 export function checkWatchEvent(world: World, w: WatchRecord, type: string): void {
   if (type === 'None') return;
   const changes = world.ensemble?.changes.get(world.chroot + w.path) ?? [];
-  if (!changes.some((c) => c.zxid > w.zxid && c.type === type)) {
+  // A watch restored by SetWatches after a reconnect hears NodeDataChanged for a node deleted and
+  // created again meanwhile: the server compares only the node's current mzxid with the client's.
+  const matches = (c: { type: string }) =>
+    c.type === type || (type === 'NodeDataChanged' && c.type === 'NodeCreated');
+  if (!changes.some((c) => c.zxid > w.zxid && matches(c))) {
     world.violation(
       `${w.process} watch on ${w.path} reported ${type}, but no such change committed after zxid ${w.zxid}`,
     );

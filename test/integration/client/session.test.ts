@@ -232,6 +232,24 @@ describe('closing', () => {
     expect(states).toEqual(['closed']);
   });
 
+  it("says 'closing' once, before anything is sent, while the session is still connected", async () => {
+    const zk = await client(sharedServer().connectString);
+    const seen: string[] = [];
+    const unsubscribed = zk.on('closing', () => seen.push('unsubscribed'));
+    unsubscribed();
+    zk.on('closing', () => seen.push(`closing while ${zk.state}, closing=${String(zk.closing)}`));
+    expect(zk.closing).toBe(false);
+    const first = zk.close();
+    // Synchronous: the listener ran inside close(), before the server was asked.
+    expect(seen).toEqual(['closing while connected, closing=true']);
+    const second = zk.close();
+    zk.on('closing', () => seen.push('added after close'));
+    await Promise.all([first, second]);
+    expect(seen).toEqual(['closing while connected, closing=true']);
+    expect(zk.state).toBe('closed');
+    expect(() => zk.on('nope' as 'state', () => {})).toThrow(/unknown event/);
+  });
+
   it('fails an addAuth with an unknown scheme: auth-failed is final', async () => {
     const zk = await client(sharedServer().connectString);
     const states = recordStates(zk);

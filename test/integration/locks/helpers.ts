@@ -98,6 +98,9 @@ export function instrument(
     get chroot() {
       return client.chroot;
     },
+    get closing() {
+      return client.closing;
+    },
     on: (event, listener) => client.on(event, listener),
     sync: (...args) => {
       calls.sync = (calls.sync ?? 0) + 1;

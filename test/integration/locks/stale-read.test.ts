@@ -4,9 +4,9 @@
 // ever). The server here is real; the lagging follower is modelled by the client wrapper, which
 // answers reads from the state before the lost create until a sync() has gone through.
 import { describe, expect, it } from 'vitest';
+import { CreateMode } from '../../../src/client/types.js';
 import { ZooKeeperError } from '../../../src/index.js';
 import { ExclusiveLock, Mutex } from '../../../src/locks/index.js';
-import { CreateMode } from '../../../src/session/types.js';
 import { childrenOf, instrument, lockPath, newClient } from './helpers.js';
 
 const lost = () => new ZooKeeperError('CONNECTIONLOSS', 'simulated: reply lost');

@@ -39,6 +39,8 @@ interface Entry {
   path: string;
   run?: () => Reply;
   reply?: Reply;
+  /** A write (its reply may be lost by the lost-reply fault). */
+  write?: boolean;
   after?: () => void;
 }
 
@@ -120,7 +122,13 @@ export class Cnxn {
   }
 
   private onData(bytes: Uint8Array): void {
-    if (this.closed || !this.member.up) return;
+    if (this.closed) return;
+    if (!this.member.serving) {
+      // A member without a running server (crashed, electing, cut off, catching up) drops the
+      // connection as soon as a request arrives.
+      this.close();
+      return;
+    }
     let frames: Uint8Array[];
     try {
       frames = this.decoder.push(bytes);
@@ -188,8 +196,7 @@ export class Cnxn {
         session.ownerMember = this.member.id;
         ens.touch(req.sessionId);
       }
-      const back = this.member.isLeader ? 0 : ens.options.forwardLag(this.member.id);
-      ens.sched.at(back, 'server', () => {
+      this.member.back(() => {
         if (valid) this.established(req.sessionId, timeout, session.password);
         else this.refuse(req.sessionId);
       });
@@ -197,7 +204,7 @@ export class Cnxn {
   }
 
   private established(id: bigint, timeout: number, password: Uint8Array): void {
-    if (this.closed) return;
+    if (this.closed || !this.member.serving) return;
     const session = this.ensemble.sessions.get(id);
     if (!session || session.closing) {
       this.refuse(id);
@@ -248,6 +255,12 @@ export class Cnxn {
       }
       if (!entry.reply) return;
       this.queue.shift();
+      if (entry.write && this.ensemble.loseWriteReply.delete(this.end.client)) {
+        // The link breaks after the server did the write, before its reply got out.
+        this.trace(`${entry.op} ${entry.path} -> ${entry.reply.err}, reply lost: link reset`);
+        this.close();
+        return;
+      }
       if (entry.xid !== Xid.ping) {
         this.trace(
           `${entry.op} ${entry.path} -> ${entry.reply.err === 0 ? 'ok' : entry.reply.err}`,
@@ -262,7 +275,8 @@ export class Cnxn {
     const ens = this.ensemble;
     const r = new Reader(body);
     const header = readRequestHeader(r);
-    ens.touch(this.sessionId);
+    // A member cut off from the leader cannot tell it the session is alive.
+    if (this.member.isLeader ? ens.ordering : this.member.attached) ens.touch(this.sessionId);
     if (header.type === OpCode.auth) {
       this.send(Xid.auth, { err: 0 });
       return;
@@ -304,6 +318,7 @@ export class Cnxn {
         }),
       );
     } else if (WRITES.has(header.type)) {
+      entry.write = true;
       this.write(codec.name, req, finish);
     } else {
       entry.run = () => this.read(codec.name, req);

@@ -53,8 +53,22 @@ type Item =
   | { kind: 'sync'; done: { cnxn: Cnxn; finish: (m: Member) => void } };
 
 export class Member implements Acceptor {
-  up = true;
-  readonly tree: DataTree;
+  /** The server process runs (accepts TCP connections); false between a crash and its restart. */
+  alive = true;
+  /**
+   * Serves clients: a leader that orders with a quorum behind it, or a follower that caught up
+   * with one. A member that is not serving closes every client connection, and closes each new one
+   * as soon as its handshake arrives ("ZooKeeperServer not running").
+   */
+  serving = true;
+  /** A follower receiving the leader's stream (false from a crash or a cut until it caught up). */
+  attached = true;
+  /**
+   * Bumped whenever this member's link to the leader breaks (crash, cut, election): messages of
+   * an older generation (applies, forwarded requests, session checks) are lost.
+   */
+  gen = 0;
+  tree: DataTree;
   readonly watches = new WatchTables<Cnxn>();
   readonly cnxns = new Set<Cnxn>();
   private applyAt = 0;
@@ -73,21 +87,69 @@ export class Member implements Acceptor {
     return this.ensemble.leader === this;
   }
 
+  /** Accepts TCP (the net refuses a connection to a member whose process is down). */
+  get up(): boolean {
+    return this.alive;
+  }
+
   accept(end: ServerEnd): void {
     const cnxn = new Cnxn(this, end);
     this.cnxns.add(cnxn);
   }
 
-  /** Queues something for the leader, in order (a follower forwards over its quorum link). */
+  /** The link to the leader broke: whatever was in flight on it is lost. */
+  detach(): void {
+    this.gen++;
+    this.attached = false;
+    this.applyAt = this.ensemble.sched.now;
+    this.forwardAt = this.ensemble.sched.now;
+  }
+
+  /** Stops serving clients: every client connection is closed (the server shuts down). */
+  stopServing(): void {
+    this.serving = false;
+    for (const cnxn of [...this.cnxns]) cnxn.close();
+  }
+
+  /** Caught up with the leader's committed state (a snapshot of it); serving again. */
+  resync(tree: DataTree): void {
+    this.detach();
+    this.tree = tree;
+    this.attached = true;
+    this.serving = true;
+  }
+
+  /**
+   * Queues something for the leader, in order (a follower forwards over its quorum link). Lost if
+   * the link breaks on the way or the leader cannot commit (it answers nothing: the client's
+   * connection is closed once the member stops serving).
+   */
   forward(task: () => void): void {
+    const ensemble = this.ensemble;
+    if (this.isLeader) {
+      if (ensemble.ordering) task();
+      return;
+    }
+    if (!this.attached) return;
+    const sched = ensemble.sched;
+    const gen = this.gen;
+    const at = Math.max(sched.now + ensemble.options.forwardLag(this.id), this.forwardAt);
+    this.forwardAt = at;
+    sched.atTime(at, 'server', () => {
+      if (this.gen === gen && ensemble.ordering) task();
+    });
+  }
+
+  /** Sends something back from the leader to this member (lost if the link breaks meanwhile). */
+  back(task: () => void): void {
     if (this.isLeader) {
       task();
       return;
     }
-    const sched = this.ensemble.sched;
-    const at = Math.max(sched.now + this.ensemble.options.forwardLag(this.id), this.forwardAt);
-    this.forwardAt = at;
-    sched.atTime(at, 'server', task);
+    const gen = this.gen;
+    this.ensemble.sched.at(this.ensemble.options.forwardLag(this.id), 'server', () => {
+      if (this.gen === gen) task();
+    });
   }
 
   /** Receives the next item of the leader's stream; a follower applies it after its lag. */
@@ -96,10 +158,14 @@ export class Member implements Acceptor {
       this.applyItem(item);
       return;
     }
+    if (!this.attached) return;
     const sched = this.ensemble.sched;
+    const gen = this.gen;
     const at = Math.max(sched.now + this.ensemble.lag(this.id), this.applyAt);
     this.applyAt = at;
-    sched.atTime(at, 'server', () => this.applyItem(item));
+    sched.atTime(at, 'server', () => {
+      if (this.gen === gen) this.applyItem(item);
+    });
   }
 
   private applyItem(item: Item): void {
@@ -126,12 +192,29 @@ export class Member implements Acceptor {
 
 export class Ensemble {
   readonly members: Member[] = [];
+  /** The leader, or the last one while an election runs (its tree stays the committed state). */
   leader: Member;
+  /** The leader has a quorum behind it and orders changes; false from a step-down to an election. */
+  ordering = true;
+  /** When the current leader began ordering (virtual ms). */
+  orderingSince = 0;
+  /** The leader's epoch: the high 32 bits of every zxid it hands out. */
+  epoch = 0;
   readonly sessions = new Map<bigint, SessionInfo>();
+  /** Client processes whose next write reply is lost (the link resets just before it). */
+  readonly loseWriteReply = new Set<string>();
   private zxid = 0n;
   private sessionCounter = 0n;
   /** Counters the world reports. */
-  readonly stats = { txns: 0, expired: 0, refusedAhead: 0, containersDeleted: 0 };
+  readonly stats = {
+    txns: 0,
+    expired: 0,
+    refusedAhead: 0,
+    containersDeleted: 0,
+    elections: 0,
+    crashes: 0,
+    partitions: 0,
+  };
   /** Committed changes of recorded paths, in order: what a watch may legitimately report. */
   readonly changes = new Map<string, { zxid: bigint; type: Trigger['type']; at: number }[]>();
 
@@ -159,6 +242,30 @@ export class Ensemble {
 
   get lastZxid(): bigint {
     return this.zxid;
+  }
+
+  /** Every transaction ever ordered (the model commits as it orders, and loses none). */
+  get committed(): DataTree {
+    return this.leader.tree;
+  }
+
+  /**
+   * A new leader takes over: it starts a new epoch (zxids jump to `epoch << 32`), and, as the
+   * new leader's session tracker does, gives every session a fresh timeout.
+   */
+  newLeader(leader: Member): void {
+    const committed = this.committed;
+    this.leader = leader;
+    this.epoch++;
+    this.zxid = BigInt(this.epoch) << 32n;
+    leader.resync(committed.clone());
+    this.ordering = true;
+    this.orderingSince = this.sched.now;
+    this.stats.elections++;
+    for (const session of this.sessions.values()) {
+      session.owner = null;
+      this.touch(session.id);
+    }
   }
 
   // ---- ordering ----------------------------------------------------------------------------
@@ -237,19 +344,28 @@ export class Ensemble {
     const tick = this.options.tickTime;
     const next = Math.floor(this.sched.now / tick) * tick + tick;
     this.sched.atTime(next, 'server', () => {
-      for (const session of [...this.sessions.values()]) {
-        if (!session.closing && session.expiresAt <= this.sched.now) {
-          this.stats.expired++;
-          this.trace(`server expire session 0x${session.id.toString(16)}`);
-          this.closeSession(session.id);
-        }
-      }
+      // Only a leader with a quorum expires sessions (and the clocks restart with a new one).
+      if (this.ordering) this.expireDue();
       this.scheduleExpiryCheck();
     });
   }
 
+  private expireDue(): void {
+    for (const session of [...this.sessions.values()]) {
+      if (!session.closing && session.expiresAt <= this.sched.now) {
+        this.stats.expired++;
+        this.trace(`server expire session 0x${session.id.toString(16)}`);
+        this.closeSession(session.id);
+      }
+    }
+  }
+
   private scheduleContainerSweep(): void {
     this.sched.at(this.options.containerSweep, 'server', () => {
+      if (!this.ordering) {
+        this.scheduleContainerSweep();
+        return;
+      }
       const tree = this.leader.tree;
       const empty = [...tree.nodes.entries()]
         .filter(([, node]) => node.container && node.cversion > 0 && node.children.size === 0)

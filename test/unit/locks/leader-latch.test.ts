@@ -2,9 +2,9 @@
 // real server cannot be made to produce on demand (a read-only server). The real-server behaviour
 // is proven in test/integration/locks/leader-latch.test.ts.
 import { describe, expect, it } from 'vitest';
+import type { SessionState, Stat, StateChange } from '../../../src/client/types.js';
 import { ZooKeeperError } from '../../../src/index.js';
 import { type ElectionClient, LeaderLatch } from '../../../src/locks/index.js';
-import type { SessionState, Stat, StateChange } from '../../../src/session/types.js';
 
 function stat(czxid: bigint, owner: bigint): Stat {
   return {
@@ -45,9 +45,13 @@ class FakeElection {
     },
     sessionId: 1n,
     chroot: '',
-    on: (_event, listener) => {
-      this.listeners.add(listener);
-      return () => this.listeners.delete(listener);
+    closing: false,
+    on: (event, listener) => {
+      // This fake is never closed: a 'closing' listener is never called.
+      if (event !== 'state') return () => {};
+      const onState = listener as (state: SessionState, change: StateChange) => void;
+      this.listeners.add(onState);
+      return () => this.listeners.delete(onState);
     },
     create2: async (path, data) => {
       this.beforeCreate();

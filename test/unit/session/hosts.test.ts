@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { ZooKeeperError } from '../../../src/protocol/errors.js';
-import { parseServerList } from '../../../src/session/config.js';
 import { formatHost, HostList, parseConnectString } from '../../../src/session/hosts.js';
 
 describe('parseConnectString', () => {
@@ -99,21 +98,5 @@ describe('HostList', () => {
     ]);
     expect(list.all()[0]).toEqual({ host: 'b', port: 2 });
     expect(list.size).toBe(2);
-  });
-});
-
-describe('parseServerList', () => {
-  it('reads client addresses from a dynamic config, resolving wildcard hosts', () => {
-    const config = [
-      'server.1=127.0.0.1:2888:3888:participant;127.0.0.1:2181',
-      'server.2=10.0.0.2:2888:3888:participant;0.0.0.0:2182',
-      'server.3=10.0.0.3:2888:3888:observer;2183',
-      'version=100000000',
-    ].join('\n');
-    expect(parseServerList(config)).toEqual([
-      { host: '127.0.0.1', port: 2181 },
-      { host: '10.0.0.2', port: 2182 },
-      { host: '10.0.0.3', port: 2183 },
-    ]);
   });
 });

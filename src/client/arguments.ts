@@ -3,8 +3,11 @@
 import { makeError } from '../protocol/errors.js';
 import type { ACL, Watcher } from './types.js';
 
+/** Versions are int32 on the wire; -1 means "any version". */
+const MAX_VERSION = 0x7fff_ffff;
+
 export function checkVersion(version: unknown, path: string, op: string): number {
-  if (!Number.isInteger(version) || (version as number) < -1 || (version as number) > 0x7fffffff) {
+  if (!Number.isInteger(version) || (version as number) < -1 || (version as number) > MAX_VERSION) {
     throw makeError('BADARGUMENTS', `version must be an integer >= -1, got ${String(version)}`, {
       path,
       op,

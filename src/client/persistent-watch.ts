@@ -1,9 +1,7 @@
 // A persistent watch seen as an async iterator of events: `for await (const e of zk.watch(p))`.
-import { makeError } from '../protocol/errors.js';
+import { ErrorCode, makeError } from '../protocol/errors.js';
+import type { PersistentListener, WatchRegistry } from '../session/watches.js';
 import type { WatchedEvent } from './types.js';
-import type { PersistentListener, WatchRegistry } from './watches.js';
-
-const NONODE = -101;
 
 export interface PersistentWatchDeps {
   registry: WatchRegistry;
@@ -54,7 +52,7 @@ export class PersistentWatch implements PersistentWatchIterator, PersistentListe
       .add((err) => {
         addDone();
         // The server sets a persistent watch whether or not the node exists.
-        if (err !== 0 && err !== NONODE) return;
+        if (err !== ErrorCode.OK && err !== ErrorCode.NONODE) return;
         if (!this.finished) {
           deps.registry.addPersistent(path, recursive, this);
           this.registered = true;

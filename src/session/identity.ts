@@ -1,0 +1,67 @@
+// What the session is on the server, kept across connections: its id and password, the timeout
+// the server granted (and the timers derived from it), the newest zxid seen, and whether a
+// read-write server ever accepted it. Every handshake asks with it and updates it.
+import { encodeConnectRequest } from '../protocol/codecs.js';
+import type { ConnectResponse } from '../protocol/records.js';
+import { type SessionTimers, sessionTimers } from './heartbeat.js';
+
+/** The ConnectRequest's protocol version: the only one ZooKeeper servers know. */
+const PROTOCOL_VERSION = 0;
+const PASSWORD_LENGTH = 16;
+
+export class SessionIdentity {
+  /** The session id (0n until a server gave one). */
+  id = 0n;
+  password: Uint8Array = new Uint8Array(PASSWORD_LENGTH);
+  /** The timeout the server granted (the requested one until then), ms. */
+  timeout: number;
+  /** Read and ping timings for the granted timeout. */
+  timers: SessionTimers;
+  /** The zxid of the newest change seen: a server behind it must not serve this session. */
+  zxid = 0n;
+  /**
+   * A session first made on a read-only server is local to it: until a read-write server has
+   * accepted it, every handshake asks for a new session instead of resuming it.
+   */
+  private readWriteSeen = false;
+
+  constructor(
+    private readonly requestedTimeout: number,
+    hostCount: number,
+    resume?: { id: bigint; password: Uint8Array },
+  ) {
+    this.timeout = requestedTimeout;
+    this.timers = sessionTimers(requestedTimeout, hostCount);
+    if (resume) {
+      this.id = resume.id;
+      this.password = resume.password;
+      this.readWriteSeen = true;
+    }
+  }
+
+  /** The first frame of a connection: resume this session, or ask for a new one. */
+  connectRequest(readOnly: boolean): Uint8Array {
+    return encodeConnectRequest({
+      protocolVersion: PROTOCOL_VERSION,
+      lastZxidSeen: this.zxid,
+      timeOut: this.requestedTimeout,
+      sessionId: this.readWriteSeen ? this.id : 0n,
+      passwd: this.readWriteSeen ? this.password : new Uint8Array(PASSWORD_LENGTH),
+      readOnly,
+    });
+  }
+
+  /** A server accepted the session: adopt what it says. */
+  adopt(response: ConnectResponse, hostCount: number): void {
+    this.id = response.sessionId;
+    this.password = response.passwd;
+    this.timeout = response.timeOut;
+    this.timers = sessionTimers(response.timeOut, hostCount);
+    if (!response.readOnly) this.readWriteSeen = true;
+  }
+
+  /** `0x…`, as ZooKeeper's logs print session ids. */
+  get hexId(): string {
+    return `0x${this.id.toString(16)}`;
+  }
+}

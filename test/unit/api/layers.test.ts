@@ -1,0 +1,90 @@
+// The layers of src import only downwards: protocol -> session -> client -> locks -> cli. A file
+// importing from a layer above its own (the engine reaching into the facade, the codec into the
+// engine) fails here, naming the file and the import.
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, relative, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+
+const SRC = resolve(dirname(fileURLToPath(import.meta.url)), '../../../src');
+
+// The root files: disposable.ts is a global type shim every layer may use; index.ts is the
+// package's entry point, a re-export of the client's surface that only the CLI imports.
+const RANK: Readonly<Record<string, number>> = {
+  'disposable.ts': 0,
+  protocol: 0,
+  session: 1,
+  client: 2,
+  'index.ts': 2,
+  locks: 3,
+  cli: 4,
+};
+
+function layerOf(file: string): string {
+  return relative(SRC, file).split(sep)[0] ?? '';
+}
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name);
+    if (entry.isDirectory()) return sourceFiles(path);
+    return entry.name.endsWith('.ts') ? [path] : [];
+  });
+}
+
+/** Every relative module a file names: static and dynamic imports, re-exports, path references. */
+function relativeImports(text: string): string[] {
+  const found: string[] = [];
+  const patterns = [
+    /\bfrom\s*'(\.[^']*)'/g,
+    /\bimport\s*\(\s*'(\.[^']*)'\s*\)/g,
+    /^\s*import\s*'(\.[^']*)'/gm,
+    /<reference\s+path="(\.[^"]*)"/g,
+  ];
+  for (const pattern of patterns) for (const match of text.matchAll(pattern)) found.push(match[1]!);
+  return found;
+}
+
+function upwardImports(): string[] {
+  const wrong: string[] = [];
+  for (const file of sourceFiles(SRC)) {
+    const from = layerOf(file);
+    for (const specifier of relativeImports(readFileSync(file, 'utf8'))) {
+      const to = layerOf(resolve(dirname(file), specifier).replace(/\.js$/, '.ts'));
+      const fromRank = RANK[from];
+      const toRank = RANK[to];
+      if (fromRank === undefined || toRank === undefined || toRank > fromRank) {
+        wrong.push(`${relative(SRC, file)} imports ${specifier} (${from} -> ${to})`);
+      }
+    }
+  }
+  return wrong;
+}
+
+describe('source layers', () => {
+  it('every file imports only from its own layer or the ones below', () => {
+    expect(upwardImports()).toEqual([]);
+  });
+
+  it('the check sees the imports it must judge', () => {
+    // Guards the scanner itself: a regex that matched nothing would pass the test above vacuously.
+    const names = relativeImports(
+      [
+        "import type { A } from '../client/types.js';",
+        "export { B } from './b.js';",
+        "const m = await import('./node.js');",
+        '/// <reference path="../disposable.ts" preserve="true" />',
+        "import {\n  C,\n  D,\n} from './c.js';",
+        "import { E } from 'vitest';",
+      ].join('\n'),
+    );
+    expect(names).toEqual([
+      '../client/types.js',
+      './b.js',
+      './c.js',
+      './node.js',
+      '../disposable.ts',
+    ]);
+    expect(sourceFiles(join(SRC, 'session')).length).toBeGreaterThan(10);
+  });
+});
