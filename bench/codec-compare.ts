@@ -13,6 +13,7 @@
  * | `--rounds N`, `--ms N` | passed to bench/codec.ts: rounds per case and their length (default 5 x 200) |
  * | `--instructions` | also count instructions under `valgrind --tool=callgrind` (slow: ~40 s per case and side) |
  * | `--iterations N` | operations counted per case under callgrind (default 20000) |
+ * | `--case <text>` | only the cases whose name contains this text (repeatable) |
  * | `--warmup N` | operations of every case before those, under callgrind (default 5000) |
  *
  * Both sides run the *current* bench/codec.ts, bundled with esbuild against that side's src/
@@ -55,6 +56,8 @@ const MS = flag('ms') ?? '200';
 const INSTRUCTIONS = process.argv.includes('--instructions');
 const ITERATIONS = Number(flag('iterations') ?? 20_000);
 const WARMUP = Number(flag('warmup') ?? 5_000);
+// --case <text> (repeatable): only the cases whose name contains one of them.
+const CASES = process.argv.flatMap((a, i) => (a === '--case' ? [process.argv[i + 1] ?? ''] : []));
 
 interface Side {
   label: string;
@@ -152,9 +155,10 @@ async function main(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'zkts-codec-compare-'));
   try {
     const sides = [await bundle('before', BEFORE, dir), await bundle('after', AFTER, dir)];
-    const names = JSON.parse(
+    const all = JSON.parse(
       (await run(process.execPath, [sides[1]!.bundle, '--list'])).stdout,
     ) as string[];
+    const names = CASES.length === 0 ? all : all.filter((n) => CASES.some((c) => n.includes(c)));
     const samples = sides.map(() => new Map<string, number[]>(names.map((n) => [n, []])));
     for (let r = 0; r < RUNS; r++) {
       const order = r % 2 === 0 ? [0, 1] : [1, 0];
@@ -171,7 +175,7 @@ async function main(): Promise<void> {
         sides.map(async (side, s) => {
           const base = await instructions(side, 0, 0);
           for (let i = 0; i < names.length; i++) {
-            const total = await instructions(side, i, ITERATIONS);
+            const total = await instructions(side, all.indexOf(names[i]!), ITERATIONS);
             ir[s]![i] = (total - base) / ITERATIONS;
             process.stderr.write(`callgrind ${side.label} ${names[i]}: ${fmt(ir[s]![i]!)}\n`);
           }
