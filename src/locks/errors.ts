@@ -1,10 +1,5 @@
 // Errors of the lock recipes. All are ZooKeeperErrors, so `code` works as for client errors.
-import {
-  type ErrorCodeName,
-  makeError,
-  SESSION_OVER_CODES,
-  ZooKeeperError,
-} from '../protocol/errors.js';
+import { type ErrorCodeName, makeError, ZooKeeperError } from '../protocol/errors.js';
 
 /** `acquire({ timeout })` (or a latch's `leadership({ timeout })`) ran out of time. */
 export class LockTimeoutError extends ZooKeeperError {
@@ -72,48 +67,9 @@ export function hasCode(error: unknown, ...codes: string[]): boolean {
   return error instanceof ZooKeeperError && codes.includes(error.code);
 }
 
-/**
- * Codes after which the same lock request may succeed if sent again: its outcome is unknown
- * (CONNECTIONLOSS, REQUESTTIMEOUT: it may or may not have been applied) or the server could not
- * take it just now (THROTTLEDOP; NOTREADONLY while only a read-only server is reachable). The lock
- * recipes only repeat requests that are safe to repeat. Narrower than the error table's
- * `retriable` on purpose: OPERATIONTIMEOUT is what a LockTimeoutError carries (the caller's
- * deadline, never worth repeating), and NOTREADONLY is worth waiting out for a lock.
- */
-export const RETRIABLE = [
-  'CONNECTIONLOSS',
-  'REQUESTTIMEOUT',
-  'THROTTLEDOP',
-  'NOTREADONLY',
-] as const;
-
-/** Codes after which the session is over (from the error table): its ephemeral nodes are gone. */
-export const SESSION_OVER = SESSION_OVER_CODES;
-
-/** Whether `error` says the request may succeed if sent again (see {@link RETRIABLE}). */
-export function isRetriable(error: unknown): boolean {
-  return hasCode(error, ...RETRIABLE);
-}
-
-/**
- * Waits before a request is sent again after `error`. A lost connection or a timed-out request
- * needs no pause: the next request waits for a connection (or for its own requestTimeout). A
- * server that refuses at once (throttled, read-only) would be asked again in a hot loop: pause.
- */
-export function pauseBeforeRetry(error: unknown, signal?: AbortSignal): Promise<void> {
-  if (hasCode(error, 'CONNECTIONLOSS', 'REQUESTTIMEOUT') || signal?.aborted) {
-    return Promise.resolve();
-  }
-  return new Promise((resolve) => {
-    const done = () => {
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', done);
-      resolve();
-    };
-    const timer = setTimeout(done, 100 + Math.random() * 100);
-    signal?.addEventListener('abort', done, { once: true });
-  });
-}
+// The retry policy lives in retry.ts; these names stay importable from here for the files that
+// still take them from this module.
+export { isRetriable, pauseBeforeRetry, RETRIABLE } from './retry.js';
 
 /** The loss policy an options object asks for; anything but the two known ones is refused. */
 export function lossPolicyOf(policy: unknown, path: string): 'suspended' | 'expired' {

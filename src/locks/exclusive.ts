@@ -2,10 +2,10 @@
 import type { Stat } from '../client/types.js';
 import { CreateMode } from '../client/types.js';
 import { acquireWithin } from './deadline.js';
-import { hasCode, isRetriable, lossPolicyOf, pauseBeforeRetry, SESSION_OVER } from './errors.js';
+import { hasCode, lossPolicyOf } from './errors.js';
 import { holdNode } from './lease.js';
-import { parentOf } from './naming.js';
-import { ensurePath, retryOnConnectionLoss, settleWhileConnected, syncFirst } from './nodes.js';
+import { createWithParents, isGone, settleWhileConnected, syncFirst } from './nodes.js';
+import { isRetriable, pauseBeforeRetry, retry } from './retry.js';
 import type { AcquireOptions, Lease, Lock, LockClient, LockOptions, LossPolicy } from './types.js';
 import { waitForWatch } from './wait.js';
 
@@ -101,7 +101,8 @@ export class ExclusiveLock implements Lock {
   /**
    * One create with the token `data` (added to `mayExist` while it may land). NODEEXISTS means
    * taken, unless an earlier create of this attempt had an unknown outcome: that node may be ours,
-   * so the owner is looked up. After a retriable error, the owner is looked up too.
+   * so the owner is looked up. After a retriable error, the owner is looked up too. A missing
+   * parent is created first (see createWithParents).
    */
   private async create(
     data: string,
@@ -109,28 +110,21 @@ export class ExclusiveLock implements Lock {
     signal: AbortSignal | undefined,
   ): Promise<Owner> {
     const { client, path } = this;
-    for (;;) {
-      mayExist.add(data);
-      try {
-        const { stat } = await client.create2(path, data, { mode: CreateMode.EPHEMERAL, signal });
-        return { kind: 'ours', stat };
-      } catch (error) {
-        if (signal?.aborted) throw error;
-        if (hasCode(error, 'NODEEXISTS')) {
-          mayExist.delete(data); // the server refused this one: it never lands
-          return mayExist.size > 0 ? this.ownerOf(mayExist, signal) : { kind: 'taken' };
-        }
-        if (hasCode(error, 'NONODE')) {
-          mayExist.delete(data);
-          // At the root, the chroot itself is missing: nothing to create.
-          if (parentOf(path) === '/') throw error;
-          await ensurePath(client, parentOf(path), signal);
-          continue;
-        }
-        if (!isRetriable(error)) throw error;
-        await pauseBeforeRetry(error, signal);
-        return this.ownerOf(mayExist, signal);
+    mayExist.add(data);
+    try {
+      const { stat } = await createWithParents(client, path, data, CreateMode.EPHEMERAL, signal);
+      return { kind: 'ours', stat };
+    } catch (error) {
+      if (signal?.aborted) throw error;
+      if (hasCode(error, 'NODEEXISTS')) {
+        mayExist.delete(data); // the server refused this one: it never lands
+        return mayExist.size > 0 ? this.ownerOf(mayExist, signal) : { kind: 'taken' };
       }
+      // The chroot itself is missing (see createWithParents): this token never lands.
+      if (hasCode(error, 'NONODE')) mayExist.delete(data);
+      if (!isRetriable(error)) throw error;
+      await pauseBeforeRetry(error, signal);
+      return this.ownerOf(mayExist, signal);
     }
   }
 
@@ -143,7 +137,7 @@ export class ExclusiveLock implements Lock {
     let node: { data: Uint8Array; stat: Stat };
     try {
       await syncFirst(client, path, signal);
-      node = await retryOnConnectionLoss(() => client.getData(path, { signal }), signal);
+      node = await retry(() => client.getData(path, { signal }), { signal });
     } catch (error) {
       if (hasCode(error, 'NONODE')) return { kind: 'absent' };
       throw error;
@@ -182,21 +176,19 @@ async function deleteIfOwned(
   isOurs: (stat: Stat, data: string) => boolean,
   fresh = false,
 ): Promise<void> {
-  for (;;) {
-    try {
-      // `fresh`: looking for a node whose create had an unknown outcome (see syncFirst).
-      if (fresh) await syncFirst(client, path);
-      const { data, stat } = await client.getData(path);
-      if (!isOurs(stat, new TextDecoder().decode(data))) return;
-      await client.delete(path, stat.version);
-      return;
-    } catch (error) {
-      if (hasCode(error, 'NONODE', ...SESSION_OVER)) return;
-      // BADVERSION: the data changed between the read and the delete; look again. A retriable
-      // error (REQUESTTIMEOUT during a blip too) is tried again until the node is gone or the
-      // session is over: a node left behind would block every contender.
-      if (!isRetriable(error) && !hasCode(error, 'BADVERSION')) throw error;
-      await pauseBeforeRetry(error);
-    }
+  // BADVERSION: the data changed between the read and the delete; look again. A retriable error
+  // (REQUESTTIMEOUT during a blip too) is tried again until the node is gone or the session is
+  // over: a node left behind would block every contender.
+  const once = async () => {
+    // `fresh`: looking for a node whose create had an unknown outcome (see syncFirst).
+    if (fresh) await syncFirst(client, path);
+    const { data, stat } = await client.getData(path);
+    if (!isOurs(stat, new TextDecoder().decode(data))) return;
+    await client.delete(path, stat.version);
+  };
+  try {
+    await retry(once, { alsoRetry: ['BADVERSION'] });
+  } catch (error) {
+    if (!isGone(error)) throw error;
   }
 }

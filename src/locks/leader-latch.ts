@@ -7,13 +7,8 @@ import { startDeadline } from './deadline.js';
 import { badArguments, hasCode, LockLostError, LockTimeoutError, lossPolicyOf } from './errors.js';
 import { holdNode } from './lease.js';
 import { childPath } from './naming.js';
-import {
-  type Attempt,
-  cleanupAttempt,
-  createProtected,
-  type OwnNode,
-  retryOnConnectionLoss,
-} from './nodes.js';
+import { type Attempt, cleanupAttempt, createProtected, type OwnNode, syncFirst } from './nodes.js';
+import { isRetriable, pauseBeforeRetry, retry } from './retry.js';
 import type { AcquireOptions, Lease, LockClient, LossPolicy } from './types.js';
 import { waitForChange } from './wait.js';
 
@@ -230,9 +225,7 @@ export class LeaderLatch implements AsyncDisposable {
       try {
         if (recovering) {
           // A server we reconnected to may lag behind the one we lost: catch up before reading.
-          await client.sync(path, { signal: stop }).catch((error: unknown) => {
-            if (!hasCode(error, 'NONODE')) throw error;
-          });
+          await syncFirst(client, path, stop);
           recovering = false;
         }
         const node = this.attempt.node ?? (await this.create(stop));
@@ -259,10 +252,16 @@ export class LeaderLatch implements AsyncDisposable {
         }
       } catch (error) {
         if (stop.aborted) return;
-        // A read-only server cannot take our node: wait for a read-write one, as for a lost link.
-        if (!hasCode(error, 'CONNECTIONLOSS', 'NOTREADONLY')) throw error;
+        // The lock retry policy decides (see RETRIABLE): an unknown outcome or a server that
+        // cannot take the request now. Wait for a connection (a read-write one after NOTREADONLY:
+        // a read-only server cannot take our node), pause after a refusal, then sync and go on.
+        if (!isRetriable(error)) throw error;
         recovering = true;
-        await untilConnected(client, stop, hasCode(error, 'NOTREADONLY'));
+        if (hasCode(error, 'NOTREADONLY')) await untilConnected(client, stop, true);
+        else {
+          await untilConnected(client, stop);
+          await pauseBeforeRetry(error, stop);
+        }
       }
     }
   }
@@ -359,7 +358,7 @@ function untilConnected(client: LockClient, signal: AbortSignal, writable = fals
 export async function participantsOf(client: LockClient, path: string): Promise<Participant[]> {
   let children: string[];
   try {
-    children = await retryOnConnectionLoss(() => client.getChildren(path));
+    children = await retry(() => client.getChildren(path));
   } catch (error) {
     if (hasCode(error, 'NONODE')) return [];
     throw error;
@@ -369,7 +368,7 @@ export async function participantsOf(client: LockClient, path: string): Promise<
     sorted.map(async ({ name }) => {
       const node = childPath(path, name);
       try {
-        const { data } = await retryOnConnectionLoss(() => client.getData(node));
+        const { data } = await retry(() => client.getData(node));
         return { id: new TextDecoder().decode(data), path: node };
       } catch (error) {
         if (hasCode(error, 'NONODE')) return undefined;

@@ -1,8 +1,10 @@
 // Creating and deleting lock nodes safely across connection losses.
-import type { Stat } from '../client/types.js';
+import type { Data, Stat } from '../client/types.js';
 import { CreateMode } from '../client/types.js';
-import { hasCode, isRetriable, pauseBeforeRetry, SESSION_OVER } from './errors.js';
+import { isSessionOver } from '../protocol/errors.js';
+import { hasCode } from './errors.js';
 import { baseName, childPath, type NamingStyle, newOwnerPrefix, parentOf } from './naming.js';
+import { isRetriable, pauseBeforeRetry, retry } from './retry.js';
 import type { LockClient } from './types.js';
 
 /** Clients known to refuse CONTAINER nodes (servers before 3.5.3); their parents are persistent. */
@@ -11,6 +13,8 @@ const noContainers = new WeakSet<LockClient>();
 /**
  * Creates `path` and its missing ancestors as CONTAINER nodes (the server removes them once empty),
  * as Curator's `creatingParentContainersIfNeeded`; persistent nodes on servers without containers.
+ * A node that exists already is fine. Retriable errors are retried (see {@link retry}): creating
+ * a parent twice is harmless.
  */
 export async function ensurePath(
   client: LockClient,
@@ -18,43 +22,60 @@ export async function ensurePath(
   signal?: AbortSignal,
 ): Promise<void> {
   if (path === '/') return;
-  for (;;) {
-    const mode = noContainers.has(client) ? CreateMode.PERSISTENT : CreateMode.CONTAINER;
-    try {
-      await client.create2(path, undefined, { mode, signal });
-      return;
-    } catch (error) {
-      if (hasCode(error, 'NODEEXISTS')) return;
-      if (hasCode(error, 'NONODE')) {
-        // Nothing above the root (or a chroot that does not exist) can be created: give up.
-        if (parentOf(path) === '/') throw error;
-        await ensurePath(client, parentOf(path), signal);
-      } else if (hasCode(error, 'UNIMPLEMENTED') && mode === CreateMode.CONTAINER)
-        noContainers.add(client);
-      else if (!isRetriable(error) || signal?.aborted) throw error;
-      else await pauseBeforeRetry(error, signal);
-    }
+  let mode: CreateMode = CreateMode.CONTAINER;
+  const create = () => {
+    mode = noContainers.has(client) ? CreateMode.PERSISTENT : CreateMode.CONTAINER;
+    return createWithParents(client, path, undefined, mode, signal);
+  };
+  // A server without containers says UNIMPLEMENTED: create persistent parents from then on.
+  const recover = (error: unknown) => {
+    if (!hasCode(error, 'UNIMPLEMENTED') || mode !== CreateMode.CONTAINER) return false;
+    noContainers.add(client);
+    return true;
+  };
+  await retry(create, { signal, recover }).catch((error: unknown) => {
+    if (!hasCode(error, 'NODEEXISTS')) throw error;
+  });
+}
+
+/**
+ * One create of `path` whose parent may be missing (first use of a lock path, or its container
+ * was just reaped): on NONODE the parents are made (see {@link ensurePath}) and the create is sent
+ * again. Any other error is the caller's, a retriable one included: whether a create whose reply
+ * was lost landed is for the caller to find out before it creates again.
+ */
+export async function createWithParents(
+  client: LockClient,
+  path: string,
+  data: Data | undefined,
+  mode: CreateMode,
+  signal: AbortSignal | undefined,
+): Promise<{ path: string; stat: Stat }> {
+  try {
+    return await client.create2(path, data, { mode, signal });
+  } catch (error) {
+    const parent = parentOf(path);
+    // At the root, the chroot itself is missing: nothing to create.
+    if (!hasCode(error, 'NONODE') || signal?.aborted || parent === '/') throw error;
+    await ensurePath(client, parent, signal);
+    return createWithParents(client, path, data, mode, signal);
   }
 }
 
 /**
- * Runs `op` again after each retriable error (CONNECTIONLOSS, REQUESTTIMEOUT...: see
- * `RETRIABLE`), until it succeeds, fails otherwise, or `signal` aborts. `op` must be safe to
- * repeat. Requests made while disconnected wait for the next connection (or their own
- * requestTimeout), so this does not spin.
+ * Runs `op` again after each retriable error until it succeeds, fails otherwise, or `signal`
+ * aborts: {@link retry} with only a signal, kept under this name for its callers.
  */
-export async function retryOnConnectionLoss<T>(
-  op: () => Promise<T>,
-  signal?: AbortSignal,
-): Promise<T> {
-  for (;;) {
-    try {
-      return await op();
-    } catch (error) {
-      if (!isRetriable(error) || signal?.aborted) throw error;
-      await pauseBeforeRetry(error, signal);
-    }
-  }
+export function retryOnConnectionLoss<T>(op: () => Promise<T>, signal?: AbortSignal): Promise<T> {
+  return retry(op, { signal });
+}
+
+/**
+ * Whether `error` says a node of ours is gone: NONODE, or the session is over (its ephemeral
+ * nodes went with it). Nothing is left to clean up after either.
+ */
+export function isGone(error: unknown): boolean {
+  return hasCode(error, 'NONODE') || isSessionOver(error);
 }
 
 /**
@@ -65,9 +86,9 @@ export async function retryOnConnectionLoss<T>(
  */
 export async function deleteNode(client: LockClient, path: string): Promise<void> {
   try {
-    await retryOnConnectionLoss(() => client.delete(path));
+    await retry(() => client.delete(path));
   } catch (error) {
-    if (!hasCode(error, 'NONODE', ...SESSION_OVER)) throw error;
+    if (!isGone(error)) throw error;
   }
 }
 
@@ -83,12 +104,10 @@ export async function syncFirst(
   path: string,
   signal?: AbortSignal,
 ): Promise<void> {
-  await retryOnConnectionLoss(() => client.sync(path, { signal }), signal).catch(
-    (error: unknown) => {
-      // A missing path has nothing to be stale about: the read that follows will say so.
-      if (!hasCode(error, 'NONODE')) throw error;
-    },
-  );
+  await retry(() => client.sync(path, { signal }), { signal }).catch((error: unknown) => {
+    // A missing path has nothing to be stale about: the read that follows will say so.
+    if (!hasCode(error, 'NONODE')) throw error;
+  });
 }
 
 /** Deletes every child of `dir` whose name starts with `prefix` (an attempt whose create had an unknown outcome). */
@@ -100,9 +119,9 @@ export async function deleteByPrefix(
   let children: string[];
   try {
     await syncFirst(client, dir);
-    children = await retryOnConnectionLoss(() => client.getChildren(dir));
+    children = await retry(() => client.getChildren(dir));
   } catch (error) {
-    if (hasCode(error, 'NONODE', ...SESSION_OVER)) return;
+    if (isGone(error)) return;
     throw error;
   }
   for (const child of children) {
@@ -173,17 +192,16 @@ export async function createProtected(spec: ProtectedCreate, attempt: Attempt): 
     // to date first (see syncFirst). No directory means the create cannot have succeeded (first
     // use, or its container was reaped): just create again.
     await syncFirst(client, dir, signal);
-    const children = await retryOnConnectionLoss(
-      () => client.getChildren(dir, { signal }),
-      signal,
-    ).catch((error: unknown) => {
-      if (hasCode(error, 'NONODE') && !signal?.aborted) return [] as string[];
-      throw error;
-    });
+    const children = await retry(() => client.getChildren(dir, { signal }), { signal }).catch(
+      (error: unknown) => {
+        if (hasCode(error, 'NONODE') && !signal?.aborted) return [] as string[];
+        throw error;
+      },
+    );
     for (const name of children) {
       if (!name.startsWith(prefix)) continue;
       const path = childPath(dir, name);
-      const stat = await retryOnConnectionLoss(() => client.exists(path, { signal }), signal);
+      const stat = await retry(() => client.exists(path, { signal }), { signal });
       if (stat && stat.ephemeralOwner === client.sessionId) {
         const node = { path, name, stat };
         attempt.node = node;
@@ -200,27 +218,19 @@ export async function createProtected(spec: ProtectedCreate, attempt: Attempt): 
 /** One create; null when it failed with a retriable error (its outcome unknown: look for it). */
 async function createOnce(spec: ProtectedCreate, prefix: string): Promise<OwnNode | null> {
   const { client, dir, lockName, data, signal } = spec;
-  for (;;) {
-    try {
-      const { path, stat } = await client.create2(childPath(dir, prefix + lockName), data, {
-        mode: CreateMode.EPHEMERAL_SEQUENTIAL,
-        signal,
-      });
-      return { path, name: baseName(path), stat };
-    } catch (error) {
-      if (hasCode(error, 'NONODE') && !signal?.aborted) {
-        // The lock path is missing (first use, or its container was just reaped). At the root,
-        // the chroot itself is missing: nothing to create.
-        if (dir === '/') throw error;
-        await ensurePath(client, dir, signal);
-        continue;
-      }
-      if (isRetriable(error) && !signal?.aborted) {
-        await pauseBeforeRetry(error, signal);
-        return null;
-      }
-      throw error;
-    }
+  try {
+    const { path, stat } = await createWithParents(
+      client,
+      childPath(dir, prefix + lockName),
+      data,
+      CreateMode.EPHEMERAL_SEQUENTIAL,
+      signal,
+    );
+    return { path, name: baseName(path), stat };
+  } catch (error) {
+    if (!isRetriable(error) || signal?.aborted) throw error;
+    await pauseBeforeRetry(error, signal);
+    return null;
   }
 }
 

@@ -5,8 +5,8 @@ import type { WatchedEvent } from '../client/types.js';
 import { ZooKeeperError } from '../protocol/errors.js';
 import { badArguments, hasCode } from './errors.js';
 import { baseName, childPath, LockName, parseContender } from './naming.js';
-import { retryOnConnectionLoss } from './nodes.js';
 import { queueOrder } from './order.js';
+import { retry } from './retry.js';
 import type { Lease, LockClient, ReentrantAcquireOptions } from './types.js';
 
 /** The data Curator's `Revoker.attemptRevoke` writes into a holder's node (ASCII). */
@@ -56,16 +56,15 @@ export function watchRevocation(client: LockClient, lease: Lease): RevocableLeas
   if ('revocation' in lease) return lease as RevocableLease; // already watched
   const requested = new AbortController();
   const check = async (): Promise<void> => {
-    for (;;) {
-      if (lease.signal.aborted || requested.signal.aborted) return;
-      try {
-        const { data } = await client.getData(lease.path, { watch: onEvent, signal: lease.signal });
-        if (isRevokeMessage(data)) requested.abort(new RevocationRequestedError(lease.path));
-        return;
-      } catch (error) {
-        // NONODE or a session that ended: the lease's own signal reports it.
-        if (!hasCode(error, 'CONNECTIONLOSS')) return;
-      }
+    if (lease.signal.aborted || requested.signal.aborted) return;
+    try {
+      const { data } = await retry(
+        () => client.getData(lease.path, { watch: onEvent, signal: lease.signal }),
+        { signal: lease.signal },
+      );
+      if (isRevokeMessage(data)) requested.abort(new RevocationRequestedError(lease.path));
+    } catch {
+      // NONODE, a session that ended, or the lease's end: the lease's own signal reports it.
     }
   };
   const onEvent = (event: WatchedEvent) => {
@@ -89,7 +88,7 @@ export type RevokeClient = Pick<Client, 'getChildren' | 'setData' | 'exists'>;
 export async function revoke(client: RevokeClient, lockPath: string): Promise<string | null> {
   let children: string[];
   try {
-    children = await retryOnConnectionLoss(() => client.getChildren(lockPath));
+    children = await retry(() => client.getChildren(lockPath));
   } catch (error) {
     if (hasCode(error, 'NONODE')) return null;
     throw error;
@@ -123,7 +122,7 @@ export async function revokeNode(client: RevokeClient, nodePath: string): Promis
   }
   try {
     // Repeating the write after a lost reply is harmless: lock node names are never reused.
-    await retryOnConnectionLoss(() => client.setData(nodePath, REVOKE_BYTES));
+    await retry(() => client.setData(nodePath, REVOKE_BYTES));
     return true;
   } catch (error) {
     if (hasCode(error, 'NONODE')) return false;

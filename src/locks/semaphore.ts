@@ -11,9 +11,9 @@ import {
   cleanupAttempt,
   createProtected,
   deleteNode,
-  retryOnConnectionLoss,
   settleWhileConnected,
 } from './nodes.js';
+import { retry } from './retry.js';
 import type { AcquireOptions, Lease, Lock, LockClient, LockOptions, LossPolicy } from './types.js';
 import { abortable } from './wait.js';
 import { joinWatcher } from './watchers.js';
@@ -101,9 +101,9 @@ export class Semaphore implements Lock {
         // The shared watcher of the lease list (see joinWatcher): an aborted wait leaves nothing.
         const joined = joinWatcher(client, `getChildren:${this.leasesPath}`, () => wake());
         try {
-          const children = await retryOnConnectionLoss(
+          const children = await retry(
             () => client.getChildren(this.leasesPath, { watch: joined.watcher, signal }),
-            signal,
+            { signal },
           );
           const leases = sortContenders(children, LEASE_NAMES);
           if (!leases.some((lease) => lease.name === node.name)) {

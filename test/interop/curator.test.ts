@@ -258,6 +258,8 @@ describe('Semaphore and Curator InterProcessSemaphoreV2', () => {
     expect(await semB.tryAcquire()).toBeNull();
     expect(await javaB.acquireWithin(300)).toBeNull();
     await expect(semB.acquire({ timeout: 300 })).rejects.toBeInstanceOf(LockTimeoutError);
+    // The timeout rejects on time and removes its lease node in the background: wait for that.
+    await untilChildren(tsA, `${path}/leases`, 2);
     // Curator counts our lease, we count Curator's.
     expect((await javaB.participants()).map(nameOf).sort()).toEqual(
       [nameOf(leaseA.path), nameOf(javaLease ?? '')].sort(),

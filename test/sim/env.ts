@@ -181,7 +181,11 @@ export class Scheduler {
       this.live[task.side]--;
       this.steps++;
       task.fn();
-      await drainMicrotasks();
+      // Only client code queues microtasks (promise chains): a server task (the model, the
+      // network's server side, faults, audits) touches client state only by scheduling a client
+      // task, so there is nothing to drain after it. Skipping the real setImmediate there saves
+      // about a sixth of a world's time and changes no trace.
+      if (task.side === 'client') await drainMicrotasks();
       afterStep();
     }
   }

@@ -17,6 +17,8 @@ export interface Plant {
   /** The workload the bug shows in. */
   workload?: string;
   nearWrap?: boolean;
+  /** The ensemble's size, when the bug needs followers. */
+  members?: number;
   /** Connect with this chroot. */
   chroot?: string;
   /** Extra options for every lock. */
@@ -162,7 +164,8 @@ export const plants: Record<string, Plant> = {
     // Followers whose apply pipeline stalls now and then, and replies of writes lost: a create
     // lands, its reply does not, and the reconnect may reach a follower that has not applied it.
     slowFollowers: true,
-    faultKinds: ['lostReply', 'lostReply', 'lostReply', 'reset'],
+    members: 3,
+    faultKinds: ['lostReplyStall', 'lostReplyStall', 'lostReply', 'reset'],
     faultGap: [200, 1500],
     wrap(client) {
       // The recovery reads stay; only the sync before them is skipped.

@@ -185,7 +185,7 @@ async function watchActivity(ctx: ProcessContext, path: string): Promise<void> {
       const session = client.sessionId;
       let record: WatchRecord | null = null;
       const early: string[] = [];
-      await client.exists(path, {
+      const stat = await client.exists(path, {
         watch: (event) => {
           fired++;
           world.stats.watchFires++;
@@ -206,6 +206,8 @@ async function watchActivity(ctx: ProcessContext, path: string): Promise<void> {
         zxid: client.lastZxid,
         fired: early[0] ?? null,
         client,
+        absent: stat === null,
+        reconnects: world.reconnects.get(ctx.name) ?? 0,
       };
       world.watches.push(record);
     } else if (roll < 0.75) {

@@ -73,6 +73,8 @@ export class World {
   closedAt = Number.POSITIVE_INFINITY;
   chroot = '';
   ensemble: Ensemble | null = null;
+  /** How many times each process's client went (back) to 'connected'. */
+  readonly reconnects = new Map<string, number>();
   /** One-shot watches set by the workload, for the at-most-once / truthful / live checks. */
   readonly watches: WatchRecord[] = [];
 
@@ -120,6 +122,10 @@ export interface WatchRecord {
   zxid: bigint;
   fired: string | null;
   client: { state: string; sessionId: bigint };
+  /** The registering `exists` found no node (an exist watch, not a data watch). */
+  absent: boolean;
+  /** The process's reconnect count when the watch was set. */
+  reconnects: number;
 }
 
 /** Builds and runs one world; the caller runs worlds one at a time (they share the globals). */
@@ -161,7 +167,8 @@ export async function runWorld(options: WorldOptions): Promise<WorldResult> {
 async function simulate(world: World, options: WorldOptions): Promise<WorldResult> {
   const { sched, rng } = world;
   const cfgRng = rng.fork();
-  const members = cfgRng.pick([1, 3, 3]);
+  const drawn = cfgRng.pick([1, 3, 3]);
+  const members = world.plant?.members ?? drawn;
   const tickTime = cfgRng.pick([500, 1000, 2000]);
   const sessionTimeout = cfgRng.pick([4000, 6000, 10000]);
   const processes = cfgRng.int(2, 5);
@@ -255,7 +262,11 @@ async function simulate(world: World, options: WorldOptions): Promise<WorldResul
         clients[p] = client;
         lastZxid[p] = 0n;
         world.log(`${name} connected 0x${client.sessionId.toString(16)} to ${client.server}`);
-        client.on('state', (state) => world.log(`${name} state ${state}`));
+        client.on('state', (state) => {
+          world.log(`${name} state ${state}`);
+          if (state === 'connected')
+            world.reconnects.set(name, (world.reconnects.get(name) ?? 0) + 1);
+        });
         await instance.run({ world, client, name, index: p, stopping: () => stopping });
         if (!stopping) {
           world.log(`${name} session over (${client.state}); starting a new one`);
@@ -407,7 +418,7 @@ interface FaultContext {
 function faultMenu(ctx: FaultContext): string[] {
   const menu = ['reset', 'cut', 'holeShort', 'holeLong', 'pause', 'lag', 'reset', 'holeShort'];
   menu.push('lostReply');
-  if (ctx.slowUntil) menu.push('slowFollower');
+  if (ctx.slowUntil) menu.push('slowFollower', 'lostReplyStall');
   if (ctx.quorum) {
     menu.push('crash');
     if (ctx.ensemble.members.length > 1) menu.push('partition');
@@ -439,8 +450,18 @@ function scheduleFaults(world: World, ctx: FaultContext): void {
         break;
       case 'lostReply':
         world.log(`fault lost-reply ${client} (its next write's reply)`);
-        ensemble.loseWriteReply.add(client);
+        ensemble.loseWriteReply.set(client, 0);
         break;
+      case 'lostReplyStall': {
+        // Aimed at the moment that matters: the other followers are slow to apply exactly the
+        // write whose reply is lost, so a reconnect may reach one that has not applied it yet.
+        const d = rng.int(100, 3000);
+        world.log(
+          `fault lost-reply ${client} (its next write's reply; other followers ${d} ms late)`,
+        );
+        ensemble.loseWriteReply.set(client, d);
+        break;
+      }
       case 'holeShort':
       case 'holeLong': {
         const d = Math.round(
@@ -514,7 +535,16 @@ function auditWatches(world: World, sessionTimeout: number): void {
       w.fired = 'session over';
       continue;
     }
-    const change = ensemble.changes.get(world.chroot + w.path)?.find((c) => c.zxid > w.zxid);
+    const path = world.chroot + w.path;
+    const changes = ensemble.changes.get(path) ?? [];
+    let change = changes.find((c) => c.zxid > w.zxid);
+    // An exist watch restored by SetWatches is re-armed if the node is absent then: a node
+    // created and deleted again while the client was away is legitimately missed (the server
+    // compares existence only). It is owed an event once the node exists again, from then.
+    if (change && w.absent && (world.reconnects.get(w.process) ?? 0) !== w.reconnects) {
+      if (!ensemble.committed.get(path)) continue;
+      change = changes.findLast((c) => c.zxid > w.zxid && c.type === 'NodeCreated') ?? change;
+    }
     // An election restarts the clock: the change reaches the watcher once a leader serves again.
     const since = change ? Math.max(change.at, ensemble.orderingSince) : 0;
     if (change && ensemble.ordering && world.sched.now - since > bound) {

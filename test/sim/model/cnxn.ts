@@ -39,8 +39,8 @@ interface Entry {
   path: string;
   run?: () => Reply;
   reply?: Reply;
-  /** A write (its reply may be lost by the lost-reply fault). */
-  write?: boolean;
+  /** The lost-reply fault picked this write: its reply never gets out. */
+  loseReply?: boolean;
   after?: () => void;
 }
 
@@ -255,7 +255,7 @@ export class Cnxn {
       }
       if (!entry.reply) return;
       this.queue.shift();
-      if (entry.write && this.ensemble.loseWriteReply.delete(this.end.client)) {
+      if (entry.loseReply) {
         // The link breaks after the server did the write, before its reply got out.
         this.trace(`${entry.op} ${entry.path} -> ${entry.reply.err}, reply lost: link reset`);
         this.close();
@@ -318,15 +318,25 @@ export class Cnxn {
         }),
       );
     } else if (WRITES.has(header.type)) {
-      entry.write = true;
-      this.write(codec.name, req, finish);
+      // The lost-reply fault takes the first write the client sends after it was armed.
+      const stall = ens.loseWriteReply.get(this.end.client);
+      if (stall !== undefined) {
+        ens.loseWriteReply.delete(this.end.client);
+        entry.loseReply = true;
+      }
+      this.write(codec.name, req, finish, stall);
     } else {
       entry.run = () => this.read(codec.name, req);
     }
     this.pump();
   }
 
-  private write(op: string, req: Record<string, unknown>, finish: (reply: Reply) => void): void {
+  private write(
+    op: string,
+    req: Record<string, unknown>,
+    finish: (reply: Reply) => void,
+    stall?: number,
+  ): void {
     const ens = this.ensemble;
     const session = this.sessionId;
     const time = BigInt(Date.now());
@@ -381,6 +391,7 @@ export class Cnxn {
             finish(replyFor(member.tree, op, change));
           },
         },
+        stall,
       ),
     );
   }

@@ -49,6 +49,8 @@ type Item =
       /** The events the leader computed when it applied the change. */
       events: Trigger[];
       done?: { cnxn: Cnxn; finish: (m: Member) => void };
+      /** Followers other than the origin stall this long before applying it. */
+      stall?: number;
     }
   | { kind: 'sync'; done: { cnxn: Cnxn; finish: (m: Member) => void } };
 
@@ -161,7 +163,8 @@ export class Member implements Acceptor {
     if (!this.attached) return;
     const sched = this.ensemble.sched;
     const gen = this.gen;
-    const at = Math.max(sched.now + this.ensemble.lag(this.id), this.applyAt);
+    const stall = item.kind === 'txn' && item.done?.cnxn.member !== this ? (item.stall ?? 0) : 0;
+    const at = Math.max(sched.now + this.ensemble.lag(this.id) + stall, this.applyAt);
     this.applyAt = at;
     sched.atTime(at, 'server', () => {
       if (this.gen === gen) this.applyItem(item);
@@ -201,8 +204,11 @@ export class Ensemble {
   /** The leader's epoch: the high 32 bits of every zxid it hands out. */
   epoch = 0;
   readonly sessions = new Map<bigint, SessionInfo>();
-  /** Client processes whose next write reply is lost (the link resets just before it). */
-  readonly loseWriteReply = new Set<string>();
+  /**
+   * Client processes whose next write's reply is lost (the link resets just before it), with
+   * how long every follower but the write's own member stalls applying that write (ms, 0: none).
+   */
+  readonly loseWriteReply = new Map<string, number>();
   private zxid = 0n;
   private sessionCounter = 0n;
   /** Counters the world reports. */
@@ -278,6 +284,7 @@ export class Ensemble {
   propose(
     prepare: (tree: DataTree, zxid: bigint) => Txn,
     done?: { cnxn: Cnxn; finish: (m: Member) => void },
+    stall?: number,
   ): void {
     const zxid = ++this.zxid;
     const leaderTree = this.leader.tree;
@@ -293,7 +300,7 @@ export class Ensemble {
         list.push({ zxid, type: event.type, at: this.sched.now });
       }
     }
-    const item = { kind: 'txn' as const, zxid, txn, done, events };
+    const item = { kind: 'txn' as const, zxid, txn, done, events, stall };
     for (const member of this.members) member.receive(item);
   }
 

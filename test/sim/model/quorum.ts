@@ -26,6 +26,8 @@ export class Quorum {
   private readonly group = new Map<number, number>();
   /** An election is under way, or the leader is about to notice it lost its majority. */
   private electing = false;
+  /** The sync a member is making (epoch and generation), so a second review does not restart it. */
+  private readonly syncing = new Map<number, string>();
 
   constructor(
     private readonly ensemble: Ensemble,
@@ -122,10 +124,13 @@ export class Quorum {
   private join(member: Member): void {
     const ens = this.ensemble;
     const epoch = ens.epoch;
+    // Already syncing with this leader: let it finish.
+    if (this.syncing.get(member.id) === `${epoch}:${member.gen}`) return;
     // Stop serving the stale state while it syncs (a member that never noticed keeps none).
     if (member.serving) member.stopServing();
     member.attached = false;
     const gen = ++member.gen;
+    this.syncing.set(member.id, `${epoch}:${gen}`);
     this.sched.at(this.timing.catchUp(), 'server', () => {
       if (member.gen !== gen || ens.epoch !== epoch || !ens.ordering) return;
       if (!member.alive || !this.linked(member, ens.leader)) return;

@@ -1,0 +1,90 @@
+// The lock recipes' one retry policy: which errors are worth sending a request again for, how long
+// to pause first, and when to give up (the caller's deadline or signal).
+import type { ErrorCodeName } from '../protocol/errors.js';
+import { hasCode } from './errors.js';
+
+/**
+ * Codes after which the same lock request may succeed if sent again: its outcome is unknown
+ * (CONNECTIONLOSS, REQUESTTIMEOUT: it may or may not have been applied) or the server could not
+ * take it just now (THROTTLEDOP; NOTREADONLY while only a read-only server is reachable). The lock
+ * recipes only repeat requests that are safe to repeat. Narrower than the error table's
+ * `retriable` on purpose: OPERATIONTIMEOUT is what a LockTimeoutError carries (the caller's
+ * deadline, never worth repeating), and NOTREADONLY is worth waiting out for a lock. SESSIONMOVED
+ * (a request that reached a server the session had already moved away from) is passed on to the
+ * caller, not retried.
+ */
+export const RETRIABLE = [
+  'CONNECTIONLOSS',
+  'REQUESTTIMEOUT',
+  'THROTTLEDOP',
+  'NOTREADONLY',
+] as const satisfies readonly ErrorCodeName[];
+
+/** Whether `error` says the request may succeed if sent again (see {@link RETRIABLE}). */
+export function isRetriable(error: unknown): boolean {
+  return hasCode(error, ...RETRIABLE);
+}
+
+/**
+ * Waits before a request is sent again after `error`. A lost connection or a timed-out request
+ * needs no pause: the next request waits for a connection (or for its own requestTimeout). A
+ * server that refuses at once (throttled, read-only) would be asked again in a hot loop: pause
+ * 100 to 200 ms (jittered, so that contenders refused together do not come back together).
+ * Returns at once when `signal` aborts.
+ */
+export function pauseBeforeRetry(error: unknown, signal?: AbortSignal): Promise<void> {
+  if (hasCode(error, 'CONNECTIONLOSS', 'REQUESTTIMEOUT') || signal?.aborted) {
+    return Promise.resolve();
+  }
+  return new Promise((resolve) => {
+    const done = () => {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', done);
+      resolve();
+    };
+    const timer = setTimeout(done, 100 + Math.random() * 100);
+    signal?.addEventListener('abort', done, { once: true });
+  });
+}
+
+/** How {@link retry} treats the errors of one request. */
+export interface RetryOptions {
+  /**
+   * The caller's deadline or signal: once it has aborted, an error is passed on instead of being
+   * retried. Without one, retriable errors are retried until the request succeeds or fails
+   * otherwise (the session ending fails every request, so that is the outer bound).
+   */
+  signal?: AbortSignal | undefined;
+  /**
+   * Codes retried for this request on top of {@link RETRIABLE}, with the same pause (a
+   * check-then-delete retries BADVERSION: the node changed between the read and the delete).
+   */
+  alsoRetry?: readonly ErrorCodeName[];
+  /**
+   * Consulted first on each error while the signal has not aborted: resolves true when it has
+   * removed the cause (created a missing parent, say), and the request is then sent again at once,
+   * without a pause. False hands the error to the policy.
+   */
+  recover?: (error: unknown) => boolean | Promise<boolean>;
+}
+
+/**
+ * Runs `op` until it succeeds, sending it again after each retriable error (see
+ * {@link RETRIABLE}, {@link RetryOptions.alsoRetry}) with {@link pauseBeforeRetry} between tries.
+ * Any other error, and any error once `signal` has aborted, is thrown. `op` must be safe to repeat.
+ * Requests made while disconnected wait for the next connection (or their own requestTimeout), so
+ * this does not spin.
+ */
+export async function retry<T>(op: () => Promise<T>, options: RetryOptions = {}): Promise<T> {
+  const { signal, alsoRetry = [], recover } = options;
+  for (;;) {
+    try {
+      return await op();
+    } catch (error) {
+      if (signal?.aborted) throw error;
+      if (recover && (await recover(error))) continue;
+      if (!isRetriable(error) && !hasCode(error, ...alsoRetry)) throw error;
+      await pauseBeforeRetry(error, signal);
+    }
+  }
+}
