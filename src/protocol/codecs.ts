@@ -1,10 +1,11 @@
 /**
  * The one table of operation codecs, keyed by op name. Each entry pairs the
  * op's request record with its response record (declared once each in
- * requests.ts): the client writes requests and reads responses; fake servers,
- * the simulator and the golden tests use the reverse halves, which come free
- * from the same declarations. The session frames requests with `encodeRequest`
- * and decodes replies with `codec.read` when err == 0.
+ * requests.ts): the client writes requests and reads responses. The reverse
+ * halves come from the same declarations (`request.read`, `response.write`);
+ * the test servers and the simulator build their server side from them
+ * (test/wire/server-codecs.ts). The session frames requests with
+ * `encodeRequest` and decodes replies with `codec.read` when err == 0.
  */
 
 import { empty, type JuteType } from './jute.js';
@@ -13,8 +14,8 @@ import {
   MULTI_READ_OPS,
   type MultiOp,
   type MultiReadOp,
-  multiRequest,
-  multiResponse,
+  type MultiResult,
+  multiCodec,
 } from './multi.js';
 import { OpCode, type OpName } from './ops.js';
 import { Reader } from './reader.js';
@@ -30,7 +31,7 @@ import { frame, Writer } from './writer.js';
 
 /** One operation's client side: its opcode, how its request is written and its reply read. */
 export interface Codec<Req, Res> {
-  readonly name: string;
+  readonly name: OpName;
   readonly code: number;
   /** Writes the request body (after the RequestHeader). */
   write(w: Writer, req: Req): void;
@@ -38,12 +39,12 @@ export interface Codec<Req, Res> {
   read(r: Reader): Res;
 }
 
-/** A codec that can also play the server's side. */
-export interface ServerCodec<Req, Res> extends Codec<Req, Res> {
-  /** Reads the request body, as a server does. */
-  readRequest(r: Reader): Req;
-  /** Writes the response body, as a server does. */
-  writeResponse(w: Writer, res: Res): void;
+/** A codec of one request record and one response record (every op but multi and multiRead). */
+export interface RecordCodec<Req, Res> extends Codec<Req, Res> {
+  /** The request record: `write` is its writer; its reader is a server's. */
+  readonly request: JuteType<Req>;
+  /** The response record: `read` is its reader; its writer is a server's. */
+  readonly response: JuteType<Res>;
 }
 
 /**
@@ -64,15 +65,8 @@ function codec<Req, Res>(
   name: OpName,
   request: JuteType<Req>,
   response: JuteType<Res>,
-): ServerCodec<Req, Res> {
-  return {
-    name,
-    code: OpCode[name],
-    write: request.write,
-    read: response.read,
-    readRequest: request.read,
-    writeResponse: response.write,
-  };
+): RecordCodec<Req, Res> {
+  return { name, code: OpCode[name], write: request.write, read: response.read, request, response };
 }
 
 const single = {
@@ -111,18 +105,24 @@ const single = {
   check: codec('check', rec.PathVersionRequest, empty),
 } as const;
 
-const multiReply = multiResponse(single);
+function multi<Op extends { type: string; request: unknown }>(
+  name: 'multi' | 'multiRead',
+  ops: readonly Op['type'][],
+  kind: string,
+): Codec<{ ops: Op[] }, MultiResult[]> {
+  const { write, read } = multiCodec<Op>(single, ops, kind);
+  return { name, code: OpCode[name], write, read };
+}
 
 /** Every operation's codec, by op name. */
 export const codecs = {
   ...single,
-  multi: codec('multi', multiRequest<MultiOp>(single, MULTI_OPS, 'op'), multiReply),
-  multiRead: codec(
-    'multiRead',
-    multiRequest<MultiReadOp>(single, MULTI_READ_OPS, 'read op'),
-    multiReply,
-  ),
+  multi: multi<MultiOp>('multi', MULTI_OPS, 'op'),
+  multiRead: multi<MultiReadOp>('multiRead', MULTI_READ_OPS, 'read op'),
 } as const;
+
+/** The ops whose request and response are each one record, by op name. */
+export const recordCodecs = single;
 
 export type CodecName = keyof typeof codecs;
 /** The request type of a codec in the table, e.g. `RequestOf<'getData'>`. */

@@ -1,14 +1,15 @@
 /**
- * multi (14) and multiRead (22): a MultiHeader{type, done: false, err} before
- * each op or result, then the terminator MultiHeader{type: -1, done: true, err: -1}.
- * Each op's body is the request (or response) record of that op's own codec, so
- * this file holds no per-op layout: it walks the headers and looks the codec up
- * by opcode in the table it is given (codecs.ts passes the codec table).
+ * multi (14) and multiRead (22), the client's halves: a MultiHeader{type, done: false, err}
+ * before each op or result, then the terminator MultiHeader{type: -1, done: true, err: -1}.
+ * Each op's body is the request (or response) record of that op's own codec, so this file
+ * holds no per-op layout: it walks the headers and looks each op's codec up in the table it
+ * is given (codecs.ts passes the codec table), once per op name or opcode when the table is
+ * built, not per call. The server's halves (reading ops, writing results) are only used by
+ * the test servers and live with them (test/wire/server-codecs.ts).
  * Byte layouts: docs/protocol.md.
  */
 
-import type { ServerCodec } from './codecs.js';
-import { ProtocolError } from './errors.js';
+import { makeError, ProtocolError } from './errors.js';
 import type { JuteType } from './jute.js';
 import { OpCode } from './ops.js';
 import type { Reader } from './reader.js';
@@ -88,96 +89,106 @@ export interface MultiReadRequest {
   ops: MultiReadOp[];
 }
 
-/** The per-op codecs multi looks up by name; the codec table is one. */
-export type OpCodecs = Record<string, ServerCodec<unknown, unknown>>;
+/** An op codec as multi needs it: the codec table's entries are these. */
+export interface OpCodec {
+  readonly name: string;
+  readonly code: number;
+  /** The op's request record, written after its MultiHeader. */
+  readonly request: JuteType<unknown>;
+  /** The op's response record, read after its result's MultiHeader. */
+  readonly response: JuteType<unknown>;
+}
 
-const TERMINATOR: MultiHeader = { type: OpCode.error, done: true, err: -1 };
+/** The per-op codecs multi looks up; the codec table is one. */
+export type OpCodecs = Readonly<Record<string, OpCodec>>;
 
-/** The op codecs of `names`, by opcode: what a header's `type` may name. */
-function byCode(
-  table: OpCodecs,
-  names: readonly string[],
-): Map<number, ServerCodec<unknown, unknown>> {
-  return new Map(names.map((name) => [table[name]!.code, table[name]!]));
+/** The client's half of multi and multiRead: the request is written, the reply read. */
+export interface MultiCodec<Req> {
+  write(w: Writer, req: Req): void;
+  read(r: Reader): MultiResult[];
+}
+
+/** The MultiHeader that ends a multi request and a multi reply. */
+export const MULTI_DONE: MultiHeader = { type: OpCode.error, done: true, err: -1 };
+
+/** The op's header and request writer, fetched from the table once. */
+interface OpWriter {
+  readonly header: MultiHeader;
+  readonly write: (w: Writer, request: unknown) => void;
+}
+
+/** The result's tag and response reader, fetched from the table once. */
+interface ResultReader {
+  readonly type: string;
+  readonly read: (r: Reader) => unknown;
 }
 
 /**
- * Reads MultiHeader-prefixed items until the `done` header. Every header is 9
- * bytes, so a malformed input runs out of bytes (ProtocolError) rather than looping.
+ * The client's half of multi or multiRead: `ops` names the ops the request may hold, `kind`
+ * words the error for another; the reply reads any result type (one layout for both).
  */
-function readUntilDone<T>(r: Reader, readItem: (h: MultiHeader, r: Reader) => T): T[] {
-  const items: T[] = [];
-  for (;;) {
-    const h = MultiHeader.read(r);
-    if (h.done) return items;
-    items.push(readItem(h, r));
-  }
-}
-
-function unexpected(kind: string, type: number): never {
-  throw new ProtocolError(`unexpected ${kind} type ${type} in multi`);
-}
-
-/**
- * The request record of multi or multiRead: `ops` names the allowed ops, `kind`
- * words the error for a header naming another.
- */
-export function multiRequest<Op extends { type: string; request: unknown }>(
+export function multiCodec<Op extends { type: string; request: unknown }>(
   table: OpCodecs,
   ops: readonly Op['type'][],
   kind: string,
-): JuteType<{ ops: Op[] }> {
-  const allowed = byCode(table, ops);
+): MultiCodec<{ ops: Op[] }> {
+  const writers = new Map<string, OpWriter>();
+  for (const name of ops) {
+    const codec = table[name]!;
+    // A request op's header has no error yet: err -1, as the Java client writes it.
+    writers.set(name, {
+      header: { type: codec.code, done: false, err: -1 },
+      write: codec.request.write,
+    });
+  }
+  // Indexed by opcode (all small and positive; 'error' (-1) is read apart).
+  const readers: (ResultReader | undefined)[] = [];
+  for (const name of RESULT_OPS) {
+    const codec = table[name]!;
+    readers[codec.code] = { type: codec.name, read: codec.response.read };
+  }
   return {
     // MultiOperationRecord: (MultiHeader{op, false, -1} op-record)* MultiHeader{-1, true, -1}
-    write(w: Writer, rec: { ops: Op[] }): void {
-      for (const op of rec.ops) {
-        const codec = table[op.type]!;
-        // A request op's header has no error yet: err -1, as the Java client writes it.
-        MultiHeader.write(w, { type: codec.code, done: false, err: -1 });
-        codec.write(w, op.request);
+    write(w: Writer, req: { ops: Op[] }): void {
+      for (const op of req.ops) {
+        const opWriter = writers.get(op.type);
+        if (opWriter === undefined) {
+          throw makeError('BADARGUMENTS', `${String(op.type)} is not a ${kind} of this multi`);
+        }
+        MultiHeader.write(w, opWriter.header);
+        opWriter.write(w, op.request);
       }
-      MultiHeader.write(w, TERMINATOR);
+      MultiHeader.write(w, MULTI_DONE);
     },
-    read(r: Reader): { ops: Op[] } {
-      const items = readUntilDone(r, (h, ir) => {
-        const codec = allowed.get(h.type) ?? unexpected(kind, h.type);
-        return { type: codec.name, request: codec.readRequest(ir) } as Op;
-      });
-      return { ops: items };
+    // MultiResponse: (MultiHeader{type, false, err} result-record)* MultiHeader{-1, true, -1}
+    read(r: Reader): MultiResult[] {
+      const results: MultiResult[] = [];
+      // The MultiHeader's fields, read in place: no header object per result. Every header is
+      // 9 bytes, so a malformed input runs out of bytes (ProtocolError) rather than looping.
+      for (;;) {
+        const type = r.int();
+        const done = r.bool();
+        r.int(); // err: the result body says it again (ErrorResponse) or it is 0
+        if (done) return results;
+        if (type === OpCode.error) {
+          results.push({ type: 'error', err: ErrorResponse.read(r).err });
+          continue;
+        }
+        const reader = type >= 0 ? readers[type] : undefined;
+        if (reader === undefined)
+          throw new ProtocolError(`unexpected result type ${type} in multi`);
+        results.push(tag(reader.type, reader.read(r)));
+      }
     },
   };
 }
 
-/** The reply record of multi and multiRead (one layout): a result per op, in op order. */
-export function multiResponse(table: OpCodecs): JuteType<MultiResult[]> {
-  const allowed = byCode(table, RESULT_OPS);
-  return {
-    // MultiResponse: (MultiHeader{type, false, err} result-record)* MultiHeader{-1, true, -1}
-    write(w: Writer, results: MultiResult[]): void {
-      for (const res of results) {
-        if (res.type === 'error') {
-          MultiHeader.write(w, { type: OpCode.error, done: false, err: res.err });
-          ErrorResponse.write(w, res);
-          continue;
-        }
-        const codec = table[res.type]!;
-        MultiHeader.write(w, { type: codec.code, done: false, err: 0 });
-        codec.writeResponse(w, res);
-      }
-      MultiHeader.write(w, TERMINATOR);
-    },
-    read(r: Reader): MultiResult[] {
-      return readUntilDone(r, (h, ir): MultiResult => {
-        if (h.type === OpCode.error) return { type: 'error', err: ErrorResponse.read(ir).err };
-        const codec = allowed.get(h.type) ?? unexpected('result', h.type);
-        // The op's response record, tagged with its type. The record is a fresh object:
-        // adding the tag in place is cheaper than copying it (a spread doubled decode time).
-        const body = codec.read(ir) as { type?: string } | undefined;
-        if (body === undefined) return { type: codec.name } as MultiResult;
-        body.type = codec.name;
-        return body as MultiResult;
-      });
-    },
-  };
+/**
+ * The op's response record, tagged with its type. The record is a fresh object: adding the tag
+ * in place is cheaper than copying it (a spread doubled decode time).
+ */
+function tag(type: string, body: unknown): MultiResult {
+  if (body === undefined) return { type } as MultiResult;
+  (body as { type: string }).type = type;
+  return body as MultiResult;
 }

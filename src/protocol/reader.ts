@@ -47,6 +47,16 @@ export class Reader {
     return this.bytes[this.pos++] !== 0;
   }
 
+  /** jute `ustring` that the protocol never sends as null: a null reads as ''. */
+  string(): string {
+    return this.ustring() ?? '';
+  }
+
+  /** A value of any jute type (a nested record, a vector): `f.of` of a record declaration. */
+  of<T>(type: { read(r: Reader): T }): T {
+    return type.read(this);
+  }
+
   /** A view into the input (not a copy); null for length -1. */
   buffer(): Uint8Array | null {
     const len = this.length('buffer');
@@ -72,6 +82,15 @@ export class Reader {
     const items: T[] = [];
     for (let i = 0; i < count; i++) items.push(readItem(this));
     return items;
+  }
+
+  /**
+   * A vector's item count, with null (-1) as 0: for readers that loop themselves
+   * (jute `list`), with the same refusal of counts that cannot fit as `vector`.
+   */
+  count(): number {
+    const count = this.length('vector');
+    return count < 0 ? 0 : count;
   }
 
   /** Reads a length/count field: -1 (null) or 0..remaining; anything else is malformed. */

@@ -104,16 +104,3 @@ export type MultiHeader = JuteValue<typeof MultiHeader>;
 /** The body of a failed op's result inside a multi reply. */
 export const ErrorResponse = record((f) => ({ err: f.int() }));
 export type ErrorResponse = JuteValue<typeof ErrorResponse>;
-
-// The test servers (test/unit/session/fake-server.ts, test/chaos, test/sim) import these
-// server-side halves by name.
-/** `ConnectRequest.read`. */
-export const readConnectRequest = ConnectRequest.read;
-/** `ConnectResponse.write`. */
-export const writeConnectResponse = ConnectResponse.write;
-/** `RequestHeader.read`. */
-export const readRequestHeader = RequestHeader.read;
-/** `ReplyHeader.write`. */
-export const writeReplyHeader = ReplyHeader.write;
-/** `WatcherEvent.write`. */
-export const writeWatcherEvent = WatcherEvent.write;

@@ -10,10 +10,8 @@
 // Reproducible: SESSION_FUZZ_SEED=<n> SESSION_FUZZ_ROUNDS=<n> (default 200 rounds).
 import { describe, expect, it } from 'vitest';
 import { type Client, connect, ZooKeeperError } from '../../src/index.js';
-import { codecs, type ServerCodec } from '../../src/protocol/codecs.js';
 import { OpCode, Xid } from '../../src/protocol/ops.js';
 import { Reader } from '../../src/protocol/reader.js';
-import { readRequestHeader, writeReplyHeader } from '../../src/protocol/records.js';
 import { frame } from '../../src/protocol/writer.js';
 import {
   connectResponse,
@@ -21,6 +19,12 @@ import {
   type Script,
   type ServerSide,
 } from '../unit/session/fake-server.js';
+import {
+  serverCodecs as codecs,
+  readRequestHeader,
+  type ServerCodec,
+  writeReplyHeader,
+} from '../wire/server-codecs.js';
 import { Prng } from './prng.js';
 
 const seed = Number(process.env.SESSION_FUZZ_SEED ?? Math.floor(Math.random() * 2 ** 31));

@@ -4,11 +4,11 @@
 
 import type { Client } from '../../src/client/client.js';
 import type { LockClient, LockOptions } from '../../src/locks/index.js';
-import { codecs, encodeRequest } from '../../src/protocol/codecs.js';
+import { encodeRequest } from '../../src/protocol/codecs.js';
 import { OpCode } from '../../src/protocol/ops.js';
 import { Reader } from '../../src/protocol/reader.js';
-import { readRequestHeader } from '../../src/protocol/records.js';
 import type { Connection, Transport } from '../../src/session/transport.js';
+import { serverCodecs as codecs, readRequestHeader } from '../wire/server-codecs.js';
 import type { World } from './world.js';
 
 export interface Plant {

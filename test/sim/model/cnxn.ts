@@ -1,20 +1,21 @@
 // One client connection on a model member: the handshake, then requests answered strictly in
 // order. A session's read waits behind its own earlier writes (as the server's commit processor
 // holds it) and then sees the member's own state; writes and syncs go through the leader.
-import { codecs, type ServerCodec } from '../../../src/protocol/codecs.js';
 import { ErrorCode } from '../../../src/protocol/errors.js';
 import { FrameDecoder } from '../../../src/protocol/frame.js';
 import type { MultiResult } from '../../../src/protocol/multi.js';
 import { EventTypeCode, OpCode, Xid } from '../../../src/protocol/ops.js';
 import { Reader } from '../../../src/protocol/reader.js';
+import { frame, type Writer } from '../../../src/protocol/writer.js';
 import {
+  serverCodecs as codecs,
   readConnectRequest,
   readRequestHeader,
+  type ServerCodec,
   writeConnectResponse,
   writeReplyHeader,
   writeWatcherEvent,
-} from '../../../src/protocol/records.js';
-import { frame, type Writer } from '../../../src/protocol/writer.js';
+} from '../../wire/server-codecs.js';
 import type { ServerEnd } from '../net.js';
 import {
   type Member,

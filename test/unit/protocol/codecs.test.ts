@@ -6,12 +6,11 @@ import {
   encodeRequest,
   type RequestOf,
   type ResponseOf,
-  type ServerCodec,
 } from '../../../src/protocol/codecs.js';
 import { ProtocolError } from '../../../src/protocol/errors.js';
 import type { MultiRequest, MultiResult } from '../../../src/protocol/multi.js';
 import { Reader } from '../../../src/protocol/reader.js';
-import { type ACL, readConnectRequest, STAT_SIZE, Stat } from '../../../src/protocol/records.js';
+import { type ACL, STAT_SIZE, Stat } from '../../../src/protocol/records.js';
 import type {
   CreateResponse,
   CreateTTLRequest,
@@ -22,6 +21,7 @@ import type {
   SetWatches2,
 } from '../../../src/protocol/requests.js';
 import { Writer } from '../../../src/protocol/writer.js';
+import { readConnectRequest, type ServerCodec, serverCodecs } from '../../wire/server-codecs.js';
 import { hex, unhex, utf8 } from './helpers.js';
 
 const stat: Stat = {
@@ -69,47 +69,59 @@ function sample<Req, Res>(codec: ServerCodec<Req, Res>, req: Req, res: Res): Sam
 
 /** [codec, a request, a response]: each must survive write -> read on both sides. */
 const samples: Sample[] = [
-  sample(codecs.create, { path: '/a', data: utf8('x'), acl, flags: 3 }, { path: '/a0000000001' }),
-  sample(codecs.create, { path: '/a', data: null, acl: [], flags: 0 }, { path: '' }),
   sample(
-    codecs.create2,
+    serverCodecs.create,
+    { path: '/a', data: utf8('x'), acl, flags: 3 },
+    { path: '/a0000000001' },
+  ),
+  sample(serverCodecs.create, { path: '/a', data: null, acl: [], flags: 0 }, { path: '' }),
+  sample(
+    serverCodecs.create2,
     { path: '/a', data: new Uint8Array(0), acl, flags: 1 },
     { path: '/a', stat },
   ),
-  sample(codecs.createContainer, { path: '/c', data: null, acl, flags: 4 }, { path: '/c', stat }),
   sample(
-    codecs.createTTL,
+    serverCodecs.createContainer,
+    { path: '/c', data: null, acl, flags: 4 },
+    { path: '/c', stat },
+  ),
+  sample(
+    serverCodecs.createTTL,
     { path: '/t', data: utf8('t'), acl, flags: 5, ttl: 0xffffffffffn },
     { path: '/t', stat },
   ),
-  sample(codecs.delete, { path: '/a', version: -1 }, undefined),
-  sample(codecs.exists, { path: '/a', watch: true }, { stat }),
-  sample(codecs.getData, { path: '/a', watch: false }, { data: null, stat }),
-  sample(codecs.getData, { path: '/a', watch: false }, { data: utf8('hello'), stat }),
-  sample(codecs.setData, { path: '/a', data: null, version: 3 }, { stat }),
-  sample(codecs.getACL, { path: '/a' }, { acl, stat }),
-  sample(codecs.setACL, { path: '/a', acl, version: 0 }, { stat }),
-  sample(codecs.getChildren, { path: '/', watch: true }, { children: ['a', 'zookeeper', 'ü'] }),
-  sample(codecs.getChildren2, { path: '/', watch: false }, { children: [], stat }),
-  sample(codecs.sync, { path: '/a' }, { path: '/chroot/a' }),
+  sample(serverCodecs.delete, { path: '/a', version: -1 }, undefined),
+  sample(serverCodecs.exists, { path: '/a', watch: true }, { stat }),
+  sample(serverCodecs.getData, { path: '/a', watch: false }, { data: null, stat }),
+  sample(serverCodecs.getData, { path: '/a', watch: false }, { data: utf8('hello'), stat }),
+  sample(serverCodecs.setData, { path: '/a', data: null, version: 3 }, { stat }),
+  sample(serverCodecs.getACL, { path: '/a' }, { acl, stat }),
+  sample(serverCodecs.setACL, { path: '/a', acl, version: 0 }, { stat }),
   sample(
-    codecs.reconfig,
+    serverCodecs.getChildren,
+    { path: '/', watch: true },
+    { children: ['a', 'zookeeper', 'ü'] },
+  ),
+  sample(serverCodecs.getChildren2, { path: '/', watch: false }, { children: [], stat }),
+  sample(serverCodecs.sync, { path: '/a' }, { path: '/chroot/a' }),
+  sample(
+    serverCodecs.reconfig,
     { joiningServers: null, leavingServers: '1,2', newMembers: null, curConfigId: -1n },
     { data: utf8('server.1=...'), stat },
   ),
-  sample(codecs.checkWatches, { path: '/a', type: 2 }, undefined),
-  sample(codecs.removeWatches, { path: '/a', type: 3 }, undefined),
-  sample(codecs.getEphemerals, { prefixPath: '' }, { ephemerals: ['/e1', '/e2'] }),
-  sample(codecs.getAllChildrenNumber, { path: '/' }, { totalNumber: 12345 }),
-  sample(codecs.addWatch, { path: '/a', mode: 1 }, undefined),
-  sample(codecs.whoAmI, undefined, { clientInfo: [{ authScheme: 'ip', user: '127.0.0.1' }] }),
+  sample(serverCodecs.checkWatches, { path: '/a', type: 2 }, undefined),
+  sample(serverCodecs.removeWatches, { path: '/a', type: 3 }, undefined),
+  sample(serverCodecs.getEphemerals, { prefixPath: '' }, { ephemerals: ['/e1', '/e2'] }),
+  sample(serverCodecs.getAllChildrenNumber, { path: '/' }, { totalNumber: 12345 }),
+  sample(serverCodecs.addWatch, { path: '/a', mode: 1 }, undefined),
+  sample(serverCodecs.whoAmI, undefined, { clientInfo: [{ authScheme: 'ip', user: '127.0.0.1' }] }),
   sample(
-    codecs.setWatches,
+    serverCodecs.setWatches,
     { relativeZxid: 0x1234n, dataWatches: ['/d'], existWatches: [], childWatches: ['/c', '/c2'] },
     undefined,
   ),
   sample(
-    codecs.setWatches2,
+    serverCodecs.setWatches2,
     {
       relativeZxid: 0n,
       dataWatches: [],
@@ -120,14 +132,14 @@ const samples: Sample[] = [
     },
     undefined,
   ),
-  sample(codecs.auth, { type: 0, scheme: 'digest', auth: utf8('u:p') }, undefined),
-  sample(codecs.sasl, { token: new Uint8Array([1, 2, 3]) }, { token: null }),
-  sample(codecs.sasl, { token: new Uint8Array(0) }, { token: new Uint8Array([9]) }),
-  sample(codecs.ping, undefined, undefined),
-  sample(codecs.closeSession, undefined, undefined),
-  sample(codecs.check, { path: '/a', version: 5 }, undefined),
+  sample(serverCodecs.auth, { type: 0, scheme: 'digest', auth: utf8('u:p') }, undefined),
+  sample(serverCodecs.sasl, { token: new Uint8Array([1, 2, 3]) }, { token: null }),
+  sample(serverCodecs.sasl, { token: new Uint8Array(0) }, { token: new Uint8Array([9]) }),
+  sample(serverCodecs.ping, undefined, undefined),
+  sample(serverCodecs.closeSession, undefined, undefined),
+  sample(serverCodecs.check, { path: '/a', version: 5 }, undefined),
   sample(
-    codecs.multi,
+    serverCodecs.multi,
     {
       ops: [
         { type: 'create', request: { path: '/m', data: null, acl, flags: 0 } },
@@ -148,9 +160,9 @@ const samples: Sample[] = [
       { type: 'error', err: -101 },
     ] satisfies MultiResult[],
   ),
-  sample(codecs.multi, { ops: [] }, []),
+  sample(serverCodecs.multi, { ops: [] }, []),
   sample(
-    codecs.multiRead,
+    serverCodecs.multiRead,
     {
       ops: [
         { type: 'getChildren', request: { path: '/a', watch: false } },
@@ -257,15 +269,34 @@ describe('record details', () => {
     expect(() => codecs.multi.read(new Reader(unhex('0000006300' + '00000000')))).toThrow(
       ProtocolError,
     );
-    expect(() => codecs.multi.readRequest(new Reader(unhex('0000000400ffffffff')))).toThrow(
+    expect(() => serverCodecs.multi.readRequest(new Reader(unhex('0000000400ffffffff')))).toThrow(
       ProtocolError,
     );
-    expect(() => codecs.multiRead.readRequest(new Reader(unhex('0000000100ffffffff')))).toThrow(
-      ProtocolError,
-    );
+    expect(() =>
+      serverCodecs.multiRead.readRequest(new Reader(unhex('0000000100ffffffff'))),
+    ).toThrow(ProtocolError);
+    // Result types outside the table's opcodes, negative or huge, are refused the same way.
+    for (const type of ['fffffffb', '7fffffff', '00000016']) {
+      expect(() => codecs.multi.read(new Reader(unhex(`${type}00` + '00000000')))).toThrow(
+        'unexpected result type',
+      );
+    }
     // A missing terminator is a short read.
     expect(() => codecs.multi.read(new Reader(unhex('0000000200' + '00000000')))).toThrow(
       ProtocolError,
+    );
+  });
+
+  it('a multi op the request does not allow is refused with BADARGUMENTS before any byte', () => {
+    const w = new Writer();
+    const ops = [{ type: 'getData', request: { path: '/a', watch: false } }];
+    expect(() => codecs.multi.write(w, { ops } as unknown as MultiRequest)).toThrow(
+      expect.objectContaining({ code: 'BADARGUMENTS' }),
+    );
+    expect(w.length).toBe(0);
+    const writeOps = [{ type: 'delete', request: { path: '/a', version: -1 } }];
+    expect(() => codecs.multiRead.write(w, { ops: writeOps } as never)).toThrow(
+      expect.objectContaining({ code: 'BADARGUMENTS' }),
     );
   });
 

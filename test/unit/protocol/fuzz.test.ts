@@ -10,16 +10,14 @@
 
 import { describe, expect, it } from 'vitest';
 import {
-  codecs,
   decodeConnectResponse,
   decodeReplyHeader,
   decodeWatcherEvent,
-  type ServerCodec,
 } from '../../../src/protocol/codecs.js';
 import { ProtocolError } from '../../../src/protocol/errors.js';
 import { FrameDecoder } from '../../../src/protocol/frame.js';
 import { Reader } from '../../../src/protocol/reader.js';
-import { readConnectRequest } from '../../../src/protocol/records.js';
+import { readConnectRequest, type ServerCodec, serverCodecs } from '../../wire/server-codecs.js';
 import { body, hex, javaFrames, prng } from './helpers.js';
 
 const seed = Number(process.env.FUZZ_SEED ?? Math.floor(Math.random() * 2 ** 31));
@@ -29,7 +27,7 @@ const PER_ITERATION = 4;
 
 type Decoder = [name: string, run: (bytes: Uint8Array) => unknown];
 
-const table = codecs as unknown as Record<string, ServerCodec<unknown, unknown>>;
+const table = serverCodecs as unknown as Record<string, ServerCodec<unknown, unknown>>;
 const decoders: Decoder[] = [
   ['decodeConnectResponse', (b) => decodeConnectResponse(b)],
   ['readConnectRequest', (b) => readConnectRequest(new Reader(b))],

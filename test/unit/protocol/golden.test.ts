@@ -17,20 +17,11 @@ import {
   decodeWatcherEvent,
   encodeConnectRequest,
   encodeRequest,
-  type ServerCodec,
 } from '../../../src/protocol/codecs.js';
 import type { MultiResult } from '../../../src/protocol/multi.js';
 import { opName } from '../../../src/protocol/ops.js';
 import { Reader } from '../../../src/protocol/reader.js';
-import {
-  type ACL,
-  type ConnectResponse,
-  readConnectRequest,
-  type Stat,
-  writeConnectResponse,
-  writeReplyHeader,
-  writeWatcherEvent,
-} from '../../../src/protocol/records.js';
+import type { ACL, ConnectResponse, Stat } from '../../../src/protocol/records.js';
 import type {
   Create2Response,
   CreateResponse,
@@ -41,6 +32,14 @@ import type {
   StatResponse,
 } from '../../../src/protocol/requests.js';
 import { frame } from '../../../src/protocol/writer.js';
+import {
+  readConnectRequest,
+  type ServerCodec,
+  serverCodecByCode,
+  writeConnectResponse,
+  writeReplyHeader,
+  writeWatcherEvent,
+} from '../../wire/server-codecs.js';
 import { body, type CapturedExchange, fromUtf8, hex, javaFrames, unhex, utf8 } from './helpers.js';
 
 describe('worked example frames', () => {
@@ -107,9 +106,8 @@ const b = utf8;
 const CREATE_REPLY_OWNER = 0n;
 
 const anyCodec = (code: number): ServerCodec<unknown, unknown> => {
-  const name = opName(code);
-  const codec = name && (codecs as unknown as Record<string, ServerCodec<unknown, unknown>>)[name];
-  if (!codec) throw new Error(`no codec for op ${code}`);
+  const codec = serverCodecByCode(code);
+  if (!codec) throw new Error(`no codec for op ${code} (${opName(code)})`);
   return codec;
 };
 

@@ -1,15 +1,8 @@
 // An in-memory ZooKeeper-ish server for fault tests of the session: each host runs a script that
 // can answer properly or misbehave (garbage, wrong xids, absurd lengths, silence).
-import { codecs } from '../../../src/protocol/codecs.js';
 import { FrameDecoder } from '../../../src/protocol/frame.js';
 import { OpCode } from '../../../src/protocol/ops.js';
 import { Reader } from '../../../src/protocol/reader.js';
-import {
-  readConnectRequest,
-  readRequestHeader,
-  writeConnectResponse,
-  writeReplyHeader,
-} from '../../../src/protocol/records.js';
 import { frame, type Writer } from '../../../src/protocol/writer.js';
 import type {
   Connection,
@@ -17,6 +10,13 @@ import type {
   TransportConnectOptions,
 } from '../../../src/session/transport.js';
 import { ChunkQueue } from '../../../src/session/transports/chunk-queue.js';
+import {
+  serverCodecs as codecs,
+  readConnectRequest,
+  readRequestHeader,
+  writeConnectResponse,
+  writeReplyHeader,
+} from '../../wire/server-codecs.js';
 
 export interface ServerSide {
   /** Frames the client sent (length prefix stripped). */
