@@ -54,6 +54,7 @@ export class QueueLock implements Lock {
   /** The listing request's options when there is no signal to pass: one object, not one per call. */
   private static readonly noOptions = {};
 
+  /** @internal Made by the recipes (Mutex, the ReadWriteLock sides), not by users. */
   constructor(protected readonly recipe: QueueRecipe) {
     const names = recipe.contenderNames;
     this.rule = {

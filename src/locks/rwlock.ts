@@ -12,7 +12,7 @@ export interface ReadWriteLockOptions extends LockOptions {
 
 const KINDS = [LockName.read, LockName.write] as const;
 
-/** One side of a {@link ReadWriteLock}: a {@link QueueLock} on the shared queue. */
+/** One side of a {@link ReadWriteLock}: the queue lock of that side, on the shared queue. */
 export class ReadWriteSide extends QueueLock {}
 
 /**
