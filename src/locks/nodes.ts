@@ -54,9 +54,12 @@ export async function createWithParents(
   try {
     return await client.create2(path, data, { mode, signal });
   } catch (error) {
+    // Only a NONODE says a parent is missing (a path the client refused, BADARGUMENTS, is not
+    // even a string to take the parent of).
+    if (!hasCode(error, 'NONODE') || signal?.aborted) throw error;
     const parent = parentOf(path);
     // At the root, the chroot itself is missing: nothing to create.
-    if (!hasCode(error, 'NONODE') || signal?.aborted || parent === '/') throw error;
+    if (parent === '/') throw error;
     await ensurePath(client, parent, signal);
     return createWithParents(client, path, data, mode, signal);
   }
