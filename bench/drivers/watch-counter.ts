@@ -2,8 +2,10 @@
 // so a scenario can report notifications per release (1 for a herd-free lock, N-1 for a herd).
 // Events about a node the same session created (a holder watching its own lock node, which its
 // own release deletes) are counted apart: they wake no other contender.
+
 import type { Client, Watcher } from '../../src/index.js';
 import type { LockClient } from '../../src/locks/index.js';
+import { forwardLockClient } from '../../test/support/forward-lock-client.js';
 
 export class WatchCounter {
   /** Watch events delivered through clients wrapped by this counter. */
@@ -36,7 +38,7 @@ export class WatchCounter {
     };
     // Kept lean (no extra async layer, nothing left behind per acquisition): this wrapper's cost
     // is counted in our client CPU per acquisition, which the baselines do not pay.
-    return {
+    return forwardLockClient(client, {
       create2: (...args: Parameters<Client['create2']>) =>
         client.create2(...args).then((created) => {
           own.add(created.path);
@@ -51,20 +53,6 @@ export class WatchCounter {
         client.getData(path, watched(options)),
       getChildren: (path: string, options?: Parameters<Client['getChildren']>[1]) =>
         client.getChildren(path, watched(options)),
-      on: (event, listener) => client.on(event, listener),
-      sync: (...args: Parameters<Client['sync']>) => client.sync(...args),
-      get state() {
-        return client.state;
-      },
-      get closing() {
-        return client.closing;
-      },
-      get sessionId() {
-        return client.sessionId;
-      },
-      get chroot() {
-        return client.chroot;
-      },
-    };
+    });
   }
 }

@@ -3,9 +3,11 @@
 // drops the request into a black hole and resets the link (the server never sees it);
 // `after-send` waits until the proxy has delivered the request to the server, then cuts after
 // `delayMs`, so the reply is usually lost while the operation was applied.
+
 import type { Client } from '../../src/index.js';
 import { CreateMode } from '../../src/index.js';
 import type { LockClient } from '../../src/locks/index.js';
+import { forwardLockClient } from '../support/forward-lock-client.js';
 import type { SessionLinks } from './links.js';
 
 export type TrapOp = 'create' | 'delete' | 'release';
@@ -82,29 +84,12 @@ export function trappedClient(
     return result;
   };
 
-  return {
-    get state() {
-      return client.state;
-    },
-    get sessionId() {
-      return client.sessionId;
-    },
-    get chroot() {
-      return client.chroot;
-    },
-    get closing() {
-      return client.closing;
-    },
-    on: (event, listener) => client.on(event, listener),
-    exists: (...args) => client.exists(...args),
-    getData: (...args) => client.getData(...args),
-    getChildren: (...args) => client.getChildren(...args),
-    sync: (...args) => client.sync(...args),
+  return forwardLockClient(client, {
     create2: (path, data, options) => {
       const call = () => client.create2(path, data, options);
       return options?.mode === CreateMode.EPHEMERAL_SEQUENTIAL ? spring('create', call) : call();
     },
     delete: (path, version, options) =>
       spring(held.has(path) ? 'release' : 'delete', () => client.delete(path, version, options)),
-  };
+  });
 }

@@ -8,6 +8,7 @@ import { encodeRequest } from '../../src/protocol/codecs.js';
 import { OpCode } from '../../src/protocol/ops.js';
 import { Reader } from '../../src/protocol/reader.js';
 import type { Connection, Transport } from '../../src/session/transport.js';
+import { forwardLockClient } from '../support/forward-lock-client.js';
 import { serverCodecs as codecs, readRequestHeader } from '../wire/server-codecs.js';
 import type { World } from './world.js';
 
@@ -45,32 +46,6 @@ function parentOf(path: string): string {
   return slash <= 0 ? '/' : path.slice(0, slash);
 }
 
-/** A LockClient that forwards everything to `client`, with some members replaced. */
-function wrapClient(client: Client, overrides: Partial<LockClient>): LockClient {
-  return {
-    create2: (...args) => client.create2(...args),
-    delete: (...args) => client.delete(...args),
-    exists: (...args) => client.exists(...args),
-    getData: (...args) => client.getData(...args),
-    getChildren: (...args) => client.getChildren(...args),
-    sync: (...args) => client.sync(...args),
-    on: (event, listener) => client.on(event, listener),
-    get state() {
-      return client.state;
-    },
-    get closing() {
-      return client.closing;
-    },
-    get sessionId() {
-      return client.sessionId;
-    },
-    get chroot() {
-      return client.chroot;
-    },
-    ...overrides,
-  } as LockClient;
-}
-
 export const plants: Record<string, Plant> = {
   'skip-relist': {
     name: 'skip-relist',
@@ -81,7 +56,7 @@ export const plants: Record<string, Plant> = {
       const listings = new Map<string, string[]>();
       const own = new Set<string>();
       let woke: { dir: string; sequence: number } | null = null;
-      return wrapClient(client, {
+      return forwardLockClient(client, {
         create2: (async (...args: Parameters<Client['create2']>) => {
           const created = await client.create2(...args);
           own.add(created.path);
@@ -124,7 +99,7 @@ export const plants: Record<string, Plant> = {
     faultGap: [200, 1500],
     wrap(client) {
       const failed = new Set<string>();
-      return wrapClient(client, {
+      return forwardLockClient(client, {
         delete: (async (
           path: string,
           version?: number,
@@ -169,7 +144,7 @@ export const plants: Record<string, Plant> = {
     faultGap: [200, 1500],
     wrap(client) {
       // The recovery reads stay; only the sync before them is skipped.
-      return wrapClient(client, { sync: (async () => {}) as Client['sync'] });
+      return forwardLockClient(client, { sync: (async () => {}) as Client['sync'] });
     },
   },
   'wrap-text-order': {

@@ -1,8 +1,10 @@
 // Shared fixtures of the lock tests: clients on the shared server, one fresh root per test.
+
 import { afterEach } from 'vitest';
 import { type Client, type ConnectOptions, connect } from '../../../src/index.js';
 import type { LockClient } from '../../../src/locks/index.js';
 import { fourLetterWord, sharedServer, uniquePath } from '../../harness/index.js';
+import { forwardLockClient, type LockOperations } from '../../support/forward-lock-client.js';
 
 const open: Client[] = [];
 
@@ -82,26 +84,11 @@ export async function watchesByPath(prefix: string): Promise<Map<string, bigint[
  */
 export function instrument(
   client: Client,
-  overrides: Partial<
-    Pick<LockClient, 'create2' | 'delete' | 'getData' | 'getChildren' | 'exists' | 'sync'>
-  > = {},
+  overrides: Partial<LockOperations> = {},
 ): { client: LockClient; calls: Record<string, number>; wakes: { count: number } } {
   const calls: Record<string, number> = {};
   const wakes = { count: 0 };
-  const wrapped: LockClient = {
-    get state() {
-      return client.state;
-    },
-    get sessionId() {
-      return client.sessionId;
-    },
-    get chroot() {
-      return client.chroot;
-    },
-    get closing() {
-      return client.closing;
-    },
-    on: (event, listener) => client.on(event, listener),
+  const wrapped = forwardLockClient(client, {
     sync: (...args) => {
       calls.sync = (calls.sync ?? 0) + 1;
       return (overrides.sync ?? client.sync.bind(client))(...args);
@@ -137,7 +124,7 @@ export function instrument(
         : options;
       return (overrides.getData ?? client.getData.bind(client))(path, counted);
     },
-  };
+  });
   return { client: wrapped, calls, wakes };
 }
 
