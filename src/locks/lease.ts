@@ -57,9 +57,9 @@ export class Holding {
     this.unsubscribe = spec.client.on('state', (state) => this.onState(state));
     // The server may delete the node as soon as closeSession reaches it, long before the close
     // reply comes back: from close() on, someone else may hold the lock.
+    // (Made only by holdNode, which refuses a grant once close() has begun.)
     this.unsubscribeClosing = spec.client.on('closing', () => this.lose('closed'));
-    if (spec.client.closing) this.lose('closed');
-    else this.onState(spec.client.state);
+    this.onState(spec.client.state);
   }
 
   /** Aborted when the lock may be gone. The first call starts watching the node. */
