@@ -59,16 +59,16 @@ describe('lock paths are created with their parents (scripted client)', () => {
     // B makes the parent between A's NONODE and A's own create of it.
     const realCreate = a.create2.bind(a);
     a.create2 = async (path, data, options) => {
-      if (path === '/shared') await b.create2('/shared');
+      if (path === '/common') await b.create2('/common');
       return realCreate(path, data, options);
     };
-    const lease = await new Mutex(a, '/shared/lock').acquire();
-    expect(creates(server, '/shared').map(([path, , outcome]) => [path, outcome])).toEqual([
-      [expect.stringMatching(/^\/shared\/lock\/_c_/), 'NONODE'],
-      ['/shared/lock', 'NONODE'],
-      ['/shared', 'ok'], // B's
-      ['/shared', 'NODEEXISTS'],
-      ['/shared/lock', 'ok'],
+    const lease = await new Mutex(a, '/common/lock').acquire();
+    expect(creates(server, '/common').map(([path, , outcome]) => [path, outcome])).toEqual([
+      [expect.stringMatching(/^\/common\/lock\/_c_/), 'NONODE'],
+      ['/common/lock', 'NONODE'],
+      ['/common', 'ok'], // B's
+      ['/common', 'NODEEXISTS'],
+      ['/common/lock', 'ok'],
       [lease.path.slice(0, -10), 'ok'],
     ]);
     await lease.release();
