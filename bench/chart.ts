@@ -13,6 +13,7 @@ const SERIES: { impl: Impl; label: string; color: string; dash?: string }[] = [
     color: '#7f7f7f',
     dash: '6 4',
   },
+  { impl: IMPL.floor, label: 'floor (raw socket)', color: '#9467bd', dash: '2 3' },
 ];
 
 const W = 760;

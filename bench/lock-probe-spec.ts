@@ -10,6 +10,8 @@ export const PROBE_LOCK = {
   exclusive: 'exclusive',
   nzkRecipe: 'nzk-recipe',
   nzkNoRelist: 'nzk-no-relist',
+  /** The safe recipe with the least client work (bench/baselines/floor.ts). */
+  floor: 'floor',
 } as const;
 export type ProbeLock = (typeof PROBE_LOCK)[keyof typeof PROBE_LOCK];
 

@@ -12,34 +12,38 @@ import {
   Semaphore,
 } from '../src/locks/index.js';
 import { closeNzk, mkdirpNzk } from './baselines/nzk.js';
+import { FloorMutex, FloorSession } from './baselines/floor.js';
 import { NzkRecipeMutex } from './baselines/nzk-lock.js';
 import { type Acquire, runContenders } from './drivers/contenders.js';
-import { closeAll, closeOurs, openNzk, openOurs } from './drivers/sessions.js';
+import { closeAll, closeOurs, openMany, openNzk, openOurs } from './drivers/sessions.js';
 import { WatchCounter } from './drivers/watch-counter.js';
 import { PROBE_LOCK, type ProbeResult, type ProbeSpec } from './lock-probe-spec.js';
 import { deriveSeed, seededRng } from './rng.js';
 import { RoundClock, RoundRecorder } from './stats.js';
 
-function leaseAcquire(acquire: () => Promise<Lease>): Acquire {
+/** Each grant is told to `granted`: the watch counter records the nodes a session held. */
+function leaseAcquire(acquire: () => Promise<Lease>, granted: (lease: Lease) => void): Acquire {
   return async () => {
     const lease = await acquire();
+    granted(lease);
     return () => lease.release();
   };
 }
 
-function oursContenders(spec: ProbeSpec, clients: LockClient[]): Acquire[] {
+function oursContenders(spec: ProbeSpec, clients: LockClient[], counter: WatchCounter): Acquire[] {
+  const on = (client: LockClient) => (lease: Lease) => counter.granted(client, lease.path);
   switch (spec.lock) {
     case PROBE_LOCK.mutex:
       return clients.map((client) => {
         const lock = new Mutex(client, spec.path);
-        return leaseAcquire(() => lock.acquire());
+        return leaseAcquire(() => lock.acquire(), on(client));
       });
     case PROBE_LOCK.manyPaths: {
       const paths = Array.from({ length: spec.paths ?? 1 }, (_, i) => `${spec.path}/p-${i}`);
       return paths.flatMap((path) =>
         clients.map((client) => {
           const lock = new Mutex(client, path);
-          return leaseAcquire(() => lock.acquire());
+          return leaseAcquire(() => lock.acquire(), on(client));
         }),
       );
     }
@@ -48,17 +52,20 @@ function oursContenders(spec: ProbeSpec, clients: LockClient[]): Acquire[] {
         const lock = new ReadWriteLock(client, spec.path);
         const rng = seededRng(deriveSeed(spec.seed, i));
         const share = spec.readShare ?? 0.9;
-        return leaseAcquire(() => (rng() < share ? lock.read.acquire() : lock.write.acquire()));
+        return leaseAcquire(
+          () => (rng() < share ? lock.read.acquire() : lock.write.acquire()),
+          on(client),
+        );
       });
     case PROBE_LOCK.semaphore:
       return clients.map((client) => {
         const lock = new Semaphore(client, spec.path, spec.leases ?? 1);
-        return leaseAcquire(() => lock.acquire());
+        return leaseAcquire(() => lock.acquire(), on(client));
       });
     case PROBE_LOCK.exclusive:
       return clients.map((client) => {
         const lock = new ExclusiveLock(client, spec.path);
-        return leaseAcquire(() => lock.acquire());
+        return leaseAcquire(() => lock.acquire(), on(client));
       });
     default:
       throw new Error(`not one of our locks: ${spec.lock}`);
@@ -72,6 +79,7 @@ function singleHolder(spec: ProbeSpec): boolean {
     PROBE_LOCK.exclusive,
     PROBE_LOCK.nzkRecipe,
     PROBE_LOCK.nzkNoRelist,
+    PROBE_LOCK.floor,
   ];
   return spec.sessions > 1 && oneAtATime.includes(spec.lock);
 }
@@ -84,7 +92,27 @@ async function measure(spec: ProbeSpec, contenders: Acquire[]) {
   return { rounds: recorder.results(), acquisitions: totals.acquisitions };
 }
 
+async function runFloor(spec: ProbeSpec): Promise<ProbeResult> {
+  const sessions = await openMany(
+    spec.sessions,
+    () => FloorSession.open(spec.server),
+    (s) => s.close(),
+  );
+  try {
+    await sessions[0]!.mkdirp(spec.path);
+    const locks = sessions.map((session) => new FloorMutex(session, spec.path));
+    const measured = await measure(
+      spec,
+      locks.map((lock) => () => lock.acquire()),
+    );
+    return { ...measured, notifications: locks.reduce((sum, l) => sum + l.watchEvents, 0) };
+  } finally {
+    await closeAll(sessions, (s) => s.close());
+  }
+}
+
 async function run(spec: ProbeSpec): Promise<ProbeResult> {
+  if (spec.lock === PROBE_LOCK.floor) return runFloor(spec);
   if (spec.lock === PROBE_LOCK.nzkRecipe || spec.lock === PROBE_LOCK.nzkNoRelist) {
     const clients = await openNzk(spec.server, spec.sessions);
     try {
@@ -107,6 +135,7 @@ async function run(spec: ProbeSpec): Promise<ProbeResult> {
     const contenders = oursContenders(
       spec,
       clients.map((c) => counter.wrap(c)),
+      counter,
     );
     const measured = await measure(spec, contenders);
     return {

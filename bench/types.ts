@@ -9,6 +9,8 @@ export const IMPL = {
   nzk: 'node-zookeeper-client',
   /** The same recipe without the re-list after a wake: unsafe once a contender gives up. */
   nzkNoRelist: 'node-zookeeper-client no-re-list',
+  /** The safe recipe on hand-built frames over a raw socket: what any client could reach. */
+  floor: 'floor (raw socket, safe recipe)',
   java: 'zookeeper-java',
   curator: 'curator',
 } as const;

@@ -1,7 +1,12 @@
 // A LockClient that counts the one-shot watch events the client delivers to the lock recipes,
 // so a scenario can report notifications per release (1 for a herd-free lock, N-1 for a herd).
-// Events about a node the same session created (a holder watching its own lock node, which its
-// own release deletes) are counted apart: they wake no other contender.
+// Events about a lock node the same session holds or held (a holder watching its own node, which
+// its own release deletes) are counted apart: they wake no other contender.
+//
+// Its cost is counted in our client CPU per acquisition, which the baselines do not pay, so it
+// adds nothing to a request but the watcher wrapper: no promise step on create or delete (each
+// would also lengthen the handoff chain). The nodes a session holds are told by the probe from
+// the leases it gets (`held`), not learnt by intercepting creates.
 
 import type { Client, Watcher } from '../../src/index.js';
 import type { LockClient } from '../../src/locks/index.js';
@@ -10,15 +15,17 @@ import { forwardLockClient } from '../../test/support/forward-lock-client.js';
 export class WatchCounter {
   /** Watch events delivered through clients wrapped by this counter. */
   events = 0;
-  /** Of which: about a node the receiving session created itself. */
+  /** Of which: about a node the receiving session held. */
   ownNodeEvents = 0;
   // The client fires one watcher function once per trigger: keep one wrapper per function and
   // session so that deduplication still works through the wrapper.
   private readonly wrappers = new WeakMap<Watcher, Watcher>();
+  private readonly heldBy = new WeakMap<LockClient, Set<string>>();
 
   wrap(client: Client): LockClient {
-    // Nodes this session created and has not yet heard deleted.
-    const own = new Set<string>();
+    // Lock nodes this session was granted. Never pruned: sequential names with an owner prefix
+    // are never reused, and a deletion event may arrive after the release resolved.
+    const held = new Set<string>();
     const watched = <T extends { watch?: Watcher }>(options: T | undefined) => {
       const watch = options?.watch;
       if (typeof watch !== 'function') return options;
@@ -26,27 +33,14 @@ export class WatchCounter {
       if (wrapper === undefined) {
         wrapper = (event) => {
           this.events++;
-          if (own.has(event.path)) {
-            this.ownNodeEvents++;
-            if (event.type === 'NodeDeleted') own.delete(event.path);
-          }
+          if (held.has(event.path)) this.ownNodeEvents++;
           watch(event);
         };
         this.wrappers.set(watch, wrapper);
       }
       return { ...options, watch: wrapper };
     };
-    // Kept lean (no extra async layer, nothing left behind per acquisition): this wrapper's cost
-    // is counted in our client CPU per acquisition, which the baselines do not pay.
-    return forwardLockClient(client, {
-      create2: (...args: Parameters<Client['create2']>) =>
-        client.create2(...args).then((created) => {
-          own.add(created.path);
-          return created;
-        }),
-      // Forgotten once deleted (the server sends the deletion event before the reply).
-      delete: (...args: Parameters<Client['delete']>) =>
-        client.delete(...args).finally(() => own.delete(args[0])),
+    const wrapped = forwardLockClient(client, {
       exists: (path: string, options?: Parameters<Client['exists']>[1]) =>
         client.exists(path, watched(options)),
       getData: (path: string, options?: Parameters<Client['getData']>[1]) =>
@@ -54,5 +48,12 @@ export class WatchCounter {
       getChildren: (path: string, options?: Parameters<Client['getChildren']>[1]) =>
         client.getChildren(path, watched(options)),
     });
+    this.heldBy.set(wrapped, held);
+    return wrapped;
+  }
+
+  /** Tells the counter that the session of `client` (a wrapped one) was granted node `path`. */
+  granted(client: LockClient, path: string): void {
+    this.heldBy.get(client)?.add(path);
   }
 }

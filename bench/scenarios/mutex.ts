@@ -1,8 +1,9 @@
 // One lock path, Mutex: 1 client (uncontended cycle), then 4, 16, 64 contending sessions, against
-// Curator and the node-zookeeper-client recipes. Each implementation runs in a fresh process per
-// round, and the rounds are interleaved (ours, Curator, recipe, no-re-list recipe; the next round
-// starts one further along), so a slow spell on the shared machine hits every implementation
-// rather than one. Each process measures one window after its own warm-up.
+// Curator, the node-zookeeper-client recipes and the floor (the same safe recipe with the least
+// client work: what any client could reach on this server). Each implementation runs in a fresh
+// process per round, and the rounds are interleaved (ours, Curator, recipe, no-re-list recipe,
+// floor; the next round starts one further along), so a slow spell on the shared machine hits
+// every implementation rather than one. Each process measures one window after its own warm-up.
 import { PROBE_LOCK } from '../lock-probe-spec.js';
 import type { Measured } from '../run-case.js';
 import type { Timing } from '../stats.js';
@@ -52,6 +53,14 @@ const CONTESTANTS: readonly Contestant[] = [
     async run(ctx, n, timing) {
       const path = await ctx.casePath(`mutex-nzk-norelist-${n}`);
       return probeLockRun(ctx, { lock: PROBE_LOCK.nzkNoRelist, path, sessions: n }, timing);
+    },
+  },
+  {
+    impl: IMPL.floor,
+    note: 'not a library: the safe recipe on hand-built frames over a raw socket, no error handling (bench/baselines/floor.ts)',
+    async run(ctx, n, timing) {
+      const path = await ctx.casePath(`mutex-floor-${n}`);
+      return probeLockRun(ctx, { lock: PROBE_LOCK.floor, path, sessions: n }, timing);
     },
   },
 ];
