@@ -11,8 +11,8 @@ import {
   ReadWriteLock,
   Semaphore,
 } from '../src/locks/index.js';
-import { closeNzk, mkdirpNzk } from './baselines/nzk.js';
 import { FloorMutex, FloorSession } from './baselines/floor.js';
+import { closeNzk, mkdirpNzk } from './baselines/nzk.js';
 import { NzkRecipeMutex } from './baselines/nzk-lock.js';
 import { type Acquire, runContenders } from './drivers/contenders.js';
 import { closeAll, closeOurs, openMany, openNzk, openOurs } from './drivers/sessions.js';
