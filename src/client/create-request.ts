@@ -5,7 +5,7 @@ import { validatePath } from '../protocol/paths.js';
 import { checkAcl } from './arguments.js';
 import { toBytes } from './bytes.js';
 import type { Paths } from './paths.js';
-import { CreateMode, type CreateOptions, type Data, Ids } from './types.js';
+import { type ACL, CreateMode, type CreateOptions, type Data, Ids } from './types.js';
 
 /** The modes whose node name gets the parent's counter appended. */
 const SEQUENTIAL_MODES: readonly number[] = [
@@ -21,6 +21,21 @@ function isSequential(mode: number): boolean {
   return SEQUENTIAL_MODES.includes(mode);
 }
 
+const CREATE_MODES: ReadonlySet<unknown> = new Set(Object.values(CreateMode));
+
+/**
+ * The default ACL, checked and copied once: most creates use it, and copying it for each would
+ * be garbage on every lock acquisition.
+ */
+const DEFAULT_ACL = Object.freeze(
+  checkAcl(Ids.OPEN_ACL_UNSAFE, '/', 'create').map((entry) =>
+    Object.freeze({ perms: entry.perms, id: Object.freeze(entry.id) }),
+  ),
+) as ACL[]; // frozen all the way down: the codecs only read it
+
+/** The ttl field of a create without a TTL. */
+const NO_TTL = -1n;
+
 /** Builds the wire form of a create, checking mode, TTL, ACL and path first. */
 export function createRequest(
   paths: Paths,
@@ -32,11 +47,13 @@ export function createRequest(
   if (typeof options !== 'object' || options === null)
     throw makeError('BADARGUMENTS', 'options must be an object', { path, op });
   const mode = options.mode ?? CreateMode.PERSISTENT;
-  if (!Object.values(CreateMode).includes(mode)) {
+  if (!CREATE_MODES.has(mode)) {
     throw makeError('BADARGUMENTS', `unknown create mode ${String(mode)}`, { path, op });
   }
   validatePath(path, isSequential(mode));
-  const acl = checkAcl(options.acl ?? Ids.OPEN_ACL_UNSAFE, path, op);
+  const given = options.acl;
+  const acl =
+    given === undefined || given === Ids.OPEN_ACL_UNSAFE ? DEFAULT_ACL : checkAcl(given, path, op);
   const withTtl =
     mode === CreateMode.PERSISTENT_WITH_TTL || mode === CreateMode.PERSISTENT_SEQUENTIAL_WITH_TTL;
   const ttl = options.ttl;
@@ -62,7 +79,7 @@ export function createRequest(
       data: toBytes(data ?? new Uint8Array(0), path, op),
       acl,
       flags: mode,
-      ttl: BigInt(withTtl ? ttl! : -1),
+      ttl: withTtl ? BigInt(ttl!) : NO_TTL,
     },
   };
 }

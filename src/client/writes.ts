@@ -28,7 +28,8 @@ export async function createNode(
 ): Promise<{ path: string; stat?: Stat }> {
   const { mode, withTtl, request } = createRequest(paths, path, data, options, op);
   const details: SubmitDetails = { path, op, signal: options.signal };
-  const { ttl: _ttl, ...plain } = request;
+  // The plain create codecs write only their own fields: the unused ttl goes nowhere.
+  const plain = request;
   if (withTtl) {
     const reply = await session.submit(codecs.createTTL, request, details);
     return { path: paths.fromServer(reply.path), stat: toStat(reply.stat) };

@@ -217,33 +217,42 @@ export function holdNode(spec: HoldingSpec): Lease {
   return new Holding(spec).lease();
 }
 
-/** Leases this module issued, and the node each stands for: the proof reentrancy asks for. */
-const holdings = new WeakMap<object, Holding>();
-
 class LeaseHandle implements Lease {
+  /**
+   * The node this lease stands for. A private field is also the proof reentrancy asks for: only
+   * leases this module issued have it (a brand check, cheaper than a registry per lease).
+   */
+  readonly #holding: Holding;
   /** Made when the signal is first read: a lease nobody asks about costs no controller. */
   private own: AbortController | undefined;
   private releasing: Promise<void> | undefined;
   /** The last release failed: the next `release()` tries again. */
   private failed = false;
-  private readonly forwardLoss = () => this.own?.abort(this.holding.lost.reason);
+  private readonly forwardLoss = () => this.own?.abort(this.#holding.lost.reason);
 
-  constructor(private readonly holding: Holding) {
-    holdings.set(this, holding);
+  constructor(holding: Holding) {
+    this.#holding = holding;
+  }
+
+  /** The holding behind `lease` if this module issued it, else undefined. */
+  static holdingOf(lease: unknown): Holding | undefined {
+    return typeof lease === 'object' && lease !== null && #holding in lease
+      ? (lease as LeaseHandle).#holding
+      : undefined;
   }
 
   get path(): string {
-    return this.holding.spec.path;
+    return this.#holding.spec.path;
   }
   get fencingToken(): bigint {
-    return this.holding.spec.czxid;
+    return this.#holding.spec.czxid;
   }
   get signal(): AbortSignal {
     if (!this.own) {
       this.own = new AbortController();
       if (this.releasing) this.own.abort(new LeaseReleasedError(this.path));
       else {
-        const lost = this.holding.lost;
+        const lost = this.#holding.lost;
         if (lost.aborted) this.forwardLoss();
         else lost.addEventListener('abort', this.forwardLoss, { once: true });
       }
@@ -258,14 +267,14 @@ class LeaseHandle implements Lease {
     if (!this.releasing) {
       const own = this.own;
       if (own) {
-        this.holding.lost.removeEventListener('abort', this.forwardLoss);
+        this.#holding.lost.removeEventListener('abort', this.forwardLoss);
         if (!own.signal.aborted) own.abort(new LeaseReleasedError(this.path));
       }
-      this.track(this.holding.leaseReleased());
+      this.track(this.#holding.leaseReleased());
     } else if (this.failed) {
       // Never hand back a cached failure: the node may still be there, so try again.
       this.failed = false;
-      this.track(this.holding.end(true));
+      this.track(this.#holding.end(true));
     }
     return this.releasing!;
   }
@@ -296,7 +305,7 @@ export function reenter(
   lockPath: string,
   kinds: readonly string[],
 ): Lease {
-  const holding = typeof lease === 'object' && lease !== null ? holdings.get(lease) : undefined;
+  const holding = LeaseHandle.holdingOf(lease);
   if (
     !holding ||
     holding.spec.client !== client ||
