@@ -17,6 +17,7 @@ function isForbiddenChar(c: number): boolean {
 
 const SLASH = 0x2f;
 const DOT = 0x2e;
+const DIGIT_ONE = 0x31;
 
 /**
  * Why `path` is not a valid ZooKeeper path, or null when it is. For sequential
@@ -25,28 +26,36 @@ const DOT = 0x2e;
  */
 export function pathProblem(path: string, sequential = false): string | null {
   if (typeof path !== 'string') return 'path must be a string';
-  const p = sequential ? path + '1' : path;
-  if (p.length === 0) return 'path length must be > 0';
-  if (p.charCodeAt(0) !== SLASH) return 'path must start with / character';
-  if (p.length === 1) return null;
-  if (p.charCodeAt(p.length - 1) === SLASH) return 'path must not end with / character';
+  // Checked as `path + '1'` without building that string (this runs on every request).
+  const length = sequential ? path.length + 1 : path.length;
+  if (length === 0) return 'path length must be > 0';
+  if (codeAt(path, 0) !== SLASH) return 'path must start with / character';
+  if (length === 1) return null;
+  if (codeAt(path, length - 1) === SLASH) return 'path must not end with / character';
 
   // Walks UTF-16 code units, as Java does, so surrogate halves are caught one by one.
   let last = SLASH;
-  for (let i = 1; i < p.length; last = p.charCodeAt(i), i++) {
-    const c = p.charCodeAt(i);
-    const endsSegment = i + 1 === p.length || p.charCodeAt(i + 1) === SLASH;
+  for (let i = 1; i < length; i++) {
+    const c = codeAt(path, i);
     if (c === 0) return `null character not allowed @${i}`;
-    if (c === SLASH && last === SLASH) return `empty node name specified @${i}`;
-    if (c === DOT && last === DOT) {
-      if (p.charCodeAt(i - 2) === SLASH && endsSegment) return `relative paths not allowed @${i}`;
+    if (c === SLASH) {
+      if (last === SLASH) return `empty node name specified @${i}`;
     } else if (c === DOT) {
-      if (last === SLASH && endsSegment) return `relative paths not allowed @${i}`;
+      const endsSegment = i + 1 === length || codeAt(path, i + 1) === SLASH;
+      if (endsSegment && (last === SLASH || (last === DOT && codeAt(path, i - 2) === SLASH))) {
+        return `relative paths not allowed @${i}`;
+      }
     } else if (isForbiddenChar(c)) {
       return `invalid character @${i}`;
     }
+    last = c;
   }
   return null;
+}
+
+/** The code unit at `i`, with the '1' a sequential create appends just past the end. */
+function codeAt(path: string, i: number): number {
+  return i < path.length ? path.charCodeAt(i) : DIGIT_ONE;
 }
 
 /** Throws ZooKeeperError BADARGUMENTS when `path` is invalid (see pathProblem). */

@@ -29,7 +29,7 @@ import type { SaslOptions } from './sasl/options.js';
 import { type ServeRoute, serveConnection } from './serve.js';
 import { waitForFirstSession } from './startup.js';
 import { isFinal, StateMachine } from './state.js';
-import { frameTooLarge, queueRequest, type SubmitDetails } from './submit.js';
+import { frameTooLarge, queueRequest, type SubmitDetails, type SubmitRoute } from './submit.js';
 import type { Transport } from './transport.js';
 import type { SessionState, TlsOptions } from './types.js';
 import { WatchRegistry } from './watches.js';
@@ -63,6 +63,8 @@ export class Session {
   private readonly machine = new StateMachine();
   private readonly clock: Clock;
   private readonly maxFrameSize: number;
+  /** What queueing a request needs: made once, on the first request. */
+  private submitRoute: SubmitRoute | undefined;
   private readonly outbox = new Outbox((item) => {
     if (item.kind === 'auth') this.authInFlight.push(item.entry);
     else if (item.request) this.pending.push(item.request);
@@ -242,18 +244,13 @@ export class Session {
     }
     const signal = details.signal;
     if (signal?.aborted) return Promise.reject(signal.reason);
-    return queueRequest(
-      {
-        clock: this.clock,
-        outbox: this.outbox,
-        maxFrameSize: this.maxFrameSize,
-        requestTimeout: this.config.requestTimeout,
-      },
-      this.nextXid(),
-      codec,
-      body,
-      details,
-    );
+    this.submitRoute ??= {
+      clock: this.clock,
+      outbox: this.outbox,
+      maxFrameSize: this.maxFrameSize,
+      requestTimeout: this.config.requestTimeout,
+    };
+    return queueRequest(this.submitRoute, this.nextXid(), codec, body, details);
   }
 
   /** Adds credentials now and for every later reconnect; resolves when the server accepts them. */

@@ -4,9 +4,10 @@
 import type { Codec } from '../protocol/codecs.js';
 import { encodeRequest } from '../protocol/codecs.js';
 import { makeError, type ZooKeeperError } from '../protocol/errors.js';
+import type { Reader } from '../protocol/reader.js';
 import type { Clock } from './clock.js';
 import type { Outbox } from './outbox.js';
-import { makeRequest, type Outbound } from './requests.js';
+import type { Outbound, PendingRequest } from './requests.js';
 
 /** The int32 length that starts every frame: jute.maxbuffer limits what follows it. */
 const LENGTH_PREFIX = 4;
@@ -53,6 +54,59 @@ export interface SubmitRoute {
   readonly requestTimeout: number | undefined;
 }
 
+/**
+ * One submitted request: what the reply path needs (PendingRequest), the caller's promise, and
+ * the caller's ways to stop waiting. One object per request rather than a closure per concern:
+ * at thousands of requests per second their garbage was a visible share of the client's CPU.
+ */
+class Submitted<Res> implements PendingRequest {
+  abandoned = false;
+  private settled = false;
+  /** The requestTimeout timer, when there is one. */
+  timer: unknown = null;
+  /** The signal's abort listener, when there is a signal. */
+  onAbort: (() => void) | undefined;
+  readonly item: Outbound;
+
+  constructor(
+    readonly xid: number,
+    readonly op: string,
+    readonly path: string | undefined,
+    private readonly codec: Codec<unknown, Res>,
+    readonly onReply: ((err: number) => void) | undefined,
+    readonly onAbandonedReply: ((err: number) => void) | undefined,
+    private readonly route: SubmitRoute,
+    private readonly signal: AbortSignal | undefined,
+    private readonly resolve: (value: Res) => void,
+    private readonly reject: (error: Error) => void,
+    frame: Uint8Array,
+  ) {
+    this.item = { kind: 'request', frame, request: this };
+  }
+
+  read(reader: Reader): unknown {
+    return this.codec.read(reader);
+  }
+
+  settle(error: Error | null, value?: unknown): void {
+    if (this.settled) return;
+    this.settled = true;
+    if (this.onAbort) this.signal?.removeEventListener('abort', this.onAbort);
+    if (this.timer !== null) this.route.clock.clearTimeout(this.timer);
+    if (error) this.reject(error);
+    else this.resolve(value as Res);
+  }
+
+  /**
+   * The caller stopped waiting. Not yet written: the request is taken out. Already written: its
+   * reply must still be consumed in order, so it stays pending, abandoned.
+   */
+  giveUp(reason: unknown): void {
+    if (!this.route.outbox.remove(this.item)) this.abandoned = true;
+    this.settle(reason instanceof Error ? reason : new Error(String(reason)));
+  }
+}
+
 /** Encodes and queues one request with the given xid; the promise settles with its reply. */
 export function queueRequest<Req, Res>(
   route: SubmitRoute,
@@ -73,49 +127,37 @@ export function queueRequest<Req, Res>(
   const tooLarge = frameTooLarge(frame, maxFrameSize, op, details.path);
   if (tooLarge) return Promise.reject(tooLarge);
   return new Promise<Res>((resolve, reject) => {
-    const giveUp = (reason: unknown) => {
-      // Not yet written: take it out. Already written: its reply must still be consumed in
-      // order, so it stays pending, abandoned.
-      if (!outbox.remove(item)) request.abandoned = true;
-      request.settle(reason instanceof Error ? reason : new Error(String(reason)));
-    };
-    const onAbort = () => giveUp(signal?.reason ?? new Error('aborted'));
-    const timeout = route.requestTimeout;
-    const timer =
-      timeout && timeout > 0
-        ? clock.setTimeout(
-            () =>
-              giveUp(
-                makeError('REQUESTTIMEOUT', `${op} got no reply within ${timeout} ms`, {
-                  op,
-                  path: details.path,
-                }),
-              ),
-            timeout,
-          )
-        : null;
-    const stopWaiting = () => {
-      signal?.removeEventListener('abort', onAbort);
-      if (timer !== null) clock.clearTimeout(timer);
-    };
-    const request = makeRequest<Res>({
+    const request = new Submitted<Res>(
       xid,
       op,
-      path: details.path,
-      read: (reader) => codec.read(reader),
-      onReply: details.onReply,
-      onAbandonedReply: details.onAbandonedReply,
-      resolve: (value) => {
-        stopWaiting();
-        resolve(value);
-      },
-      reject: (error) => {
-        stopWaiting();
-        reject(error);
-      },
-    });
-    const item: Outbound = { kind: 'request', frame, request };
-    signal?.addEventListener('abort', onAbort, { once: true });
-    outbox.push(item);
+      details.path,
+      codec as Codec<unknown, Res>,
+      details.onReply,
+      details.onAbandonedReply,
+      route,
+      signal,
+      resolve,
+      reject,
+      frame,
+    );
+    const timeout = route.requestTimeout;
+    if (timeout && timeout > 0) {
+      request.timer = clock.setTimeout(
+        () =>
+          request.giveUp(
+            makeError('REQUESTTIMEOUT', `${op} got no reply within ${timeout} ms`, {
+              op,
+              path: details.path,
+            }),
+          ),
+        timeout,
+      );
+    }
+    if (signal) {
+      const onAbort = () => request.giveUp(signal.reason ?? new Error('aborted'));
+      request.onAbort = onAbort;
+      signal.addEventListener('abort', onAbort, { once: true });
+    }
+    outbox.push(request.item);
   });
 }

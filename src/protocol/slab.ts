@@ -1,0 +1,26 @@
+// Request frames are small and short-lived (written, then dropped), and a typed array with a
+// buffer of its own costs V8 a backing store to allocate, track and sweep for each. Small frames
+// are carved out of shared slabs instead, as Node's Buffer pool does; a slab is freed once every
+// frame cut from it is gone.
+
+const SLAB_SIZE = 16 * 1024;
+/** Larger frames get a buffer of their own: a slab pinned by one retained frame stays small. */
+const POOLED_MAX = 1024;
+
+let slab = new Uint8Array(SLAB_SIZE);
+let used = 0;
+
+/** A copy of `bytes`; a small one is a view into a shared slab, not a buffer of its own. */
+export function pooledCopy(bytes: Uint8Array): Uint8Array {
+  const size = bytes.length;
+  if (size > POOLED_MAX) return bytes.slice();
+  if (used + size > SLAB_SIZE) {
+    slab = new Uint8Array(SLAB_SIZE);
+    used = 0;
+  }
+  const out = slab.subarray(used, used + size);
+  out.set(bytes);
+  // The next frame starts 8-byte aligned.
+  used += (size + 7) & ~7;
+  return out;
+}
