@@ -10,6 +10,23 @@ import { makeError } from './errors.js';
 
 const encoder = new TextEncoder();
 
+/**
+ * Strings up to this length are written by a plain loop when they are ASCII (paths, schemes,
+ * node names: nearly every string a request carries): cheaper than a call into the runtime's
+ * encoder, whose fixed cost dominates for short strings.
+ */
+const ASCII_LOOP_MAX = 128;
+
+/** Writes `v` at `at` if it is all ASCII and returns its length; -1 (some bytes written) if not. */
+function writeAscii(v: string, bytes: Uint8Array, at: number): number {
+  for (let i = 0; i < v.length; i++) {
+    const c = v.charCodeAt(i);
+    if (c >= 0x80) return -1;
+    bytes[at + i] = c;
+  }
+  return v.length;
+}
+
 const INT_MIN = -0x8000_0000;
 const INT_MAX = 0x7fff_ffff;
 const LONG_MIN = -(1n << 63n);
@@ -96,7 +113,10 @@ export class Writer {
     const max = v.length * 3;
     this.ensure(4 + max);
     const start = this.pos + 4;
-    const { written } = encoder.encodeInto(v, this.bytes.subarray(start, start + max));
+    let written = v.length <= ASCII_LOOP_MAX ? writeAscii(v, this.bytes, start) : -1;
+    if (written < 0) {
+      written = encoder.encodeInto(v, this.bytes.subarray(start, start + max)).written;
+    }
     this.view.setInt32(this.pos, written);
     this.pos = start + written;
     return this;
