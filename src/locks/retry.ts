@@ -75,16 +75,40 @@ export interface RetryOptions {
  * Requests made while disconnected wait for the next connection (or their own requestTimeout), so
  * this does not spin.
  */
-export async function retry<T>(op: () => Promise<T>, options: RetryOptions = {}): Promise<T> {
+export function retry<T>(op: () => Promise<T>, options: RetryOptions = NO_OPTIONS): Promise<T> {
+  // The first try costs one promise: most requests succeed, and retry() sits on the lock's
+  // hot path (the listing after each wake, the delete of each release).
+  let first: Promise<T>;
+  try {
+    first = op();
+  } catch (error) {
+    first = Promise.reject(error);
+  }
+  return first.catch((error: unknown) => retryAfter(error, op, options));
+}
+
+const NO_OPTIONS: RetryOptions = {};
+
+/** The rest of {@link retry}, from the first failure on. */
+async function retryAfter<T>(
+  error: unknown,
+  op: () => Promise<T>,
+  options: RetryOptions,
+): Promise<T> {
   const { signal, alsoRetry = [], recover } = options;
   for (;;) {
+    if (signal?.aborted) throw error;
+    if (recover && (await recover(error))) {
+      // Sent again at once: the cause is gone.
+    } else if (!isRetriable(error) && !hasCode(error, ...alsoRetry)) {
+      throw error;
+    } else {
+      await pauseBeforeRetry(error, signal);
+    }
     try {
       return await op();
-    } catch (error) {
-      if (signal?.aborted) throw error;
-      if (recover && (await recover(error))) continue;
-      if (!isRetriable(error) && !hasCode(error, ...alsoRetry)) throw error;
-      await pauseBeforeRetry(error, signal);
+    } catch (next) {
+      error = next;
     }
   }
 }

@@ -128,6 +128,8 @@ export class WatchRegistry {
     const listeners = new Set<PersistentListener>();
     const persistentHere = this.persistent.get(path);
     const addRecursive = () => {
+      // Most clients have no recursive watch: then there are no ancestors to look up.
+      if (this.recursive.size === 0) return;
       for (const ancestor of ancestorsAndSelf(path)) {
         const set = this.recursive.get(ancestor);
         if (set) for (const l of set) listeners.add(l);
