@@ -20,13 +20,14 @@ export function forwardLockClient(
   client: Client,
   overrides: Partial<LockOperations> = {},
 ): LockClient {
+  // Named parameters, not rest arguments: a rest array per call is garbage on every request.
   return {
-    create2: overrides.create2 ?? ((...args) => client.create2(...args)),
-    delete: overrides.delete ?? ((...args) => client.delete(...args)),
-    exists: overrides.exists ?? ((...args) => client.exists(...args)),
-    getData: overrides.getData ?? ((...args) => client.getData(...args)),
-    getChildren: overrides.getChildren ?? ((...args) => client.getChildren(...args)),
-    sync: overrides.sync ?? ((...args) => client.sync(...args)),
+    create2: overrides.create2 ?? ((path, data, options) => client.create2(path, data, options)),
+    delete: overrides.delete ?? ((path, version, options) => client.delete(path, version, options)),
+    exists: overrides.exists ?? ((path, options) => client.exists(path, options)),
+    getData: overrides.getData ?? ((path, options) => client.getData(path, options)),
+    getChildren: overrides.getChildren ?? ((path, options) => client.getChildren(path, options)),
+    sync: overrides.sync ?? ((path, options) => client.sync(path, options)),
     on: (event, listener) => client.on(event, listener),
     get state() {
       return client.state;

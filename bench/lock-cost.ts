@@ -1,0 +1,69 @@
+/**
+ * The client's own CPU per lock acquisition: Mutex contenders on an in-memory ZooKeeper
+ * (bench/in-memory-zookeeper.ts), so no kernel, network or server shares the measurement. On a
+ * machine where client and server share two cores, the client CPU per acquisition bounds the
+ * handoff rate (every microsecond is taken from the server); this figure isolates it from the
+ * noise of the full benchmark, for before/after comparisons of the hot path.
+ *
+ *   npx tsx bench/lock-cost.ts                        # 1 and 16 sessions, 5 runs each
+ *   npx tsx bench/lock-cost.ts --sessions 16 --runs 9 --acquisitions 20000
+ *
+ * Prints, per case, the median and the lowest run in µs of process CPU (user + system) per
+ * acquisition, the in-memory server's share included (the same for any client version, so a
+ * difference between two versions is the client's).
+ */
+import { parseArgs } from 'node:util';
+import { type Client, connect } from '../src/index.js';
+import { Mutex } from '../src/locks/index.js';
+import { InMemoryZooKeeper } from './in-memory-zookeeper.js';
+
+const { values } = parseArgs({
+  options: {
+    sessions: { type: 'string', default: '1,16' },
+    runs: { type: 'string', default: '5' },
+    acquisitions: { type: 'string', default: '20000' },
+  },
+});
+
+/** CPU µs per acquisition of `count` acquisitions by `locks` contending in a loop. */
+async function measure(locks: readonly Mutex[], count: number): Promise<number> {
+  let left = count;
+  const before = process.cpuUsage();
+  await Promise.all(
+    locks.map(async (lock) => {
+      while (left > 0) {
+        left--;
+        const lease = await lock.acquire();
+        await lease.release();
+      }
+    }),
+  );
+  const used = process.cpuUsage(before);
+  return (used.user + used.system) / count;
+}
+
+async function run(sessions: number, runs: number, acquisitions: number): Promise<void> {
+  const server = new InMemoryZooKeeper();
+  const clients: Client[] = await Promise.all(
+    Array.from({ length: sessions }, () =>
+      connect('memory:1', { transport: server.transport, sessionTimeout: 30_000 }),
+    ),
+  );
+  try {
+    const locks = clients.map((client) => new Mutex(client, `/lock-cost/x${sessions}`));
+    await measure(locks, Math.max(2000, acquisitions / 4)); // warm-up
+    const figures: number[] = [];
+    for (let i = 0; i < runs; i++) figures.push(await measure(locks, acquisitions));
+    figures.sort((a, b) => a - b);
+    const median = figures[Math.floor(figures.length / 2)]!;
+    console.log(
+      `mutex x${sessions}: ${median.toFixed(1)} µs CPU per acquisition (median of ${runs}; lowest ${figures[0]!.toFixed(1)})`,
+    );
+  } finally {
+    await Promise.all(clients.map((client) => client.close()));
+  }
+}
+
+for (const sessions of values.sessions.split(',').map(Number)) {
+  await run(sessions, Number(values.runs), Number(values.acquisitions));
+}
