@@ -8,6 +8,9 @@
  *   npx tsx bench/lock-cost.ts                        # 1 and 16 sessions, 5 runs each
  *   npx tsx bench/lock-cost.ts --sessions 16 --runs 9 --acquisitions 20000
  *
+ * Under tsx every closure pays esbuild's keepNames helper; for the figures users would see, run
+ * an esbuild bundle of this file with plain node (bench/README.md).
+ *
  * Prints, per case, the median and the lowest run in µs of process CPU (user + system) per
  * acquisition, the in-memory server's share included (the same for any client version, so a
  * difference between two versions is the client's).
