@@ -21,17 +21,34 @@ import { PROBE_LOCK, type ProbeResult, type ProbeSpec } from './lock-probe-spec.
 import { deriveSeed, seededRng } from './rng.js';
 import { RoundClock, RoundRecorder } from './stats.js';
 
-/** Each grant is told to `granted`: the watch counter records the nodes a session held. */
-function leaseAcquire(acquire: () => Promise<Lease>, granted: (lease: Lease) => void): Acquire {
+/** What a contender tells the watch counter: the node it holds, and when it no longer does. */
+interface HeldNodes {
+  hold(path: string): void;
+  forget(path: string): void;
+}
+
+/**
+ * A contender that tells `held` which lock node it holds, from its grant until its next acquire
+ * begins: its release's deletion event comes before the delete's reply, so it is counted as the
+ * session's own, while the events of its next wait (the same path, for an ExclusiveLock) are not.
+ * No promise step is added to the release.
+ */
+function leaseAcquire(acquire: () => Promise<Lease>, held: HeldNodes): Acquire {
+  let last: string | undefined;
   return async () => {
+    if (last !== undefined) held.forget(last);
     const lease = await acquire();
-    granted(lease);
+    last = lease.path;
+    held.hold(last);
     return () => lease.release();
   };
 }
 
 function oursContenders(spec: ProbeSpec, clients: LockClient[], counter: WatchCounter): Acquire[] {
-  const on = (client: LockClient) => (lease: Lease) => counter.granted(client, lease.path);
+  const on = (client: LockClient): HeldNodes => ({
+    hold: (path) => counter.holds(client, path),
+    forget: (path) => counter.forgets(client, path),
+  });
   switch (spec.lock) {
     case PROBE_LOCK.mutex:
       return clients.map((client) => {

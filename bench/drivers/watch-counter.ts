@@ -6,7 +6,7 @@
 // Its cost is counted in our client CPU per acquisition, which the baselines do not pay, so it
 // adds nothing to a request but the watcher wrapper: no promise step on create or delete (each
 // would also lengthen the handoff chain). The nodes a session holds are told by the probe from
-// the leases it gets (`held`), not learnt by intercepting creates.
+// the leases it gets (`holds`, `forgets`), not learnt by intercepting creates.
 
 import type { Client, Watcher } from '../../src/index.js';
 import type { LockClient } from '../../src/locks/index.js';
@@ -15,7 +15,7 @@ import { forwardLockClient } from '../../test/support/forward-lock-client.js';
 export class WatchCounter {
   /** Watch events delivered through clients wrapped by this counter. */
   events = 0;
-  /** Of which: about a node the receiving session held. */
+  /** Of which: about a node the receiving session holds or has just released. */
   ownNodeEvents = 0;
   // The client fires one watcher function once per trigger: keep one wrapper per function and
   // session so that deduplication still works through the wrapper.
@@ -23,8 +23,7 @@ export class WatchCounter {
   private readonly heldBy = new WeakMap<LockClient, Set<string>>();
 
   wrap(client: Client): LockClient {
-    // Lock nodes this session was granted. Never pruned: sequential names with an owner prefix
-    // are never reused, and a deletion event may arrive after the release resolved.
+    // Lock nodes this session holds (or has just released: see the probe's leaseAcquire).
     const held = new Set<string>();
     const watched = <T extends { watch?: Watcher }>(options: T | undefined) => {
       const watch = options?.watch;
@@ -52,8 +51,13 @@ export class WatchCounter {
     return wrapped;
   }
 
-  /** Tells the counter that the session of `client` (a wrapped one) was granted node `path`. */
-  granted(client: LockClient, path: string): void {
+  /** The session of `client` (a wrapped one) was granted node `path`. */
+  holds(client: LockClient, path: string): void {
     this.heldBy.get(client)?.add(path);
+  }
+
+  /** Events on `path` are no longer about a node of this session's. */
+  forgets(client: LockClient, path: string): void {
+    this.heldBy.get(client)?.delete(path);
   }
 }
