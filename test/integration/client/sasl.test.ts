@@ -159,9 +159,11 @@ describe('SASL credentials refused on a reconnect', () => {
       await server.kill();
       writeJaasFile(server.jaasFile!, { alice: 'second' });
       await until(zk, 'suspended');
-      const waiting = zk.exists('/');
+      // Handled from the start: the client may reconnect, be refused and fail this request
+      // before server.start() returns.
+      const waiting = rejection(zk.exists('/'));
       await server.start();
-      expect(await rejection(waiting)).toMatchObject({ code: 'AUTHFAILED' });
+      expect(await waiting).toMatchObject({ code: 'AUTHFAILED' });
       await until(zk, 'auth-failed');
       expect(states).toEqual(['suspended', 'auth-failed']);
       expect(await rejection(zk.getData('/'))).toMatchObject({ code: 'AUTHFAILED' });
