@@ -28,21 +28,20 @@ export async function createNode(
 ): Promise<{ path: string; stat?: Stat }> {
   const { mode, withTtl, request } = createRequest(paths, path, data, options, op);
   const details: SubmitDetails = { path, op, signal: options.signal };
-  // The plain create codecs write only their own fields: the unused ttl goes nowhere.
-  const plain = request;
   if (withTtl) {
     const reply = await session.submit(codecs.createTTL, request, details);
     return { path: paths.fromServer(reply.path), stat: toStat(reply.stat) };
   }
+  // The plain create codecs write only their own fields: the unused ttl goes nowhere.
   if (mode === CreateMode.CONTAINER) {
-    const reply = await session.submit(codecs.createContainer, plain, details);
+    const reply = await session.submit(codecs.createContainer, request, details);
     return { path: paths.fromServer(reply.path), stat: toStat(reply.stat) };
   }
   if (op === 'create') {
-    const reply = await session.submit(codecs.create, plain, details);
+    const reply = await session.submit(codecs.create, request, details);
     return { path: paths.fromServer(reply.path) };
   }
-  const reply = await session.submit(codecs.create2, plain, details);
+  const reply = await session.submit(codecs.create2, request, details);
   return { path: paths.fromServer(reply.path), stat: toStat(reply.stat) };
 }
 

@@ -63,8 +63,8 @@ export class Session {
   private readonly machine = new StateMachine();
   private readonly clock: Clock;
   private readonly maxFrameSize: number;
-  /** What queueing a request needs: made once, on the first request. */
-  private submitRoute: SubmitRoute | undefined;
+  /** What queueing a request needs: one object for the session's life, not one per request. */
+  private readonly submitRoute: SubmitRoute;
   private readonly outbox = new Outbox((item) => {
     if (item.kind === 'auth') this.authInFlight.push(item.entry);
     else if (item.request) this.pending.push(item.request);
@@ -94,6 +94,12 @@ export class Session {
     this.chroot = config.chroot;
     this.clock = config.clock ?? systemClock;
     this.maxFrameSize = config.maxFrameSize ?? DEFAULT_MAX_FRAME;
+    this.submitRoute = {
+      clock: this.clock,
+      outbox: this.outbox,
+      maxFrameSize: this.maxFrameSize,
+      requestTimeout: config.requestTimeout,
+    };
     this.identity = new SessionIdentity(config.sessionTimeout, config.hosts.size, config.resume);
     this.links = new LinkKeeper({
       clock: this.clock,
@@ -244,12 +250,6 @@ export class Session {
     }
     const signal = details.signal;
     if (signal?.aborted) return Promise.reject(signal.reason);
-    this.submitRoute ??= {
-      clock: this.clock,
-      outbox: this.outbox,
-      maxFrameSize: this.maxFrameSize,
-      requestTimeout: this.config.requestTimeout,
-    };
     return queueRequest(this.submitRoute, this.nextXid(), codec, body, details);
   }
 
