@@ -5,9 +5,14 @@
 // can measure the client's own work per acquisition with no kernel, no network and no server
 // sharing the CPU: it checks nothing a real server checks (ACLs, versions, parents), so it is a
 // measuring stick, never a stand-in for the server in a test.
+//
+// Its frames are written (bench/jute-bytes.ts) and read by hand, not through src/protocol and the
+// server halves in test/wire/server-codecs.ts: its own cost is part of every figure, and comparing
+// two versions of the client is only fair if that cost does not change with the client's codec.
 
 import type { Connection, Transport } from '../src/session/transport.js';
 import { ChunkQueue } from '../src/session/transports/chunk-queue.js';
+import { JuteFrame } from './jute-bytes.js';
 
 const OP = {
   create: 1,
@@ -26,7 +31,6 @@ const SYNC_CONNECTED = 3;
 const NONODE = -101;
 const SEQUENTIAL = 2;
 const EPHEMERAL = 1;
-const STAT_BYTES = 68;
 
 const utf8 = new TextEncoder();
 const fromUtf8 = new TextDecoder();
@@ -40,65 +44,11 @@ interface ZNode {
   created: number;
 }
 
-/**
- * Writes one reply frame field by field (big-endian) into a scratch buffer shared by every reply
- * (replies are built one at a time), then hands out a copy with the length in front.
- */
-class Out {
-  private static scratch = new Uint8Array(64 * 1024);
-  private bytes = Out.scratch;
-  private view = new DataView(this.bytes.buffer);
-  private at = 4;
-
-  private room(n: number): void {
-    if (this.at + n <= this.bytes.length) return;
-    const next = new Uint8Array(Math.max(this.bytes.length * 2, this.at + n));
-    next.set(this.bytes);
-    this.bytes = next;
-    this.view = new DataView(next.buffer);
-    Out.scratch = next;
-  }
-
-  int(v: number): this {
-    this.room(4);
-    this.view.setInt32(this.at, v);
-    this.at += 4;
-    return this;
-  }
-
-  long(v: bigint): this {
-    this.room(8);
-    this.view.setBigInt64(this.at, v);
-    this.at += 8;
-    return this;
-  }
-
-  string(v: string): this {
-    return this.utf8(utf8.encode(v));
-  }
-
-  utf8(encoded: Uint8Array): this {
-    this.int(encoded.length);
-    this.room(encoded.length);
-    this.bytes.set(encoded, this.at);
-    this.at += encoded.length;
-    return this;
-  }
-
-  stat(node: ZNode): this {
-    this.room(STAT_BYTES);
-    const start = this.at;
-    this.long(node.czxid).long(node.czxid).long(0n).long(0n); // czxid mzxid ctime mtime
-    this.int(0).int(node.children.size).int(0); // version cversion aversion
-    this.long(node.owner).int(0).int(node.children.size).long(node.czxid); // owner len kids pzxid
-    if (this.at - start !== STAT_BYTES) throw new Error('stat size');
-    return this;
-  }
-
-  frame(): Uint8Array {
-    this.view.setInt32(0, this.at - 4);
-    return this.bytes.slice(0, this.at);
-  }
+/** A node's Stat (68 bytes), as a reply carries it. */
+function writeStat(out: JuteFrame, node: ZNode): JuteFrame {
+  out.long(node.czxid).long(node.czxid).long(0n).long(0n); // czxid mzxid ctime mtime
+  out.int(0).int(node.children.size).int(0); // version cversion aversion
+  return out.long(node.owner).int(0).int(node.children.size).long(node.czxid); // owner len kids pzxid
 }
 
 /** The shared tree and its sessions. */
@@ -121,7 +71,7 @@ export class InMemoryZooKeeper {
     if (from.session === 0n) {
       from.session = this.nextSession++;
       const timeout = view.getInt32(16);
-      return new Out()
+      return new JuteFrame()
         .int(0)
         .int(timeout)
         .long(from.session)
@@ -141,7 +91,7 @@ export class InMemoryZooKeeper {
       at += 4 + length;
       return text;
     };
-    const reply = (err: number) => new Out().int(xid).long(this.zxid).int(err);
+    const reply = (err: number) => new JuteFrame().int(xid).long(this.zxid).int(err);
     switch (op) {
       case OP.ping:
         return reply(0).frame();
@@ -178,13 +128,13 @@ export class InMemoryZooKeeper {
         const name = path.slice(path.lastIndexOf('/') + 1);
         parent.children.set(name, utf8.encode(name));
         const out = reply(0).string(path);
-        return (op === OP.create2 ? out.stat(node) : out).frame();
+        return (op === OP.create2 ? writeStat(out, node) : out).frame();
       }
       case OP.getChildren: {
         const node = this.nodes.get(readString());
         if (!node) return reply(NONODE).frame();
         const out = reply(0).int(node.children.size);
-        for (const name of node.children.values()) out.utf8(name);
+        for (const name of node.children.values()) out.bytesField(name);
         return out.frame();
       }
       case OP.getData:
@@ -198,7 +148,7 @@ export class InMemoryZooKeeper {
           if (set) set.add(from);
           else this.watches.set(path, new Set([from]));
         }
-        return (op === OP.getData ? reply(0).int(-1) : reply(0)).stat(node).frame();
+        return writeStat(op === OP.getData ? reply(0).int(-1) : reply(0), node).frame();
       }
       case OP.delete: {
         const path = readString();
@@ -232,7 +182,7 @@ export class InMemoryZooKeeper {
     const watchers = this.watches.get(path);
     if (!watchers) return;
     this.watches.delete(path);
-    const event = new Out()
+    const event = new JuteFrame()
       .int(NOTIFICATION_XID)
       .long(-1n)
       .int(0)

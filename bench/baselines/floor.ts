@@ -6,6 +6,7 @@
 // predecessor, one listing after each wake, one delete) and nothing a library must do: no
 // connection-loss handling, no timeouts, no abort, no validation. A measuring stick, not a client.
 import { connect as connectTcp, type Socket } from 'node:net';
+import { JuteFrame } from '../jute-bytes.js';
 
 const OP = { create: 1, delete: 2, exists: 3, getChildren: 8, ping: 11, close: -11 } as const;
 const XID = { notification: -1, ping: -2 } as const;
@@ -14,56 +15,12 @@ const NODEEXISTS = -110;
 const EPHEMERAL_SEQUENTIAL = 3;
 const PREFIX = 'lock-';
 
-const utf8 = new TextEncoder();
-
-/** Big-endian jute fields, appended to a growing list of chunks. */
-class FrameBuilder {
-  private readonly parts: Buffer[] = [];
-
-  int(value: number): this {
-    const b = Buffer.allocUnsafe(4);
-    b.writeInt32BE(value);
-    this.parts.push(b);
-    return this;
-  }
-
-  long(value: bigint): this {
-    const b = Buffer.allocUnsafe(8);
-    b.writeBigInt64BE(value);
-    this.parts.push(b);
-    return this;
-  }
-
-  bool(value: boolean): this {
-    this.parts.push(Buffer.from([value ? 1 : 0]));
-    return this;
-  }
-
-  bytes(value: Uint8Array): this {
-    this.int(value.length);
-    this.parts.push(Buffer.from(value));
-    return this;
-  }
-
-  string(value: string): this {
-    return this.bytes(utf8.encode(value));
-  }
-
-  /** The frame: its length, then the fields. */
-  frame(): Buffer {
-    const body = Buffer.concat(this.parts);
-    const out = Buffer.allocUnsafe(body.length + 4);
-    out.writeInt32BE(body.length);
-    body.copy(out, 4);
-    return out;
-  }
-}
-
 /** A request frame whose xid (bytes 4-7) is written just before it is sent. */
-function requestFrame(op: number, fields: (b: FrameBuilder) => void): Buffer {
-  const b = new FrameBuilder().int(0).int(op);
+function requestFrame(op: number, fields: (b: JuteFrame) => void): Buffer {
+  const b = new JuteFrame().int(0).int(op);
   fields(b);
-  return b.frame();
+  const bytes = b.frame();
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
 }
 
 type Reply = (err: number, body: Buffer, offset: number) => void;
@@ -94,12 +51,12 @@ export class FloorSession {
       socket.setNoDelay(true);
       socket.once('error', reject);
       socket.once('connect', () => {
-        const hello = new FrameBuilder()
+        const hello = new JuteFrame()
           .int(0) // protocol version
           .long(0n) // last zxid seen
           .int(sessionTimeoutMs)
           .long(0n) // session id: a new session
-          .bytes(new Uint8Array(16)) // password
+          .bytesField(new Uint8Array(16)) // password
           .bool(false) // read-only
           .frame();
         socket.write(hello);
