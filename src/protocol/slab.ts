@@ -12,15 +12,20 @@ let used = 0;
 
 /** A copy of `bytes`; a small one is a view into a shared slab, not a buffer of its own. */
 export function pooledCopy(bytes: Uint8Array): Uint8Array {
-  const size = bytes.length;
-  if (size > POOLED_MAX) return bytes.slice();
+  const out = pooledBuffer(bytes.length);
+  out.set(bytes);
+  return out;
+}
+
+/** `size` bytes to fill (their content is undefined); small ones are carved from a shared slab. */
+export function pooledBuffer(size: number): Uint8Array {
+  if (size > POOLED_MAX) return new Uint8Array(size);
   if (used + size > SLAB_SIZE) {
     slab = new Uint8Array(SLAB_SIZE);
     used = 0;
   }
   const out = slab.subarray(used, used + size);
-  out.set(bytes);
-  // The next frame starts 8-byte aligned.
+  // The next one starts 8-byte aligned.
   used += (size + 7) & ~7;
   return out;
 }

@@ -1,19 +1,12 @@
 // The write path: frames not yet written, flushed to the current connection in coalesced writes
 // that respect backpressure. User requests survive a broken link and go out on the next one;
 // control frames (pings, SetWatches, auth) belong to the connection they were made for.
+import { pooledBuffer } from '../protocol/slab.js';
 import { Deque } from './queue.js';
 import type { Outbound } from './requests.js';
 import type { Connection } from './transport.js';
 
 const MAX_COALESCED_BYTES = 256 * 1024;
-
-/** Runs `task` once the event loop's current I/O phase is done (setImmediate where it exists). */
-const afterIo: (task: () => void) => void =
-  typeof globalThis.setImmediate === 'function'
-    ? (task) => {
-        globalThis.setImmediate(task);
-      }
-    : queueMicrotask;
 
 export class Outbox {
   private readonly queue = new Deque<Outbound>();
@@ -61,42 +54,59 @@ export class Outbox {
   private schedule(): void {
     if (this.flushQueued || this.flushing || !this.connection) return;
     this.flushQueued = true;
-    // Everything queued until the current I/O phase ends goes out as one write: under load,
-    // replies read in one phase are answered by one syscall instead of one each.
-    afterIo(() => {
-      this.flushQueued = false;
-      void this.flush();
-    });
+    // A microtask, not a later phase of the event loop: what the current task and its promise
+    // reactions queue (a lock's create and listing, the requests that follow the replies of one
+    // read) still goes out as one write, and a request made in answer to a watch event or a reply
+    // is on the wire before the process turns to other sockets. A lock handoff is a chain of such
+    // answers, so waiting for the loop's check phase lengthened every handoff.
+    queueMicrotask(this.flushSoon);
   }
 
-  private async flush(): Promise<void> {
+  /** The scheduled flush: one closure per outbox, not one per write. */
+  private readonly flushSoon = (): void => {
+    this.flushQueued = false;
+    this.flush();
+  };
+
+  /** Writes until the queue is empty or the connection pushes back (then again once drained). */
+  private flush(): void {
     if (this.flushing) return;
-    this.flushing = true;
-    try {
-      while (this.connection && this.queue.length > 0) {
-        const connection = this.connection;
-        const batch: Outbound[] = [];
-        let size = 0;
-        while (this.queue.length > 0 && (size === 0 || size < MAX_COALESCED_BYTES)) {
-          const item = this.queue.shift()!;
-          batch.push(item);
-          size += item.frame.length;
-        }
-        for (const item of batch) this.written(item);
-        const drained = connection.write(concat(batch, size));
-        if (drained) await drained;
+    while (this.connection && this.queue.length > 0) {
+      const drained = this.connection.write(this.takeBatch());
+      if (drained) {
+        this.flushing = true;
+        // Items queued while waiting on a connection that has since broken wait for the next
+        // attach(), which schedules its own flush. A drain never rejects (Connection.write).
+        void drained.then(this.resume);
+        return;
       }
-    } finally {
-      this.flushing = false;
     }
-    // Items queued while waiting on a connection that has since broken wait for the next
-    // attach(), which schedules its own flush.
+  }
+
+  private readonly resume = (): void => {
+    this.flushing = false;
+    this.flush();
+  };
+
+  /** Takes up to MAX_COALESCED_BYTES of queued frames (at least one) as one write. */
+  private takeBatch(): Uint8Array {
+    const first = this.queue.shift()!;
+    this.written(first);
+    if (this.queue.length === 0) return first.frame;
+    const batch: Outbound[] = [first];
+    let size = first.frame.length;
+    while (this.queue.length > 0 && size < MAX_COALESCED_BYTES) {
+      const item = this.queue.shift()!;
+      this.written(item);
+      batch.push(item);
+      size += item.frame.length;
+    }
+    return concat(batch, size);
   }
 }
 
 function concat(batch: readonly Outbound[], size: number): Uint8Array {
-  if (batch.length === 1) return batch[0]!.frame;
-  const bytes = new Uint8Array(size);
+  const bytes = pooledBuffer(size);
   let offset = 0;
   for (const item of batch) {
     bytes.set(item.frame, offset);
