@@ -1,6 +1,6 @@
 // The operations that read: node data, children, ACL and metadata (with an optional one-shot
 // watch), and the session queries (sync, ephemerals, descendant count, whoAmI).
-import { codecs } from '../protocol/codecs.js';
+import { codecs, type ResponseOf } from '../protocol/codecs.js';
 import { ErrorCode, makeError, ZooKeeperError } from '../protocol/errors.js';
 import { validatePath } from '../protocol/paths.js';
 import { checkOptions, checkWatcher } from './arguments.js';
@@ -40,84 +40,122 @@ export async function exists(
   }
 }
 
-export async function getData(
+// The calls below that only reshape their reply hand the session a shape (no async frame and no
+// promise step of their own), and return argument errors as rejections, as an async function would.
+
+const dataAndStat = (reply: ResponseOf<'getData'>): { data: Uint8Array; stat: Stat } => ({
+  data: reply.data ?? new Uint8Array(0),
+  stat: toStat(reply.stat),
+});
+
+export function getData(
   core: ClientCore,
   path: string,
   options: WatchOptions & CallOptions,
 ): Promise<{ data: Uint8Array; stat: Stat }> {
-  const { session, paths } = core;
-  validatePath(path);
-  checkOptions(options, path, 'getData');
-  const watcher = checkWatcher(options.watch, path, 'getData');
-  const reply = await session.submit(
-    codecs.getData,
-    { path: paths.toServer(path), watch: watcher !== undefined },
-    {
-      path,
-      op: 'getData',
-      signal: options.signal,
-      onReply: watchOnSuccess(core, 'data', path, watcher),
-    },
-  );
-  return { data: reply.data ?? new Uint8Array(0), stat: toStat(reply.stat) };
+  try {
+    const { session, paths } = core;
+    validatePath(path);
+    checkOptions(options, path, 'getData');
+    const watcher = checkWatcher(options.watch, path, 'getData');
+    return session.submit(
+      codecs.getData,
+      { path: paths.toServer(path), watch: watcher !== undefined },
+      {
+        path,
+        op: 'getData',
+        signal: options.signal,
+        onReply: watchOnSuccess(core, 'data', path, watcher),
+      },
+      dataAndStat,
+    );
+  } catch (error) {
+    return Promise.reject(error);
+  }
 }
 
-export async function getChildren(
+const childrenOf = (reply: ResponseOf<'getChildren'>): string[] => reply.children;
+
+export function getChildren(
   core: ClientCore,
   path: string,
   options: WatchOptions & CallOptions,
 ): Promise<string[]> {
-  const { session, paths } = core;
-  validatePath(path);
-  checkOptions(options, path, 'getChildren');
-  const watcher = checkWatcher(options.watch, path, 'getChildren');
-  const reply = await session.submit(
-    codecs.getChildren,
-    { path: paths.toServer(path), watch: watcher !== undefined },
-    {
-      path,
-      op: 'getChildren',
-      signal: options.signal,
-      onReply: watchOnSuccess(core, 'child', path, watcher),
-    },
-  );
-  return reply.children;
+  try {
+    const { session, paths } = core;
+    validatePath(path);
+    checkOptions(options, path, 'getChildren');
+    const watcher = checkWatcher(options.watch, path, 'getChildren');
+    return session.submit(
+      codecs.getChildren,
+      { path: paths.toServer(path), watch: watcher !== undefined },
+      {
+        path,
+        op: 'getChildren',
+        signal: options.signal,
+        onReply: watchOnSuccess(core, 'child', path, watcher),
+      },
+      childrenOf,
+    );
+  } catch (error) {
+    return Promise.reject(error);
+  }
 }
 
-export async function getChildren2(
+const childrenAndStat = (
+  reply: ResponseOf<'getChildren2'>,
+): { children: string[]; stat: Stat } => ({
+  children: reply.children,
+  stat: toStat(reply.stat),
+});
+
+export function getChildren2(
   core: ClientCore,
   path: string,
   options: WatchOptions & CallOptions,
 ): Promise<{ children: string[]; stat: Stat }> {
-  const { session, paths } = core;
-  validatePath(path);
-  checkOptions(options, path, 'getChildren2');
-  const watcher = checkWatcher(options.watch, path, 'getChildren2');
-  const reply = await session.submit(
-    codecs.getChildren2,
-    { path: paths.toServer(path), watch: watcher !== undefined },
-    {
-      path,
-      op: 'getChildren2',
-      signal: options.signal,
-      onReply: watchOnSuccess(core, 'child', path, watcher),
-    },
-  );
-  return { children: reply.children, stat: toStat(reply.stat) };
+  try {
+    const { session, paths } = core;
+    validatePath(path);
+    checkOptions(options, path, 'getChildren2');
+    const watcher = checkWatcher(options.watch, path, 'getChildren2');
+    return session.submit(
+      codecs.getChildren2,
+      { path: paths.toServer(path), watch: watcher !== undefined },
+      {
+        path,
+        op: 'getChildren2',
+        signal: options.signal,
+        onReply: watchOnSuccess(core, 'child', path, watcher),
+      },
+      childrenAndStat,
+    );
+  } catch (error) {
+    return Promise.reject(error);
+  }
 }
 
-export async function getACL(
+const aclAndStat = (reply: ResponseOf<'getACL'>): { acl: ACL[]; stat: Stat } => ({
+  acl: reply.acl,
+  stat: toStat(reply.stat),
+});
+
+export function getACL(
   { session, paths }: ClientCore,
   path: string,
   options: CallOptions,
 ): Promise<{ acl: ACL[]; stat: Stat }> {
-  validatePath(path);
-  const reply = await session.submit(
-    codecs.getACL,
-    { path: paths.toServer(path) },
-    { path, op: 'getACL', signal: options.signal },
-  );
-  return { acl: reply.acl, stat: toStat(reply.stat) };
+  try {
+    validatePath(path);
+    return session.submit(
+      codecs.getACL,
+      { path: paths.toServer(path) },
+      { path, op: 'getACL', signal: options.signal },
+      aclAndStat,
+    );
+  } catch (error) {
+    return Promise.reject(error);
+  }
 }
 
 export async function sync(

@@ -3,6 +3,7 @@
 import { codecs } from '../protocol/codecs.js';
 import { makeError } from '../protocol/errors.js';
 import { validatePath } from '../protocol/paths.js';
+import type { Stat as WireStat } from '../protocol/records.js';
 import type { SubmitDetails } from '../session/session.js';
 import { checkAcl, checkVersion } from './arguments.js';
 import { toBytes } from './bytes.js';
@@ -18,85 +19,109 @@ import {
   type Stat,
 } from './types.js';
 
-/** create and create2 in one: the reply of `create` carries no Stat. */
-export async function createNode(
+/**
+ * create and create2 in one: the reply of `create` carries no Stat. Resolves through the
+ * session's shape (no async frame of its own); argument errors come back as rejections.
+ */
+export function createNode(
   { session, paths }: ClientCore,
   path: string,
   data: Data | undefined,
   options: CreateOptions & CallOptions,
   op: 'create' | 'create2',
 ): Promise<{ path: string; stat?: Stat }> {
-  const { mode, withTtl, request } = createRequest(paths, path, data, options, op);
-  const details: SubmitDetails = { path, op, signal: options.signal };
-  if (withTtl) {
-    const reply = await session.submit(codecs.createTTL, request, details);
-    return { path: paths.fromServer(reply.path), stat: toStat(reply.stat) };
+  try {
+    const { mode, withTtl, request } = createRequest(paths, path, data, options, op);
+    const details: SubmitDetails = { path, op, signal: options.signal };
+    const created = (reply: { path: string; stat: WireStat }) => ({
+      path: paths.fromServer(reply.path),
+      stat: toStat(reply.stat),
+    });
+    if (withTtl) return session.submit(codecs.createTTL, request, details, created);
+    // The plain create codecs write only their own fields: the unused ttl goes nowhere.
+    if (mode === CreateMode.CONTAINER) {
+      return session.submit(codecs.createContainer, request, details, created);
+    }
+    if (op === 'create') {
+      return session.submit(codecs.create, request, details, (reply) => ({
+        path: paths.fromServer(reply.path),
+      }));
+    }
+    return session.submit(codecs.create2, request, details, created);
+  } catch (error) {
+    return Promise.reject(error);
   }
-  // The plain create codecs write only their own fields: the unused ttl goes nowhere.
-  if (mode === CreateMode.CONTAINER) {
-    const reply = await session.submit(codecs.createContainer, request, details);
-    return { path: paths.fromServer(reply.path), stat: toStat(reply.stat) };
-  }
-  if (op === 'create') {
-    const reply = await session.submit(codecs.create, request, details);
-    return { path: paths.fromServer(reply.path) };
-  }
-  const reply = await session.submit(codecs.create2, request, details);
-  return { path: paths.fromServer(reply.path), stat: toStat(reply.stat) };
 }
 
-export async function deleteNode(
+const nothing = (): void => undefined;
+
+export function deleteNode(
   { session, paths }: ClientCore,
   path: string,
   version: number,
   options: CallOptions,
 ): Promise<void> {
-  validatePath(path);
-  checkVersion(version, path, 'delete');
-  if (path === '/' && paths.chroot !== '') {
-    // As the Java client: the chroot itself cannot be deleted through the chrooted client.
-    throw makeError('BADARGUMENTS', 'cannot delete the chroot through a chrooted client', {
-      path,
-      op: 'delete',
-    });
+  try {
+    validatePath(path);
+    checkVersion(version, path, 'delete');
+    if (path === '/' && paths.chroot !== '') {
+      // As the Java client: the chroot itself cannot be deleted through the chrooted client.
+      throw makeError('BADARGUMENTS', 'cannot delete the chroot through a chrooted client', {
+        path,
+        op: 'delete',
+      });
+    }
+    return session.submit(
+      codecs.delete,
+      { path: paths.toServer(path), version },
+      { path, op: 'delete', signal: options.signal },
+      nothing,
+    );
+  } catch (error) {
+    return Promise.reject(error);
   }
-  await session.submit(
-    codecs.delete,
-    { path: paths.toServer(path), version },
-    { path, op: 'delete', signal: options.signal },
-  );
 }
 
-export async function setData(
+const statOf = (reply: { stat: WireStat }): Stat => toStat(reply.stat);
+
+export function setData(
   { session, paths }: ClientCore,
   path: string,
   data: Data,
   version: number,
   options: CallOptions,
 ): Promise<Stat> {
-  validatePath(path);
-  checkVersion(version, path, 'setData');
-  const reply = await session.submit(
-    codecs.setData,
-    { path: paths.toServer(path), data: toBytes(data, path, 'setData'), version },
-    { path, op: 'setData', signal: options.signal },
-  );
-  return toStat(reply.stat);
+  try {
+    validatePath(path);
+    checkVersion(version, path, 'setData');
+    return session.submit(
+      codecs.setData,
+      { path: paths.toServer(path), data: toBytes(data, path, 'setData'), version },
+      { path, op: 'setData', signal: options.signal },
+      statOf,
+    );
+  } catch (error) {
+    return Promise.reject(error);
+  }
 }
 
-export async function setACL(
+export function setACL(
   { session, paths }: ClientCore,
   path: string,
   acl: readonly ACL[],
   version: number,
   options: CallOptions,
 ): Promise<Stat> {
-  validatePath(path);
-  checkVersion(version, path, 'setACL');
-  const reply = await session.submit(
-    codecs.setACL,
-    { path: paths.toServer(path), acl: checkAcl(acl, path, 'setACL'), version },
-    { path, op: 'setACL', signal: options.signal },
-  );
-  return toStat(reply.stat);
+  try {
+    validatePath(path);
+    checkVersion(version, path, 'setACL');
+    return session.submit(
+      codecs.setACL,
+      { path: paths.toServer(path), acl: checkAcl(acl, path, 'setACL'), version },
+      { path, op: 'setACL', signal: options.signal },
+      statOf,
+    );
+  } catch (error) {
+    return Promise.reject(error);
+  }
 }

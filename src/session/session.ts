@@ -242,15 +242,23 @@ export class Session {
     });
   }
 
-  /** Queues a request; it is written on the current connection or the next one. */
-  submit<Req, Res>(codec: Codec<Req, Res>, body: Req, details: SubmitDetails = {}): Promise<Res> {
+  /**
+   * Queues a request; it is written on the current connection or the next one. The promise
+   * resolves with the decoded reply, or with `shape(reply)` (see {@link queueRequest}).
+   */
+  submit<Req, Res, Out = Res>(
+    codec: Codec<Req, Res>,
+    body: Req,
+    details: SubmitDetails = {},
+    shape?: (reply: Res) => Out,
+  ): Promise<Out> {
     const op = details.op ?? codec.name;
     if (isFinal(this.state) || this.closing) {
       return Promise.reject(this.finalError(op, details.path));
     }
     const signal = details.signal;
     if (signal?.aborted) return Promise.reject(signal.reason);
-    return queueRequest(this.submitRoute, this.nextXid(), codec, body, details);
+    return queueRequest(this.submitRoute, this.nextXid(), codec, body, details, shape);
   }
 
   /** Adds credentials now and for every later reconnect; resolves when the server accepts them. */

@@ -59,7 +59,7 @@ export interface SubmitRoute {
  * the caller's ways to stop waiting. One object per request rather than a closure per concern:
  * at thousands of requests per second their garbage was a visible share of the client's CPU.
  */
-class Submitted<Res> implements PendingRequest {
+class Submitted<Res, Out> implements PendingRequest {
   abandoned = false;
   private settled = false;
   /** The requestTimeout timer, when there is one. */
@@ -77,9 +77,10 @@ class Submitted<Res> implements PendingRequest {
     readonly onAbandonedReply: ((err: number) => void) | undefined,
     private readonly route: SubmitRoute,
     private readonly signal: AbortSignal | undefined,
-    private readonly resolve: (value: Res) => void,
+    private readonly resolve: (value: Out) => void,
     private readonly reject: (error: Error) => void,
     frame: Uint8Array,
+    private readonly shape: ((reply: Res) => Out) | undefined,
   ) {
     this.item = { kind: 'request', frame, request: this };
   }
@@ -93,8 +94,20 @@ class Submitted<Res> implements PendingRequest {
     this.settled = true;
     if (this.onAbort) this.signal?.removeEventListener('abort', this.onAbort);
     if (this.timer !== null) this.route.clock.clearTimeout(this.timer);
-    if (error) this.reject(error);
-    else this.resolve(value as Res);
+    if (error) {
+      this.reject(error);
+    } else if (this.shape) {
+      let out: Out;
+      try {
+        out = this.shape(value as Res);
+      } catch (shapeError) {
+        this.reject(shapeError instanceof Error ? shapeError : new Error(String(shapeError)));
+        return;
+      }
+      this.resolve(out);
+    } else {
+      this.resolve(value as Out);
+    }
   }
 
   /**
@@ -107,14 +120,19 @@ class Submitted<Res> implements PendingRequest {
   }
 }
 
-/** Encodes and queues one request with the given xid; the promise settles with its reply. */
-export function queueRequest<Req, Res>(
+/**
+ * Encodes and queues one request with the given xid; the promise settles with its reply, or with
+ * `shape(reply)` when there is a shape: a client call that returns part of the reply then needs no
+ * promise step of its own after the session's.
+ */
+export function queueRequest<Req, Res, Out = Res>(
   route: SubmitRoute,
   xid: number,
   codec: Codec<Req, Res>,
   body: Req,
   details: SubmitDetails,
-): Promise<Res> {
+  shape?: (reply: Res) => Out,
+): Promise<Out> {
   const { clock, outbox, maxFrameSize } = route;
   const op = details.op ?? codec.name;
   const signal = details.signal;
@@ -126,38 +144,54 @@ export function queueRequest<Req, Res>(
   }
   const tooLarge = frameTooLarge(frame, maxFrameSize, op, details.path);
   if (tooLarge) return Promise.reject(tooLarge);
-  return new Promise<Res>((resolve, reject) => {
-    const request = new Submitted<Res>(
-      xid,
-      op,
-      details.path,
-      codec as Codec<unknown, Res>,
-      details.onReply,
-      details.onAbandonedReply,
-      route,
-      signal,
-      resolve,
-      reject,
-      frame,
+  const promise = new Promise<Out>(capture);
+  const request = new Submitted<Res, Out>(
+    xid,
+    op,
+    details.path,
+    codec as Codec<unknown, Res>,
+    details.onReply,
+    details.onAbandonedReply,
+    route,
+    signal,
+    captured.resolve as (value: Out) => void,
+    captured.reject,
+    frame,
+    shape,
+  );
+  const timeout = route.requestTimeout;
+  if (timeout && timeout > 0) {
+    request.timer = clock.setTimeout(
+      () =>
+        request.giveUp(
+          makeError('REQUESTTIMEOUT', `${op} got no reply within ${timeout} ms`, {
+            op,
+            path: details.path,
+          }),
+        ),
+      timeout,
     );
-    const timeout = route.requestTimeout;
-    if (timeout && timeout > 0) {
-      request.timer = clock.setTimeout(
-        () =>
-          request.giveUp(
-            makeError('REQUESTTIMEOUT', `${op} got no reply within ${timeout} ms`, {
-              op,
-              path: details.path,
-            }),
-          ),
-        timeout,
-      );
-    }
-    if (signal) {
-      const onAbort = () => request.giveUp(signal.reason ?? new Error('aborted'));
-      request.onAbort = onAbort;
-      signal.addEventListener('abort', onAbort, { once: true });
-    }
-    outbox.push(request.item);
-  });
+  }
+  if (signal) {
+    const onAbort = () => request.giveUp(signal.reason ?? new Error('aborted'));
+    request.onAbort = onAbort;
+    signal.addEventListener('abort', onAbort, { once: true });
+  }
+  outbox.push(request.item);
+  return promise;
+}
+
+/**
+ * The settle functions of the promise being made, handed over by {@link capture}: an executor
+ * that closes over nothing, so making a request's promise allocates no closure and no context for
+ * it (a Promise runs its executor synchronously, so the next line reads them back).
+ */
+const captured: { resolve: (value: unknown) => void; reject: (error: Error) => void } = {
+  resolve: () => {},
+  reject: () => {},
+};
+
+function capture(resolve: (value: never) => void, reject: (error: Error) => void): void {
+  captured.resolve = resolve as (value: unknown) => void;
+  captured.reject = reject;
 }
