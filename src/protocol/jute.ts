@@ -146,17 +146,11 @@ export function list<T>(item: JuteType<T>): JuteType<T[]> {
 }
 
 /**
- * vector<ustring>; null reads as [], null elements as ''. Its own loops rather than
- * `list(string)`: child lists are the largest replies a lock reads, and a direct
- * `ustring()` call per name is cheaper than a call through the item type.
+ * vector<ustring>; null reads as [], null elements as ''. Not `list(string)`: child lists are the
+ * largest replies a lock reads, and the reader decodes a short one in one call (`Reader.strings`).
  */
 export const strings: JuteType<string[]> = {
-  read: (r) => {
-    const count = r.count();
-    const items: string[] = [];
-    for (let i = 0; i < count; i++) items.push(r.ustring() ?? '');
-    return items;
-  },
+  read: (r) => r.strings(),
   write: (w, v) => {
     if (v === null) {
       w.int(-1);

@@ -9,6 +9,13 @@ import { ProtocolError } from './errors.js';
 
 const decoder = new TextDecoder('utf-8');
 
+/**
+ * A vector of strings up to this many bytes is decoded in one call and cut apart. The names are
+ * slices of one string, and a slice keeps its whole source string alive: the bound keeps what one
+ * retained name can hold on to small.
+ */
+const BULK_STRINGS_MAX = 4096;
+
 export class Reader {
   private readonly bytes: Uint8Array;
   private readonly view: DataView;
@@ -69,6 +76,45 @@ export class Reader {
   ustring(): string | null {
     const bytes = this.buffer();
     return bytes === null ? null : decoder.decode(bytes);
+  }
+
+  /**
+   * jute `vector<ustring>`: null reads as [], null elements as ''. Child lists are the largest
+   * replies a lock reads, and one decode per name costs a view and a call into the decoder each.
+   * A short list is decoded in one call instead, length prefixes and all, and cut apart: when the
+   * text has exactly as many UTF-16 units as the bytes had, every byte became one unit (no
+   * sequence decodes to more units than bytes, and every multi-byte one, a BOM included, to
+   * fewer), so byte offsets are text offsets and each slice is what decoding the name alone gives.
+   */
+  strings(): string[] {
+    const count = this.count();
+    const items: string[] = [];
+    const start = this.pos;
+    // The lengths first: a malformed one throws before anything is decoded.
+    for (let i = 0; i < count; i++) {
+      const len = this.length('buffer');
+      if (len > 0) this.pos += len;
+    }
+    const end = this.pos;
+    if (end - start <= BULK_STRINGS_MAX) {
+      const text = decoder.decode(this.bytes.subarray(start, end));
+      if (text.length === end - start) {
+        for (let at = start, i = 0; i < count; i++) {
+          const len = this.view.getInt32(at);
+          at += 4;
+          if (len <= 0) {
+            items.push('');
+            continue;
+          }
+          items.push(text.slice(at - start, at - start + len));
+          at += len;
+        }
+        return items;
+      }
+    }
+    this.pos = start;
+    for (let i = 0; i < count; i++) items.push(this.ustring() ?? '');
+    return items;
   }
 
   /**
