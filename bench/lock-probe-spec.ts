@@ -12,6 +12,8 @@ export const PROBE_LOCK = {
   nzkNoRelist: 'nzk-no-relist',
   /** The safe recipe with the least client work (bench/baselines/floor.ts). */
   floor: 'floor',
+  /** The floor on many paths at once, laid out as `many-paths`. */
+  floorManyPaths: 'floor-many-paths',
 } as const;
 export type ProbeLock = (typeof PROBE_LOCK)[keyof typeof PROBE_LOCK];
 

@@ -56,8 +56,7 @@ function oursContenders(spec: ProbeSpec, clients: LockClient[], counter: WatchCo
         return leaseAcquire(() => lock.acquire(), on(client));
       });
     case PROBE_LOCK.manyPaths: {
-      const paths = Array.from({ length: spec.paths ?? 1 }, (_, i) => `${spec.path}/p-${i}`);
-      return paths.flatMap((path) =>
+      return manyPaths(spec).flatMap((path) =>
         clients.map((client) => {
           const lock = new Mutex(client, path);
           return leaseAcquire(() => lock.acquire(), on(client));
@@ -89,6 +88,11 @@ function oursContenders(spec: ProbeSpec, clients: LockClient[], counter: WatchCo
   }
 }
 
+/** The lock paths of a many-paths case, under the case's path. */
+function manyPaths(spec: ProbeSpec): string[] {
+  return Array.from({ length: spec.paths ?? 1 }, (_, i) => `${spec.path}/p-${i}`);
+}
+
 /** One holder at a time on one path: the cases where a handoff is well defined. */
 function singleHolder(spec: ProbeSpec): boolean {
   const oneAtATime: string[] = [
@@ -116,8 +120,10 @@ async function runFloor(spec: ProbeSpec): Promise<ProbeResult> {
     (s) => s.close(),
   );
   try {
-    await sessions[0]!.mkdirp(spec.path);
-    const locks = sessions.map((session) => new FloorMutex(session, spec.path));
+    // Many paths: every session contends on every path, one contender per path and session.
+    const paths = spec.lock === PROBE_LOCK.floorManyPaths ? manyPaths(spec) : [spec.path];
+    for (const path of paths) await sessions[0]!.mkdirp(path);
+    const locks = paths.flatMap((path) => sessions.map((session) => new FloorMutex(session, path)));
     const measured = await measure(
       spec,
       locks.map((lock) => () => lock.acquire()),
@@ -129,7 +135,9 @@ async function runFloor(spec: ProbeSpec): Promise<ProbeResult> {
 }
 
 async function run(spec: ProbeSpec): Promise<ProbeResult> {
-  if (spec.lock === PROBE_LOCK.floor) return runFloor(spec);
+  if (spec.lock === PROBE_LOCK.floor || spec.lock === PROBE_LOCK.floorManyPaths) {
+    return runFloor(spec);
+  }
   if (spec.lock === PROBE_LOCK.nzkRecipe || spec.lock === PROBE_LOCK.nzkNoRelist) {
     const clients = await openNzk(spec.server, spec.sessions);
     try {

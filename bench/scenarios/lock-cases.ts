@@ -8,7 +8,7 @@ import type { ProbeResult, ProbeSpec } from '../lock-probe-spec.js';
 import type { Measured } from '../run-case.js';
 import { type ServerCost, withServerCost } from '../server-cost.js';
 import { median, summarize, type Timing } from '../stats.js';
-import type { BenchContext } from '../types.js';
+import type { BenchContext, Impl } from '../types.js';
 
 /** One process's run of one lock case, with what it cost the server. */
 export interface LockRun {
@@ -101,4 +101,55 @@ export function lockMeasured(runs: readonly LockRun[], note?: string): Measured 
 /** One of our non-baseline lock cases: one fresh process, the whole run (warm-up and rounds). */
 export async function oursLockCase(ctx: BenchContext, spec: LockSpec): Promise<Measured> {
   return lockMeasured([await probeLockRun(ctx, spec, ctx.timing)]);
+}
+
+/** One implementation in an interleaved case: runs one fresh process for the timing it is given. */
+export interface Contestant {
+  impl: Impl;
+  note?: string;
+  run(timing: Timing): Promise<LockRun>;
+}
+
+/**
+ * Runs every contestant once per round, each in a fresh process measuring one window after its own
+ * warm-up, the rounds interleaved (round r starts r places further along the list), so a slow
+ * spell on the shared machine hits every implementation rather than one. Records one figure per
+ * contestant (the median of its rounds), or a failure for one whose process failed.
+ */
+export async function interleavedLockCase(
+  ctx: BenchContext,
+  scenario: string,
+  name: string,
+  contestants: readonly Contestant[],
+): Promise<void> {
+  const { warmupMs, durationMs, rounds } = ctx.timing;
+  const perProcess: Timing = { warmupMs, durationMs, rounds: 1 };
+  const runs = new Map<Impl, LockRun[]>(contestants.map((c) => [c.impl, []]));
+  const failed = new Set<Impl>();
+  for (let round = 0; round < rounds; round++) {
+    for (let i = 0; i < contestants.length; i++) {
+      const contestant = contestants[(i + round) % contestants.length]!;
+      if (failed.has(contestant.impl)) continue;
+      const label = `${scenario} › ${name} › ${contestant.impl} (round ${round + 1}/${rounds})`;
+      ctx.progress.step(label, warmupMs + durationMs);
+      try {
+        runs.get(contestant.impl)!.push(await contestant.run(perProcess));
+      } catch (err) {
+        failed.add(contestant.impl);
+        const error = err instanceof Error ? (err.stack ?? err.message) : String(err);
+        ctx.results.failures.push({ scenario, case: name, impl: contestant.impl, error });
+        ctx.progress.note(`FAILED ${label}: ${error.split('\n')[0]}`);
+      }
+    }
+  }
+  for (const contestant of contestants) {
+    if (failed.has(contestant.impl)) continue;
+    ctx.results.figures.push({
+      scenario,
+      case: name,
+      impl: contestant.impl,
+      interleaved: true,
+      ...lockMeasured(runs.get(contestant.impl)!, contestant.note),
+    });
+  }
 }

@@ -5,10 +5,9 @@
 // floor; the next round starts one further along), so a slow spell on the shared machine hits
 // every implementation rather than one. Each process measures one window after its own warm-up.
 import { PROBE_LOCK } from '../lock-probe-spec.js';
-import type { Measured } from '../run-case.js';
 import type { Timing } from '../stats.js';
 import { type BenchContext, IMPL, type Impl, type Scenario } from '../types.js';
-import { curatorLockRun, type LockRun, lockMeasured, probeLockRun } from './lock-cases.js';
+import { curatorLockRun, interleavedLockCase, type LockRun, probeLockRun } from './lock-cases.js';
 
 export const MUTEX_CONTENDERS = [1, 4, 16, 64] as const;
 export const QUICK_MUTEX_CONTENDERS = [1, 16] as const;
@@ -17,13 +16,13 @@ export function mutexCaseName(n: number): string {
   return n === 1 ? 'mutex x1 (uncontended)' : `mutex x${n}`;
 }
 
-interface Contestant {
+interface MutexContestant {
   impl: Impl;
   note?: string;
   run(ctx: BenchContext, n: number, timing: Timing): Promise<LockRun>;
 }
 
-const CONTESTANTS: readonly Contestant[] = [
+const CONTESTANTS: readonly MutexContestant[] = [
   {
     impl: IMPL.ours,
     async run(ctx, n, timing) {
@@ -71,8 +70,6 @@ export const mutex: Scenario = {
     'one lock path: Mutex vs Curator InterProcessMutex vs node-zookeeper-client recipes, interleaved fresh processes',
   quick: true,
   async run(ctx) {
-    const { warmupMs, durationMs, rounds } = ctx.timing;
-    const perProcess: Timing = { warmupMs, durationMs, rounds: 1 };
     for (const n of ctx.quick ? QUICK_MUTEX_CONTENDERS : MUTEX_CONTENDERS) {
       const name = mutexCaseName(n);
       const contestants = CONTESTANTS.filter((c) => {
@@ -81,40 +78,16 @@ export const mutex: Scenario = {
         ctx.results.skipped.push({ scenario: 'mutex', case: name, impl: c.impl, reason });
         return false;
       });
-      const runs = new Map<Impl, LockRun[]>(contestants.map((c) => [c.impl, []]));
-      const failed = new Set<Impl>();
-      for (let round = 0; round < rounds; round++) {
-        for (let i = 0; i < contestants.length; i++) {
-          const contestant = contestants[(i + round) % contestants.length]!;
-          if (failed.has(contestant.impl)) continue;
-          const label = `mutex › ${name} › ${contestant.impl} (round ${round + 1}/${rounds})`;
-          ctx.progress.step(label, warmupMs + durationMs);
-          try {
-            runs.get(contestant.impl)!.push(await contestant.run(ctx, n, perProcess));
-          } catch (err) {
-            failed.add(contestant.impl);
-            const error = err instanceof Error ? (err.stack ?? err.message) : String(err);
-            ctx.results.failures.push({
-              scenario: 'mutex',
-              case: name,
-              impl: contestant.impl,
-              error,
-            });
-            ctx.progress.note(`FAILED ${label}: ${error.split('\n')[0]}`);
-          }
-        }
-      }
-      for (const contestant of contestants) {
-        if (failed.has(contestant.impl)) continue;
-        const measured: Measured = lockMeasured(runs.get(contestant.impl)!, contestant.note);
-        ctx.results.figures.push({
-          scenario: 'mutex',
-          case: name,
-          impl: contestant.impl,
-          interleaved: true,
-          ...measured,
-        });
-      }
+      await interleavedLockCase(
+        ctx,
+        'mutex',
+        name,
+        contestants.map((c) => ({
+          impl: c.impl,
+          note: c.note,
+          run: (timing) => c.run(ctx, n, timing),
+        })),
+      );
     }
   },
 };
