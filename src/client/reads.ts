@@ -1,8 +1,9 @@
 // The operations that read: node data, children, ACL and metadata (with an optional one-shot
 // watch), and the session queries (sync, ephemerals, descendant count, whoAmI).
-import { codecs, type ResponseOf } from '../protocol/codecs.js';
+import { type Codec, codecs, type RequestOf, type ResponseOf } from '../protocol/codecs.js';
 import { ErrorCode, makeError, ZooKeeperError } from '../protocol/errors.js';
 import { validatePath } from '../protocol/paths.js';
+import type { OneShotKind } from '../session/watches.js';
 import { checkOptions, checkWatcher } from './arguments.js';
 import type { ClientCore } from './core.js';
 import { toStat } from './stat.js';
@@ -43,6 +44,35 @@ export async function exists(
 // The calls below that only reshape their reply hand the session a shape (no async frame and no
 // promise step of their own), and return argument errors as rejections, as an async function would.
 
+/**
+ * getData, getChildren and getChildren2: a path read that may set a one-shot watch of `kind`,
+ * registered once the server has answered OK; resolves with `shape(reply)`.
+ */
+function watchedRead<Res, Out>(
+  core: ClientCore,
+  codec: Codec<RequestOf<'getData'>, Res>,
+  kind: OneShotKind,
+  path: string,
+  options: WatchOptions & CallOptions,
+  shape: (reply: Res) => Out,
+): Promise<Out> {
+  try {
+    const { session, paths } = core;
+    const op = codec.name;
+    validatePath(path);
+    checkOptions(options, path, op);
+    const watcher = checkWatcher(options.watch, path, op);
+    return session.submit(
+      codec,
+      { path: paths.toServer(path), watch: watcher !== undefined },
+      { path, op, signal: options.signal, onReply: watchOnSuccess(core, kind, path, watcher) },
+      shape,
+    );
+  } catch (error) {
+    return Promise.reject(error);
+  }
+}
+
 const dataAndStat = (reply: ResponseOf<'getData'>): { data: Uint8Array; stat: Stat } => ({
   data: reply.data ?? new Uint8Array(0),
   stat: toStat(reply.stat),
@@ -53,25 +83,7 @@ export function getData(
   path: string,
   options: WatchOptions & CallOptions,
 ): Promise<{ data: Uint8Array; stat: Stat }> {
-  try {
-    const { session, paths } = core;
-    validatePath(path);
-    checkOptions(options, path, 'getData');
-    const watcher = checkWatcher(options.watch, path, 'getData');
-    return session.submit(
-      codecs.getData,
-      { path: paths.toServer(path), watch: watcher !== undefined },
-      {
-        path,
-        op: 'getData',
-        signal: options.signal,
-        onReply: watchOnSuccess(core, 'data', path, watcher),
-      },
-      dataAndStat,
-    );
-  } catch (error) {
-    return Promise.reject(error);
-  }
+  return watchedRead(core, codecs.getData, 'data', path, options, dataAndStat);
 }
 
 const childrenOf = (reply: ResponseOf<'getChildren'>): string[] => reply.children;
@@ -81,25 +93,7 @@ export function getChildren(
   path: string,
   options: WatchOptions & CallOptions,
 ): Promise<string[]> {
-  try {
-    const { session, paths } = core;
-    validatePath(path);
-    checkOptions(options, path, 'getChildren');
-    const watcher = checkWatcher(options.watch, path, 'getChildren');
-    return session.submit(
-      codecs.getChildren,
-      { path: paths.toServer(path), watch: watcher !== undefined },
-      {
-        path,
-        op: 'getChildren',
-        signal: options.signal,
-        onReply: watchOnSuccess(core, 'child', path, watcher),
-      },
-      childrenOf,
-    );
-  } catch (error) {
-    return Promise.reject(error);
-  }
+  return watchedRead(core, codecs.getChildren, 'child', path, options, childrenOf);
 }
 
 const childrenAndStat = (
@@ -114,25 +108,7 @@ export function getChildren2(
   path: string,
   options: WatchOptions & CallOptions,
 ): Promise<{ children: string[]; stat: Stat }> {
-  try {
-    const { session, paths } = core;
-    validatePath(path);
-    checkOptions(options, path, 'getChildren2');
-    const watcher = checkWatcher(options.watch, path, 'getChildren2');
-    return session.submit(
-      codecs.getChildren2,
-      { path: paths.toServer(path), watch: watcher !== undefined },
-      {
-        path,
-        op: 'getChildren2',
-        signal: options.signal,
-        onReply: watchOnSuccess(core, 'child', path, watcher),
-      },
-      childrenAndStat,
-    );
-  } catch (error) {
-    return Promise.reject(error);
-  }
+  return watchedRead(core, codecs.getChildren2, 'child', path, options, childrenAndStat);
 }
 
 const aclAndStat = (reply: ResponseOf<'getACL'>): { acl: ACL[]; stat: Stat } => ({
