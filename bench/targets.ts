@@ -29,35 +29,33 @@ export function findFigure(
   return figures.find((f) => f.scenario === scenario && f.case === name && f.impl === impl);
 }
 
+const times = (r: number) => `${r.toFixed(2)}x`;
+
+interface RatioOptions {
+  /** How the ratio is printed (default `1.23x`). */
+  format?: (ratio: number) => string;
+  /**
+   * The floor's figure (the same safe recipe with the least client work, same run), printed as
+   * its own ratio beside ours: where the floor misses a target too, the target asks for more than
+   * the recipe's requests allow on this machine, whatever the client.
+   */
+  floor?: number | undefined;
+}
+
 function ratioTarget(
   name: string,
   goal: string,
   ours: number | undefined,
   baseline: number | undefined,
   holds: (ratio: number) => boolean,
-  format: (ratio: number) => string = (r) => `${r.toFixed(2)}x`,
+  { format = times, floor }: RatioOptions = {},
 ): TargetResult {
   if (ours === undefined || baseline === undefined || !(baseline > 0)) {
     return { name, goal, measured: 'n/a (not measured)', holds: undefined };
   }
   const ratio = ours / baseline;
-  return { name, goal, measured: format(ratio), holds: holds(ratio) };
-}
-
-/**
- * `target` with what the floor (the same safe recipe with the least client work, measured in the
- * same run) reaches on the same ratio: where the floor misses a target too, the target asks for
- * more than the recipe's requests allow on this machine, whatever the client.
- */
-function withFloor(
-  target: TargetResult,
-  floor: number | undefined,
-  baseline: number | undefined,
-  format: (ratio: number) => string = (r) => `${r.toFixed(2)}x`,
-): TargetResult {
-  if (target.holds === undefined || floor === undefined || baseline === undefined) return target;
-  if (!(baseline > 0)) return target;
-  return { ...target, measured: `${target.measured} (floor ${format(floor / baseline)})` };
+  const beside = floor === undefined ? '' : ` (floor ${format(floor / baseline)})`;
+  return { name, goal, measured: `${format(ratio)}${beside}`, holds: holds(ratio) };
 }
 
 function valueTarget(
@@ -96,38 +94,29 @@ export function evaluateTargets(figures: readonly Figure[]): TargetResult[] {
       value('mutex', mutex1, IMPL.curator),
       (r) => r >= 1.5,
     ),
-    withFloor(
-      ratioTarget(
-        '16-way contended handoffs/s vs Curator',
-        '>= 1.8x',
-        value('mutex', mutex16, IMPL.ours),
-        value('mutex', mutex16, IMPL.curator),
-        (r) => r >= 1.8,
-      ),
-      value('mutex', mutex16, IMPL.floor),
+    ratioTarget(
+      '16-way contended handoffs/s vs Curator',
+      '>= 1.8x',
+      value('mutex', mutex16, IMPL.ours),
       value('mutex', mutex16, IMPL.curator),
+      (r) => r >= 1.8,
+      { floor: value('mutex', mutex16, IMPL.floor) },
     ),
-    withFloor(
-      ratioTarget(
-        '16-way contended handoffs/s vs node-zookeeper-client official recipe',
-        '>= 1.3x',
-        value('mutex', mutex16, IMPL.ours),
-        value('mutex', mutex16, IMPL.nzk),
-        (r) => r >= 1.3,
-      ),
-      value('mutex', mutex16, IMPL.floor),
+    ratioTarget(
+      '16-way contended handoffs/s vs node-zookeeper-client official recipe',
+      '>= 1.3x',
+      value('mutex', mutex16, IMPL.ours),
       value('mutex', mutex16, IMPL.nzk),
+      (r) => r >= 1.3,
+      { floor: value('mutex', mutex16, IMPL.floor) },
     ),
-    withFloor(
-      ratioTarget(
-        'client CPU per 16-way contended acquisition vs the official recipe',
-        '<= 0.5x',
-        lockExtra(mutex16, IMPL.ours, 'cpuMicrosPerOp'),
-        lockExtra(mutex16, IMPL.nzk, 'cpuMicrosPerOp'),
-        (r) => r <= 0.5,
-      ),
-      lockExtra(mutex16, IMPL.floor, 'cpuMicrosPerOp'),
+    ratioTarget(
+      'client CPU per 16-way contended acquisition vs the official recipe',
+      '<= 0.5x',
+      lockExtra(mutex16, IMPL.ours, 'cpuMicrosPerOp'),
       lockExtra(mutex16, IMPL.nzk, 'cpuMicrosPerOp'),
+      (r) => r <= 0.5,
+      { floor: lockExtra(mutex16, IMPL.floor, 'cpuMicrosPerOp') },
     ),
     ratioTarget(
       'server requests per 16-way handoff vs the official recipe',
@@ -143,18 +132,13 @@ export function evaluateTargets(figures: readonly Figure[]): TargetResult[] {
       lockExtra(mutex16, IMPL.nzk, 'serverWatchEventsPerOp'),
       (r) => r <= 1.005,
     ),
-    withFloor(
-      ratioTarget(
-        'many-path aggregate vs server write ceiling (best of ours/Java, pairs/s)',
-        '>= 45%',
-        value('many-paths', MANY_PATHS_CASE, IMPL.ours),
-        ceiling,
-        (r) => r >= 0.45,
-        percent,
-      ),
-      value('many-paths', MANY_PATHS_CASE, IMPL.floor),
+    ratioTarget(
+      'many-path aggregate vs server write ceiling (best of ours/Java, pairs/s)',
+      '>= 45%',
+      value('many-paths', MANY_PATHS_CASE, IMPL.ours),
       ceiling,
-      percent,
+      (r) => r >= 0.45,
+      { format: percent, floor: value('many-paths', MANY_PATHS_CASE, IMPL.floor) },
     ),
     ratioTarget(
       'pipelined getData vs faster of Java and node-zookeeper-client',
