@@ -21,6 +21,8 @@ export type {
   PersistentWatchOptions,
   ReconfigOptions,
   RemoveWatchesOptions,
+  ResyncCause,
+  SessionRenewal,
   SessionState,
   Stat,
   StateChange,

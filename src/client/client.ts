@@ -63,7 +63,7 @@ export class Client implements AsyncDisposable {
   get state(): SessionState {
     return this.session.state;
   }
-  /** The session id the server gave (0n before the first connection). */
+  /** The session id the server gave (0n before the first connection, and while a new session is sought after an expiry). */
   get sessionId(): bigint {
     return this.session.sessionId;
   }
@@ -106,6 +106,8 @@ export class Client implements AsyncDisposable {
    *   server); for `expired` and the other final states, the error that ended it.
    * - `'closing'`: called once, synchronously, when `close()` is first called, before the server
    *   is asked to end the session (see {@link closing}). Added after that, it is never called.
+   * - `'renewed'`: a new session replaced an expired one (see `ConnectOptions.renewSession`),
+   *   with both session ids; called before the state moves to `connected`.
    */
   on<E extends keyof ClientEvents>(event: E, listener: ClientEvents[E]): () => void {
     if (typeof listener !== 'function')
@@ -118,6 +120,7 @@ export class Client implements AsyncDisposable {
         this.closingListeners.delete(once);
       };
     }
+    if (event === 'renewed') return this.session.onRenewed(listener as ClientEvents['renewed']);
     if (event !== 'state') throw makeError('BADARGUMENTS', `unknown event "${String(event)}"`);
     const onState = listener as ClientEvents['state'];
     return this.session.onState((state, previous, cause) =>

@@ -46,6 +46,7 @@ export async function openSession(
     maxFrameSize: options.maxFrameSize,
     requestTimeout: options.requestTimeout,
     resume: options.session,
+    renew: options.renewSession ?? true,
   });
   await session.start();
   return { session, chroot };

@@ -2,12 +2,15 @@
 // in (session states, watch events, TLS settings) are declared in src/session/types.ts and
 // re-exported here, so that users and the lock recipes find every public type in one module.
 import { CreateFlag, Perms as ProtocolPerms } from '../protocol/ops.js';
+import type { SessionRenewal } from '../session/renewal.js';
 import type { SaslOptions } from '../session/sasl/options.js';
 import type { Transport } from '../session/transport.js';
 import type { SessionState, TlsOptions, Watcher } from '../session/types.js';
 
+export type { SessionRenewal } from '../session/renewal.js';
 export type {
   EventType,
+  ResyncCause,
   SessionState,
   TlsOptions,
   WatchedEvent,
@@ -31,6 +34,13 @@ export interface ClientEvents {
    * nodes, at any instant (see `Client.closing`). Called once, before anything is sent.
    */
   closing: () => void;
+  /**
+   * A new session replaced an expired one (see `ConnectOptions.renewSession`): called once per
+   * renewal, when a server has granted the new session and before the state moves to
+   * `connected`. Every ephemeral node of the old session is gone; one-shot watches of the old
+   * session have ended; persistent watches carry on (each first yields a `Resync` event).
+   */
+  renewed: (renewal: SessionRenewal) => void;
 }
 
 /** Node metadata. zxids and session ids are bigint (they exceed 2^53); times are ms since the epoch. */
@@ -194,6 +204,15 @@ export interface ConnectOptions {
   };
   /** Shuffle the host list before use (default true, as the Java client). */
   shuffleHosts?: boolean;
+  /**
+   * After the session expires, open a new one on the same client and carry on, as Curator and
+   * kazoo do (default true). The state moves `expired` (the old session id still readable) ->
+   * `connecting` -> `connected`, and the `'renewed'` event names the new session. Calls in
+   * flight at the expiry reject with SESSIONEXPIRED; calls made after it wait for the new
+   * session. `false`: `expired` is final and every later call rejects (short scripts, tests).
+   * A first connect that resumes an expired session (`session`) fails either way.
+   */
+  renewSession?: boolean;
 }
 
 /** Options accepted by every operation besides its own. */

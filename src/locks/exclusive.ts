@@ -5,6 +5,7 @@ import { acquireWithin } from './deadline.js';
 import { hasCode, lossPolicyOf } from './errors.js';
 import { holdNode } from './lease.js';
 import { createWithParents, isGone, settleWhileConnected, syncFirst } from './nodes.js';
+import { acrossRenewals } from './renewal.js';
 import { isRetriable, pauseBeforeRetry, retry } from './retry.js';
 import type { AcquireOptions, Lease, Lock, LockClient, LockOptions, LossPolicy } from './types.js';
 import { waitForWatch } from './wait.js';
@@ -40,11 +41,13 @@ export class ExclusiveLock implements Lock {
   }
 
   acquire(options?: AcquireOptions): Promise<Lease> {
-    return acquireWithin(options, this.path, (d) => this.contend(d.signal, !d.noWait));
+    return acquireWithin(options, this.path, (d) =>
+      acrossRenewals(this.client, d.signal, () => this.contend(d.signal, !d.noWait)),
+    );
   }
 
   tryAcquire(): Promise<Lease | null> {
-    return this.contend(undefined, false);
+    return acrossRenewals(this.client, undefined, () => this.contend(undefined, false));
   }
 
   private async contend(signal: AbortSignal | undefined, wait: boolean): Promise<Lease | null> {

@@ -8,6 +8,7 @@ import { badArguments, hasCode, LockLostError, LockTimeoutError, lossPolicyOf } 
 import { holdNode } from './lease.js';
 import { childPath } from './naming.js';
 import { type Attempt, cleanupAttempt, createProtected, type OwnNode, syncFirst } from './nodes.js';
+import { checkOwnSession, renewedAfter } from './renewal.js';
 import { isRetriable, pauseBeforeRetry, retry } from './retry.js';
 import type { AcquireOptions, Lease, LockClient, LossPolicy } from './types.js';
 import { waitForChange } from './wait.js';
@@ -80,7 +81,9 @@ type TermEnd = 'closed' | 'recreate' | 'recover';
  * its protected prefix; after the connection comes back the participant syncs, lists again and
  * keeps its place if its node survived (Curator instead deletes and re-creates its node, going to
  * the back of the line). Leadership is reported lost (the term's signal aborts) as soon as the
- * connection is suspended (default) or the session expires. A session that expired ends the latch:
+ * connection is suspended (default) or the session expires. After an expiry the latch takes part
+ * again with a new node once the client has a new session (see `ConnectOptions.renewSession`);
+ * `leadership()` waits across it. A client that does not renew ends the latch at the expiry:
  * `leadership()` then rejects with the session's error.
  */
 export class LeaderLatch implements AsyncDisposable {
@@ -229,6 +232,8 @@ export class LeaderLatch implements AsyncDisposable {
           recovering = false;
         }
         const node = this.attempt.node ?? (await this.create(stop));
+        // A listing on a renewed session may still show the old session's node: never ours.
+        checkOwnSession(client, node);
         const children = await client.getChildren(path, { signal: stop }).catch((error) => {
           if (hasCode(error, 'NONODE') && !stop.aborted) return [] as string[];
           throw error;
@@ -252,6 +257,16 @@ export class LeaderLatch implements AsyncDisposable {
         }
       } catch (error) {
         if (stop.aborted) return;
+        if (renewedAfter(client, error)) {
+          // The session expired and the client is opening a new one. The old term has ended
+          // (its signal aborted at the expiry, before we got here), the old node goes with the
+          // old session: take part again with a new node on the new session.
+          this.attempt.node = undefined;
+          this.attempt.prefix = undefined;
+          recovering = false;
+          await untilConnected(client, stop);
+          continue;
+        }
         // The lock retry policy decides (see RETRIABLE): an unknown outcome or a server that
         // cannot take the request now. Wait for a connection (a read-write one after NOTREADONLY:
         // a read-only server cannot take our node), pause after a refusal, then sync and go on.
@@ -318,7 +333,8 @@ export class LeaderLatch implements AsyncDisposable {
       if (reason.reason === 'deleted') return 'recreate';
       if (reason.reason === 'suspended') return 'recover';
     }
-    // The session is over: nothing can be led any more.
+    // The session expired (the loop takes part again on the new one, if the client renews it),
+    // or the client is over.
     throw reason;
   }
 

@@ -52,8 +52,11 @@ export class Holding {
   private removal: Promise<void> | undefined;
   /** Our place among the waiters of the node's shared watcher, while the watch is set. */
   private membership: { leave(): void } | undefined;
+  /** The session that owns the node (the grant is decided on its reply). */
+  private readonly owner: bigint;
 
   constructor(readonly spec: HoldingSpec) {
+    this.owner = spec.client.sessionId;
     this.unsubscribe = spec.client.on('state', (state) => this.onState(state));
     // The server may delete the node as soon as closeSession reaches it, long before the close
     // reply comes back: from close() on, someone else may hold the lock.
@@ -132,7 +135,9 @@ export class Holding {
       this.unsubscribe();
       this.unsubscribeClosing();
       this.leave();
-      if (!remove) this.removal = Promise.resolve();
+      // A node of an expired session goes with it: a delete from the client's new session (or
+      // while it seeks one) would only wait, perhaps for ever, to remove what the server removes.
+      if (!remove || this.spec.client.sessionId !== this.owner) this.removal = Promise.resolve();
     }
     if (!this.removal) {
       const removal = this.spec.removeNode();

@@ -69,17 +69,49 @@ export class MultiLock implements Lock {
     }
   }
 
+  /**
+   * Takes the locks in order. A lease already taken that is lost meanwhile (its session expired,
+   * its node was deleted) stops the wait for the rest: all of them are given back and, unless
+   * the clients are over, taken again from the first (all or nothing: a MultiLease is never
+   * handed out with a part already lost).
+   */
   private async acquireAll(signal: AbortSignal | undefined, noWait: boolean): Promise<MultiLease> {
-    const held: Lease[] = [];
-    try {
-      if (signal?.aborted) throw signal.reason;
-      const each = noWait ? { timeout: 0, signal } : { signal };
-      for (const lock of this.locks) held.push(await lock.acquire(each));
-      return new Leases(held);
-    } catch (error) {
-      await this.giveBack(held);
-      throw signal?.aborted ? signal.reason : error;
+    for (;;) {
+      const held: Lease[] = [];
+      const partLost = new AbortController();
+      const waiting = signal ? AbortSignal.any([signal, partLost.signal]) : partLost.signal;
+      try {
+        if (signal?.aborted) throw signal.reason;
+        const each = noWait ? { timeout: 0, signal: waiting } : { signal: waiting };
+        for (const lock of this.locks) {
+          const lease = await lock.acquire(each);
+          held.push(lease);
+          if (lease.signal.aborted) partLost.abort(lease.signal.reason);
+          else
+            lease.signal.addEventListener('abort', () => partLost.abort(lease.signal.reason), {
+              once: true,
+            });
+          if (partLost.signal.aborted) throw partLost.signal.reason;
+        }
+        return new Leases(held);
+      } catch (error) {
+        await this.giveBack(held);
+        if (signal?.aborted) throw signal.reason;
+        if (partLost.signal.aborted && !noWait && this.clientsUsable()) continue;
+        throw partLost.signal.aborted ? partLost.signal.reason : error;
+      }
     }
+  }
+
+  /** Whether every client can still take locks (none closing or over for good). */
+  private clientsUsable(): boolean {
+    return this.clients().every(
+      (client) =>
+        !client.closing &&
+        client.state !== 'expired' &&
+        client.state !== 'closed' &&
+        client.state !== 'auth-failed',
+    );
   }
 
   /** The distinct clients of the locks. */

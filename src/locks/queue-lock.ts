@@ -17,6 +17,7 @@ import {
 } from './nodes.js';
 import { queueOrder } from './order.js';
 import { PAST_LIMIT, type Place, placeInOrder, placeInQueue, type QueueRule } from './place.js';
+import { acrossRenewals, checkOwnSession } from './renewal.js';
 import type { Lease, Lock, LockClient, LossPolicy, ReentrantAcquireOptions } from './types.js';
 import { waitForChange } from './wait.js';
 
@@ -79,9 +80,11 @@ export class QueueLock implements Lock {
       if (options?.reentrantFrom !== undefined) return Promise.resolve(this.reenter(options));
       // The common call (no timeout, no signal) needs no deadline: contend directly.
       if (options?.timeout === undefined && options?.signal === undefined) {
-        return this.contend(undefined, true) as Promise<Lease>;
+        return this.contendAcrossRenewals(undefined, true) as Promise<Lease>;
       }
-      return acquireWithin(options, this.recipe.path, (d) => this.contend(d.signal, !d.noWait));
+      return acquireWithin(options, this.recipe.path, (d) =>
+        this.contendAcrossRenewals(d.signal, !d.noWait),
+      );
     } catch (error) {
       return Promise.reject(error);
     }
@@ -91,7 +94,7 @@ export class QueueLock implements Lock {
   tryAcquire(options?: Pick<ReentrantAcquireOptions, 'reentrantFrom'>): Promise<Lease | null> {
     try {
       if (options?.reentrantFrom !== undefined) return Promise.resolve(this.reenter(options));
-      return this.contend(undefined, false);
+      return this.contendAcrossRenewals(undefined, false);
     } catch (error) {
       return Promise.reject(error);
     }
@@ -100,6 +103,14 @@ export class QueueLock implements Lock {
   private reenter(options: Pick<ReentrantAcquireOptions, 'reentrantFrom'>): Lease {
     const { client, path, reentrantKinds } = this.recipe;
     return reenter(options.reentrantFrom!, client, path, reentrantKinds);
+  }
+
+  /** {@link contend}, started again on the new session when the session expires meanwhile. */
+  private contendAcrossRenewals(
+    signal: AbortSignal | undefined,
+    wait: boolean,
+  ): Promise<Lease | null> {
+    return acrossRenewals(this.recipe.client, signal, () => this.contend(signal, wait));
   }
 
   private async contend(signal: AbortSignal | undefined, wait: boolean): Promise<Lease | null> {
@@ -111,6 +122,8 @@ export class QueueLock implements Lock {
       let children = await this.enqueue(attempt, signal);
       for (;;) {
         const node = attempt.node!;
+        // A listing on a renewed session may still show the old session's node: never ours.
+        checkOwnSession(client, node);
         let place = placeInQueue(children, node.name, this.rule);
         if (place === PAST_LIMIT) {
           czxids ??= new Map();

@@ -13,6 +13,7 @@ import {
   deleteNode,
   settleWhileConnected,
 } from './nodes.js';
+import { acrossRenewals, checkOwnSession } from './renewal.js';
 import { retry } from './retry.js';
 import type { AcquireOptions, Lease, Lock, LockClient, LockOptions, LossPolicy } from './types.js';
 import { abortable } from './wait.js';
@@ -65,12 +66,14 @@ export class Semaphore implements Lock {
 
   /** Waits for a lease; see {@link Lock.acquire}. One deadline covers the guard and the lease wait. */
   acquire(options?: AcquireOptions): Promise<Lease> {
-    return acquireWithin(options, this.path, (d) => this.contend(d.signal, !d.noWait));
+    return acquireWithin(options, this.path, (d) =>
+      acrossRenewals(this.client, d.signal, () => this.contend(d.signal, !d.noWait)),
+    );
   }
 
   /** Takes a lease if one is free and nobody else is taking one right now; never waits. */
   tryAcquire(): Promise<Lease | null> {
-    return this.contend(undefined, false);
+    return acrossRenewals(this.client, undefined, () => this.contend(undefined, false));
   }
 
   private async contend(signal: AbortSignal | undefined, wait: boolean): Promise<Lease | null> {
@@ -105,6 +108,8 @@ export class Semaphore implements Lock {
             () => client.getChildren(this.leasesPath, { watch: joined.watcher, signal }),
             { signal },
           );
+          // A listing on a renewed session may still show the old session's node: never ours.
+          checkOwnSession(client, node);
           const leases = sortContenders(children, LEASE_NAMES);
           if (!leases.some((lease) => lease.name === node.name)) {
             attempt.node = undefined; // deleted by someone else: take a new one

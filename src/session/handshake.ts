@@ -8,7 +8,7 @@ import { makeError, type ZooKeeperError } from '../protocol/errors.js';
 import type { Clock } from './clock.js';
 import { handshakeRefusal, PING_FRAME, REPLY_HEADER_SIZE } from './control-frames.js';
 import { formatHost, type HostAddress, type HostList } from './hosts.js';
-import type { SessionIdentity } from './identity.js';
+import { hexSessionId, type SessionIdentity } from './identity.js';
 import { Link } from './link.js';
 import type { Outbox } from './outbox.js';
 import type { Deque } from './queue.js';
@@ -41,6 +41,8 @@ export interface HandshakeRoute {
   suspend(cause: Error | undefined): void;
   /** The server no longer knows the session, or nothing was heard for a whole timeout. */
   expire(error: ZooKeeperError): void;
+  /** A server granted the session (`identity` holds its answer); runs before anything else. */
+  adopted(): void;
   /** SASL credentials were refused. */
   authFailed(error: ZooKeeperError): void;
   /** The connection is ready: restore credentials and watches, then let requests out. */
@@ -70,11 +72,22 @@ export class LinkKeeper {
     if (frame.length === REPLY_HEADER_SIZE) throw handshakeRefusal(frame);
     const response = decodeConnectResponse(frame);
     if (response.timeOut <= 0) {
-      // The server no longer knows this session (expired, or a wrong password).
-      route.expire(makeError('SESSIONEXPIRED', `session ${route.identity.hexId} has expired`));
+      // The server no longer knows this session (expired, or a wrong password). A refusal of a
+      // session already retired here (a handshake sent before the expiry) is no news.
+      if (route.identity.id !== 0n)
+        route.expire(makeError('SESSIONEXPIRED', `session ${route.identity.hexId} has expired`));
       return false;
     }
+    if (route.identity.isRetired(response.sessionId)) {
+      // A handshake sent before this client declared the session expired reached a server that
+      // had not expired it yet. It stays dead here: dial again for a new session.
+      throw makeError(
+        'CONNECTIONLOSS',
+        `${formatHost(host)} resumed session ${hexSessionId(response.sessionId)}, which this client already declared expired`,
+      );
+    }
     route.identity.adopt(response, route.hosts.size);
+    route.adopted();
     route.hosts.markConnected();
     route.failed(null);
     this.clearExpiry();

@@ -8,6 +8,8 @@ import { type SessionTimers, sessionTimers } from './heartbeat.js';
 /** The ConnectRequest's protocol version: the only one ZooKeeper servers know. */
 const PROTOCOL_VERSION = 0;
 const PASSWORD_LENGTH = 16;
+/** How many expired session ids are remembered: handshakes in flight span at most a few. */
+const MAX_RETIRED = 8;
 
 export class SessionIdentity {
   /** The session id (0n until a server gave one). */
@@ -24,6 +26,12 @@ export class SessionIdentity {
    * accepted it, every handshake asks for a new session instead of resuming it.
    */
   private readWriteSeen = false;
+  /**
+   * Sessions this client declared expired (the newest few). A handshake sent before the expiry
+   * may still be answered by a server that had not yet expired that session: it must not come
+   * back to life, since every recipe has already given up what it held on it.
+   */
+  private readonly retired: bigint[] = [];
 
   constructor(
     private readonly requestedTimeout: number,
@@ -60,8 +68,32 @@ export class SessionIdentity {
     if (!response.readOnly) this.readWriteSeen = true;
   }
 
+  /**
+   * The session expired: forget it, so that the next handshake asks for a new one. The newest
+   * zxid seen is kept (no server behind it may serve the new session either).
+   */
+  retire(hostCount: number): void {
+    this.retired.push(this.id);
+    if (this.retired.length > MAX_RETIRED) this.retired.shift();
+    this.id = 0n;
+    this.password = new Uint8Array(PASSWORD_LENGTH);
+    this.readWriteSeen = false;
+    this.timeout = this.requestedTimeout;
+    this.timers = sessionTimers(this.requestedTimeout, hostCount);
+  }
+
+  /** Whether `id` is a session this client declared expired. */
+  isRetired(id: bigint): boolean {
+    return id !== 0n && this.retired.includes(id);
+  }
+
   /** `0x…`, as ZooKeeper's logs print session ids. */
   get hexId(): string {
-    return `0x${this.id.toString(16)}`;
+    return hexSessionId(this.id);
   }
+}
+
+/** `0x…`, as ZooKeeper's logs print session ids. */
+export function hexSessionId(id: bigint): string {
+  return `0x${id.toString(16)}`;
 }

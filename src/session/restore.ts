@@ -81,6 +81,11 @@ export interface OpenRoute {
   isCurrent(connection: Connection): boolean;
   /** Announces the connection ('connected' or 'connected-readonly'). */
   announce(state: 'connected' | 'connected-readonly'): void;
+  /**
+   * Tells the persistent watches, once they are armed again, that changes may have been missed
+   * while there was no connection (or no session). Runs just before `announce`.
+   */
+  resync(): void;
 }
 
 /** The connection is ready (authenticated): restore its state, then let every request out. */
@@ -99,11 +104,15 @@ export function openForRequests(route: OpenRoute, connection: Connection, readOn
       frame,
       request: setWatchesReply(() => {
         restoring--;
-        if (restoring === 0 && route.isCurrent(connection)) route.announce(connectedState);
+        if (restoring === 0 && route.isCurrent(connection)) ready();
       }),
     });
   }
+  const ready = () => {
+    route.resync();
+    route.announce(connectedState);
+  };
   route.outbox.pushFront(first);
-  if (restoring === 0) route.announce(connectedState);
+  if (restoring === 0) ready();
   route.outbox.attach(connection);
 }

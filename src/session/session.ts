@@ -10,7 +10,7 @@
 // answered strictly in order; when a link breaks they fail with CONNECTIONLOSS, because nobody can
 // know whether the server applied them.
 import type { Codec } from '../protocol/codecs.js';
-import { errorFromCode, makeError, type ZooKeeperError } from '../protocol/errors.js';
+import { makeError, type ZooKeeperError } from '../protocol/errors.js';
 import { DEFAULT_MAX_FRAME } from '../protocol/frame.js';
 import { type Clock, systemClock } from './clock.js';
 import { closeOnServer } from './close.js';
@@ -20,15 +20,17 @@ import { LinkKeeper } from './handshake.js';
 import { formatHost, type HostAddress, type HostList } from './hosts.js';
 import { SessionIdentity } from './identity.js';
 import { Outbox } from './outbox.js';
+import { failAll, takeOwed } from './owed.js';
 import { Deque } from './queue.js';
 import { leaveForReadWrite } from './readonly-probe.js';
+import { RenewalLog, type SessionRenewal } from './renewal.js';
 import { type ReplyRoute, routeReply } from './replies.js';
 import type { AuthEntry, PendingRequest } from './requests.js';
 import { openForRequests } from './restore.js';
 import type { SaslOptions } from './sasl/options.js';
 import { type ServeRoute, serveConnection } from './serve.js';
 import { waitForFirstSession } from './startup.js';
-import { isFinal, StateMachine } from './state.js';
+import { StateMachine } from './state.js';
 import { frameTooLarge, queueRequest, type SubmitDetails, type SubmitRoute } from './submit.js';
 import type { Transport } from './transport.js';
 import type { SessionState, TlsOptions } from './types.js';
@@ -53,14 +55,21 @@ export interface SessionConfig {
   requestTimeout?: number;
   clock?: Clock;
   resume?: { id: bigint; password: Uint8Array };
+  /**
+   * After an expiry, open a new session on the same client (see state.ts) instead of ending.
+   * Only once a session was established: a first connect that resumes an expired session fails.
+   */
+  renew?: boolean;
 }
+
+export type { SessionRenewal } from './renewal.js';
 
 export type { SubmitDetails } from './submit.js';
 
 export class Session {
   readonly watches = new WatchRegistry();
   readonly chroot: string;
-  private readonly machine = new StateMachine();
+  private readonly machine: StateMachine;
   private readonly clock: Clock;
   private readonly maxFrameSize: number;
   /** What queueing a request needs: one object for the session's life, not one per request. */
@@ -89,9 +98,15 @@ export class Session {
   private endReason: ZooKeeperError | null = null;
   /** When start()'s connectTimeout runs out (the first pass's budget is shared up to it). */
   private connectDeadline: number | null = null;
+  /** The client is over for good (a final state without renewal): nothing is sent any more. */
+  private over = false;
+  /** A server granted a session at least once: from then on an expiry renews (if enabled). */
+  private established = false;
+  private readonly renewals = new RenewalLog();
 
   constructor(private readonly config: SessionConfig) {
     this.chroot = config.chroot;
+    this.machine = new StateMachine(config.renew ?? false);
     this.clock = config.clock ?? systemClock;
     this.maxFrameSize = config.maxFrameSize ?? DEFAULT_MAX_FRAME;
     this.submitRoute = {
@@ -116,8 +131,12 @@ export class Session {
         this.lastError = error;
       },
       nextXid: () => this.nextXid(),
-      suspend: (cause) => this.machine.transition('suspended', cause),
-      expire: (error) => void this.shutdown('expired', error),
+      suspend: (cause) => {
+        this.renewals.linkLost();
+        this.machine.transition('suspended', cause);
+      },
+      expire: (error) => this.expire(error),
+      adopted: () => this.adopted(),
       authFailed: (error) => this.authFailed(error),
       open: (connection, readOnly) =>
         openForRequests(
@@ -129,6 +148,10 @@ export class Session {
             lastZxid: () => this.identity.zxid,
             isCurrent: (c) => this.links.isCurrent(c),
             announce: (state) => this.machine.transition(state),
+            resync: () => {
+              const gap = this.renewals.takeGap();
+              if (gap) this.watches.resync(gap);
+            },
           },
           connection,
           readOnly,
@@ -218,7 +241,7 @@ export class Session {
       transport: this.config.transport,
       tls: this.config.tls,
       stop: this.stop.signal,
-      running: () => !isFinal(this.state) && !this.closeAnswered,
+      running: () => !this.over && !this.closeAnswered,
       timers: () => this.identity.timers,
       sessionTimeout: () => this.identity.timeout,
       deadline: () => (this.state === 'connecting' ? this.connectDeadline : null),
@@ -253,7 +276,7 @@ export class Session {
     shape?: (reply: Res) => Out,
   ): Promise<Out> {
     const op = details.op ?? codec.name;
-    if (isFinal(this.state) || this.closing) {
+    if (this.over || this.closing) {
       return Promise.reject(this.finalError(op, details.path));
     }
     const signal = details.signal;
@@ -263,7 +286,7 @@ export class Session {
 
   /** Adds credentials now and for every later reconnect; resolves when the server accepts them. */
   addAuth(scheme: string, auth: Uint8Array): Promise<void> {
-    if (isFinal(this.state) || this.closing) return Promise.reject(this.finalError('addAuth'));
+    if (this.over || this.closing) return Promise.reject(this.finalError('addAuth'));
     // Kept and re-sent with every handshake: one the server must refuse would loop forever.
     const tooLarge = frameTooLarge(
       authFrame({ scheme, auth, waiters: [] }).frame,
@@ -277,6 +300,11 @@ export class Session {
       // When not connected, the next handshake sends it with the others.
       if (this.links.current) this.outbox.push(authFrame(entry));
     });
+  }
+
+  /** Listens to renewals (a new session after an expiry); returns the unsubscribe function. */
+  onRenewed(listener: (renewal: SessionRenewal) => void): () => void {
+    return this.renewals.subscribe(listener);
   }
 
   close(): Promise<void> {
@@ -298,6 +326,33 @@ export class Session {
     // The Java client's rule: 1 .. 2^31-1, wrapping to 1; 0 and negatives are reserved.
     this.xid = this.xid >= MAX_XID ? 1 : this.xid + 1;
     return this.xid;
+  }
+
+  // ---- sessions come and go ----------------------------------------------------------------
+
+  /** A server granted a session: the first one, one resumed, or the successor of an expired one. */
+  private adopted(): void {
+    this.established = true;
+    this.connectDeadline = null;
+    this.renewals.granted(this.identity.id);
+  }
+
+  /** The server session is over: renew it (when enabled, and a session was had) or end here. */
+  private expire(error: ZooKeeperError): void {
+    if (!this.config.renew || !this.established || this.closing) {
+      void this.shutdown('expired', error);
+      return;
+    }
+    // What the old session owed is taken first, so that a call made by a listener of the expiry
+    // waits for the new session instead of failing with the old one.
+    const owed = takeOwed(this.pending, this.outbox, this.authInFlight);
+    this.links.end(() => this.machine.transition('expired', error));
+    failAll(owed, error);
+    this.watches.endOneShot('expired');
+    this.renewals.expired(this.identity.id);
+    this.identity.retire(this.config.hosts.size);
+    // The connect loop runs on: its next handshake asks for a new session.
+    this.machine.transition('connecting');
   }
 
   // ---- endings -----------------------------------------------------------------------------
@@ -323,24 +378,15 @@ export class Session {
     state: 'expired' | 'auth-failed' | 'closed',
     error: ZooKeeperError,
   ): Promise<void> {
-    if (isFinal(this.state)) return;
+    if (this.over) return;
+    this.over = true;
     this.endReason = error;
+    const owed = takeOwed(this.pending, this.outbox, this.authInFlight);
     this.links.end(() => {
       this.machine.transition(state, error);
       this.stop.abort(error);
     });
-    const fail = (request: PendingRequest | undefined) =>
-      request?.settle(
-        errorFromCode(error.errno, {
-          message: error.message,
-          op: request.op,
-          path: request.path,
-          cause: error.cause,
-        }),
-      );
-    for (const request of this.pending.drain()) fail(request);
-    for (const item of this.outbox.drain()) if (item.kind !== 'auth') fail(item.request);
-    this.authInFlight.drain();
+    failAll(owed, error);
     for (const entry of this.auth)
       for (const waiter of entry.waiters.splice(0)) waiter.reject(error);
     this.watches.endAll(state, error);

@@ -1,8 +1,19 @@
 // The session's one explicit state machine: every move goes through `transition`, which checks it
 // against the table and tells listeners in order.
+//
+//   connecting ──► connected / connected-readonly ◄──► suspended
+//       ▲                       │                          │
+//       │ (renewal)             ▼                          ▼
+//       └──────────────────── expired ◄────────────────────┘
+//
+// `expired` ends one server session. With renewal (the default) the client moves on to
+// `connecting` for a new session right after every listener has heard of the expiry; without it,
+// `expired` is final. `auth-failed` and `closed` are always final.
 import type { SessionState } from './types.js';
 
-const MOVES: Readonly<Record<SessionState, readonly SessionState[]>> = {
+type Moves = Readonly<Record<SessionState, readonly SessionState[]>>;
+
+const MOVES: Moves = {
   connecting: ['connected', 'connected-readonly', 'closed', 'auth-failed', 'expired'],
   connected: ['suspended', 'closed', 'expired', 'auth-failed'],
   'connected-readonly': ['suspended', 'closed', 'expired', 'auth-failed'],
@@ -12,6 +23,13 @@ const MOVES: Readonly<Record<SessionState, readonly SessionState[]>> = {
   closed: [],
 };
 
+/** The same table, with the one move renewal adds: from an expired session to a new one. */
+const RENEWING_MOVES: Moves = { ...MOVES, expired: ['connecting', 'closed'] };
+
+/**
+ * Whether `state` ends a server session: nothing more happens on that session. (With renewal,
+ * `expired` is followed by a new session.)
+ */
 export function isFinal(state: SessionState): boolean {
   return MOVES[state].length === 0;
 }
@@ -25,6 +43,12 @@ export type StateListener = (state: SessionState, previous: SessionState, cause?
 export class StateMachine {
   private current: SessionState = 'connecting';
   private readonly listeners = new Set<StateListener>();
+  private readonly moves: Moves;
+
+  /** `renews`: an expired session is followed by a new one (see the table above). */
+  constructor(renews = false) {
+    this.moves = renews ? RENEWING_MOVES : MOVES;
+  }
 
   get state(): SessionState {
     return this.current;
@@ -36,7 +60,7 @@ export class StateMachine {
    */
   transition(next: SessionState, cause?: Error): boolean {
     const previous = this.current;
-    if (!MOVES[previous].includes(next)) return false;
+    if (!this.moves[previous].includes(next)) return false;
     this.current = next;
     for (const listener of [...this.listeners]) {
       try {

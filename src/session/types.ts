@@ -1,7 +1,11 @@
 // The public types the engine itself speaks in: session states, watch events and TLS settings.
 // Everything else users program against is the client's (src/client/types.ts re-exports these).
 
-/** Session states. `expired`, `auth-failed` and `closed` are final. */
+/**
+ * Session states. `auth-failed` and `closed` are final. `expired` ends one server session: with
+ * renewal (the default, `ConnectOptions.renewSession`) the client then moves to `connecting` for a
+ * new session; without it, `expired` is final too.
+ */
 export type SessionState =
   | 'connecting'
   | 'connected'
@@ -20,8 +24,17 @@ export type EventType =
   | 'DataWatchRemoved'
   | 'ChildWatchRemoved'
   | 'PersistentWatchRemoved'
+  /**
+   * Not a node event, for persistent watches only: the watch was armed again after a gap (a
+   * reconnect, or a new session after an expiry) and changes made meanwhile may have been missed.
+   * Read again what you follow. `cause` says which gap.
+   */
+  | 'Resync'
   /** Not a node event: the session ended (expired, closed, auth failed); `state` says which. */
   | 'None';
+
+/** Why a persistent watch was told to resync: a reconnect of the same session, or a new session. */
+export type ResyncCause = 'reconnect' | 'renewal';
 
 /** A watch notification. */
 export interface WatchedEvent {
@@ -31,6 +44,8 @@ export interface WatchedEvent {
   path: string;
   /** Present on `None` events only: the final session state that ended the watch. */
   state?: SessionState;
+  /** Present on `Resync` events only: what the gap was. */
+  cause?: ResyncCause;
 }
 
 /** A one-shot watcher, as in ZooKeeper: it fires once per registration and trigger. */

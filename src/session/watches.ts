@@ -1,7 +1,7 @@
 // Client-side watch registry: who is told about which server notification. The server sends one
 // notification per (connection, event); fanning it out to watchers is ours to do, following the
 // Java client's rules.
-import type { EventType, SessionState, WatchedEvent, Watcher } from './types.js';
+import type { EventType, ResyncCause, SessionState, WatchedEvent, Watcher } from './types.js';
 
 export type OneShotKind = 'data' | 'exist' | 'child';
 
@@ -201,19 +201,40 @@ export class WatchRegistry {
     };
   }
 
-  /** The session is over: one-shot watchers get a `None` event, persistent iterators end. */
-  endAll(state: SessionState, error: Error): void {
+  /**
+   * The session expired and a new one follows: one-shot watches were the old session's and get a
+   * `None` event; persistent ones stay, to be armed on the new session (see {@link resync}).
+   */
+  endOneShot(state: SessionState): void {
     const watchers = new Set<Watcher>();
     for (const map of Object.values(this.oneShot)) {
       for (const set of map.values()) for (const w of set) watchers.add(w);
       map.clear();
     }
+    for (const watcher of watchers) safeCall(() => watcher({ type: 'None', path: '', state }));
+  }
+
+  /**
+   * Every persistent watch is armed again after a gap (a reconnect, or a new session): the server
+   * sends no catch-up events for them, so each listener is told to re-read what it follows.
+   */
+  resync(cause: ResyncCause): void {
+    for (const map of [this.persistent, this.recursive]) {
+      for (const [path, set] of map) {
+        const event: WatchedEvent = { type: 'Resync', path, cause };
+        for (const listener of [...set]) safeCall(() => listener.event(event));
+      }
+    }
+  }
+
+  /** The session is over: one-shot watchers get a `None` event, persistent iterators end. */
+  endAll(state: SessionState, error: Error): void {
+    this.endOneShot(state);
     const listeners = new Set<PersistentListener>();
     for (const map of [this.persistent, this.recursive]) {
       for (const set of map.values()) for (const l of set) listeners.add(l);
       map.clear();
     }
-    for (const watcher of watchers) safeCall(() => watcher({ type: 'None', path: '', state }));
     // A closed client ends its watches normally; expiry and auth failure are errors to see.
     for (const listener of listeners)
       safeCall(() => listener.end(state === 'closed' ? null : error));

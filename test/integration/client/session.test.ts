@@ -129,10 +129,10 @@ describe('resuming the session after the link breaks', () => {
   });
 });
 
-describe('expiry', () => {
+describe('expiry with renewSession: false (one session only)', () => {
   it('expires locally when no server answers for the session timeout; everything fails, nothing retries', async () => {
     const proxy = await proxied();
-    const zk = await connect(proxy.connectString, { sessionTimeout: 2_000 });
+    const zk = await connect(proxy.connectString, { sessionTimeout: 2_000, renewSession: false });
     const states = recordStates(zk);
     const watchEvents: string[] = [];
     await zk.exists('/never', { watch: (e) => watchEvents.push(`${e.type}:${e.state}`) });
@@ -157,7 +157,7 @@ describe('expiry', () => {
 
   it('surfaces the server saying the session is gone (SESSIONEXPIRED) and stops', async () => {
     const proxy = await proxied();
-    const zk = await client(proxy.connectString, { sessionTimeout: 4_000 });
+    const zk = await client(proxy.connectString, { sessionTimeout: 4_000, renewSession: false });
     const states = recordStates(zk);
     proxy.refuse(true);
     proxy.cut();

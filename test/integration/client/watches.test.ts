@@ -241,6 +241,8 @@ describe('persistent watches', () => {
         }
       });
     });
+    // Armed again on the new connection: the watch first says changes may have been missed.
+    expect(await nextOf(events)).toEqual({ type: 'Resync', path: '/', cause: 'reconnect' });
     await root.create(`${chroot}/after`);
     expect(await nextOf(events)).toEqual({ type: 'NodeCreated', path: '/after' });
     await events.return?.();

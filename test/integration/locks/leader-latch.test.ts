@@ -42,10 +42,13 @@ function started(client: ConstructorParameters<typeof LeaderLatch>[0], path: str
   return latch;
 }
 
-async function proxied(sessionTimeout: number): Promise<{ proxy: TcpProxy; zk: Client }> {
+async function proxied(
+  sessionTimeout: number,
+  renewSession = true,
+): Promise<{ proxy: TcpProxy; zk: Client }> {
   const [host, port] = sharedServer().connectString.split(':') as [string, string];
   const proxy = await TcpProxy.start(host, Number(port));
-  const zk = await newClient({ sessionTimeout }, proxy.connectString);
+  const zk = await newClient({ sessionTimeout, renewSession }, proxy.connectString);
   proxies.push({ proxy, zk });
   return { proxy, zk };
 }
@@ -112,8 +115,47 @@ describe('LeaderLatch', () => {
     expect(await childrenOf(a!, path)).toEqual([]);
   });
 
-  it('a link that stays down: the leader is told at once, its session expires, the next one leads', async () => {
+  it('a link that stays down: the leader is told at once, its session expires, the next one leads; A rejoins on a new session', async () => {
     const { proxy, zk } = await proxied(2_000);
+    const other = await newClient();
+    const path = lockPath('election');
+    const latchA = started(zk, path, 'A');
+    const leaderA = await latchA.leadership({ timeout: 10_000 });
+    const latchB = started(other, path, 'B');
+    await until(async () => (await childrenOf(other, path)).length === 2, 'B joined');
+    const oldSession = zk.sessionId;
+
+    const lostA = settledAt(aborted(leaderA.signal));
+    const gainedB = latchB.leadership({ timeout: 20_000 });
+    proxy.freeze('drop'); // a dead link: the server expires A's session after 2 s
+    const leaderB = await gainedB;
+    const gainedAt = Date.now();
+    expect(await lostA).toBeLessThanOrEqual(gainedAt);
+    expect(leaderB.fencingToken > leaderA.fencingToken).toBe(true);
+
+    // A hears of the expiry, renews its session and takes part again, behind B.
+    const nextA = latchA.leadership({ timeout: 30_000 });
+    proxy.thaw();
+    proxy.cut();
+    await until(
+      async () => (await latchB.participants()).map((p) => p.id).join() === 'B,A',
+      'A back in line behind B',
+      15_000,
+    );
+    expect(zk.sessionId).not.toBe(oldSession);
+    expect(latchA.state).toBe('started');
+    expect(latchA.hasLeadership).toBe(false);
+    expect(latchB.hasLeadership).toBe(true);
+    // The waiting leadership() of A was kept across the renewal: B leaves, A leads again.
+    await latchB.close();
+    const again = await nextA;
+    expect(again.fencingToken > leaderB.fencingToken).toBe(true);
+    expect(again.path).not.toBe(leaderA.path);
+    expect((await other.exists(again.path))?.ephemeralOwner).toBe(zk.sessionId);
+  });
+
+  it('without renewal, a link that stays down ends the latch with the session error', async () => {
+    const { proxy, zk } = await proxied(2_000, false);
     const other = await newClient();
     const path = lockPath('election');
     const latchA = started(zk, path, 'A');
