@@ -138,7 +138,7 @@ describe('renewal after the server expired the session', () => {
     expect(first.value).toEqual({ type: 'Resync', path: '/', cause: 'renewal' });
     await root.create(`${base}/after`);
     expect((await persistent.next()).value).toEqual({ type: 'NodeCreated', path: '/after' });
-    await persistent.return();
+    await persistent.return?.();
   });
 
   it('the old ephemeral nodes are gone; chroot and digest credentials carry over to the new session', async () => {
@@ -241,6 +241,6 @@ describe('resync after a reconnect of the same session', () => {
     });
     await root.setData(`${base}/node`, 'changed');
     expect((await watch.next()).value).toEqual({ type: 'NodeDataChanged', path: '/node' });
-    await watch.return();
+    await watch.return?.();
   });
 });
