@@ -33,6 +33,8 @@ export type { MutexOptions } from './mutex.js';
 export { Mutex } from './mutex.js';
 export type { NamingStyle } from './naming.js';
 export { LockName } from './naming.js';
+export type { PersistentNodeClient, PersistentNodeOptions } from './persistent-node.js';
+export { PersistentNode } from './persistent-node.js';
 export type { RevocableAcquireOptions, RevocableLease, RevokeClient } from './revocation.js';
 export {
   REVOKE_MESSAGE,

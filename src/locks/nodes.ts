@@ -50,9 +50,14 @@ export async function createWithParents(
   data: Data | undefined,
   mode: CreateMode,
   signal: AbortSignal | undefined,
+  ttl?: number,
 ): Promise<{ path: string; stat: Stat }> {
   try {
-    return await client.create2(path, data, { mode, signal });
+    return await client.create2(
+      path,
+      data,
+      ttl === undefined ? { mode, signal } : { mode, signal, ttl },
+    );
   } catch (error) {
     // Only a NONODE says a parent is missing (a path the client refused, BADARGUMENTS, is not
     // even a string to take the parent of).
@@ -61,7 +66,7 @@ export async function createWithParents(
     // At the root, the chroot itself is missing: nothing to create.
     if (parent === '/') throw error;
     await ensurePath(client, parent, signal);
-    return createWithParents(client, path, data, mode, signal);
+    return createWithParents(client, path, data, mode, signal, ttl);
   }
 }
 
