@@ -11,9 +11,18 @@ export interface Options {
   seed: number;
   fsync: boolean;
   outDir: string | undefined;
+  /** Client port of the server the benchmark starts (undefined: a free port). */
+  port: number | undefined;
 }
 
+/** How long a run takes on the project's 2-core machine: said in --help and at the start. */
+export const DURATION_NOTE = 'the full run takes about 12 minutes, --quick about 1 minute';
+
 export const USAGE = `Usage: npx tsx bench/main.ts [options]   (npm run bench -- [options])
+
+Starts its own ZooKeeper, measures our client and locks against the baselines on it, prints the
+table, writes the results under bench/results/local/ (untracked) and stops the server;
+${DURATION_NOTE}.
 
   --quick              one-minute smoke run: fewer cases, short rounds
   --scenario <name>    run only this scenario (repeatable): ${SCENARIOS.map((s) => s.name).join(', ')}
@@ -23,8 +32,10 @@ export const USAGE = `Usage: npx tsx bench/main.ts [options]   (npm run bench --
   --duration <ms>      length of one round (default 2000; --quick 700)
   --warmup <ms>        warm-up before the first round (default 2000; --quick 500)
   --seed <n>           seed for payloads and the read/write mix (default 1)
+  --port <n>           client port of the server it starts (default: a free port)
   --fsync              start the server with zookeeper.forceSync=yes (default: no, the harness default)
-  --out <dir>          where to write the JSON and the chart (default bench/results)
+  --out <dir>          where to write the JSON and the chart (default bench/results/local;
+                       the published reference run is bench/results/reference)
   --help               this text`;
 
 function positiveInt(name: string, text: string | undefined, fallback: number): number {
@@ -49,6 +60,7 @@ export function parseOptions(argv: string[]): Options | 'help' {
       seed: { type: 'string' },
       fsync: { type: 'boolean', default: false },
       out: { type: 'string' },
+      port: { type: 'string' },
       help: { type: 'boolean', default: false },
     },
     strict: true,
@@ -62,6 +74,12 @@ export function parseOptions(argv: string[]): Options | 'help' {
   if (unknown.length > 0) {
     throw new Error(`unknown scenario(s) ${unknown.join(', ')}; known: ${known.join(', ')}`);
   }
+  const port = values.port === undefined ? undefined : positiveInt('port', values.port, 0);
+  if (port !== undefined && port > 65_535) throw new Error('--port must be at most 65535');
+  if (port !== undefined && (values.server ?? process.env.ZOOKEEPER_CONNECT?.trim()))
+    throw new Error(
+      '--port is the port of the server the benchmark starts; with --server (or ZOOKEEPER_CONNECT) it starts none',
+    );
   const scenarios =
     requested.length > 0
       ? known.filter((name) => requested.includes(name))
@@ -78,5 +96,6 @@ export function parseOptions(argv: string[]): Options | 'help' {
     seed: values.seed === undefined ? 1 : positiveInt('seed', values.seed, 1),
     fsync: values.fsync === true,
     outDir: values.out,
+    port,
   };
 }

@@ -1,13 +1,13 @@
 // The benchmark proper (bench/main.ts compiles and starts it): starts (or uses) a ZooKeeper, runs
-// the scenarios, prints the table, writes bench/results/{latest.json,run-<time>.json,chart.svg},
-// stops the server. Exits non-zero when something crashed, never because a figure is slow.
+// the scenarios, prints the table, writes {latest.json,run-<time>.json,chart.svg} into
+// bench/results/local (or --out), stops the server. Exits non-zero when something crashed, never because a figure is slow.
 import { cpus, loadavg } from 'node:os';
 import { join, relative } from 'node:path';
 import { type Client, connect } from '../src/index.js';
 import { uniquePath } from '../test/harness/index.js';
 import { type JavaRunner, killJavaChildren, prepareJava } from './baselines/java.js';
 import { deleteTree } from './cleanup.js';
-import { type Options, parseOptions, USAGE } from './options.js';
+import { DURATION_NOTE, type Options, parseOptions, USAGE } from './options.js';
 import { BENCH_DIR } from './paths.js';
 import { Progress } from './progress.js';
 import { type RunMeta, writeReport } from './report.js';
@@ -28,6 +28,10 @@ async function main(): Promise<number> {
     process.stdout.write(`${USAGE}\n`);
     return 0;
   }
+  const outDir = options.outDir ?? join(BENCH_DIR, 'results', 'local');
+  process.stdout.write(
+    `zookeeper-ts benchmark: ${DURATION_NOTE}; results go to ${relative(process.cwd(), outDir) || '.'}\n`,
+  );
   const startedAt = new Date().toISOString();
   const loadStart = loadavg()[0]!;
   const progress = new Progress();
@@ -53,7 +57,11 @@ async function main(): Promise<number> {
   try {
     if (needsServer) {
       progress.step(options.server ? `connecting to ${options.server}` : 'starting ZooKeeper');
-      server = await provideServer({ server: options.server, fsync: options.fsync });
+      server = await provideServer({
+        server: options.server,
+        fsync: options.fsync,
+        port: options.port,
+      });
       progress.note(
         `ZooKeeper ${server.version ?? '?'} at ${server.connectString} (${server.origin})`,
       );
@@ -127,7 +135,7 @@ async function main(): Promise<number> {
     seed: options.seed,
     scenarios: options.scenarios,
   };
-  const report = writeReport(meta, results, options.outDir ?? join(BENCH_DIR, 'results'));
+  const report = writeReport(meta, results, outDir);
   process.stdout.write(`${report.text}\n\n`);
   process.stdout.write(
     `Wrote ${report.files.map((file) => relative(process.cwd(), file)).join(', ')}\n`,

@@ -40,6 +40,8 @@ function serverJvmFlags(fsync: boolean): string[] {
 export async function provideServer(options: {
   server: string | undefined;
   fsync: boolean;
+  /** Client port of the server started here; undefined: a free port. */
+  port: number | undefined;
 }): Promise<BenchServer> {
   const external = options.server ?? (process.env.ZOOKEEPER_CONNECT?.trim() || undefined);
   if (external !== undefined) {
@@ -57,6 +59,7 @@ export async function provideServer(options: {
   const server: ZkServer = await startStandalone({
     tickTime: 2000,
     jvmFlags: serverJvmFlags(options.fsync),
+    ...(options.port === undefined ? {} : { clientPort: options.port }),
   });
   return {
     connectString: server.connectString,

@@ -18,7 +18,7 @@ import { type Contender, parseContender } from './naming.js';
  *   same as `'numeric'` until the counter reaches its limit; after that a newcomer can sort ahead
  *   of an older holder (equal numbers, or negative text sorting first) and be granted the lock
  *   while the older one still holds it. Only for deployments that keep the counter far from the
- *   limit (see the README).
+ *   limit (see docs/locks.md, "Order at the limit of the sequence counter").
  */
 export type SequenceOrder = 'interop' | 'numeric';
 

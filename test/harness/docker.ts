@@ -15,7 +15,7 @@ export async function startDockerStandalone(image: string, opts: ServerOptions):
   // Loaded lazily: testcontainers is heavy and only needed on this path.
   const { GenericContainer, getContainerRuntimeClient } = await import('testcontainers');
   const tick = opts.tickTime ?? DEFAULT_TICK_MS;
-  const hostPort = await freePort();
+  const hostPort = opts.clientPort ?? (await freePort());
   const log = new LogTail();
   const extra = {
     minSessionTimeout: String(2 * tick),

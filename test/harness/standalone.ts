@@ -34,7 +34,7 @@ async function startLocalStandalone(install: LocalInstall, opts: ServerOptions):
   for (let attempt = 1; ; attempt++) {
     const [client, tlsPort, quorum, election] = await freePorts(opts.reconfigEnabled ? 4 : 2);
     const ports = {
-      client: client!,
+      client: opts.clientPort ?? client!,
       ...(tls ? { tls: tlsPort! } : {}),
       ...(opts.reconfigEnabled ? { quorum: quorum!, election: election! } : {}),
     };
@@ -56,6 +56,13 @@ async function startLocalStandalone(install: LocalInstall, opts: ServerOptions):
     } catch (err) {
       const retry = attempt < BIND_RETRIES && node.failedToBind();
       await node.kill();
+      // A port the caller chose stays chosen: a clash is reported, not moved to another port.
+      if (opts.clientPort !== undefined && retry) {
+        rmSync(node.dir, { recursive: true, force: true });
+        throw new Error(`ZooKeeper could not listen on port ${opts.clientPort}: it is taken`, {
+          cause: err,
+        });
+      }
       if (!retry) {
         // Keep the files of a server that failed for a reason other than a port clash: the log explains it.
         throw err;

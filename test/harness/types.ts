@@ -27,6 +27,11 @@ export interface ServerOptions {
   extraConfig?: Record<string, string>;
   /** How long to wait for the server(s) to serve (default 30 000 ms). */
   startTimeoutMs?: number;
+  /**
+   * The client port of a standalone server (default: a free port). A taken port fails the start
+   * instead of moving to another one.
+   */
+  clientPort?: number;
 }
 
 /** TLS material for a Node client of a TLS server. */

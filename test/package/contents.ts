@@ -1,7 +1,7 @@
 // What the tarball must hold: every file that package.json's exports, types, main and bin name,
 // and nothing else than the built package (no sources, tests, maps or build configs).
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, readFileSync } from 'node:fs';
+import { join, normalize } from 'node:path';
 import { REPO } from '../runtimes/processes.js';
 
 export interface PackResult {
@@ -18,7 +18,16 @@ interface NpmPackEntry {
 }
 
 /** Anything the package may ship; everything else in the tarball is a mistake. */
-const ALLOWED = [/^package\.json$/, /^README\.md$/, /^LICENSE$/, /^dist\/.+\.(js|d\.ts)$/];
+const ALLOWED = [
+  /^package\.json$/,
+  /^README\.md$/,
+  /^LICENSE$/,
+  /^dist\/.+\.(js|d\.ts)$/,
+  // The pages the README links to, so that its links work on the npm page and in node_modules.
+  /^CHANGELOG\.md$/,
+  /^docs\/[^/]+\.md$/,
+  /^bench\/README\.md$/,
+];
 /** Shipped only as JavaScript: the CLI is a bin, not a typed entry point. */
 const NO_TYPES_UNDER = 'dist/cli/';
 
@@ -26,6 +35,23 @@ function targetsOf(value: unknown): string[] {
   if (typeof value === 'string') return [value];
   if (value && typeof value === 'object') return Object.values(value).flatMap(targetsOf);
   return [];
+}
+
+/**
+ * The files the README links to by relative path that exist in the repository (pages still being
+ * written and the generated API reference are not files yet): each must ship with the package.
+ */
+export function readmeLinkedFiles(): string[] {
+  const readme = readFileSync(join(REPO, 'README.md'), 'utf8').replace(/```[\s\S]*?```/g, '');
+  const targets = [...readme.matchAll(/\]\(([^)\s#]+)(?:#[^)\s]*)?\)/g)].map((m) => m[1]!);
+  return [
+    ...new Set(
+      targets
+        .filter((target) => !/^[a-z]+:/.test(target))
+        .map((target) => normalize(target))
+        .filter((path) => existsSync(join(REPO, path)) && !path.startsWith('docs/api/')),
+    ),
+  ].sort();
 }
 
 /** Parses `npm pack --json` output and checks the file list; throws with every problem found. */
@@ -49,6 +75,9 @@ export function checkTarball(packJson: string, dir: string): PackResult {
   for (const target of needed) {
     const path = target.replace(/^\.\//, '');
     if (!shipped.has(path)) problems.push(`${target} is needed, the tarball lacks it`);
+  }
+  for (const path of readmeLinkedFiles()) {
+    if (!shipped.has(path)) problems.push(`README.md links to ${path}, the tarball lacks it`);
   }
   for (const path of files) {
     if (!ALLOWED.some((pattern) => pattern.test(path))) problems.push(`unexpected file ${path}`);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { checkTarball } from '../../package/contents.js';
+import { checkTarball, readmeLinkedFiles } from '../../package/contents.js';
 import { oldestAllowed } from '../../package/oldest-node.js';
 
 /** `npm pack --json` output for a tarball holding `paths`. */
@@ -19,13 +19,21 @@ const ENTRIES = [
   'dist/session/transports/index.d.ts',
   'dist/cli/main.js',
 ];
-const COMPLETE = ['package.json', 'README.md', 'LICENSE', ...ENTRIES];
+const COMPLETE = ['package.json', 'README.md', 'LICENSE', ...ENTRIES, ...readmeLinkedFiles()];
 
 describe('package tarball contents check', () => {
   it('accepts a tarball with every exports, types and bin target and nothing else', () => {
     const result = checkTarball(packJson(COMPLETE), '/tmp');
     expect(result.file).toBe('/tmp/zookeeper-ts-0.1.0.tgz');
-    expect(result.summary).toContain('10 files');
+    expect(result.summary).toContain(`${COMPLETE.length} files`);
+  });
+
+  it('rejects a tarball without a page the README links to', () => {
+    expect(readmeLinkedFiles()).toContain('docs/client.md');
+    const without = COMPLETE.filter((path) => path !== 'docs/client.md');
+    expect(() => checkTarball(packJson(without), '/tmp')).toThrow(
+      'README.md links to docs/client.md, the tarball lacks it',
+    );
   });
 
   it('rejects the unbuilt tarball (README.md and package.json only) naming each missing target', () => {

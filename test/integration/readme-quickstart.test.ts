@@ -1,0 +1,85 @@
+// The README's Quick start, as a new user runs it: its JavaScript block and its `zkts lock` line,
+// copied out of README.md and run against a FRESH server (no nodes but /zookeeper), with only the
+// server address and the package specifiers replaced.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startStandalone, type ZkServer } from '../harness/index.js';
+import { runCli } from './cli/helpers.js';
+
+const ROOT = join(import.meta.dirname, '../..');
+const README = readFileSync(join(ROOT, 'README.md'), 'utf8');
+
+/** The first fenced block of `language` in the README section that starts with `heading`. */
+function block(heading: string, language: string): string {
+  const start = README.indexOf(`\n${heading}\n`);
+  if (start < 0) throw new Error(`README.md has no "${heading}" section`);
+  const end = README.indexOf('\n## ', start + heading.length + 2);
+  const section = README.slice(start, end < 0 ? undefined : end);
+  const match = new RegExp(`\`\`\`${language}\\n([\\s\\S]*?)\`\`\``).exec(section);
+  if (!match) throw new Error(`README.md's "${heading}" has no ${language} block`);
+  return match[1]!;
+}
+
+function run(file: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', file], { cwd: ROOT });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
+    child.once('error', reject);
+    child.once('close', (code) => {
+      clearTimeout(timer);
+      resolve({ code, stdout, stderr });
+    });
+  });
+}
+
+describe('README Quick start on a fresh server', () => {
+  let server: ZkServer;
+  let dir: string;
+  beforeAll(async () => {
+    server = await startStandalone();
+    dir = mkdtempSync(join(tmpdir(), 'zkts-quickstart-'));
+  });
+  afterAll(async () => {
+    await server?.close();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('runs the JavaScript block: takes the lock, writes, watches and reads', async () => {
+    const code = block('## Quick start', 'js')
+      .replaceAll("'zookeeper-ts/locks'", `'${pathToFileURL(join(ROOT, 'src/locks/index.ts'))}'`)
+      .replaceAll("'zookeeper-ts'", `'${pathToFileURL(join(ROOT, 'src/index.ts'))}'`)
+      .replaceAll('127.0.0.1:2181', server.connectString);
+    expect(code).toContain(server.connectString);
+    const file = join(dir, 'quickstart.mjs');
+    writeFileSync(file, code);
+    const result = await run(file);
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(
+      /^holding \/locks\/quickstart\/_c_.+-lock-0+, fencing token \d+$/m,
+    );
+    expect(result.stdout).toContain('read {"level":3}');
+    expect(result.stdout).toContain('changed: NodeDataChanged /quickstart');
+  });
+
+  it('runs the zkts lock line: the command gets the lock and its fencing token', async () => {
+    const line = block('## Quick start', 'sh').trim();
+    const args = line
+      .replace(/^npx zkts /, '')
+      .replace('127.0.0.1:2181', server.connectString)
+      .match(/'[^']*'|\S+/g)!
+      .map((word) => word.replace(/^'(.*)'$/, '$1'));
+    const result = await runCli(args);
+    expect(result.stderr).toBe('');
+    expect(result.code).toBe(0);
+    expect(result.stdout).toMatch(/^token \d+$/m);
+  });
+});
