@@ -18,7 +18,6 @@ const PAGES = [
 const GENERATED = ['docs/api/index.html'];
 /** Pages linked from the README that other branches of this release are writing. */
 const PENDING = [
-  'docs/session-renewal.md',
   'docs/observability.md',
   'docs/recipes.md',
   'docs/elections.md',
