@@ -137,9 +137,16 @@ export async function runShell(provider: SessionProvider): Promise<number> {
     client.on('state', (next) => {
       state = next === 'connected' ? '' : next;
       setPrompt();
-      if (next === 'expired' || next === 'auth-failed') {
+      if (next === 'expired') {
+        process.stderr.write('zkts: session expired; opening a new one\n');
+      } else if (next === 'auth-failed') {
         process.stderr.write(`zkts: session ${next}; the next command opens a new one\n`);
       }
+    });
+    client.on('renewed', ({ previousSessionId, sessionId }) => {
+      process.stderr.write(
+        `zkts: new session ${hex(sessionId)} (session ${hex(previousSessionId)} expired: its ephemeral nodes are gone)\n`,
+      );
     });
   });
 

@@ -10,7 +10,8 @@ export const watch: Command = {
   details:
     'A persistent watch (ZooKeeper 3.6+): it stays set across reconnects, so no event is missed\n' +
     'between two events. --json prints one JSON object per line: {time, type, path}.\n' +
-    'Ends with status 0 on Ctrl-C/SIGTERM, 69 if the session ends.',
+    'After a reconnect or a new session (the old one expired) it prints Resync: changes made\n' +
+    'meanwhile may have been missed. Ends with status 0 on Ctrl-C/SIGTERM, 69 if the client ends.',
   options: [{ long: 'recursive', short: 'R', help: 'also every descendant' }, JSON_OPTION],
   args: { min: 1, max: 1 },
   interruptible: true,
@@ -30,10 +31,11 @@ export const watch: Command = {
           });
         }
         const time = isoTime(Date.now());
-        if (ctx.out.json) ctx.out.emit({ time, type: event.type, path: event.path });
+        const cause = event.cause === undefined ? {} : { cause: event.cause };
+        if (ctx.out.json) ctx.out.emit({ time, type: event.type, path: event.path, ...cause });
         else
           ctx.out.line(
-            `${ctx.out.dim(time)}  ${ctx.out.yellow(event.type.padEnd(19))}  ${event.path}`,
+            `${ctx.out.dim(time)}  ${ctx.out.yellow(event.type.padEnd(19))}  ${event.path}${event.cause ? `  (${event.cause})` : ''}`,
           );
       }
     } catch (error) {
