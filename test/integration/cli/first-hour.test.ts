@@ -4,7 +4,7 @@
 import { createServer as createHttpServer } from 'node:http';
 import { createServer, type Server } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { freePort } from '../../harness/index.js';
+import { freePort, startStandalone } from '../../harness/index.js';
 import { runCli } from './helpers.js';
 
 const servers: { close(): void }[] = [];
@@ -61,4 +61,31 @@ describe('zkts: what is at the address', () => {
     expect(result.stderr).toContain('closed the connection during the handshake');
     expect(result.stderr).toContain('maxClientCnxns, 60 by default');
   });
+});
+
+describe("zkts bench beyond the server's per-address connection limit", () => {
+  it('explains maxClientCnxns when the server closes sessions as they open', async () => {
+    // A limit of 1: zkts's own session (it creates the bench root) takes it, every bench session
+    // is over it. (With a higher limit the server's count lags a burst of connects: racy.)
+    await using server = await startStandalone({ extraConfig: { maxClientCnxns: '1' } });
+    const result = await runCli([
+      '-s',
+      server.connectString,
+      '-t',
+      '3000',
+      'bench',
+      'mutex',
+      '--sessions',
+      '8',
+      '--duration',
+      '300',
+      '--warmup',
+      '100',
+    ]);
+    expect(result.code).toBe(69);
+    expect(result.stderr).toContain('8 of 8 sessions could not connect (0 did)');
+    expect(result.stderr).toContain('maxClientCnxns in zoo.cfg, 60 by default');
+    expect(result.stderr.split('\n')).toHaveLength(2);
+    expect(result.stderr).toContain('use fewer --sessions');
+  }, 60_000);
 });
