@@ -68,6 +68,15 @@ export function exitCodeFor(error: unknown): number {
   return ExitCode.ERROR;
 }
 
+/** What to type instead, for the errors a command's own option would have avoided. */
+function hintFor(error: ZooKeeperError, command: string | undefined): string | undefined {
+  if (command === 'create' && error.code === 'NONODE' && / its parent /.test(error.message))
+    return 'create -p makes the missing parents';
+  if (command === 'rm' && error.code === 'NOTEMPTY')
+    return 'rm -R deletes it with all its descendants';
+  return undefined;
+}
+
 function isTimeout(error: unknown): boolean {
   return error instanceof Error && error.name === 'TimeoutError';
 }
@@ -94,7 +103,8 @@ export function describeError(error: unknown, command: string | undefined): stri
     if (error.op !== undefined && message.endsWith(` (${error.op})`)) {
       message = message.slice(0, -(error.op.length + 3));
     }
-    return `${error.code}: ${message}${where}`;
+    const hint = hintFor(error, command);
+    return `${error.code}: ${message}${hint === undefined ? '' : `; ${hint}`}${where}`;
   }
   if (isTimeout(error)) return `OPERATIONTIMEOUT: no reply in time (--timeout)${where}`;
   const message = error instanceof Error ? error.message : String(error);

@@ -2,6 +2,7 @@
 // method hands its work to the file of its kind (writes, reads, transactions, watching, ensemble);
 // this class holds the session and the chroot mapping they share, and the session's accessors.
 /// <reference path="../disposable.ts" preserve="true" />
+/// <reference path="../web-globals.ts" preserve="true" />
 import { makeError } from '../protocol/errors.js';
 import { formatHost } from '../session/hosts.js';
 import type { Session } from '../session/session.js';

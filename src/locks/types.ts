@@ -1,5 +1,6 @@
 // Public types of the lock recipes: what a lock needs from a client, and what it hands back.
 /// <reference path="../disposable.ts" preserve="true" />
+/// <reference path="../web-globals.ts" preserve="true" />
 
 import type { Client } from '../client/client.js';
 import type { SequenceOrder } from './contenders.js';

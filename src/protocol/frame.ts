@@ -11,6 +11,11 @@ import { ProtocolError } from './errors.js';
 /** jute.maxbuffer default (0xfffff), the Java client's incoming-frame limit. */
 export const DEFAULT_MAX_FRAME = 1_048_575;
 
+/** "HTTP" read as a big-endian length: the first bytes of an HTTP server's answer. */
+const HTTP = 0x48545450;
+const NOT_ZOOKEEPER =
+  ': the peer answered "HTTP...", so this is an HTTP port (the AdminServer, a proxy), not a ZooKeeper client port';
+
 /** A frame length prefix outside 0..maxFrameSize: the frame is never read, the stream is lost. */
 export class FrameSizeError extends ProtocolError {
   override name = 'FrameSizeError';
@@ -21,7 +26,7 @@ export class FrameSizeError extends ProtocolError {
     /** The limit it broke. */
     readonly limit: number,
   ) {
-    super(`frame length ${length} out of range 0..${limit}`);
+    super(`frame length ${length} out of range 0..${limit}${length === HTTP ? NOT_ZOOKEEPER : ''}`);
   }
 }
 

@@ -10,6 +10,7 @@ import { stripChroot } from '../protocol/paths.js';
 import { Reader } from '../protocol/reader.js';
 import { eventTypeName } from './events.js';
 import type { Deque } from './queue.js';
+import { replyError } from './reply-errors.js';
 import type { AuthEntry, PendingRequest } from './requests.js';
 import { CONFIG_NODE, type WatchRegistry } from './watches.js';
 
@@ -77,7 +78,7 @@ export function routeReply(frame: Uint8Array, route: ReplyRoute): void {
   }
   if (request.abandoned) return;
   if (header.err !== ErrorCode.OK) {
-    request.settle(errorFromCode(header.err, { path: request.path, op: request.op }));
+    request.settle(replyError(header.err, request.path, request.op, route.chroot));
     return;
   }
   let value: unknown;

@@ -64,8 +64,8 @@ export async function serveConnection(
         makeError(
           'CONNECTIONLOSS',
           closeError
-            ? `${formatHost(host)} closed the connection during the handshake: ${closeError.message}`
-            : `${formatHost(host)} closed the connection during the handshake (a read-only server, or one behind our last zxid)`,
+            ? `${formatHost(host)} closed the connection during the handshake: ${closeError.message} (a server at its limit of connections from one address, maxClientCnxns, does that)`
+            : `${formatHost(host)} closed the connection during the handshake: it refused the session (its limit of connections from one address, maxClientCnxns, 60 by default, may be reached; or it is read-only, or behind our last zxid; its log says which)`,
           { cause: closeError },
         ),
       );

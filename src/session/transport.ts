@@ -1,3 +1,4 @@
+/// <reference path="../web-globals.ts" preserve="true" />
 // The seam between the session core and a runtime's sockets. The core imports no runtime module:
 // every runtime (Node, Bun, Deno, workerd) supplies one small adapter with this shape.
 import type { TlsOptions } from './types.js';

@@ -118,8 +118,9 @@ try {
     return outcome.stdout.trim().split('\n')[0] ?? '';
   });
 
-  await step('types: strict consumers (nodenext, bundler, preserve, lib esnext)', () =>
-    typeCheck(project),
+  await step(
+    'types: strict consumers (nodenext, bundler, preserve, lib es2022 alone and with node types, lib esnext)',
+    () => typeCheck(project),
   );
 
   await step('publint', async () => {

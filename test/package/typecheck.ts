@@ -28,6 +28,19 @@ const CONSUMERS: { name: string; options: Record<string, unknown>; files: string
     files: ['consumer.ts'],
   },
   { name: 'preserve', options: { module: 'preserve', types: [] }, files: ['consumer.ts'] },
+  // No runtime globals at all: lib es2022 without DOM, no @types/node. The declarations bring the
+  // few web globals they name (src/web-globals.ts).
+  {
+    name: 'lib-es2022-only',
+    options: { module: 'esnext', moduleResolution: 'bundler', lib: ['es2022'], types: [] },
+    files: ['lib-only.ts'],
+  },
+  // TypeScript 6+ adds no `types` by itself: a Node project lists them, here without DOM.
+  {
+    name: 'lib-es2022-node',
+    options: { module: 'nodenext', lib: ['es2022'], types: ['node'] },
+    files: ['consumer.ts', 'await-using.ts'],
+  },
   // lib esnext and @types/node also declare Symbol.asyncDispose and AsyncDisposable: ours must
   // merge with both (as in a Deno or Bun project, whose libs declare them too).
   {

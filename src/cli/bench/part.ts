@@ -5,6 +5,7 @@ import { type Client, CreateMode, connect, ZooKeeperError } from '../../index.js
 import { ExclusiveLock, type Lock, Mutex, ReadWriteLock, Semaphore } from '../../locks/index.js';
 import { type BenchConfig, caseLength, lockPaths, RAW_CASES, type RawOp } from './config.js';
 import { Histogram, type HistogramData } from './histogram.js';
+import { explainFailedSessions } from './session-limit.js';
 
 /** Milliseconds on a clock all processes of one machine share (sub-millisecond resolution). */
 export function now(): number {
@@ -151,7 +152,7 @@ export class BenchPart {
     const settled = await Promise.allSettled(pending);
     for (const s of settled) if (s.status === 'fulfilled') this.clients.push(s.value);
     const failed = settled.find((s) => s.status === 'rejected');
-    if (failed) throw failed.reason;
+    if (failed) throw explainFailedSessions(failed.reason, this.clients.length, pending.length);
     if (signal.aborted) throw signal.reason;
   }
 

@@ -1,3 +1,4 @@
+/// <reference path="../../web-globals.ts" preserve="true" />
 // Connections over WHATWG streams: the shape of `cloudflare:sockets` sockets, of Deno's
 // `conn.readable`/`conn.writable`, and of Node's `Duplex.toWeb()`. Uses only web-standard globals.
 import type { Connection, Transport, TransportConnectOptions } from '../transport.js';

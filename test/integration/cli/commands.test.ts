@@ -124,7 +124,9 @@ describe('zkts node commands', () => {
     }
     const refused = await runCli(['rm', '/t'], { servers });
     expect(refused.code).toBe(6);
-    expect(refused.stderr).toMatch(/^zkts: NOTEMPTY: .* \/t \(rm\)\n$/);
+    expect(refused.stderr).toBe(
+      'zkts: NOTEMPTY: cannot delete /t: it has children; rm -R deletes it with all its descendants (rm)\n',
+    );
     const removed = await runCli(['rm', '-R', '--json', '/t'], { servers });
     expect(removed.code).toBe(0);
     expect((json(removed.stdout).deleted as string[]).sort()).toEqual(
@@ -272,7 +274,11 @@ describe('zkts errors and exit statuses', () => {
       [['stat', '/a'], 3, /^zkts: NONODE: no node at \/a \(stat\)\n$/],
       [['ls', '/a/b'], 3, /^zkts: NONODE: no node at \/a\/b \(ls\)\n$/],
       [['create', '/here'], 4, /^zkts: NODEEXISTS: node exists at \/here \(create\)\n$/],
-      [['create', '/no/parent'], 3, /^zkts: NONODE: no node at \/no\/parent \(create\)\n$/],
+      [
+        ['create', '/no/parent'],
+        3,
+        /^zkts: NONODE: cannot create \/no\/parent: its parent \/no does not exist; create -p makes the missing parents \(create\)\n$/,
+      ],
       [['get', 'relative'], 2, /^zkts: BADARGUMENTS: .*relative.* \(get\)\n$/],
       [['create', '-e', '-c', '/x'], 2, /^zkts: -c \(container\) does not combine/],
       [['ls', '--bogus'], 2, /^zkts: unknown option --bogus for ls \(see zkts ls --help\)\n$/],
@@ -289,6 +295,20 @@ describe('zkts errors and exit statuses', () => {
       });
       expect(result.stderr).toMatch(stderr);
     }
+  });
+
+  it('a chroot that does not exist is named as such (ls, create)', async () => {
+    const { servers } = await freshChroot();
+    const missing = `${servers}/missing`;
+    const chroot = missing.slice(missing.indexOf('/'));
+    const listed = await runCli(['ls', '/'], { servers: missing });
+    expect(listed.code).toBe(3);
+    expect(listed.stderr).toBe(`zkts: NONODE: the chroot ${chroot} does not exist (ls)\n`);
+    const created = await runCli(['create', '/config', 'x'], { servers: missing });
+    expect(created.code).toBe(3);
+    expect(created.stderr).toBe(
+      `zkts: NONODE: cannot create /config: the chroot ${chroot} does not exist (create)\n`,
+    );
   });
 
   it('no server: CONNECTIONLOSS naming the host, status 69, within --timeout', async () => {

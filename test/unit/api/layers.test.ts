@@ -8,10 +8,11 @@ import { describe, expect, it } from 'vitest';
 
 const SRC = resolve(dirname(fileURLToPath(import.meta.url)), '../../../src');
 
-// The root files: disposable.ts is a global type shim every layer may use; index.ts is the
+// The root files: disposable.ts and web-globals.ts are global type shims every layer may use; index.ts is the
 // package's entry point, a re-export of the client's surface that only the CLI imports.
 const RANK: Readonly<Record<string, number>> = {
   'disposable.ts': 0,
+  'web-globals.ts': 0,
   protocol: 0,
   session: 1,
   client: 2,
