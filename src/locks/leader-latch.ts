@@ -2,12 +2,13 @@
 // part in the same election.
 import type { Client } from '../client/client.js';
 import type { SessionState } from '../client/types.js';
-import { sortContenders } from './contenders.js';
+import { byCreation, pastSequenceLimit, sortContenders } from './contenders.js';
 import { startDeadline } from './deadline.js';
 import { badArguments, hasCode, LockLostError, LockTimeoutError, lossPolicyOf } from './errors.js';
 import { holdNode } from './lease.js';
 import { childPath } from './naming.js';
 import { type Attempt, cleanupAttempt, createProtected, type OwnNode, syncFirst } from './nodes.js';
+import { queueOrder } from './order.js';
 import { isRetriable, pauseBeforeRetry, retry } from './retry.js';
 import type { AcquireOptions, Lease, LockClient, LossPolicy } from './types.js';
 import { waitForChange } from './wait.js';
@@ -73,7 +74,7 @@ type TermEnd = 'closed' | 'recreate' | 'recover';
 /**
  * Curator's LeaderLatch: every participant creates an EPHEMERAL_SEQUENTIAL node
  * `_c_<uuid>-latch-<seq>` (protected, data = its id) under `path`; the first in line (Curator's
- * order) leads. Each other participant watches only the node just ahead of it, so a change of
+ * order, and the creation order once the parent's sequence counter reached its limit) leads. Each other participant watches only the node just ahead of it, so a change of
  * leader wakes one participant (no herd).
  *
  * Connection losses are handled like the locks': a create whose reply was lost is found again by
@@ -90,6 +91,8 @@ export class LeaderLatch implements AsyncDisposable {
   private readonly closing = new AbortController();
   private readonly attempt: Attempt = {};
   private readonly waiters = new Set<Waiter>();
+  /** Creation zxids of the candidates, read once each while the line is past the sequence limit. */
+  private readonly czxids = new Map<string, bigint>();
   private current: { lease: Lease; leadership: Leadership } | undefined;
   private status: LatchState = 'latent';
   private failure: unknown;
@@ -233,7 +236,7 @@ export class LeaderLatch implements AsyncDisposable {
           if (hasCode(error, 'NONODE') && !stop.aborted) return [] as string[];
           throw error;
         });
-        const sorted = sortContenders(children, [LATCH_NAME], 'interop');
+        const sorted = await this.inLine(children, node, stop);
         const own = sorted.findIndex((contender) => contender.name === node.name);
         if (own < 0) {
           // Our node is gone (deleted by someone else): join again, as Curator does.
@@ -264,6 +267,24 @@ export class LeaderLatch implements AsyncDisposable {
         }
       }
     }
+  }
+
+  /**
+   * The candidates in line: by sequence, as Curator's LeaderLatch sorts, and by creation zxid once
+   * the counter has reached its limit (as the locks order, see `SequenceOrder`), where Curator's
+   * text order would let a newcomer sort ahead of the leader.
+   */
+  private inLine(children: readonly string[], node: OwnNode, stop: AbortSignal) {
+    return queueOrder(
+      this.client,
+      this.path,
+      children,
+      [LATCH_NAME],
+      'numeric',
+      node,
+      this.czxids,
+      stop,
+    );
   }
 
   private create(signal: AbortSignal): Promise<OwnNode> {
@@ -363,19 +384,26 @@ export async function participantsOf(client: LockClient, path: string): Promise<
     if (hasCode(error, 'NONODE')) return [];
     throw error;
   }
-  const sorted = sortContenders(children, [LATCH_NAME], 'interop');
-  const read = await Promise.all(
+  const sorted = sortContenders(children, [LATCH_NAME], 'numeric');
+  const read = new Map<string, { id: string; czxid: bigint }>();
+  await Promise.all(
     sorted.map(async ({ name }) => {
-      const node = childPath(path, name);
       try {
-        const { data } = await retry(() => client.getData(node));
-        return { id: new TextDecoder().decode(data), path: node };
+        const { data, stat } = await retry(() => client.getData(childPath(path, name)));
+        read.set(name, { id: new TextDecoder().decode(data), czxid: stat.czxid });
       } catch (error) {
-        if (hasCode(error, 'NONODE')) return undefined;
-        throw error;
+        if (!hasCode(error, 'NONODE')) throw error;
       }
     }),
   );
-  const present = read.filter((entry) => entry !== undefined);
-  return present.map((entry, index) => ({ ...entry, isLeader: index === 0 }));
+  // The latch's own rule: creation order once the sequence numbers no longer tell it.
+  const czxids = new Map([...read].map(([name, { czxid }]) => [name, czxid] as const));
+  const line = pastSequenceLimit(sorted)
+    ? byCreation(sorted, czxids)
+    : sorted.filter(({ name }) => read.has(name));
+  return line.map(({ name }, index) => ({
+    id: read.get(name)!.id,
+    path: childPath(path, name),
+    isLeader: index === 0,
+  }));
 }
