@@ -66,6 +66,8 @@ export type LatchState = 'latent' | 'started' | 'closed';
 interface Waiter {
   resolve(leadership: Leadership): void;
   reject(error: unknown): void;
+  /** `timeout: 0`: answered by the first listing (we lead, or we do not), never waits longer. */
+  readonly noWait: boolean;
 }
 
 /** How a term of leadership ended, and what the contention loop must do next. */
@@ -93,6 +95,8 @@ export class LeaderLatch implements AsyncDisposable {
   private readonly waiters = new Set<Waiter>();
   /** Creation zxids of the candidates, read once each while the line is past the sequence limit. */
   private readonly czxids = new Map<string, bigint>();
+  /** Whether the first listing after `start()` decided (we led, or someone was ahead of us). */
+  private decided = false;
   private current: { lease: Lease; leadership: Leadership } | undefined;
   private status: LatchState = 'latent';
   private failure: unknown;
@@ -139,8 +143,10 @@ export class LeaderLatch implements AsyncDisposable {
 
   /**
    * The current term of leadership, at once if this participant leads, else when it next does.
-   * Rejects with a `LockTimeoutError` after `timeout` ms (`0`: only if it leads now), with the
-   * signal's reason on abort, and with the latch's error once it is closed or failed.
+   * Rejects with a `LockTimeoutError` after `timeout` ms, with the signal's reason on abort, and
+   * with the latch's error once it is closed or failed. `timeout: 0` answers whether it leads now;
+   * called before the latch's first listing (just after `start()`), it waits for that listing,
+   * so a latch started on a free election leads (bound that wait with `signal`).
    */
   async leadership(options: AcquireOptions = {}): Promise<Leadership> {
     if (this.status === 'latent') throw badArguments('start() the latch first', this.path);
@@ -149,6 +155,7 @@ export class LeaderLatch implements AsyncDisposable {
     try {
       return await new Promise<Leadership>((resolve, reject) => {
         const waiter: Waiter = {
+          noWait: deadline.noWait,
           resolve: (leadership) => {
             cancel();
             resolve(leadership);
@@ -165,8 +172,9 @@ export class LeaderLatch implements AsyncDisposable {
         };
         if (this.status === 'closed') return waiter.reject(this.endError());
         if (this.hasLeadership && this.current) return waiter.resolve(this.current.leadership);
-        if (deadline.noWait) return waiter.reject(new LockTimeoutError(this.path, 0, awaited));
         if (deadline.signal?.aborted) return onAbort();
+        // `timeout: 0` before the first listing waits for it: only then is "not leader now" true.
+        if (deadline.noWait && this.decided) return waiter.reject(this.notLeaderNow());
         deadline.signal?.addEventListener('abort', onAbort, { once: true });
         this.waiters.add(waiter);
       });
@@ -208,6 +216,16 @@ export class LeaderLatch implements AsyncDisposable {
     return this.close();
   }
 
+  private notLeaderNow(): LockTimeoutError {
+    return new LockTimeoutError(this.path, 0, `leadership of ${this.path}`);
+  }
+
+  /** The first listing decided: `timeout: 0` waiters that were not made leader are answered. */
+  private firstListingDecided(): void {
+    this.decided = true;
+    for (const waiter of [...this.waiters]) if (waiter.noWait) waiter.reject(this.notLeaderNow());
+  }
+
   private endError(): unknown {
     return this.failure ?? this.closing.signal.reason;
   }
@@ -244,6 +262,7 @@ export class LeaderLatch implements AsyncDisposable {
           continue;
         }
         if (own > 0) {
+          this.firstListingDecided();
           await waitForChange(client, childPath(path, sorted[own - 1]!.name), stop);
           continue;
         }
@@ -322,6 +341,7 @@ export class LeaderLatch implements AsyncDisposable {
     this.current = { lease, leadership };
     // A term lost at once (the link dropped since the listing) is never handed out.
     if (!lease.signal.aborted) for (const waiter of [...this.waiters]) waiter.resolve(leadership);
+    this.firstListingDecided();
     await new Promise<void>((resolve) => {
       if (lease.signal.aborted || stop.aborted) return resolve();
       const done = () => {
