@@ -394,9 +394,14 @@ function untilConnected(client: LockClient, signal: AbortSignal, writable = fals
 
 /**
  * The participants of the election at `path`, the leader first, as Curator lists them: each
- * candidate node in line with its data as the id; nodes that vanish while being read are skipped.
+ * candidate node (named with one of `names`) in line with its data as the id; nodes that vanish
+ * while being read are skipped.
  */
-export async function participantsOf(client: LockClient, path: string): Promise<Participant[]> {
+export async function participantsOf(
+  client: LockClient,
+  path: string,
+  names: readonly string[] = [LATCH_NAME],
+): Promise<Participant[]> {
   let children: string[];
   try {
     children = await retry(() => client.getChildren(path));
@@ -404,7 +409,7 @@ export async function participantsOf(client: LockClient, path: string): Promise<
     if (hasCode(error, 'NONODE')) return [];
     throw error;
   }
-  const sorted = sortContenders(children, [LATCH_NAME], 'numeric');
+  const sorted = sortContenders(children, names, 'numeric');
   const read = new Map<string, { id: string; czxid: bigint }>();
   await Promise.all(
     sorted.map(async ({ name }) => {
