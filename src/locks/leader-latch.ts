@@ -2,12 +2,13 @@
 // part in the same election.
 import type { Client } from '../client/client.js';
 import type { SessionState } from '../client/types.js';
-import { sortContenders } from './contenders.js';
+import { byCreation, pastSequenceLimit, sortContenders } from './contenders.js';
 import { startDeadline } from './deadline.js';
 import { badArguments, hasCode, LockLostError, LockTimeoutError, lossPolicyOf } from './errors.js';
 import { holdNode } from './lease.js';
 import { childPath } from './naming.js';
 import { type Attempt, cleanupAttempt, createProtected, type OwnNode, syncFirst } from './nodes.js';
+import { queueOrder } from './order.js';
 import { checkOwnSession, renewedAfter } from './renewal.js';
 import { isRetriable, pauseBeforeRetry, retry } from './retry.js';
 import type { AcquireOptions, Lease, LockClient, LossPolicy } from './types.js';
@@ -66,6 +67,8 @@ export type LatchState = 'latent' | 'started' | 'closed';
 interface Waiter {
   resolve(leadership: Leadership): void;
   reject(error: unknown): void;
+  /** `timeout: 0`: answered by the first listing (we lead, or we do not), never waits longer. */
+  readonly noWait: boolean;
 }
 
 /** How a term of leadership ended, and what the contention loop must do next. */
@@ -74,7 +77,7 @@ type TermEnd = 'closed' | 'recreate' | 'recover';
 /**
  * Curator's LeaderLatch: every participant creates an EPHEMERAL_SEQUENTIAL node
  * `_c_<uuid>-latch-<seq>` (protected, data = its id) under `path`; the first in line (Curator's
- * order) leads. Each other participant watches only the node just ahead of it, so a change of
+ * order, and the creation order once the parent's sequence counter reached its limit) leads. Each other participant watches only the node just ahead of it, so a change of
  * leader wakes one participant (no herd).
  *
  * Connection losses are handled like the locks': a create whose reply was lost is found again by
@@ -93,6 +96,10 @@ export class LeaderLatch implements AsyncDisposable {
   private readonly closing = new AbortController();
   private readonly attempt: Attempt = {};
   private readonly waiters = new Set<Waiter>();
+  /** Creation zxids of the candidates, read once each while the line is past the sequence limit. */
+  private readonly czxids = new Map<string, bigint>();
+  /** Whether the first listing after `start()` decided (we led, or someone was ahead of us). */
+  private decided = false;
   private current: { lease: Lease; leadership: Leadership } | undefined;
   private status: LatchState = 'latent';
   private failure: unknown;
@@ -139,8 +146,10 @@ export class LeaderLatch implements AsyncDisposable {
 
   /**
    * The current term of leadership, at once if this participant leads, else when it next does.
-   * Rejects with a `LockTimeoutError` after `timeout` ms (`0`: only if it leads now), with the
-   * signal's reason on abort, and with the latch's error once it is closed or failed.
+   * Rejects with a `LockTimeoutError` after `timeout` ms, with the signal's reason on abort, and
+   * with the latch's error once it is closed or failed. `timeout: 0` answers whether it leads now;
+   * called before the latch's first listing (just after `start()`), it waits for that listing,
+   * so a latch started on a free election leads (bound that wait with `signal`).
    */
   async leadership(options: AcquireOptions = {}): Promise<Leadership> {
     if (this.status === 'latent') throw badArguments('start() the latch first', this.path);
@@ -149,6 +158,7 @@ export class LeaderLatch implements AsyncDisposable {
     try {
       return await new Promise<Leadership>((resolve, reject) => {
         const waiter: Waiter = {
+          noWait: deadline.noWait,
           resolve: (leadership) => {
             cancel();
             resolve(leadership);
@@ -165,8 +175,9 @@ export class LeaderLatch implements AsyncDisposable {
         };
         if (this.status === 'closed') return waiter.reject(this.endError());
         if (this.hasLeadership && this.current) return waiter.resolve(this.current.leadership);
-        if (deadline.noWait) return waiter.reject(new LockTimeoutError(this.path, 0, awaited));
         if (deadline.signal?.aborted) return onAbort();
+        // `timeout: 0` before the first listing waits for it: only then is "not leader now" true.
+        if (deadline.noWait && this.decided) return waiter.reject(this.notLeaderNow());
         deadline.signal?.addEventListener('abort', onAbort, { once: true });
         this.waiters.add(waiter);
       });
@@ -208,6 +219,16 @@ export class LeaderLatch implements AsyncDisposable {
     return this.close();
   }
 
+  private notLeaderNow(): LockTimeoutError {
+    return new LockTimeoutError(this.path, 0, `leadership of ${this.path}`);
+  }
+
+  /** The first listing decided: `timeout: 0` waiters that were not made leader are answered. */
+  private firstListingDecided(): void {
+    this.decided = true;
+    for (const waiter of [...this.waiters]) if (waiter.noWait) waiter.reject(this.notLeaderNow());
+  }
+
   private endError(): unknown {
     return this.failure ?? this.closing.signal.reason;
   }
@@ -232,13 +253,11 @@ export class LeaderLatch implements AsyncDisposable {
           recovering = false;
         }
         const node = this.attempt.node ?? (await this.create(stop));
-        // A listing on a renewed session may still show the old session's node: never ours.
-        checkOwnSession(client, node);
         const children = await client.getChildren(path, { signal: stop }).catch((error) => {
           if (hasCode(error, 'NONODE') && !stop.aborted) return [] as string[];
           throw error;
         });
-        const sorted = sortContenders(children, [LATCH_NAME], 'interop');
+        const sorted = await this.inLine(children, node, stop);
         const own = sorted.findIndex((contender) => contender.name === node.name);
         if (own < 0) {
           // Our node is gone (deleted by someone else): join again, as Curator does.
@@ -246,9 +265,12 @@ export class LeaderLatch implements AsyncDisposable {
           continue;
         }
         if (own > 0) {
+          this.firstListingDecided();
           await waitForChange(client, childPath(path, sorted[own - 1]!.name), stop);
           continue;
         }
+        // A listing on a renewed session may still show the old session's node: never ours.
+        checkOwnSession(client, node);
         const end = await this.lead(node, stop);
         if (end === 'recreate') this.attempt.node = undefined;
         else if (end === 'recover') {
@@ -279,6 +301,24 @@ export class LeaderLatch implements AsyncDisposable {
         }
       }
     }
+  }
+
+  /**
+   * The candidates in line: by sequence, as Curator's LeaderLatch sorts, and by creation zxid once
+   * the counter has reached its limit (as the locks order, see `SequenceOrder`), where Curator's
+   * text order would let a newcomer sort ahead of the leader.
+   */
+  private inLine(children: readonly string[], node: OwnNode, stop: AbortSignal) {
+    return queueOrder(
+      this.client,
+      this.path,
+      children,
+      [LATCH_NAME],
+      'numeric',
+      node,
+      this.czxids,
+      stop,
+    );
   }
 
   private create(signal: AbortSignal): Promise<OwnNode> {
@@ -316,6 +356,7 @@ export class LeaderLatch implements AsyncDisposable {
     this.current = { lease, leadership };
     // A term lost at once (the link dropped since the listing) is never handed out.
     if (!lease.signal.aborted) for (const waiter of [...this.waiters]) waiter.resolve(leadership);
+    this.firstListingDecided();
     await new Promise<void>((resolve) => {
       if (lease.signal.aborted || stop.aborted) return resolve();
       const done = () => {
@@ -369,9 +410,14 @@ function untilConnected(client: LockClient, signal: AbortSignal, writable = fals
 
 /**
  * The participants of the election at `path`, the leader first, as Curator lists them: each
- * candidate node in line with its data as the id; nodes that vanish while being read are skipped.
+ * candidate node (named with one of `names`) in line with its data as the id; nodes that vanish
+ * while being read are skipped.
  */
-export async function participantsOf(client: LockClient, path: string): Promise<Participant[]> {
+export async function participantsOf(
+  client: LockClient,
+  path: string,
+  names: readonly string[] = [LATCH_NAME],
+): Promise<Participant[]> {
   let children: string[];
   try {
     children = await retry(() => client.getChildren(path));
@@ -379,19 +425,26 @@ export async function participantsOf(client: LockClient, path: string): Promise<
     if (hasCode(error, 'NONODE')) return [];
     throw error;
   }
-  const sorted = sortContenders(children, [LATCH_NAME], 'interop');
-  const read = await Promise.all(
+  const sorted = sortContenders(children, names, 'numeric');
+  const read = new Map<string, { id: string; czxid: bigint }>();
+  await Promise.all(
     sorted.map(async ({ name }) => {
-      const node = childPath(path, name);
       try {
-        const { data } = await retry(() => client.getData(node));
-        return { id: new TextDecoder().decode(data), path: node };
+        const { data, stat } = await retry(() => client.getData(childPath(path, name)));
+        read.set(name, { id: new TextDecoder().decode(data), czxid: stat.czxid });
       } catch (error) {
-        if (hasCode(error, 'NONODE')) return undefined;
-        throw error;
+        if (!hasCode(error, 'NONODE')) throw error;
       }
     }),
   );
-  const present = read.filter((entry) => entry !== undefined);
-  return present.map((entry, index) => ({ ...entry, isLeader: index === 0 }));
+  // The latch's own rule: creation order once the sequence numbers no longer tell it.
+  const czxids = new Map([...read].map(([name, { czxid }]) => [name, czxid] as const));
+  const line = pastSequenceLimit(sorted)
+    ? byCreation(sorted, czxids)
+    : sorted.filter(({ name }) => read.has(name));
+  return line.map(({ name }, index) => ({
+    id: read.get(name)!.id,
+    path: childPath(path, name),
+    isLeader: index === 0,
+  }));
 }

@@ -1,13 +1,17 @@
-// Run a task while leader (Curator LeaderSelector's model) on top of the Curator-compatible latch.
+// Run a task while leader, as Curator's LeaderSelector: its election is a Curator InterProcessMutex
+// on the path, so a Java LeaderSelector on the same path takes part in the same election.
+
 import { badArguments } from './errors.js';
 import {
   type ElectionClient,
-  LeaderLatch,
   type LeaderLatchOptions,
   type Leadership,
   type Participant,
   participantsOf,
 } from './leader-latch.js';
+import { Mutex } from './mutex.js';
+import { LockName } from './naming.js';
+import type { Lease } from './types.js';
 
 /** Options of a {@link LeaderSelector}. */
 export interface LeaderSelectorOptions extends LeaderLatchOptions {
@@ -30,16 +34,22 @@ export interface LeaderSelectorOptions extends LeaderLatchOptions {
  */
 export type LeaderTask = (leadership: Leadership) => Promise<void> | void;
 
+/** The node names a selector's election counts: those of the {@link Mutex} it runs on. */
+const SELECTOR_NAMES = [LockName.mutex, LockName.kazooMutex];
+
 /**
- * Runs `task` whenever this participant becomes leader of the election at `path` (a
- * {@link LeaderLatch}, so Curator LeaderLatch participants share the election). Leadership ends
- * when the task returns (the participant steps down, letting the next one lead) or when it may be
- * lost (the task's signal aborts; the selector waits for the task to return before it steps
- * down). With `requeue`, it then joins the line again.
+ * Runs `task` whenever this participant becomes leader of the election at `path`. The election is
+ * Curator's LeaderSelector's: an InterProcessMutex on `path` (a {@link Mutex}: protected
+ * `_c_<uuid>-lock-<seq>` nodes with the id as data), so Java processes running Curator's
+ * LeaderSelector on the same path share it. (Curator's LeaderLatch is a different layout: join
+ * that one with a {@link LeaderLatch}.) Leadership ends when the task returns (the participant
+ * steps down: its node is deleted, letting the next one lead) or when it may be lost (the task's
+ * signal aborts; the selector waits for the task to return before it steps down). With `requeue`,
+ * it then joins the line again at the back.
  */
 export class LeaderSelector implements AsyncDisposable {
   private readonly closing = new AbortController();
-  private latch: LeaderLatch | undefined;
+  private current: Lease | undefined;
   private running: Promise<void> | undefined;
 
   constructor(
@@ -51,11 +61,14 @@ export class LeaderSelector implements AsyncDisposable {
     private readonly options: LeaderSelectorOptions = {},
   ) {
     if (typeof task !== 'function') throw badArguments('task must be a function', path);
+    if (options.id !== undefined && typeof options.id !== 'string') {
+      throw badArguments('id must be a string', path);
+    }
   }
 
   /** True while the task runs with leadership that has not been lost. */
   get hasLeadership(): boolean {
-    return this.latch?.hasLeadership ?? false;
+    return this.current !== undefined && !this.current.signal.aborted;
   }
 
   /**
@@ -74,9 +87,12 @@ export class LeaderSelector implements AsyncDisposable {
     this.running = this.run();
   }
 
-  /** Every participant in line, the leader first (see {@link LeaderLatch.participants}). */
+  /**
+   * Every participant in line, the leader first, as Curator's `LeaderSelector.getParticipants()`
+   * lists them (the mutex's contenders, each node's data as its id); works before `start()`.
+   */
   participants(): Promise<Participant[]> {
-    return participantsOf(this.client, this.path);
+    return participantsOf(this.client, this.path, SELECTOR_NAMES);
   }
 
   /**
@@ -103,30 +119,28 @@ export class LeaderSelector implements AsyncDisposable {
 
   private async run(): Promise<void> {
     const stop = this.closing.signal;
-    const { requeue, onError: _, ...latchOptions } = this.options;
+    const { requeue, id = '', lossPolicy } = this.options;
+    const mutex = new Mutex(this.client, this.path, { data: id, lossPolicy });
     do {
-      const latch = new LeaderLatch(this.client, this.path, latchOptions);
-      this.latch = latch;
-      let electionFailed = false;
+      let lease: Lease;
       try {
-        latch.start();
-        const leadership = await latch.leadership({ signal: stop });
-        const signal = AbortSignal.any([leadership.signal, stop]);
-        try {
-          await this.task({ ...leadership, signal });
-        } catch (error) {
-          if (!signal.aborted || error !== signal.reason) this.report(error);
-        }
+        lease = await mutex.acquire({ signal: stop });
       } catch (error) {
-        // Waiting for leadership failed: closed (not an error) or the election itself failed.
-        if (!stop.aborted) {
-          electionFailed = true;
-          this.report(error);
-        }
-      } finally {
-        await latch.close();
+        // Closed while waiting (not an error), or the election itself failed.
+        if (!stop.aborted) this.report(error);
+        return;
       }
-      if (electionFailed) return;
+      this.current = lease;
+      const signal = AbortSignal.any([lease.signal, stop]);
+      try {
+        await this.task({ path: lease.path, fencingToken: lease.fencingToken, signal, id });
+      } catch (error) {
+        if (!signal.aborted || error !== signal.reason) this.report(error);
+      } finally {
+        this.current = undefined;
+        // Steps down: the node goes (retried across reconnects; the session takes it at worst).
+        await lease.release().catch((error: unknown) => this.report(error));
+      }
     } while (requeue === true && !stop.aborted);
   }
 }

@@ -122,8 +122,6 @@ export class QueueLock implements Lock {
       let children = await this.enqueue(attempt, signal);
       for (;;) {
         const node = attempt.node!;
-        // A listing on a renewed session may still show the old session's node: never ours.
-        checkOwnSession(client, node);
         let place = placeInQueue(children, node.name, this.rule);
         if (place === PAST_LIMIT) {
           czxids ??= new Map();
@@ -135,7 +133,11 @@ export class QueueLock implements Lock {
           children = await this.enqueue(attempt, signal);
           continue;
         }
-        if (place.ahead === 0) return this.hold(node);
+        if (place.ahead === 0) {
+          // A listing on a renewed session may still show the old session's node: never ours.
+          checkOwnSession(client, node);
+          return this.hold(node);
+        }
         if (!wait) {
           await cleanupAttempt(client, path, attempt);
           return null;

@@ -29,7 +29,8 @@ export type CuratorRecipe =
   | 'read'
   | 'write'
   | `semaphore:${number}`
-  | `latch:${string}`;
+  | `latch:${string}`
+  | `selector:${string}`;
 
 let compiled: string | undefined;
 

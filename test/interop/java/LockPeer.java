@@ -1,9 +1,11 @@
 // A Curator lock contender driven over stdin/stdout, for the TypeScript interop tests.
 //
 // Usage: java LockPeer <connectString> <lockPath> <mutex | revocable | read | write | semaphore:N
-//                                                  | latch:ID>
+//                                                  | latch:ID | selector:ID>
 // `revocable` is a mutex made revocable (makeRevocable): on a revocation request it releases.
 // `latch:ID` is a LeaderLatch with that id: acquire = start and await leadership, release = close.
+// `selector:ID` is a LeaderSelector with that id: acquire = start and await takeLeadership,
+// release = return from takeLeadership (stepping down) and close.
 //
 // Line protocol: each command line starts with a request id chosen by the caller, and gets exactly
 // one reply line starting with the same id. Lock commands are answered in order; the others at
@@ -16,7 +18,7 @@
 //   <id> protected <name> -> <id> protected true|false  (Curator's ProtectedUtils.isProtectedZNode)
 //   <id> revoke <node>  -> <id> revoke sent              (Curator's Revoker.attemptRevoke)
 //   <id> revoked        -> <id> revoked true|false       (revocable: a request came and was obeyed)
-//   <id> leading        -> <id> leading true|false       (latch: LeaderLatch.hasLeadership)
+//   <id> leading        -> <id> leading true|false       (latch, selector: hasLeadership)
 //   <id> quit           -> <id> bye, then the session is closed and the process exits (also on EOF)
 // Any failure        -> <id> error <message>
 //
@@ -30,6 +32,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
@@ -37,6 +40,8 @@ import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.framework.imps.ProtectedUtils;
 import org.apache.curator.framework.recipes.leader.LeaderLatch;
+import org.apache.curator.framework.recipes.leader.LeaderSelector;
+import org.apache.curator.framework.recipes.leader.LeaderSelectorListenerAdapter;
 import org.apache.curator.framework.recipes.leader.Participant;
 import org.apache.curator.framework.recipes.locks.InterProcessMutex;
 import org.apache.curator.framework.recipes.locks.InterProcessReadWriteLock;
@@ -158,6 +163,101 @@ public final class LockPeer {
     }
   }
 
+  /**
+   * LeaderSelector: takeLeadership signals that it leads, then blocks until `release`. A closed
+   * selector cannot start again, so each acquire makes one.
+   */
+  private static final class SelectorRecipe implements Recipe {
+    private final CuratorFramework client;
+    private final String path;
+    private final String id;
+    private volatile LeaderSelector selector;
+    private volatile CountDownLatch leading;
+    private volatile CountDownLatch stepDown;
+    /** The node of the running term, read on the thread that holds the mutex. */
+    private volatile String held;
+
+    SelectorRecipe(CuratorFramework client, String path, String id) {
+      this.client = client;
+      this.path = path;
+      this.id = id;
+    }
+
+    @Override
+    public synchronized String acquire(long ms) throws Exception {
+      CountDownLatch nowLeading = new CountDownLatch(1);
+      CountDownLatch release = new CountDownLatch(1);
+      leading = nowLeading;
+      stepDown = release;
+      LeaderSelector[] self = new LeaderSelector[1];
+      LeaderSelector made =
+          new LeaderSelector(
+              client,
+              path,
+              new LeaderSelectorListenerAdapter() {
+                @Override
+                public void takeLeadership(CuratorFramework c) throws Exception {
+                  held = lockPath(self[0]);
+                  nowLeading.countDown();
+                  release.await();
+                }
+              });
+      self[0] = made;
+      made.setId(id);
+      selector = made;
+      made.start();
+      boolean led = true;
+      if (ms < 0) nowLeading.await();
+      else led = nowLeading.await(ms, TimeUnit.MILLISECONDS);
+      if (!led) {
+        made.close();
+        return null;
+      }
+      return held;
+    }
+
+    // The selector's node is its InterProcessMutex's: reach it by reflection (both private; the
+    // mutex answers only on the thread that holds it, the one running takeLeadership).
+    private static String lockPath(LeaderSelector made) throws Exception {
+      java.lang.reflect.Field field = LeaderSelector.class.getDeclaredField("mutex");
+      field.setAccessible(true);
+      Method method = InterProcessMutex.class.getDeclaredMethod("getLockPath");
+      method.setAccessible(true);
+      return (String) method.invoke(field.get(made));
+    }
+
+    @Override
+    public synchronized void release() throws Exception {
+      stepDown.countDown();
+      selector.close();
+    }
+
+    @Override
+    public Collection<String> participants() throws Exception {
+      LeaderSelector current = selector;
+      if (current == null) {
+        // Never started: only read through (getParticipants reads the mutex's children).
+        current =
+            new LeaderSelector(
+                client,
+                path,
+                new LeaderSelectorListenerAdapter() {
+                  @Override
+                  public void takeLeadership(CuratorFramework c) {}
+                });
+      }
+      List<String> ids = new ArrayList<>();
+      for (Participant participant : current.getParticipants()) ids.add(participant.getId());
+      return ids;
+    }
+
+    @Override
+    public boolean flag(String name) {
+      if (name.equals("leading")) return selector != null && selector.hasLeadership();
+      return Recipe.super.flag(name);
+    }
+  }
+
   /** InterProcessMutex and the two sides of InterProcessReadWriteLock. */
   private static final class MutexRecipe implements Recipe {
     private final InterProcessMutex mutex;
@@ -229,6 +329,8 @@ public final class LockPeer {
     if (kind.equals("revocable")) return new RevocableRecipe(client, path, worker);
     if (kind.startsWith("latch:"))
       return new LatchRecipe(client, path, kind.substring("latch:".length()));
+    if (kind.startsWith("selector:"))
+      return new SelectorRecipe(client, path, kind.substring("selector:".length()));
     if (kind.equals("read"))
       return new MutexRecipe(new InterProcessReadWriteLock(client, path).readLock());
     if (kind.equals("write"))
@@ -263,7 +365,7 @@ public final class LockPeer {
   public static void main(String[] args) throws Exception {
     if (args.length != 3) {
       System.err.println(
-          "usage: LockPeer <connectString> <lockPath> <mutex|revocable|read|write|semaphore:N|latch:ID>");
+          "usage: LockPeer <connectString> <lockPath> <mutex|revocable|read|write|semaphore:N|latch:ID|selector:ID>");
       System.exit(2);
     }
     CuratorFramework client =
