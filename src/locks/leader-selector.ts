@@ -124,7 +124,8 @@ export class LeaderSelector implements AsyncDisposable {
     do {
       let lease: Lease;
       try {
-        lease = await mutex.acquire({ signal: stop });
+        // Settled only once a waiting attempt has removed its node: close() promises it is gone.
+        lease = await mutex.acquireSettled(stop);
       } catch (error) {
         // Closed while waiting (not an error), or the election itself failed.
         if (!stop.aborted) this.report(error);

@@ -90,6 +90,15 @@ export class QueueLock implements Lock {
     }
   }
 
+  /**
+   * @internal As `acquire({ signal })`, but an abort is answered only once the attempt has cleaned
+   * up after itself (its node deleted while the client stays connected), not at once: for
+   * recipes whose own close() promises that their node is gone (LeaderSelector).
+   */
+  acquireSettled(signal: AbortSignal): Promise<Lease> {
+    return this.contendAcrossRenewals(signal, true) as Promise<Lease>;
+  }
+
   /** Takes the lock if it is free now (or reenters it through `reentrantFrom`); never waits. */
   tryAcquire(options?: Pick<ReentrantAcquireOptions, 'reentrantFrom'>): Promise<Lease | null> {
     try {
