@@ -1,6 +1,7 @@
 // `zkts elect`: run a command while this process leads an election (Curator LeaderLatch layout).
 import { type Client, ZooKeeperError } from '../index.js';
 import { LeaderLatch, type Leadership, LockLostError, type LossPolicy } from '../locks/index.js';
+import { CliError, ExitCode } from './errors.js';
 import {
   ELECT_ROLE,
   type Forwarded,
@@ -17,31 +18,57 @@ export interface ElectedRun extends Supervision {
   /** Give up waiting for leadership after this many ms (undefined: wait forever). */
   timeout: number | undefined;
   lossPolicy: LossPolicy;
+  /**
+   * After leadership was lost and the command stopped: wait to lead again and run the command
+   * again (the default), instead of exiting 75.
+   */
+  rejoin: boolean;
 }
 
 /**
  * Joins the election, runs the command once leader, steps down when it exits. Resolves the exit
  * status: the command's, 73 (not leader within the timeout), 75 (leadership lost: the command was
- * stopped), or 128+N (signal N while waiting).
+ * stopped; only without `rejoin`, which waits to lead again and runs the command again), or
+ * 128+N (signal N while waiting).
  */
 export async function runElected(client: Client, run: ElectedRun): Promise<number> {
   const latch = new LeaderLatch(client, run.path, { id: run.id, lossPolicy: run.lossPolicy });
   const signals = catchSignals();
   try {
     latch.start();
-    const leadership = await waitPatiently(
-      () => latch.leadership({ timeout: run.timeout, signal: signals.waiting }),
-      {
-        activity: `waiting to lead ${run.path}`,
-        timedOut: (ms) => `not elected leader of ${run.path} within ${ms} ms`,
-      },
-      (text) => run.note(text),
-      signals.waiting,
-    );
-    if (leadership === undefined || signals.waiting.aborted) {
-      return signalStatus(signals.waiting.reason as Forwarded);
+    for (;;) {
+      const leadership = await waitPatiently(
+        () => latch.leadership({ timeout: run.timeout, signal: signals.waiting }),
+        {
+          activity: `waiting to lead ${run.path}`,
+          timedOut: (ms) => `not elected leader of ${run.path} within ${ms} ms`,
+        },
+        (text) => run.note(text),
+        signals.waiting,
+      );
+      if (leadership === undefined || signals.waiting.aborted) {
+        return signalStatus(signals.waiting.reason as Forwarded);
+      }
+      let status: number;
+      try {
+        status = await superviseCommand(
+          inElectionTerms(leadership),
+          run,
+          ELECT_ROLE,
+          signals.forwardTo,
+        );
+      } catch (error) {
+        // Lost between the grant and the start of the command: nothing ran yet.
+        if (!run.rejoin || !(error instanceof CliError) || error.exitCode !== ExitCode.LOCK_LOST)
+          throw error;
+        status = ExitCode.LOCK_LOST;
+        run.note(error.message);
+      }
+      signals.forwardTo(undefined);
+      if (status !== ExitCode.LOCK_LOST || !run.rejoin) return status;
+      // The latch stays in the election (after an expiry, on the client's new session).
+      run.note(`leadership of ${run.path} lost: waiting to lead again (--exit-on-loss exits 75)`);
     }
-    return await superviseCommand(inElectionTerms(leadership), run, ELECT_ROLE, signals.forwardTo);
   } finally {
     signals.dispose();
     // Steps down, but never waits long: the session's end removes the node anyway.

@@ -12,7 +12,8 @@ const FORWARDED: readonly Forwarded[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
  */
 export function catchSignals(): {
   waiting: AbortSignal;
-  forwardTo(forward: (signal: Forwarded) => void): void;
+  /** Signals go to `forward` from now on; `undefined`: they end the wait again. */
+  forwardTo(forward: ((signal: Forwarded) => void) | undefined): void;
   dispose(): void;
 } {
   const waiting = new AbortController();

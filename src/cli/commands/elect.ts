@@ -15,9 +15,12 @@ export const elect: Command = {
     'The command gets ZKTS_LOCK_PATH (its election node) and ZKTS_FENCING_TOKEN (strictly\n' +
     'increasing across leaders: hand it to the resource you protect).\n' +
     'If leadership is lost while the command runs (connection suspended, session expired, node\n' +
-    'deleted), the command gets SIGTERM, then SIGKILL after --grace ms, and zkts exits 75.\n' +
-    'Statuses: 73 not leader within --timeout, 75 leadership lost, 126/127 command not executable\n' +
-    '/ not found, 128+N interrupted by signal N while waiting; else the command’s own.',
+    'deleted), the command gets SIGTERM, then SIGKILL after --grace ms; zkts then waits to lead\n' +
+    'again (on a new session if the old one expired) and runs the command again. With\n' +
+    '--exit-on-loss it exits 75 instead.\n' +
+    'Statuses: 73 not leader within --timeout, 75 leadership lost (--exit-on-loss), 126/127\n' +
+    'command not executable / not found, 128+N interrupted by signal N while waiting; else the\n' +
+    'command’s own.',
   options: [
     { long: 'id', value: 'ID', help: 'participant id stored in the node (default HOST:PID)' },
     {
@@ -30,6 +33,10 @@ export const elect: Command = {
       long: 'grace',
       value: 'MS',
       help: 'SIGTERM to SIGKILL delay on lost leadership (default 5000)',
+    },
+    {
+      long: 'exit-on-loss',
+      help: 'exit 75 when leadership is lost, instead of waiting to lead again',
     },
     LOSS_POLICY_OPTION,
     JSON_OPTION,
@@ -51,6 +58,7 @@ export const elect: Command = {
       timeout: options.integer('timeout', 0),
       grace: options.integer('grace', 0) ?? 5_000,
       lossPolicy,
+      rejoin: !options.has('exit-on-loss'),
       command: rest,
       note: (text) => ctx.note(text),
     });

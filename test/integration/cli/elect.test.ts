@@ -1,5 +1,6 @@
 // `zkts elect`: CLI processes in one election, leadership lost mid-command, and the timeout.
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
+import { TcpProxy } from '../../harness/index.js';
 import {
   freshChroot,
   logEntry,
@@ -56,10 +57,59 @@ describe('zkts elect', () => {
     expect(await root.getChildren('/election')).toEqual([]);
   });
 
-  it('leadership lost mid-command (node deleted): the command is stopped and zkts exits 75', async () => {
+  it('leadership lost mid-command, then zkts leads again and runs the command again (the default)', async () => {
     const { servers, root } = await freshChroot();
     const { script, log } = workerScript();
-    const cli = await startCli(['elect', '/e', '--', node, script, log, 'A', '30000'], { servers });
+    const cli = await startCli(['elect', '/e', '--', node, script, log, 'A', '1500', '5'], {
+      servers,
+    });
+    await waitForLog(log, 'start', 'A');
+    const [name] = await root.getChildren('/e');
+    await root.delete(`/e/${name}`);
+    // Stopped (SIGTERM), then run again once the latch leads with a new node.
+    await expect.poll(() => readLog(log).filter((l) => l.what === 'start').length, POLL).toBe(2);
+    const result = await cli.done;
+    expect(result.code).toBe(5); // the second run's own status
+    const starts = readLog(log).filter((l) => l.what === 'start');
+    expect(BigInt(starts[1]!.token)).toBeGreaterThan(BigInt(starts[0]!.token));
+    expect(logEntry(log, 'term', 'A')).toBeDefined();
+    expect(result.stderr).toMatch(/waiting to lead again/);
+    expect(await root.getChildren('/e')).toEqual([]);
+  });
+
+  it('after a session expiry mid-command: stopped, then leads again on a new session and runs it again', async () => {
+    const { servers, root } = await freshChroot();
+    const [host, port] = servers.split('/')[0]!.split(':') as [string, string];
+    const proxy = await TcpProxy.start(host, Number(port));
+    onTestFinished(() => proxy.close());
+    const chroot = servers.slice(servers.indexOf('/'));
+    const { script, log } = workerScript();
+    const cli = await startCli(
+      ['--session-timeout', '1500', 'elect', '/e', '--', node, script, log, 'A', '2500', '0'],
+      { servers: proxy.connectString + chroot },
+    );
+    await waitForLog(log, 'start', 'A');
+    const [first] = await root.getChildren('/e');
+    const firstOwner = (await root.exists(`/e/${first}`))!.ephemeralOwner;
+    proxy.freeze('drop'); // longer than the session timeout: the session expires
+    await waitForLog(log, 'term', 'A');
+    await sleep(2_500);
+    proxy.thaw();
+    proxy.cut();
+    await expect.poll(() => readLog(log).filter((l) => l.what === 'start').length, POLL).toBe(2);
+    const [second] = await root.getChildren('/e');
+    expect(second).not.toBe(first);
+    expect((await root.exists(`/e/${second}`))!.ephemeralOwner).not.toBe(firstOwner);
+    expect((await cli.done).code).toBe(0);
+  });
+
+  it('--exit-on-loss: leadership lost mid-command (node deleted): the command is stopped and zkts exits 75', async () => {
+    const { servers, root } = await freshChroot();
+    const { script, log } = workerScript();
+    const cli = await startCli(
+      ['elect', '/e', '--exit-on-loss', '--', node, script, log, 'A', '30000'],
+      { servers },
+    );
     await waitForLog(log, 'start', 'A');
     const [name] = await root.getChildren('/e');
     await root.delete(`/e/${name}`);
