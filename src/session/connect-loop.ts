@@ -100,6 +100,9 @@ async function attempt(route: ConnectRoute, host: HostAddress, budget: number): 
       tls: route.tls,
       signal: controller.signal,
     });
+    // Stopped (or timed out) while the transport was still dialling: a transport that completes
+    // the dial anyway must not get a handshake, which would open a session nobody ends.
+    if (controller.signal.aborted) throw controller.signal.reason;
     return await route.serve(connection, host, () => clock.clearTimeout(handshakeTimer));
   } catch (error) {
     const reason: unknown = controller.signal.aborted ? controller.signal.reason : error;

@@ -70,6 +70,9 @@ export class LinkKeeper {
   handshake(frame: Uint8Array, connection: Connection, host: HostAddress): boolean {
     const { route } = this;
     if (frame.length === REPLY_HEADER_SIZE) throw handshakeRefusal(frame);
+    // The client ended while this handshake was in flight: the session it opens is not wanted
+    // (the server ends it once the connection closes and its timeout runs out).
+    if (isFinal(route.state())) throw makeError('CONNECTIONLOSS', 'the client has ended');
     const response = decodeConnectResponse(frame);
     if (response.timeOut <= 0) {
       // The server no longer knows this session (expired, or a wrong password). A refusal of a
