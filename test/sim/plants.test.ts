@@ -45,6 +45,12 @@ describe('planted bugs are found', () => {
     // The listing after a lost create reply misses the node on a follower that has not applied
     // it yet: a second node is created and the orphan heads the queue.
     ['recovery-read-without-sync', /stuck queue|two mutex holders/, 30],
+    // Session renewal. A lock that never hears of the expiry keeps a lease valid past it (two
+    // holders once the server gives the lock away), and its waiters wait on watches that ended.
+    ['lease-outlives-expiry', /two mutex holders|did not settle/, 8],
+    // A lock that takes its old session's node for its own after a renewal holds through a node
+    // that belongs to an expired session.
+    ['waiter-keeps-old-node', /through session 0x[0-9a-f]+, not its own/, 40],
   ];
   for (const [plant, expected, budget] of cases) {
     it(`${plant}: a violation within ${budget} seeds`, () => {

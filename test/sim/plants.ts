@@ -3,6 +3,7 @@
 // transport). Each must be caught by the invariants within the CI seed budget.
 
 import type { Client } from '../../src/client/client.js';
+import type { ClientEvents, WatchedEvent, Watcher } from '../../src/client/types.js';
 import type { LockClient, LockOptions } from '../../src/locks/index.js';
 import { encodeRequest } from '../../src/protocol/codecs.js';
 import { OpCode } from '../../src/protocol/ops.js';
@@ -33,6 +34,45 @@ export interface Plant {
   wrap?(client: Client, world: World, process: string): LockClient;
   /** The transport the client uses. */
   transport?(transport: Transport): Transport;
+  /** How long a holder keeps a lease (virtual ms), instead of 0-300. */
+  holdMs?: [number, number];
+}
+
+/** `client` as a LockClient with some members replaced (beyond what forwardLockClient offers). */
+function lockClientWith(
+  client: Client,
+  replaced: {
+    on?: <E extends keyof ClientEvents>(event: E, listener: ClientEvents[E]) => () => void;
+    sessionId?: () => bigint;
+    getData?: Client['getData'];
+    exists?: Client['exists'];
+  },
+): LockClient {
+  const base = forwardLockClient(client, {
+    ...(replaced.getData ? { getData: replaced.getData } : {}),
+    ...(replaced.exists ? { exists: replaced.exists } : {}),
+  });
+  return {
+    create2: base.create2,
+    delete: base.delete,
+    exists: base.exists,
+    getData: base.getData,
+    getChildren: base.getChildren,
+    sync: base.sync,
+    on: replaced.on ?? base.on,
+    get state() {
+      return client.state;
+    },
+    get closing() {
+      return client.closing;
+    },
+    get sessionId() {
+      return replaced.sessionId ? replaced.sessionId() : client.sessionId;
+    },
+    get chroot() {
+      return client.chroot;
+    },
+  };
 }
 
 /** The sequence suffix of a Curator-style mutex node (after `lock-`; signed past the wrap). */
@@ -145,6 +185,54 @@ export const plants: Record<string, Plant> = {
     wrap(client) {
       // The recovery reads stay; only the sync before them is skipped.
       return forwardLockClient(client, { sync: (async () => {}) as Client['sync'] });
+    },
+  },
+  'lease-outlives-expiry': {
+    name: 'lease-outlives-expiry',
+    description:
+      'the lock never hears of a session expiry (the state change and the watches it ends are hidden): a held lease is not aborted',
+    workload: 'mutex',
+    lockOptions: { lossPolicy: 'expired' },
+    // Holds that span a black hole longer than the session timeout.
+    holdMs: [2_000, 9_000],
+    faultKinds: ['holeLong', 'holeLong', 'reset'],
+    faultGap: [500, 3_000],
+    wrap(client) {
+      const hideEnding = <O extends { watch?: Watcher }>(options: O | undefined): O | undefined => {
+        const watch = options?.watch;
+        if (!watch) return options;
+        return {
+          ...options,
+          watch: (event: WatchedEvent) => event.type !== 'None' && watch(event),
+        };
+      };
+      return lockClientWith(client, {
+        on: (event, listener) =>
+          event === 'state'
+            ? client.on('state', (state, change) => {
+                if (state !== 'expired') (listener as ClientEvents['state'])(state, change);
+              })
+            : client.on(event, listener),
+        getData: (path, options) => client.getData(path, hideEnding(options)),
+        exists: (path, options) => client.exists(path, hideEnding(options)),
+      });
+    },
+  },
+  'waiter-keeps-old-node': {
+    name: 'waiter-keeps-old-node',
+    description:
+      "after a renewal the lock still believes in its old session (the session id it sees never changes): it may hold through the expired session's node",
+    workload: 'mutex',
+    faultKinds: ['holeLong', 'holeLong', 'holeShort', 'reset'],
+    faultGap: [300, 2_000],
+    wrap(client) {
+      let first: bigint | undefined;
+      return lockClientWith(client, {
+        sessionId: () => {
+          first ??= client.sessionId;
+          return first;
+        },
+      });
     },
   },
   'wrap-text-order': {

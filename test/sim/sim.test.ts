@@ -52,6 +52,8 @@ describe('deterministic simulation', () => {
     expect(summary.totals.handoffs).toBeGreaterThan(1_500);
     expect(summary.totals.faults).toBeGreaterThan(50);
     expect(summary.totals.expired).toBeGreaterThan(0);
+    // Clients renewed expired sessions and their workloads went on (session renewal).
+    expect(summary.totals.renewals).toBeGreaterThan(0);
     // Members crashed and were cut off, and leaders were elected again.
     expect(summary.totals.crashes).toBeGreaterThan(0);
     expect(summary.totals.partitions).toBeGreaterThan(0);

@@ -106,6 +106,16 @@ function lockWorkload(
             world.stats.handoffs++;
             world.log(`${ctx.name} holds ${kind} ${lease.path} token=${lease.fencingToken}`);
             const judged = world.sched.now > world.pauseShadowUntil;
+            // A lease is held through a node of the holder's own, current session: a node of an
+            // expired session (still listed while the server has not expired it) is nobody's.
+            const owner = world.ensemble?.leader.tree.get(
+              world.chroot + lease.path,
+            )?.ephemeralOwner;
+            if (owner !== undefined && owner !== client.sessionId && !lease.signal.aborted) {
+              world.violation(
+                `${ctx.name} holds ${lease.path} through session 0x${owner.toString(16)}, not its own 0x${client.sessionId.toString(16)}`,
+              );
+            }
             if (kind === 'mutex' || kind === 'write') {
               const previous = kind === 'write' ? lastWriteToken : lastToken;
               if (judged && !lease.signal.aborted && lease.fencingToken <= previous) {
@@ -117,7 +127,8 @@ function lockWorkload(
               else lastToken = lease.fencingToken;
             }
             holders.add(holder);
-            await sleep(rng.int(0, 300));
+            const [shortest, longest] = world.plant?.holdMs ?? [0, 300];
+            await sleep(rng.int(shortest, longest));
             holders.delete(holder);
             if (lease.signal.aborted) world.stats.lost++;
             await world.track(`${ctx.name} release`, lease.release()).catch((error: unknown) => {

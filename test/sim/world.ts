@@ -267,6 +267,12 @@ async function simulate(world: World, options: WorldOptions): Promise<WorldResul
           if (state === 'connected')
             world.reconnects.set(name, (world.reconnects.get(name) ?? 0) + 1);
         });
+        client.on('renewed', ({ previousSessionId, sessionId }) => {
+          world.stats.renewals = (world.stats.renewals ?? 0) + 1;
+          world.log(
+            `${name} renewed 0x${previousSessionId.toString(16)} -> 0x${sessionId.toString(16)}`,
+          );
+        });
         await instance.run({ world, client, name, index: p, stopping: () => stopping });
         if (!stopping) {
           world.log(`${name} session over (${client.state}); starting a new one`);
