@@ -64,12 +64,15 @@ export function printInspection(out: Output, view: LockInspection): void {
     out.line(`${view.path}: no holder, nobody waiting`);
     return;
   }
+  const election = view.contenders.every((c) => c.kind === 'candidate');
   out.line(
-    `${out.bold(view.path)}: ${view.holders} holding, ${view.waiting} waiting (grant order)`,
+    election
+      ? `${out.bold(view.path)}: election, ${view.holders} leader, ${view.waiting} ${view.waiting === 1 ? 'candidate' : 'candidates'} in line (leader first)`
+      : `${out.bold(view.path)}: ${view.holders} holding, ${view.waiting} waiting (grant order)`,
   );
   const rows = view.contenders.map((c, i) => [
     String(i + 1),
-    c.state === 'holder' ? out.green('holder') : out.yellow('waiting'),
+    stateCell(out, c),
     c.kind,
     c.naming ?? '-',
     hex(c.owner),
@@ -82,6 +85,13 @@ export function printInspection(out: Output, view: LockInspection): void {
     [['#', 'STATE', 'KIND', 'NAMING', 'OWNER', 'AGE', 'TOKEN', 'DATA', 'NODE'], ...rows],
     ['right', 'left', 'left', 'left', 'left', 'right', 'left', 'left', 'left'],
   );
+}
+
+/** `holder`/`waiting`, or `leader`/`candidate` for an election's candidates. */
+function stateCell(out: Output, c: LockContender): string {
+  const leads = c.state === 'holder';
+  if (c.kind === 'candidate') return leads ? out.green('leader') : out.yellow('candidate');
+  return leads ? out.green('holder') : out.yellow('waiting');
 }
 
 export function printFolders(out: Output, root: string, folders: readonly LockFolder[]): void {

@@ -3,20 +3,25 @@ import { sortContenders } from './contenders.js';
 import { hasCode } from './errors.js';
 import {
   type InspectClient,
+  type InspectOptions,
   inspectLock,
   KAZOO_READ_NAME,
   type LockContender,
   type LockInspection,
 } from './inspect.js';
+import { LATCH_NAME } from './leader-latch.js';
 import { childPath, LockName } from './naming.js';
 
 /** A lock found under a root: where, which layout, who holds and how many wait. */
 export interface LockFolder {
   /** The lock path (the folder holding the contender nodes). */
   readonly path: string;
-  /** `semaphore` (Curator's `leases/` + `locks/`), else the naming of its sequential nodes. */
-  readonly layout: 'curator' | 'kazoo' | 'curator+kazoo' | 'semaphore';
-  /** The first holder (in grant order), if any. */
+  /**
+   * `semaphore` (Curator's `leases/` + `locks/`), `election` (LeaderLatch candidates only), else
+   * the naming of its sequential lock nodes.
+   */
+  readonly layout: 'curator' | 'kazoo' | 'curator+kazoo' | 'semaphore' | 'election';
+  /** The first holder (in grant order; an election's leader), if any. */
   readonly holder: LockContender | undefined;
   /** The whole view of the lock, as {@link inspectLock} gives it. */
   readonly inspection: LockInspection;
@@ -26,6 +31,8 @@ export interface LockFolder {
 export interface FindLocksOptions {
   /** Stop after visiting this many nodes (default 100 000): a guard against walking a huge tree. */
   maxNodes?: number;
+  /** How mixed Curator/kazoo names are queued: see {@link InspectOptions.namingQueues}. */
+  namingQueues?: InspectOptions['namingQueues'];
   /** Abandons the walk (the promise rejects with the signal's reason). */
   signal?: AbortSignal;
 }
@@ -36,6 +43,7 @@ const ALL_NAMES = [
   LockName.write,
   LockName.kazooMutex,
   KAZOO_READ_NAME,
+  LATCH_NAME,
 ];
 const KAZOO = [LockName.kazooMutex, KAZOO_READ_NAME];
 /** How many folders are listed at once. */
@@ -43,7 +51,8 @@ const PARALLEL = 32;
 
 /**
  * Finds every lock folder under `root` (itself included): folders with sequential contender nodes
- * in the Curator or kazoo forms, and semaphores (Curator's layout), each inspected with
+ * in the Curator or kazoo forms, semaphores (Curator's layout) and LeaderLatch elections, each
+ * inspected with
  * {@link inspectLock}. Sorted by path. An exclusive lock (a bare ephemeral node) is not found this
  * way: inspect its path directly.
  */
@@ -81,8 +90,15 @@ export async function findLocks(
           const contenders = sortContenders(children, ALL_NAMES);
           if (contenders.length > 0) {
             const kazoo = contenders.filter((c) => KAZOO.includes(c.lockName)).length;
+            const locks = contenders.filter((c) => c.lockName !== LATCH_NAME).length;
             const layout =
-              kazoo === 0 ? 'curator' : kazoo === contenders.length ? 'kazoo' : 'curator+kazoo';
+              locks === 0
+                ? 'election'
+                : kazoo === 0
+                  ? 'curator'
+                  : kazoo === locks
+                    ? 'kazoo'
+                    : 'curator+kazoo';
             found.push({ path, layout });
             // Lock nodes are ephemeral: they have no children to visit.
             skip = new Set(contenders.map((c) => c.name));
@@ -96,7 +112,10 @@ export async function findLocks(
   found.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   const inspected = await Promise.all(
     found.map(async ({ path, layout }) => {
-      const inspection = await inspectLock(client, path, { signal });
+      const inspection = await inspectLock(client, path, {
+        signal,
+        namingQueues: options.namingQueues,
+      });
       return { path, layout, holder: inspection.contenders[0], inspection };
     }),
   );

@@ -1,32 +1,30 @@
 // Who holds a lock and who waits: a read-only view of a lock path, ordered and decided by the
 // same functions the recipes use, so it agrees with what our locks, Curator and kazoo do.
-import type { Stat } from '../client/types.js';
+import { predecessorDecision, type SequenceOrder } from './contenders.js';
+import { badArguments } from './errors.js';
 import {
-  byCreation,
-  type Decision,
-  pastSequenceLimit,
-  predecessorDecision,
-  readerDecision,
-  type SequenceOrder,
-  sortContenders,
-} from './contenders.js';
-import { badArguments, hasCode } from './errors.js';
-import {
-  baseName,
-  type Contender,
-  childPath,
-  LockName,
-  type NamingStyle,
-  parentOf,
-  parseContender,
-} from './naming.js';
+  CURATOR_NAMES,
+  childrenOf,
+  KAZOO_NAMES,
+  LOCK_NAMES,
+  type Planned,
+  planQueue,
+  queueOf,
+  readContenders,
+  readNode,
+} from './inspect-plan.js';
+import { LATCH_NAME } from './leader-latch.js';
+import { baseName, childPath, LockName, type NamingStyle, parentOf } from './naming.js';
 import type { LockClient } from './types.js';
 
-/** kazoo's `ReadLock` node name (its `Lock` and `WriteLock` use {@link LockName.kazooMutex}). */
-export const KAZOO_READ_NAME = '__rlock__';
+export { KAZOO_READ_NAME } from './inspect-plan.js';
 
-/** What a contender node is: a mutex node, one side of a read/write lock, or a semaphore lease. */
-export type ContenderKind = 'mutex' | 'read' | 'write' | 'lease' | 'exclusive';
+/**
+ * What a contender node is: a mutex node, one side of a read/write lock, a semaphore lease, an
+ * {@link ExclusiveLock} node, or a {@link LeaderLatch} candidate (`'candidate'`: its holder is the
+ * election's leader). A {@link LeaderSelector}'s nodes are mutex nodes: its holder is the leader.
+ */
+export type ContenderKind = 'mutex' | 'read' | 'write' | 'lease' | 'exclusive' | 'candidate';
 
 /** One node of a lock, holding or waiting. */
 export interface LockContender {
@@ -61,9 +59,9 @@ export interface LockInspection {
   /** The lock path inspected. */
   readonly path: string;
   /**
-   * Holders first in the order they were granted, then waiters in the order they will be. A path
-   * shared by Curator-style and kazoo-style nodes has two independent queues (neither library
-   * honours the other's names): the Curator queue is listed first.
+   * Holders first in the order they were granted, then waiters in the order they will be.
+   * Curator-style and kazoo-style lock nodes on one path form one queue, as the recipes see them
+   * (see {@link InspectOptions.namingQueues}); LeaderLatch candidates form their own line.
    */
   readonly contenders: readonly LockContender[];
   /** The contenders that hold (several for read locks and semaphores). */
@@ -85,128 +83,21 @@ export interface InspectOptions {
    * that has just created its lease and waits for the count to drop shows up as a holder).
    */
   maxLeases?: number;
+  /**
+   * How Curator-style (`-lock-`, `__READ__`, `__WRIT__`) and kazoo-style (`__lock__`, `__rlock__`)
+   * nodes on one path are queued. `'shared'` (default): one queue, as this library's `Mutex` (in
+   * either naming) and kazoo with `extra_lock_patterns=['-lock-']` see them. `'separate'`: two
+   * independent queues, each with its own holder, as Curator's own InterProcessMutex and kazoo's
+   * default Lock see them (each honours only its own names): use it for a path where such Java
+   * and Python processes contend together.
+   */
+  namingQueues?: 'shared' | 'separate';
   /** Abandons the reads (the promise rejects with the signal's reason). */
   signal?: AbortSignal;
 }
 
 /** What inspecting needs from a client: reads only (a `Client` fits, and so does a read-only fake). */
 export type InspectClient = Pick<LockClient, 'getChildren' | 'getData' | 'exists'>;
-
-/** A node as read: its data and stat. */
-interface NodeRead {
-  data: Uint8Array;
-  stat: Stat;
-}
-
-interface Planned {
-  name: string;
-  dir: string;
-  kind: ContenderKind;
-  naming: NamingStyle | undefined;
-  sequence: number | undefined;
-  decision: Decision;
-  node: NodeRead;
-}
-
-const CURATOR_NAMES = [LockName.mutex, LockName.read, LockName.write];
-const KAZOO_NAMES = [LockName.kazooMutex, KAZOO_READ_NAME];
-
-/** Kind of a contender from its lock name. */
-function kindOf(lockName: string): ContenderKind {
-  switch (lockName) {
-    case LockName.read:
-    case KAZOO_READ_NAME:
-      return 'read';
-    case LockName.write:
-      return 'write';
-    case LockName.lease:
-      return 'lease';
-    default:
-      return 'mutex';
-  }
-}
-
-/**
- * Reads the children of `dir` that are contenders of `names` (in parallel): their data, and the
- * stat whose czxid orders them past the sequence limit. Those gone meanwhile are left out.
- */
-async function readContenders(
-  client: InspectClient,
-  dir: string,
-  children: readonly string[],
-  names: readonly string[],
-  signal: AbortSignal | undefined,
-): Promise<Map<string, NodeRead>> {
-  const nodes = new Map<string, NodeRead>();
-  await Promise.all(
-    children
-      .filter((name) => parseContender(name, names) !== undefined)
-      .map(async (name) => {
-        const node = await readNode(client, childPath(dir, name), signal);
-        if (node) nodes.set(name, node);
-      }),
-  );
-  return nodes;
-}
-
-/**
- * The contenders of `names` among `nodes` in queue order, as the recipes order them: with
- * `'numeric'`, by creation zxid once any is at the sequence limit or past a wrap.
- */
-function queueOf(
-  nodes: ReadonlyMap<string, NodeRead>,
-  names: readonly string[],
-  order: SequenceOrder,
-): Contender[] {
-  const sorted = sortContenders([...nodes.keys()], names, order);
-  if (order !== 'numeric' || !pastSequenceLimit(sorted)) return sorted;
-  const czxids = new Map(sorted.map(({ name }) => [name, nodes.get(name)!.stat.czxid] as const));
-  return byCreation(sorted, czxids);
-}
-
-/**
- * One queue of sequential contenders, decided as the recipes decide: a reader holds when no
- * writer is ahead of it; anything else holds at the head of the queue.
- */
-function planQueue(
-  dir: string,
-  nodes: ReadonlyMap<string, NodeRead>,
-  names: readonly string[],
-  writeName: string,
-  naming: NamingStyle,
-  order: SequenceOrder,
-): Planned[] {
-  const sorted = queueOf(nodes, names, order);
-  return sorted.map((contender, own) => {
-    const kind = kindOf(contender.lockName);
-    const decision =
-      kind === 'read' ? readerDecision(sorted, own, writeName) : predecessorDecision(sorted, own);
-    const node = nodes.get(contender.name)!;
-    return {
-      name: contender.name,
-      dir,
-      kind,
-      naming,
-      sequence: contender.sequence,
-      decision,
-      node,
-    };
-  });
-}
-
-/** Children of `path`, or [] when it does not exist. */
-async function childrenOf(
-  client: InspectClient,
-  path: string,
-  signal?: AbortSignal,
-): Promise<string[]> {
-  try {
-    return await client.getChildren(path, { signal });
-  } catch (error) {
-    if (hasCode(error, 'NONODE')) return [];
-    throw error;
-  }
-}
 
 /** The semaphore layout (`leases/` and `locks/` under the path): lease holders, then the guard queue. */
 async function planSemaphore(
@@ -259,8 +150,10 @@ async function planSemaphore(
  * Lists the contenders of the lock at `path` in grant order, with their owner session, age,
  * fencing token and data. Understands every layout the recipes use: Curator's mutex and
  * read/write lock (and our {@link Mutex} and {@link ReadWriteLock}), kazoo's Lock, ReadLock and
- * WriteLock, the semaphore (`leases/` and `locks/` under `path`) and the {@link ExclusiveLock}
- * (an ephemeral node at `path`). A path that does not exist has no contenders.
+ * WriteLock, the semaphore (`leases/` and `locks/` under `path`), the {@link ExclusiveLock}
+ * (an ephemeral node at `path`), and elections: Curator's LeaderLatch (ours too; candidates in
+ * line, the leader as holder) and LeaderSelector (a mutex). A path that does not exist has no
+ * contenders.
  *
  * A snapshot: nodes may come and go while it is taken (those that went are left out). Read-only.
  */
@@ -278,6 +171,16 @@ export async function inspectLock(
       path,
     );
   }
+  if (
+    options.namingQueues !== undefined &&
+    options.namingQueues !== 'shared' &&
+    options.namingQueues !== 'separate'
+  ) {
+    throw badArguments(
+      `namingQueues must be 'shared' or 'separate', got ${String(options.namingQueues)}`,
+      path,
+    );
+  }
   const order = options.sequenceOrder ?? 'numeric';
   const signal = options.signal;
   const children = await childrenOf(client, path, signal);
@@ -286,17 +189,15 @@ export async function inspectLock(
     planned = await planSemaphore(client, path, options);
   } else if (children.length > 0) {
     // Read first: the order at the sequence limit needs each node's czxid.
-    const nodes = await readContenders(
-      client,
-      path,
-      children,
-      [...CURATOR_NAMES, ...KAZOO_NAMES],
-      signal,
-    );
-    planned = [
-      ...planQueue(path, nodes, CURATOR_NAMES, LockName.write, 'curator', order),
-      ...planQueue(path, nodes, KAZOO_NAMES, LockName.kazooMutex, 'kazoo', order),
-    ];
+    const nodes = await readContenders(client, path, children, [...LOCK_NAMES, LATCH_NAME], signal);
+    const locks =
+      options.namingQueues === 'separate'
+        ? [
+            ...planQueue(path, nodes, CURATOR_NAMES, order),
+            ...planQueue(path, nodes, KAZOO_NAMES, order),
+          ]
+        : planQueue(path, nodes, LOCK_NAMES, order);
+    planned = [...locks, ...planQueue(path, nodes, [LATCH_NAME], order)];
   } else {
     planned = await planExclusive(client, path, signal);
   }
@@ -349,19 +250,6 @@ async function planExclusive(
       node,
     },
   ];
-}
-
-async function readNode(
-  client: InspectClient,
-  path: string,
-  signal: AbortSignal | undefined,
-): Promise<NodeRead | undefined> {
-  try {
-    return await client.getData(path, { signal });
-  } catch (error) {
-    if (hasCode(error, 'NONODE')) return undefined; // released meanwhile
-    throw error;
-  }
 }
 
 function toContender(p: Planned, now: number): LockContender {

@@ -8,6 +8,7 @@
 //   --duration <virtual ms of workload per world>   --wrap (sequence counters start at their limit)
 //   --slow-followers (a follower applies commits seconds late for a while; apply stalls)
 //   --no-member-faults (no member crash/restart, no member cut off from the others)
+//   --workload <name> (mutex, semaphore, rwlock, or latch: an election, only run when named)
 import { plants } from './plants.js';
 import { runWorld } from './world.js';
 
@@ -23,6 +24,7 @@ interface Args {
   nearWrap: boolean;
   slowFollowers: boolean;
   memberFaults: boolean;
+  workload?: string;
 }
 
 function parseArgs(argv: readonly string[]): Args {
@@ -47,6 +49,7 @@ function parseArgs(argv: readonly string[]): Args {
     else if (flag === '--from') args.from = Number(value());
     else if (flag === '--count') args.count = Number(value());
     else if (flag === '--plant') args.plant = value();
+    else if (flag === '--workload') args.workload = value();
     else if (flag === '--duration') args.duration = Number(value());
     else if (flag === '--twice') args.twice = true;
     else if (flag === '--wrap') args.nearWrap = true;
@@ -73,6 +76,7 @@ async function main(): Promise<void> {
       nearWrap: args.nearWrap,
       slowFollowers: args.slowFollowers,
       memberFaults: args.memberFaults,
+      workload: args.workload,
     });
     for (const line of result.trace) console.log(line);
     console.log(`\nseed ${result.seed}: ${result.config}`);
@@ -95,6 +99,7 @@ async function main(): Promise<void> {
       nearWrap: args.nearWrap,
       slowFollowers: args.slowFollowers,
       memberFaults: args.memberFaults,
+      workload: args.workload,
     });
     worlds++;
     for (const [k, v] of Object.entries(result.stats)) totals[k] = (totals[k] ?? 0) + v;
@@ -106,6 +111,7 @@ async function main(): Promise<void> {
         nearWrap: args.nearWrap,
         slowFollowers: args.slowFollowers,
         memberFaults: args.memberFaults,
+        workload: args.workload,
       });
       if (again.hash !== result.hash) mismatches.push(seed);
     }

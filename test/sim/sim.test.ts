@@ -65,4 +65,14 @@ describe('deterministic simulation', () => {
     expect(explain(summary)).toBe('');
     expect(summary.totals.handoffs).toBeGreaterThan(500);
   }, 120_000);
+
+  it('the election (LeaderLatch workload) keeps one leader, also with the counters at their limit', () => {
+    for (const wrap of [[], ['--wrap']]) {
+      const args = ['--from', '1', '--count', '10', '--duration', '15000', '--workload', 'latch'];
+      const summary = sim([...args, ...wrap]);
+      expect(explain(summary)).toBe('');
+      // Leadership really changed hands, many times, in every mode.
+      expect(summary.totals.handoffs).toBeGreaterThan(300);
+    }
+  }, 120_000);
 });

@@ -4,7 +4,7 @@
 
 import type { Client } from '../../src/client/client.js';
 import type { Lease, LockClient, LockOptions } from '../../src/locks/index.js';
-import { Mutex, ReadWriteLock, Semaphore } from '../../src/locks/index.js';
+import { LeaderLatch, Mutex, ReadWriteLock, Semaphore } from '../../src/locks/index.js';
 import { checkWatchEvent, type WatchRecord, type World } from './world.js';
 
 export interface ProcessContext {
@@ -17,7 +17,7 @@ export interface ProcessContext {
 
 interface Holder {
   name: string;
-  kind: 'mutex' | 'read' | 'write' | 'lease';
+  kind: 'mutex' | 'read' | 'write' | 'lease' | 'leader';
   lease: Lease;
   since: number;
 }
@@ -49,6 +49,8 @@ export interface Workload {
   name: string;
   /** Created (persistent) before the world starts. */
   root: string;
+  /** False: only run when asked for by name (`--workload`), never drawn for a world. */
+  pooled?: false;
   create(world: World): WorkloadInstance;
 }
 
@@ -116,7 +118,7 @@ function lockWorkload(
                 `${ctx.name} holds ${lease.path} through session 0x${owner.toString(16)}, not its own 0x${client.sessionId.toString(16)}`,
               );
             }
-            if (kind === 'mutex' || kind === 'write') {
+            if (kind === 'mutex' || kind === 'write' || kind === 'leader') {
               const previous = kind === 'write' ? lastWriteToken : lastToken;
               if (judged && !lease.signal.aborted && lease.fencingToken <= previous) {
                 world.violation(
@@ -181,6 +183,46 @@ function lockWorkload(
   };
 }
 
+/**
+ * One term of a LeaderLatch as a lease: a fresh latch joins the election, its term is handed out
+ * once it leads, and releasing it closes the latch (the node goes: the next candidate leads). A
+ * latch that did not lead in time, or failed, is closed before the error is passed on.
+ */
+async function leadOnce(
+  client: LockClient,
+  path: string,
+  id: string,
+  options: LockOptions,
+  timeout: number | undefined,
+): Promise<Lease> {
+  const latch = new LeaderLatch(client, path, {
+    id,
+    lossPolicy: options.lossPolicy,
+  });
+  latch.start();
+  try {
+    const term = await latch.leadership({ timeout });
+    let released = false;
+    const release = () => {
+      released = true;
+      return latch.close();
+    };
+    return {
+      path: term.path,
+      fencingToken: term.fencingToken,
+      signal: term.signal,
+      get released() {
+        return released;
+      },
+      release,
+      [Symbol.asyncDispose]: release,
+    };
+  } catch (error) {
+    await latch.close();
+    throw error;
+  }
+}
+
 function isFinal(state: string): boolean {
   return state === 'closed' || state === 'expired' || state === 'auth-failed';
 }
@@ -231,6 +273,22 @@ async function watchActivity(ctx: ProcessContext, path: string): Promise<void> {
   }
 }
 
+/** The election: one LeaderLatch term per round (`--workload latch`, with `--wrap` too). */
+const latchWorkload: Workload = {
+  ...lockWorkload(
+    'latch',
+    `${ROOT}/election`,
+    (client, world, options) => ({
+      acquire: async (timeout) => [
+        'leader',
+        await leadOnce(client, `${ROOT}/election`, `p${world.rng.int(0, 99)}`, options, timeout),
+      ],
+    }),
+    (valid) => (valid.length > 1 ? 'two leaders' : null),
+  ),
+  pooled: false,
+};
+
 export const workloads: Record<string, Workload> = {
   mutex: lockWorkload(
     'mutex',
@@ -267,4 +325,5 @@ export const workloads: Record<string, Workload> = {
         ? 'a writer with another holder'
         : null,
   ),
+  latch: latchWorkload,
 };

@@ -28,6 +28,8 @@ export interface WorldOptions {
   slowFollowers?: boolean;
   /** Member crashes and restarts, and members cut off from the others (default on). */
   memberFaults?: boolean;
+  /** Run this workload (by name) instead of drawing one from the pool. */
+  workload?: string;
 }
 
 export interface WorldResult {
@@ -132,6 +134,9 @@ export interface WatchRecord {
 export async function runWorld(options: WorldOptions): Promise<WorldResult> {
   const plant = options.plant ? plants[options.plant] : undefined;
   if (options.plant && !plant) throw new Error(`unknown plant ${options.plant}`);
+  if (options.workload && !workloads[options.workload]) {
+    throw new Error(`unknown workload ${options.workload}`);
+  }
   const world = new World(options.seed, options.keepTrace ?? false, plant);
   const { sched, rng } = world;
   const env = installEnvironment(sched, rng.fork(), EPOCH);
@@ -174,9 +179,9 @@ async function simulate(world: World, options: WorldOptions): Promise<WorldResul
   const processes = cfgRng.int(2, 5);
   const faulty = world.plant?.faultKinds ? true : cfgRng.chance(0.8);
   const lags = Array.from({ length: members + 1 }, () => cfgRng.pick([0.2, 1, 5, 30]));
-  const workload: Workload = world.plant?.workload
-    ? workloads[world.plant.workload]!
-    : cfgRng.pick(Object.values(workloads));
+  const pool = Object.values(workloads).filter((w) => w.pooled !== false);
+  const named = world.plant?.workload ?? options.workload;
+  const workload: Workload = named ? workloads[named]! : cfgRng.pick(pool);
   const duration = options.duration ?? 30_000;
   const slowFollowers = world.plant?.slowFollowers ?? options.slowFollowers ?? false;
   const chroot = world.plant?.chroot ?? '';

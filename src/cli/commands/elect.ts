@@ -1,12 +1,13 @@
 // elect PATH [options] -- COMMAND...: run a command while this process is the elected leader.
 import { hostname } from 'node:os';
 import { runElected } from '../elect.js';
+import { electionJson, listElection, printElection } from '../election-view.js';
 import { UsageError } from '../errors.js';
 import { type Command, JSON_OPTION, LOSS_POLICY_OPTION, lossPolicyOf } from './types.js';
 
 export const elect: Command = {
   name: 'elect',
-  usage: 'elect PATH [OPTIONS] -- COMMAND [ARG...]',
+  usage: 'elect PATH [OPTIONS] -- COMMAND [ARG...]  |  elect --list PATH',
   summary: 'run a command while elected leader (Curator LeaderLatch compatible)',
   details:
     'Joins the election at PATH (Curator LeaderLatch nodes: Java LeaderLatch processes take part\n' +
@@ -20,8 +21,11 @@ export const elect: Command = {
     '--exit-on-loss it exits 75 instead.\n' +
     'Statuses: 73 not leader within --timeout, 75 leadership lost (--exit-on-loss), 126/127\n' +
     'command not executable / not found, 128+N interrupted by signal N while waiting; else the\n' +
-    'command’s own.',
+    'command’s own.\n' +
+    '--list PATH prints the leader and the candidates in line (no command; like etcdctl elect\n' +
+    '-l): LeaderLatch candidates, or else a LeaderSelector election’s. Exit 3 if PATH is missing.',
   options: [
+    { long: 'list', short: 'l', help: 'print the leader and the candidates of PATH, then exit' },
     { long: 'id', value: 'ID', help: 'participant id stored in the node (default HOST:PID)' },
     {
       long: 'timeout',
@@ -45,6 +49,14 @@ export const elect: Command = {
   rest: true,
   notInShell: 'run `zkts elect` from your system shell',
   async run(ctx, { options, positionals, rest }) {
+    if (options.has('list')) {
+      if (rest !== undefined && rest.length > 0) throw new UsageError('--list takes no command');
+      const client = await ctx.client();
+      const view = await listElection(client, positionals[0]!, ctx.call().signal);
+      if (ctx.out.json) ctx.out.emit(electionJson(view));
+      else printElection(ctx.out, view);
+      return 0;
+    }
     if (rest === undefined || rest.length === 0) {
       throw new UsageError(
         'elect needs a command after --, e.g. zkts elect /election/job -- ./job.sh',

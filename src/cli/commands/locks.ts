@@ -2,6 +2,7 @@
 import { ZooKeeperError } from '../../index.js';
 import { findLocks, inspectLock } from '../../locks/index.js';
 import type { CommandContext } from '../context.js';
+import { requireNode } from '../election-view.js';
 import { UsageError } from '../errors.js';
 import { folderJson, inspectionJson, printFolders, printInspection } from '../locks-view.js';
 import { isoTime } from '../output.js';
@@ -19,6 +20,8 @@ export const locks: Command = {
     'read, write, lease, exclusive), naming (curator or kazoo, so Java and Python processes show\n' +
     'up too), owner session, age, fencing token (czxid) and node data (Curator stores the owner’s\n' +
     'IP address, kazoo its identifier). Understands Curator’s and kazoo’s layouts and ours.\n' +
+    'On an election path: the LeaderLatch candidates in line, the leader first (see also\n' +
+    '`zkts elect --list`). A PATH that does not exist exits 3 (NONODE).\n' +
     '-R finds every lock folder under PATH, with its holder and queue length.\n' +
     '--watch prints the view again on every change (a persistent watch) until Ctrl-C.\n' +
     '--json gives one object per view (one line each with --watch).',
@@ -42,18 +45,22 @@ export const locks: Command = {
       throw new UsageError('--max-leases applies to one lock, not to -R');
     }
     const client = await ctx.client();
+    const watching = options.has('watch');
     const show = async (signal: AbortSignal) => {
       if (recursive) {
         const folders = await findLocks(client, path, { signal });
+        // A path that does not exist is an error, not an empty view (unless watched: it may come).
+        if (folders.length === 0 && !watching) await requireNode(client, path, signal);
         if (ctx.out.json) ctx.out.emit({ root: path, locks: folders.map(folderJson) });
         else printFolders(ctx.out, path, folders);
       } else {
         const view = await inspectLock(client, path, { maxLeases, signal });
+        if (view.contenders.length === 0 && !watching) await requireNode(client, path, signal);
         if (ctx.out.json) ctx.out.emit(inspectionJson(view));
         else printInspection(ctx.out, view);
       }
     };
-    if (!options.has('watch')) {
+    if (!watching) {
       await show(ctx.call().signal);
       return 0;
     }

@@ -51,8 +51,10 @@ describe('zkts locks', () => {
     expect(view.contenders[1]).toMatchObject({ state: 'waiting', owner: hex(other.sessionId) });
     expect(view.contenders[1]!.waitsFor).toBe(held.path.split('/').at(-1));
 
-    const none = await runCli(['locks', '/locks/none'], { servers });
-    expect(none.stdout).toBe('/locks/none: no holder, nobody waiting\n');
+    // A lock path that exists but is empty is free; one that does not exist is NONODE (exit 3).
+    await root.create('/locks/free');
+    const free = await runCli(['locks', '/locks/free'], { servers });
+    expect([free.code, free.stdout]).toEqual([0, '/locks/free: no holder, nobody waiting\n']);
     await held.release();
     await (await waiting).release();
   });

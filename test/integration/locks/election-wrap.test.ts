@@ -3,7 +3,7 @@
 // candidate is numbered 2147483647; the line must stay the creation order, as the locks keep it.
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { type Client, CreateMode, connect } from '../../../src/index.js';
-import { LeaderLatch } from '../../../src/locks/index.js';
+import { LeaderLatch, LeaderSelector } from '../../../src/locks/index.js';
 import { startStandaloneWithCversion } from '../../harness/crafted.js';
 import type { ZkServer } from '../../harness/index.js';
 import { sleep, until } from './helpers.js';
@@ -122,5 +122,34 @@ describe('LeaderLatch at the limit of the sequence counter (2^31 - 1)', () => {
       await latch.close();
     }
     expect(order).toEqual(['c0', 'c1', 'c2', 'c3', 'c4']);
+  });
+
+  it('LeaderSelectors with requeue at the limit: terms never overlap, every node at or past the limit', async () => {
+    const [a, b] = await Promise.all([client(), client()]);
+    await reachLimit(a);
+    let running = 0;
+    let overlaps = 0;
+    const nodes: string[] = [];
+    const task = async (leadership: { path: string }) => {
+      running++;
+      if (running > 1) overlaps++;
+      nodes.push(leadership.path);
+      await sleep(15);
+      running--;
+    };
+    const selectors = [a, b, a].map(
+      (zk, i) => new LeaderSelector(zk, PARENT, task, { id: `s${i}`, requeue: true }),
+    );
+    for (const selector of selectors) selector.start();
+    try {
+      await until(() => nodes.length >= 30, '30 terms', 20_000);
+    } finally {
+      await Promise.all(selectors.map((selector) => selector.close()));
+    }
+    expect(overlaps).toBe(0);
+    // At the limit, or past it: under this churn the server has been seen to number a node
+    // -2147483648 too. Either way only the creation order tells the line.
+    const sequences = nodes.map((path) => Number(path.slice(path.lastIndexOf('lock-') + 5)));
+    expect(sequences.filter((n) => n !== 2 ** 31 - 1 && n >= 0)).toEqual([]);
   });
 });

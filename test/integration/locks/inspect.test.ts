@@ -116,9 +116,10 @@ describe('inspectLock', () => {
       owner: a.sessionId,
     });
     // The Java process contends now too: it ignores kazoo's names, so it holds at once in the
-    // Curator queue while the Python process holds the kazoo one.
+    // Curator queue while the Python process holds the kazoo one (the view with separate queues;
+    // the default, one queue, is what our recipes see: see inspect-mixed.test.ts).
     const curatorAgain = await curator.acquire();
-    const mixed = await inspectLock(observer, curatorPath);
+    const mixed = await inspectLock(observer, curatorPath, { namingQueues: 'separate' });
     expect(mixed.contenders.map((c) => `${c.state} ${c.naming}`)).toEqual([
       'holder curator',
       'holder kazoo',
@@ -131,7 +132,7 @@ describe('inspectLock', () => {
     ]);
     expect(mixed.contenders[2]!.waitsFor).toBe(mixed.contenders[1]!.name);
     // findLocks: one folder, both layouts, two holders and one waiter.
-    const found = await findLocks(observer, root);
+    const found = await findLocks(observer, root, { namingQueues: 'separate' });
     expect(
       found.map((f) => [f.path, f.layout, f.inspection.holders, f.inspection.waiting]),
     ).toEqual([[curatorPath, 'curator+kazoo', 2, 1]]);
