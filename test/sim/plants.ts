@@ -38,6 +38,28 @@ export interface Plant {
   holdMs?: [number, number];
 }
 
+/**
+ * `client` as the lock sees it when it never hears of a session expiry: the `expired` state change
+ * and the `None` events of the one-shot watches the expiry ended are not passed on.
+ */
+function hideExpiry(client: Client): LockClient {
+  const hideEnding = <O extends { watch?: Watcher }>(options: O | undefined): O | undefined => {
+    const watch = options?.watch;
+    if (!watch) return options;
+    return { ...options, watch: (event: WatchedEvent) => event.type !== 'None' && watch(event) };
+  };
+  return lockClientWith(client, {
+    on: (event, listener) =>
+      event === 'state'
+        ? client.on('state', (state, change) => {
+            if (state !== 'expired') (listener as ClientEvents['state'])(state, change);
+          })
+        : client.on(event, listener),
+    getData: (path, options) => client.getData(path, hideEnding(options)),
+    exists: (path, options) => client.exists(path, hideEnding(options)),
+  });
+}
+
 /** `client` as a LockClient with some members replaced (beyond what forwardLockClient offers). */
 function lockClientWith(
   client: Client,
@@ -197,26 +219,18 @@ export const plants: Record<string, Plant> = {
     holdMs: [2_000, 9_000],
     faultKinds: ['holeLong', 'holeLong', 'reset'],
     faultGap: [500, 3_000],
-    wrap(client) {
-      const hideEnding = <O extends { watch?: Watcher }>(options: O | undefined): O | undefined => {
-        const watch = options?.watch;
-        if (!watch) return options;
-        return {
-          ...options,
-          watch: (event: WatchedEvent) => event.type !== 'None' && watch(event),
-        };
-      };
-      return lockClientWith(client, {
-        on: (event, listener) =>
-          event === 'state'
-            ? client.on('state', (state, change) => {
-                if (state !== 'expired') (listener as ClientEvents['state'])(state, change);
-              })
-            : client.on(event, listener),
-        getData: (path, options) => client.getData(path, hideEnding(options)),
-        exists: (path, options) => client.exists(path, hideEnding(options)),
-      });
-    },
+    wrap: hideExpiry,
+  },
+  'term-outlives-expiry': {
+    name: 'term-outlives-expiry',
+    description:
+      'the election never hears of a session expiry: the old term is not ended while another candidate leads on the server',
+    workload: 'latch',
+    lockOptions: { lossPolicy: 'expired' },
+    holdMs: [2_000, 9_000],
+    faultKinds: ['holeLong', 'holeLong', 'reset'],
+    faultGap: [500, 3_000],
+    wrap: hideExpiry,
   },
   'waiter-keeps-old-node': {
     name: 'waiter-keeps-old-node',
