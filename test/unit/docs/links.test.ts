@@ -20,7 +20,6 @@ const GENERATED = ['docs/api/index.html'];
 const PENDING = [
   'docs/observability.md',
   'docs/recipes.md',
-  'docs/elections.md',
   'docs/cli-guarantees.md',
 ];
 
