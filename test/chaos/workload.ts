@@ -42,14 +42,16 @@ export interface WorkloadConfig {
   /** Pause between a release and the next attempt, ms (default 0..30). */
   idleMs?: [number, number];
   /**
+   * Clients open a new session after an expiry (the client's default, `true`). With `false` an
+   * expired slot stops for good: the run then shows what the workload would do without renewal.
+   */
+  renewSession?: boolean;
+  /**
    * Plant violations, to prove the suite can see them: holders ignore their lease signal (and
    * do not report it), and some hold for longer than the session timeout.
    */
   plant?: boolean;
 }
-
-const isFinal = (state: string) =>
-  state === 'expired' || state === 'closed' || state === 'auth-failed';
 
 export function hexId(id: bigint): string {
   return `0x${id.toString(16)}`;
@@ -69,7 +71,11 @@ export function pause(ms: number, signal?: AbortSignal): Promise<void> {
   });
 }
 
-/** One logical client: a session, replaced by a new one whenever it ends. */
+/**
+ * One logical client: one `Client` for the slot's whole life. An expiry does not end it: the
+ * client renews its session and the slot's loops carry on (each expiry and renewal is logged).
+ * Only a client that ended for good (an expiry with renewal off) leaves the slot idle.
+ */
 export class SessionSlot {
   /** Lock nodes this slot holds right now (a delete of one is a release). */
   readonly held = new Set<string>();
@@ -79,16 +85,28 @@ export class SessionSlot {
 
   constructor(
     private readonly config: SlotConfig,
-    private readonly workload: Pick<WorkloadConfig, 'proc' | 'sessionTimeout' | 'emit'>,
+    private readonly workload: Pick<
+      WorkloadConfig,
+      'proc' | 'sessionTimeout' | 'emit' | 'renewSession'
+    >,
   ) {}
 
   get name(): string {
     return this.config.name;
   }
 
-  /** A live client (connecting a new session if the last one ended). */
+  private get renewing(): boolean {
+    return this.workload.renewSession ?? true;
+  }
+
+  /** The slot's client (connected first if need be); waits for `signal` once it ended for good. */
   async client(signal: AbortSignal): Promise<{ client: Client; locks: LockClient }> {
-    if (this.current && !isFinal(this.current.client.state)) return this.current;
+    if (this.current) {
+      if (!isOver(this.current.client.state, this.renewing)) return this.current;
+      // Ended for good: no new client behind its back. The loops idle until the run stops.
+      await pause(2_147_483_647, signal);
+      throw signal.reason;
+    }
     this.connecting ??= this.connect(signal).finally(() => {
       this.connecting = undefined;
     });
@@ -103,14 +121,31 @@ export class SessionSlot {
         const client = await connect(this.config.connectString, {
           sessionTimeout,
           connectTimeout: 2 * sessionTimeout,
+          renewSession: this.renewing,
         });
         this.all.push(client);
-        const session = hexId(client.sessionId);
+        let session = hexId(client.sessionId);
         emit({ t: 'session', proc, slot: this.name, session, event: 'open', at: now() });
-        const off = client.on('state', (state) => {
-          if (!isFinal(state)) return;
-          off();
+        // Every session's end is logged with its own id; a renewal opens the next one.
+        const offState = client.on('state', (state) => {
+          if (state !== 'expired' && !isOver(state, this.renewing)) return;
           emit({ t: 'session', proc, slot: this.name, session, event: 'final', state, at: now() });
+          if (isOver(state, this.renewing)) {
+            offState();
+            offRenewed();
+          }
+        });
+        const offRenewed = client.on('renewed', ({ previousSessionId, sessionId }) => {
+          session = hexId(sessionId);
+          emit({
+            t: 'session',
+            proc,
+            slot: this.name,
+            session,
+            event: 'open',
+            previous: hexId(previousSessionId),
+            at: now(),
+          });
         });
         const locks = this.config.wrap ? this.config.wrap(client, this.held) : client;
         this.current = { client, locks };
@@ -126,6 +161,11 @@ export class SessionSlot {
   async close(): Promise<void> {
     await Promise.all(this.all.map((c) => c.close().catch(() => {})));
   }
+}
+
+/** A client that will never have a session again (`expired` is final only without renewal). */
+function isOver(state: string, renewing: boolean): boolean {
+  return state === 'closed' || state === 'auth-failed' || (state === 'expired' && !renewing);
 }
 
 /** Codes each operation may legitimately end with under faults. */
