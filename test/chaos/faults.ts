@@ -1,11 +1,11 @@
 // The fault injector: one fault at a time, each chosen, aimed and timed by the seeded PRNG,
 // healed before the next. Every fault is logged, and so is every stretch without a quorum.
 import type { ZkEnsemble } from '../harness/index.js';
+import { pause } from './basics.js';
 import type { SessionLinks } from './links.js';
 import type { Prng } from './prng.js';
 import { type Emit, FAULT_KINDS, type FaultKind, now } from './records.js';
 import type { TrapBoard, TrapOp, TrapSpec } from './traps.js';
-import { pause } from './workload.js';
 
 export interface Target {
   name: string;

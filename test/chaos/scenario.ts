@@ -5,6 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import { connect } from '../../src/index.js';
 import type { ZkEnsemble } from '../harness/index.js';
+import { pause } from './basics.js';
 import { check, type Verdict } from './checker.js';
 import { WorkerProcess } from './child.js';
 import { checkExpiries, type ExpiryVerdict } from './expiries.js';
@@ -15,7 +16,7 @@ import { streamFor } from './prng.js';
 import type { ChaosRecord, Emit, FaultKind } from './records.js';
 import { now } from './records.js';
 import { TrapBoard, trappedClient } from './traps.js';
-import { type LockPaths, pause, Workload } from './workload.js';
+import { type LockPaths, Workload } from './workload.js';
 
 export interface SeedOptions {
   seed: number;
