@@ -82,6 +82,14 @@ export async function runLocked(client: Client, run: LockedRun): Promise<number>
   }
 }
 
+/** Why `--no-wait` found no lease free, in the kind's words. */
+function heldWords({ path, kind }: LockedRun): string {
+  if (kind.type === 'semaphore')
+    return `all ${kind.leases} leases of the semaphore ${path} are taken (or another process is taking one)`;
+  if (kind.type === 'read') return `the lock ${path} is held or awaited by a writer`;
+  return `the lock ${path} is held by another process`;
+}
+
 /** The lease, or undefined when a signal interrupted the wait. */
 async function acquire(
   lock: Lock,
@@ -91,11 +99,7 @@ async function acquire(
   if (run.noWait) {
     const lease = await lock.tryAcquire();
     if (lease === null) {
-      throw new CliError(
-        'LOCKED',
-        `the lock ${run.path} is held by another process (--no-wait)`,
-        ExitCode.LOCK_TIMEOUT,
-      );
+      throw new CliError('LOCKED', `${heldWords(run)} (--no-wait)`, ExitCode.LOCK_TIMEOUT);
     }
     return lease;
   }

@@ -1,5 +1,5 @@
 // Run a task while leader (Curator LeaderSelector's model) on top of the Curator-compatible latch.
-import { badArguments } from './errors.js';
+import { badArguments, checkRecipePath } from './errors.js';
 import {
   type ElectionClient,
   LeaderLatch,
@@ -50,6 +50,7 @@ export class LeaderSelector implements AsyncDisposable {
     private readonly task: LeaderTask,
     private readonly options: LeaderSelectorOptions = {},
   ) {
+    checkRecipePath(path, 'LeaderSelector');
     if (typeof task !== 'function') throw badArguments('task must be a function', path);
   }
 

@@ -1,5 +1,6 @@
 // elect PATH [options] -- COMMAND...: run a command while this process is the elected leader.
 import { hostname } from 'node:os';
+import { checkRecipePath } from '../../locks/errors.js';
 import { runElected } from '../elect.js';
 import { UsageError } from '../errors.js';
 import { type Command, JSON_OPTION, LOSS_POLICY_OPTION, lossPolicyOf } from './types.js';
@@ -44,6 +45,8 @@ export const elect: Command = {
       );
     }
     const lossPolicy = lossPolicyOf(options);
+    // A bad path is refused before connecting, in the words the user typed.
+    checkRecipePath(positionals[0], 'elect');
     const client = await ctx.client();
     return runElected(client, {
       path: positionals[0]!,

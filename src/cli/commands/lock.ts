@@ -1,4 +1,5 @@
 // lock PATH [options] -- COMMAND...: flock(1) for a cluster.
+import { checkRecipePath } from '../../locks/errors.js';
 import { UsageError } from '../errors.js';
 import { parseLockKind, runLocked } from '../lock.js';
 import { type Command, JSON_OPTION, LOSS_POLICY_OPTION, lossPolicyOf } from './types.js';
@@ -39,6 +40,8 @@ export const lock: Command = {
       throw new UsageError('lock needs a command after --, e.g. zkts lock /locks/job -- ./job.sh');
     }
     const lossPolicy = lossPolicyOf(options);
+    // A bad path is refused before connecting, in the words the user typed.
+    checkRecipePath(positionals[0], 'lock');
     const client = await ctx.client();
     return runLocked(client, {
       path: positionals[0]!,

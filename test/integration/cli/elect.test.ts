@@ -84,7 +84,7 @@ describe('zkts elect', () => {
     });
     expect(waiter.code).toBe(73);
     expect(waiter.stderr).toBe(
-      'zkts: OPERATIONTIMEOUT: not elected leader of /e within 300 ms (elect)\n',
+      'zkts: LOCKTIMEOUT: not elected leader of /e within 300 ms (elect)\n',
     );
     expect(await root.getChildren('/e')).toHaveLength(1);
     expect((await runCli(['elect', '/e'], { servers })).code).toBe(2);

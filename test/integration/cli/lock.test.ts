@@ -100,7 +100,7 @@ describe('zkts lock', () => {
     );
     expect(waiter.code).toBe(73);
     expect(waiter.stderr).toBe(
-      'zkts: OPERATIONTIMEOUT: timed out after 300 ms waiting for the lock /l (lock)\n',
+      'zkts: LOCKTIMEOUT: timed out after 300 ms waiting for the lock /l (lock)\n',
     );
     expect(Date.now() - before).toBeGreaterThanOrEqual(300);
     expect(logEntry(log, 'start', 'B')).toBeUndefined();
