@@ -3,7 +3,15 @@ import { hostname } from 'node:os';
 import { checkRecipePath } from '../../locks/errors.js';
 import { runElected } from '../elect.js';
 import { UsageError } from '../errors.js';
-import { type Command, JSON_OPTION, LOSS_POLICY_OPTION, lossPolicyOf } from './types.js';
+import {
+  type Command,
+  JSON_OPTION,
+  LOSS_POLICY_OPTION,
+  lossPolicyOf,
+  OLD_WAIT_OPTION,
+  WAIT_OPTION,
+  waitOf,
+} from './types.js';
 
 export const elect: Command = {
   name: 'elect',
@@ -17,16 +25,12 @@ export const elect: Command = {
     'increasing across leaders: hand it to the resource you protect).\n' +
     'If leadership is lost while the command runs (connection suspended, session expired, node\n' +
     'deleted), the command gets SIGTERM, then SIGKILL after --grace ms, and zkts exits 75.\n' +
-    'Statuses: 73 not leader within --timeout, 75 leadership lost, 126/127 command not executable\n' +
+    'Statuses: 73 not leader within --wait, 75 leadership lost, 126/127 command not executable\n' +
     '/ not found, 128+N interrupted by signal N while waiting; else the command’s own.',
   options: [
     { long: 'id', value: 'ID', help: 'participant id stored in the node (default HOST:PID)' },
-    {
-      long: 'timeout',
-      short: 't',
-      value: 'MS',
-      help: 'give up waiting to lead after MS (exit 73)',
-    },
+    WAIT_OPTION,
+    OLD_WAIT_OPTION,
     {
       long: 'grace',
       value: 'MS',
@@ -51,7 +55,7 @@ export const elect: Command = {
     return runElected(client, {
       path: positionals[0]!,
       id: options.string('id') ?? `${hostname()}:${process.pid}`,
-      timeout: options.integer('timeout', 0),
+      timeout: waitOf(options, (text) => ctx.note(text)),
       grace: options.integer('grace', 0) ?? 5_000,
       lossPolicy,
       command: rest,

@@ -2,7 +2,15 @@
 import { checkRecipePath } from '../../locks/errors.js';
 import { UsageError } from '../errors.js';
 import { parseLockKind, runLocked } from '../lock.js';
-import { type Command, JSON_OPTION, LOSS_POLICY_OPTION, lossPolicyOf } from './types.js';
+import {
+  type Command,
+  JSON_OPTION,
+  LOSS_POLICY_OPTION,
+  lossPolicyOf,
+  OLD_WAIT_OPTION,
+  WAIT_OPTION,
+  waitOf,
+} from './types.js';
 
 export const lock: Command = {
   name: 'lock',
@@ -20,7 +28,8 @@ export const lock: Command = {
     'Statuses: 73 lock not acquired in time (or held, with -n), 75 lock lost, 126/127 command not\n' +
     'executable / not found, 128+N interrupted by signal N while waiting; else the command’s own.',
   options: [
-    { long: 'timeout', short: 't', value: 'MS', help: 'give up waiting after MS (exit 73)' },
+    WAIT_OPTION,
+    OLD_WAIT_OPTION,
     {
       long: 'kind',
       short: 'k',
@@ -46,7 +55,7 @@ export const lock: Command = {
     return runLocked(client, {
       path: positionals[0]!,
       kind: parseLockKind(options.string('kind') ?? 'mutex'),
-      timeout: options.integer('timeout', 0),
+      timeout: waitOf(options, (text) => ctx.note(text)),
       noWait: options.has('no-wait'),
       grace: options.integer('grace', 0) ?? 5_000,
       lossPolicy,

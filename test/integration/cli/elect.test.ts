@@ -79,7 +79,7 @@ describe('zkts elect', () => {
       servers,
     });
     await waitForLog(log, 'start', 'A');
-    const waiter = await runCli(['elect', '/e', '-t', '300', '--', node, script, log, 'B', '0'], {
+    const waiter = await runCli(['elect', '/e', '--wait', '300', '--', node, script, log, 'B', '0'], {
       servers,
     });
     expect(waiter.code).toBe(73);

@@ -93,7 +93,7 @@ describe('zkts lock', () => {
     await waitForLog(log, 'start', 'A');
     const before = Date.now();
     const waiter = await runCli(
-      ['lock', '/l', '--timeout', '300', '--', node, script, log, 'B', '0'],
+      ['lock', '/l', '--wait', '300', '--', node, script, log, 'B', '0'],
       {
         servers,
       },
