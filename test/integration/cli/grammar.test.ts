@@ -2,6 +2,7 @@
 // errors that are JSON on stderr under --json.
 import { createServer, type Server } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
+import { startStandalone } from '../../harness/index.js';
 import { freshChroot, runCli, startCli, waitForLog, workerScript } from './helpers.js';
 
 const silent: Server[] = [];
@@ -23,7 +24,7 @@ describe('zkts global options after the command', () => {
     await root.create('/here', 'x');
     for (const args of [
       ['-s', servers, 'get', '/here'],
-      ['get', '-s', servers, '/here'],
+      ['get', '--server', servers, '/here'],
       ['get', '/here', '--server', servers],
       ['get', '/here', `--server=${servers}`],
     ]) {
@@ -100,7 +101,7 @@ describe('zkts global options after the command', () => {
 
   it('in the shell, global options cannot move the one session', async () => {
     const { servers } = await freshChroot();
-    const result = await runCli(['shell'], { servers, input: 'ls / -s 127.0.0.1:1\n' });
+    const result = await runCli(['shell'], { servers, input: 'ls / --server 127.0.0.1:1\n' });
     expect(result.stderr).toContain(
       'the shell has one session: give -s, -t, --auth, --sasl when starting zkts',
     );
@@ -131,5 +132,72 @@ describe('zkts --json errors', () => {
     expect(JSON.parse(usage.stderr)).toMatchObject({
       error: { code: 'USAGE', status: 2, command: 'ls' },
     });
+  });
+});
+
+describe('zkts: zkCli habits', () => {
+  it('get -s and ls -s add the stat; ls -R -d dumps paths and data', async () => {
+    const { servers, root } = await freshChroot();
+    await root.create('/a', 'one\ttwo');
+    await root.create('/a/b', new Uint8Array([0, 255]));
+    await root.create('/a/c', 'line1\nline2');
+    const got = await runCli(['get', '-s', '/a'], { servers });
+    expect(got.code).toBe(0);
+    expect(got.stdout).toMatch(/^one\ttwo\n/);
+    expect(got.stdout).toMatch(/\nnumChildren +2\n/);
+    const listed = await runCli(['ls', '-s', '/a'], { servers });
+    expect(listed.stdout).toMatch(/^b\nc\n/);
+    expect(listed.stdout).toMatch(/\nnumChildren +2\n/);
+    const dumped = await runCli(['ls', '-R', '-d', '/a'], { servers });
+    expect(dumped.stdout).toBe('/a\tone\\ttwo\n/a/b\t0x00ff\n/a/c\tline1\\nline2\n');
+    const json = await runCli(['ls', '-R', '-d', '--json', '/a'], { servers });
+    expect(JSON.parse(json.stdout).nodes[2]).toEqual({
+      path: '/a/c',
+      data: 'line1\nline2',
+      base64: Buffer.from('line1\nline2').toString('base64'),
+    });
+    expect((await runCli(['ls', '-d', '/a'], { servers })).code).toBe(2);
+  });
+
+  it('getAllChildrenNumber counts every descendant; removewatches reaches the server', async () => {
+    const { servers, root } = await freshChroot();
+    await root.create('/n');
+    await root.create('/n/x');
+    await root.create('/n/x/y');
+    const counted = await runCli(['getAllChildrenNumber', '/n'], { servers });
+    expect(counted.stdout).toBe('2\n');
+    const removed = await runCli(['removewatches', '/n', '-d'], { servers });
+    expect(removed.code).toBe(1);
+    expect(removed.stderr).toMatch(/^zkts: NOWATCHER: .* \(removewatches\)\n$/);
+  });
+
+  it('config prints the ensemble configuration; reconfig asks the server for a change', async () => {
+    await using server = await startStandalone({ reconfigEnabled: true });
+    const shown = await runCli(['config'], { servers: server.connectString });
+    expect(shown.code).toBe(0);
+    expect(shown.stdout).toMatch(
+      /^server\.1=127\.0\.0\.1:\d+:\d+:participant;127\.0\.0\.1:\d+\nversion=/,
+    );
+    // A member that cannot be reached cannot join a one-member quorum: the server says so.
+    const changed = await runCli(
+      ['--auth', 'digest:super:zkts-test', 'reconfig', '--add', 'server.2=127.0.0.1:1:2;3'],
+      { servers: server.connectString },
+    );
+    expect(changed.stderr).toMatch(/^zkts: NEWCONFIGNOQUORUM: /);
+    expect((await runCli(['reconfig'], { servers: server.connectString })).code).toBe(2);
+  });
+
+  it('4lw with an unknown word exits 2 with the known words, without asking the server', async () => {
+    const result = await runCli(['-s', '127.0.0.1:1', '4lw', 'abcd']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/^zkts: unknown four-letter word "abcd"; known: conf cons /);
+  });
+
+  it('shell from a pipe: every reply ends with a newline', async () => {
+    const { servers, root } = await freshChroot();
+    await root.create('/x', 'ex');
+    await root.create('/empty');
+    const result = await runCli(['shell'], { servers, input: 'get /x\nget /empty\nget /x\n' });
+    expect(result.stdout).toBe('ex\n\nex\n');
   });
 });
