@@ -79,9 +79,12 @@ describe('zkts elect', () => {
       servers,
     });
     await waitForLog(log, 'start', 'A');
-    const waiter = await runCli(['elect', '/e', '--wait', '300', '--', node, script, log, 'B', '0'], {
-      servers,
-    });
+    const waiter = await runCli(
+      ['elect', '/e', '--wait', '300', '--', node, script, log, 'B', '0'],
+      {
+        servers,
+      },
+    );
     expect(waiter.code).toBe(73);
     expect(waiter.stderr).toBe(
       'zkts: LOCKTIMEOUT: not elected leader of /e within 300 ms (elect)\n',
