@@ -201,3 +201,45 @@ describe('zkts: zkCli habits', () => {
     expect(result.stdout).toBe('ex\n\nex\n');
   });
 });
+
+describe('zkts lock PATH without a command', () => {
+  it('holds the lock until Ctrl-C, then releases it and exits 0', async () => {
+    const { servers, root } = await freshChroot();
+    const holder = await startCli(['lock', '/h'], { servers });
+    await holder.waitForStderr(/holding \/h \(fencing token \d+\); Ctrl-C releases it/);
+    const busy = await runCli(['lock', '-n', '/h', '--', 'true'], { servers });
+    expect(busy.code).toBe(73);
+    holder.child.kill('SIGINT');
+    const result = await holder.done;
+    expect(result.code).toBe(0);
+    expect(result.stderr).toContain('released /h (SIGINT)');
+    expect(await root.getChildren('/h').catch(() => [])).toEqual([]);
+  });
+
+  it('--json prints the held lock (decimal fencing token), with or without a command', async () => {
+    const { servers, root } = await freshChroot();
+    const holder = await startCli(['lock', '--json', '/j'], { servers });
+    await holder.waitForStdout(/\n$/);
+    const held = JSON.parse(holder.stdout) as { path: string; node: string; fencingToken: string };
+    const [node] = await root.getChildren('/j');
+    expect(held).toEqual({
+      path: '/j',
+      node: `/j/${node}`,
+      fencingToken: String((await root.exists(`/j/${node}`))!.czxid),
+    });
+    holder.child.kill('SIGTERM');
+    expect((await holder.done).code).toBe(0);
+
+    const withCommand = await runCli(
+      ['lock', '--json', '/k', '--', process.execPath, '-e', 'console.log("from the command")'],
+      { servers },
+    );
+    expect(withCommand.code).toBe(0);
+    const [first, second] = withCommand.stdout.split('\n');
+    expect(JSON.parse(first!)).toMatchObject({
+      path: '/k',
+      fencingToken: expect.stringMatching(/^\d+$/),
+    });
+    expect(second).toBe('from the command');
+  });
+});
