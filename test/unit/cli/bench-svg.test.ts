@@ -16,6 +16,7 @@ function figures(name: string, micros: number[]): CaseFigures {
     latency,
     handoff: undefined,
     fairness: undefined,
+    errors: {},
   };
 }
 
