@@ -37,7 +37,9 @@ describe('zkts bench --svg', () => {
   });
 
   it('prints p50, p99 and p999 beside their bars, not only in hover tooltips', () => {
-    const svg = renderSvg('t', [figures('mutex', [...Array(995).fill(1_000), ...Array(5).fill(20_000)])]);
+    const svg = renderSvg('t', [
+      figures('mutex', [...Array(995).fill(1_000), ...Array(5).fill(20_000)]),
+    ]);
     const visible = svg.replace(/<title>[^<]*<\/title>/g, '');
     expect(visible).toMatch(/<text [^>]*>p50 1\.00<\/text>/);
     expect(visible).toMatch(/<text [^>]*>p99 1\.00<\/text>/);
