@@ -17,6 +17,8 @@ export interface ElectedRun extends Supervision {
   /** Give up waiting for leadership after this many ms (undefined: wait forever). */
   timeout: number | undefined;
   lossPolicy: LossPolicy;
+  /** Told the term once this process leads, before the command starts (`--json` prints it). */
+  onLeading?: (leadership: Leadership) => void;
 }
 
 /**
@@ -41,6 +43,7 @@ export async function runElected(client: Client, run: ElectedRun): Promise<numbe
     if (leadership === undefined || signals.waiting.aborted) {
       return signalStatus(signals.waiting.reason as Forwarded);
     }
+    run.onLeading?.(leadership);
     return await superviseCommand(inElectionTerms(leadership), run, ELECT_ROLE, signals.forwardTo);
   } finally {
     signals.dispose();

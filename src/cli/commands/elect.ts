@@ -1,6 +1,7 @@
 // elect PATH [options] -- COMMAND...: run a command while this process is the elected leader.
 import { hostname } from 'node:os';
 import { checkRecipePath } from '../../locks/errors.js';
+import type { Leadership } from '../../locks/index.js';
 import { runElected } from '../elect.js';
 import { UsageError } from '../errors.js';
 import {
@@ -60,6 +61,17 @@ export const elect: Command = {
       lossPolicy,
       command: rest,
       note: (text) => ctx.note(text),
+      // --json: one object on stdout once leading (before the command's own output).
+      ...(ctx.out.json
+        ? {
+            onLeading: (term: Leadership) =>
+              ctx.out.emit({
+                path: positionals[0]!,
+                node: term.path,
+                fencingToken: String(term.fencingToken),
+              }),
+          }
+        : {}),
     });
   },
 };

@@ -243,3 +243,20 @@ describe('zkts lock PATH without a command', () => {
     expect(second).toBe('from the command');
   });
 });
+
+describe('zkts elect --json', () => {
+  it('prints the term (node, decimal fencing token) once leading, before the command output', async () => {
+    const { servers, root } = await freshChroot();
+    const result = await runCli(
+      ['elect', '--json', '/e', '--', process.execPath, '-e', 'console.log("leading")'],
+      { servers },
+    );
+    expect(result.code).toBe(0);
+    const [first, second] = result.stdout.split('\n');
+    const term = JSON.parse(first!) as { path: string; node: string; fencingToken: string };
+    expect(term).toMatchObject({ path: '/e', fencingToken: expect.stringMatching(/^\d+$/) });
+    expect(term.node).toMatch(/^\/e\/_c_.+-latch-0+$/);
+    expect(second).toBe('leading');
+    expect(await root.getChildren('/e').catch(() => [])).toEqual([]);
+  });
+});
