@@ -83,10 +83,10 @@ describe('zkts on elections', () => {
     }
   });
 
-  it('zkts elect --timeout 0 leads a free election, and exits 73 when another leads', async () => {
+  it('zkts elect --wait 0 leads a free election, and exits 73 when another leads', async () => {
     const { servers, root } = await freshChroot();
     const { script, log, untilReleased, release } = workerScript();
-    const free = await runCli(['elect', '/e', '-t', '0', '--', node, script, log, 'A', '0', '5'], {
+    const free = await runCli(['elect', '/e', '--wait', '0', '--', node, script, log, 'A', '0', '5'], {
       servers,
     });
     expect(free.code).toBe(5);
@@ -94,7 +94,7 @@ describe('zkts on elections', () => {
       servers,
     });
     await waitForLog(log, 'start', 'B');
-    const taken = await runCli(['elect', '/e', '-t', '0', '--', node, script, log, 'C', '0'], {
+    const taken = await runCli(['elect', '/e', '--wait', '0', '--', node, script, log, 'C', '0'], {
       servers,
     });
     expect(taken.code).toBe(73);
