@@ -154,8 +154,8 @@ export class ExclusiveLock implements Lock {
   /** Waits until the holder's node goes (an exists watch; at once if it is already gone). */
   private waitForRelease(signal: AbortSignal | undefined): Promise<void> {
     const { client, path } = this;
-    return waitForWatch(client, `exists:${path}`, signal, (watch) =>
-      client.exists(path, { watch, signal }).then(
+    return waitForWatch(client, `exists:${path}`, signal, (watch, track) =>
+      track(client.exists(path, { watch, signal })).then(
         (stat) => (stat === null ? 'now' : 'wait'),
         (error: unknown) => {
           if (isRetriable(error)) return 'now' as const;

@@ -9,7 +9,7 @@ import {
 } from './errors.js';
 import { retry } from './retry.js';
 import type { Lease, LockClient, LossPolicy } from './types.js';
-import { dataWatchKey, joinWatcher } from './watchers.js';
+import { dataWatchKey, joinWatcher, type WatcherMembership } from './watchers.js';
 
 export interface HoldingSpec {
   client: LockClient;
@@ -89,12 +89,11 @@ export class Holding {
   arm(signal?: AbortSignal): Promise<boolean> {
     return retry(
       async () => {
-        const { watcher } = this.join();
+        const { watcher, track } = this.join();
         try {
-          const { stat } = await this.spec.client.getData(this.spec.path, {
-            watch: watcher,
-            signal,
-          });
+          const { stat } = await track(
+            this.spec.client.getData(this.spec.path, { watch: watcher, signal }),
+          );
           // Another node at the same path (deleted and created again meanwhile) is not ours.
           return stat.czxid === this.spec.czxid;
         } catch (error) {
@@ -150,7 +149,7 @@ export class Holding {
   }
 
   /** Joins the node's shared watcher (afresh: a watcher that fired has dropped its waiters). */
-  private join(): { watcher: (event: WatchedEvent) => void } {
+  private join(): WatcherMembership {
     this.leave();
     const joined = joinWatcher(this.spec.client, dataWatchKey(this.spec.path), this.onEvent);
     this.membership = joined;

@@ -8,6 +8,7 @@ import { baseName, childPath, LockName, parseContender } from './naming.js';
 import { queueOrder } from './order.js';
 import { retry } from './retry.js';
 import type { Lease, LockClient, ReentrantAcquireOptions } from './types.js';
+import { dataWatchKey, joinWatcher, type WatcherMembership } from './watchers.js';
 
 /** The data Curator's `Revoker.attemptRevoke` writes into a holder's node (ASCII). */
 export const REVOKE_MESSAGE = '__REVOKE__';
@@ -55,21 +56,42 @@ function isRevokeMessage(data: Uint8Array): boolean {
 export function watchRevocation(client: LockClient, lease: Lease): RevocableLease {
   if ('revocation' in lease) return lease as RevocableLease; // already watched
   const requested = new AbortController();
+  // The node's shared watcher (see joinWatcher), joined while this lease watches: reentrant
+  // leases on one node add no closure of their own, and a released lease leaves at once.
+  let membership: WatcherMembership | undefined;
+  const stop = () => {
+    membership?.leave();
+    membership = undefined;
+  };
   const check = async (): Promise<void> => {
     if (lease.signal.aborted || requested.signal.aborted) return;
     try {
       const { data } = await retry(
-        () => client.getData(lease.path, { watch: onEvent, signal: lease.signal }),
+        () => {
+          stop();
+          const joined = joinWatcher(client, dataWatchKey(lease.path), onEvent);
+          membership = joined;
+          return joined.track(
+            client.getData(lease.path, { watch: joined.watcher, signal: lease.signal }),
+          );
+        },
         { signal: lease.signal },
       );
-      if (isRevokeMessage(data)) requested.abort(new RevocationRequestedError(lease.path));
+      if (lease.signal.aborted) stop();
+      if (isRevokeMessage(data)) {
+        stop();
+        requested.abort(new RevocationRequestedError(lease.path));
+      }
     } catch {
       // NONODE, a session that ended, or the lease's end: the lease's own signal reports it.
+      stop();
     }
   };
   const onEvent = (event: WatchedEvent) => {
+    membership = undefined; // the shared watcher dropped its waiters as it fired
     if (event.type === 'NodeDataChanged') void check();
   };
+  lease.signal.addEventListener('abort', stop, { once: true });
   void check();
   Object.defineProperty(lease, 'revocation', { value: requested.signal, enumerable: true });
   return lease as RevocableLease;

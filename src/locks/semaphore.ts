@@ -102,7 +102,8 @@ export class Semaphore implements Lock {
         const joined = joinWatcher(client, `getChildren:${this.leasesPath}`, () => wake());
         try {
           const children = await retry(
-            () => client.getChildren(this.leasesPath, { watch: joined.watcher, signal }),
+            () =>
+              joined.track(client.getChildren(this.leasesPath, { watch: joined.watcher, signal })),
             { signal },
           );
           const leases = sortContenders(children, LEASE_NAMES);

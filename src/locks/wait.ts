@@ -3,22 +3,25 @@
 import type { WatchedEvent } from '../client/types.js';
 import { hasCode, isRetriable } from './errors.js';
 import type { LockClient } from './types.js';
-import { dataWatchKey, joinWatcher } from './watchers.js';
+import { dataWatchKey, joinWatcher, type WatcherMembership } from './watchers.js';
 
 type Watcher = (event: WatchedEvent) => void;
+/** Wraps the client call that registers the watcher. */
+type Track = WatcherMembership['track'];
 
 /**
  * Waits for one watch to fire. `arm` sets the watch with the watcher it is given, and resolves
  * `'now'` when there is nothing to wait for (the node is already gone, or the link broke: the
  * caller re-checks, never assumes) or `'wait'` once the watch is set. Rejects with the signal's
- * reason on abort, or with `arm`'s error. The watcher is shared by every wait on `key` (see
+ * reason on abort, or with `arm`'s error. `arm` passes its client call through `track`, so the
+ * shared entry goes when the call registered no watch. The watcher is shared by every wait on `key` (see
  * {@link joinWatcher}): an aborted wait leaves no closure of its own in the client.
  */
 export function waitForWatch(
   client: LockClient,
   key: string,
   signal: AbortSignal | undefined,
-  arm: (watcher: Watcher) => Promise<'now' | 'wait'>,
+  arm: (watcher: Watcher, track: Track) => Promise<'now' | 'wait'>,
 ): Promise<void> {
   return new Promise<void>((resolve, reject) => {
     let settled = false;
@@ -36,7 +39,7 @@ export function waitForWatch(
     signal?.addEventListener('abort', onAbort, { once: true });
     const joined = joinWatcher(client, key, () => finish());
     membership = joined;
-    arm(joined.watcher).then(
+    arm(joined.watcher, joined.track).then(
       (outcome) => {
         if (outcome === 'now') finish();
       },
@@ -55,8 +58,8 @@ export function waitForChange(
   path: string,
   signal: AbortSignal | undefined,
 ): Promise<void> {
-  return waitForWatch(client, dataWatchKey(path), signal, (watch) =>
-    client.getData(path, { watch, signal }).then(
+  return waitForWatch(client, dataWatchKey(path), signal, (watch, track) =>
+    track(client.getData(path, { watch, signal })).then(
       () => 'wait' as const,
       (error: unknown) => {
         if (hasCode(error, 'NONODE') || isRetriable(error)) return 'now' as const;
