@@ -1,8 +1,10 @@
-// Runs the locked command: spawns it, forwards signals, stops it when the lease is lost.
+// Runs the locked command: spawns it, forwards signals, stops it when the lease is lost, and (through
+// a watchdog process) when zkts itself ends first.
 import { spawn } from 'node:child_process';
 import { constants } from 'node:os';
 import type { Lease } from '../locks/index.js';
 import { CliError, describeError, ExitCode } from './errors.js';
+import { startWatchdog } from './watchdog.js';
 
 export type Forwarded = 'SIGINT' | 'SIGTERM' | 'SIGHUP';
 
@@ -77,6 +79,8 @@ export async function superviseCommand(
   }
   const [file, ...args] = run.command as [string, ...string[]];
   const group = ownGroup();
+  // Started first: the command is never running unguarded once its pid is known.
+  const watchdog = startWatchdog(run.grace);
   const child = spawn(file, args, {
     stdio: 'inherit',
     detached: group,
@@ -86,6 +90,7 @@ export async function superviseCommand(
       ZKTS_FENCING_TOKEN: String(lease.fencingToken),
     },
   });
+  if (child.pid !== undefined) watchdog.guard(child.pid, group);
   const ended = new Promise<Ending>((resolve) => {
     child.once('exit', (code, signal) => resolve({ code, signal }));
     child.on('error', (error) => {
@@ -133,6 +138,7 @@ export async function superviseCommand(
     if (groupAlive(child.pid)) kill();
   }
   clearTimeout(killTimer);
+  watchdog.release();
   if ('error' in ending) {
     const code = (ending.error as NodeJS.ErrnoException).code;
     const notFound = code === 'ENOENT';
