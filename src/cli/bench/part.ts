@@ -146,6 +146,9 @@ export class BenchPart {
       connect(config.servers, {
         sessionTimeout: config.sessionTimeout,
         connectTimeout: config.connectTimeout,
+        // The same credentials as the admin session (`--auth`, `--sasl`).
+        auth: config.auth,
+        ...(config.sasl ? { sasl: { mechanism: 'DIGEST-MD5' as const, ...config.sasl } } : {}),
       }),
     );
     const settled = await Promise.allSettled(pending);
