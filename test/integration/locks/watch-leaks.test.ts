@@ -4,8 +4,8 @@ import { describe, expect, it } from 'vitest';
 import { Mutex, revoke } from '../../../src/locks/index.js';
 import { waitForChange } from '../../../src/locks/wait.js';
 import { watchedKeyCount } from '../../../src/locks/watchers.js';
-import { uniquePath } from '../../harness/index.js';
-import { lockPath, newClient, registeredWatchers, until } from './helpers.js';
+import { sharedServer, TcpProxy, uniquePath } from '../../harness/index.js';
+import { lockPath, newClient, registeredWatchers, sleep, until } from './helpers.js';
 
 describe('shared watcher entries', () => {
   it('waits on nodes that are already gone leave no entry', async () => {
@@ -30,6 +30,25 @@ describe('shared watcher entries', () => {
     // Drain: the abandoned requests' replies have come once a later call answers.
     await zk.exists(path);
     expect(watchedKeyCount(zk)).toBe(0);
+  });
+
+  it('waits whose getData lost its connection leave no entry', async () => {
+    const [host, port] = sharedServer().connectString.split(':') as [string, string];
+    const proxy = await TcpProxy.start(host, Number(port));
+    try {
+      const zk = await newClient({}, proxy.connectString);
+      const path = uniquePath('watch-leaks');
+      await zk.create(path, new Uint8Array(0));
+      proxy.freeze('drop'); // the getData never reaches the server
+      const wait = waitForChange(zk, path, undefined);
+      await sleep(50);
+      proxy.thaw(); // the connection that lost bytes is reset: CONNECTIONLOSS, no watch set
+      await wait; // a lost link wakes the waiter, which re-checks
+      expect(registeredWatchers(zk, path)).toBe(0);
+      expect(watchedKeyCount(zk)).toBe(0);
+    } finally {
+      await proxy.close();
+    }
   });
 
   it('a wait that set its watch keeps the entry until the node changes', async () => {
