@@ -90,3 +90,11 @@ export function joinWatcher(
 export function dataWatchKey(path: string): string {
   return `getData:${path}`;
 }
+
+/**
+ * How many watched keys `client` has entries for: the size of what this module keeps per client
+ * (internal, not exported by the package; diagnostics read it, and the leak tests count it).
+ */
+export function watchedKeyCount(client: LockClient): number {
+  return byClient.get(client)?.size ?? 0;
+}

@@ -1,5 +1,6 @@
 // What one `zkts bench` run does: the scenario and its settings, checked once, shared by every
 // worker process.
+import type { AuthInfo } from '../../index.js';
 import type { Options } from '../args.js';
 import { UsageError } from '../errors.js';
 import { type LockKind, parseLockKind } from '../lock.js';
@@ -34,6 +35,10 @@ export interface BenchConfig {
   processes: number;
   /** The run's root node. */
   root: string;
+  /** `--auth` credentials, added to every measuring session (workers' included). */
+  auth: AuthInfo[];
+  /** `--sasl` DIGEST-MD5 credentials of every measuring session, when given. */
+  sasl?: { username: string; password: string };
 }
 
 const MAX_SESSIONS = 10_000;
@@ -42,7 +47,13 @@ const MAX_SESSIONS = 10_000;
 export function benchConfig(
   options: Options,
   positionals: readonly string[],
-  globals: { servers: string; sessionTimeout: number; timeout: number },
+  globals: {
+    servers: string;
+    sessionTimeout: number;
+    timeout: number;
+    auth?: AuthInfo[];
+    sasl?: { username: string; password: string };
+  },
   runId: string,
 ): BenchConfig {
   const scenario = (positionals[0] ?? 'mutex') as Scenario;
@@ -102,6 +113,13 @@ export function benchConfig(
     depth: options.integer('depth', 1, 10_000) ?? 32,
     processes,
     root,
+    // Strings only: the config travels to the worker processes as JSON.
+    auth: (globals.auth ?? []).map(({ scheme, credentials }) => ({
+      scheme,
+      credentials:
+        typeof credentials === 'string' ? credentials : new TextDecoder().decode(credentials),
+    })),
+    ...(globals.sasl ? { sasl: globals.sasl } : {}),
   };
 }
 

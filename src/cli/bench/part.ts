@@ -147,6 +147,9 @@ export class BenchPart {
       connect(config.servers, {
         sessionTimeout: config.sessionTimeout,
         connectTimeout: config.connectTimeout,
+        // The same credentials as the admin session (`--auth`, `--sasl`).
+        auth: config.auth,
+        ...(config.sasl ? { sasl: { mechanism: 'DIGEST-MD5' as const, ...config.sasl } } : {}),
       }),
     );
     const settled = await Promise.allSettled(pending);
@@ -247,15 +250,32 @@ export class BenchPart {
   ): Promise<void> {
     const node = rawNode(this.config, this.sessions[local]!);
     const scratch = `${node}-${lane}`;
+    // After a failed create+delete the scratch node may be there (a create applied whose reply
+    // was lost, a delete that never got through): the lane removes it, uncounted, before its
+    // next create, or every later create would fail with NODEEXISTS.
+    let mayBeLeft = false;
     while (!stop.aborted && now() < counter.end) {
+      try {
+        if (mayBeLeft) {
+          await deleteIfThere(client, scratch);
+          mayBeLeft = false;
+        }
+      } catch (error) {
+        if (stop.aborted) break;
+        counter.error(error);
+        await sleep(10, stop);
+        continue;
+      }
       const requested = now();
       try {
         if (op === 'getData') await client.getData(node);
         else if (op === 'setData') await client.setData(node, payload);
         else {
+          mayBeLeft = true;
           // Ephemeral: a crash mid-run cannot leave it behind.
           await client.create(scratch, payload, { mode: CreateMode.EPHEMERAL });
           await client.delete(scratch);
+          mayBeLeft = false;
         }
         counter.completed(local, requested, now());
       } catch (error) {
@@ -264,6 +284,15 @@ export class BenchPart {
         await sleep(10, stop);
       }
     }
+  }
+}
+
+/** Deletes `path`; a node already gone is fine (the lost reply was the delete's). */
+async function deleteIfThere(client: Client, path: string): Promise<void> {
+  try {
+    await client.delete(path);
+  } catch (error) {
+    if (!(error instanceof ZooKeeperError && error.code === 'NONODE')) throw error;
   }
 }
 

@@ -2,6 +2,7 @@
 // shared clock, merges their figures, and always closes every session and removes its nodes.
 import { writeFileSync } from 'node:fs';
 import type { CommandContext } from '../context.js';
+import { ExitCode } from '../errors.js';
 import { signalStatus } from '../supervise.js';
 import { type BenchConfig, caseCount, caseLength, sessionsOf } from './config.js';
 import { mergeParts } from './merge.js';
@@ -69,7 +70,13 @@ export async function runBench(ctx: CommandContext, run: BenchRun): Promise<numb
     if (run.svgFile !== undefined && figures.length > 0) {
       writeFileSync(run.svgFile, renderSvg(heading(config), figures));
     }
-    return interrupted ? signalStatus(ctx.interrupt.reason as NodeJS.Signals) : 0;
+    if (interrupted) return signalStatus(ctx.interrupt.reason as NodeJS.Signals);
+    if (figures.every((figure) => figure.ops === 0)) {
+      // Nothing measured is a failure, not a figure of 0 ops/s (every session failing, say).
+      ctx.note('no operation completed in the measured rounds: no figures to report');
+      return ExitCode.ERROR;
+    }
+    return 0;
   } catch (error) {
     if (!(error instanceof Interrupted)) throw error;
     ctx.note('interrupted before the run started');

@@ -86,9 +86,12 @@ describe('zkts on elections', () => {
   it('zkts elect --wait 0 leads a free election, and exits 73 when another leads', async () => {
     const { servers, root } = await freshChroot();
     const { script, log, untilReleased, release } = workerScript();
-    const free = await runCli(['elect', '/e', '--wait', '0', '--', node, script, log, 'A', '0', '5'], {
-      servers,
-    });
+    const free = await runCli(
+      ['elect', '/e', '--wait', '0', '--', node, script, log, 'A', '0', '5'],
+      {
+        servers,
+      },
+    );
     expect(free.code).toBe(5);
     const leader = await startCli(['elect', '/e', '--', node, script, log, 'B', untilReleased], {
       servers,
