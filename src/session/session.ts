@@ -110,8 +110,8 @@ export class Session {
   private readonly renewals = new RenewalLog();
   /** Since when the session has been looking for a server (for the connect event's duration). */
   private seekingSince = 0;
-  /** A handshake succeeded before: the next one is a reconnect. */
-  private hadLink = false;
+  /** The last server a handshake succeeded with (`host:port`): named by the state events. */
+  private lastServer: string | null = null;
 
   constructor(private readonly config: SessionConfig) {
     this.chroot = config.chroot;
@@ -213,7 +213,7 @@ export class Session {
       lost: (connection, host) => this.links.lost(connection, host),
     };
     this.machine.subscribe((state, previous, cause) =>
-      sessionStateChanged(this.identity.id, state, previous, cause, this.serverName()),
+      sessionStateChanged(this.identity.id, state, previous, cause, this.lastServer),
     );
     this.renewals.subscribe((r) => sessionRenewed(r.previousSessionId, r.sessionId));
   }
@@ -354,8 +354,9 @@ export class Session {
   private connectedTo(host: HostAddress): void {
     const readOnly = this.links.current?.readOnly ?? false;
     const took = this.clock.now() - this.seekingSince;
-    sessionConnected(this.identity.id, formatHost(host), this.hadLink, readOnly, took);
-    this.hadLink = true;
+    const reconnect = this.lastServer !== null;
+    this.lastServer = formatHost(host);
+    sessionConnected(this.identity.id, this.lastServer, reconnect, readOnly, took);
   }
 
   // ---- writing -----------------------------------------------------------------------------

@@ -39,7 +39,10 @@ export interface SessionStateMessage {
   readonly previous: string;
   /** Why, for moves the user did not ask for (a lost link, an expiry). */
   readonly cause: Error | undefined;
-  /** `host:port` of the server, when connected to one. */
+  /**
+   * `host:port` of the server connected to, or last connected to (the one lost, for `suspended`);
+   * null before the first connection.
+   */
   readonly server: string | null;
 }
 
