@@ -4,15 +4,25 @@ import type { OtelCounter, OtelHistogram, OtelMeter } from './api.js';
 
 /** The metric names the bridge records (see docs/observability.md). */
 export const MetricName = {
+  /** Histogram, s: request durations, by operation and result code. */
   requestDuration: 'zookeeper.client.operation.duration',
+  /** Histogram, s: from acquire to its grant, timeout or abort, by kind and outcome. */
   lockWait: 'zookeeper.lock.wait.duration',
+  /** Histogram, s: from grant to release or loss, by kind. */
   lockHold: 'zookeeper.lock.hold.duration',
+  /** Counter: locks granted, by kind. */
   acquisitions: 'zookeeper.lock.acquisitions',
+  /** Counter: acquires that timed out, by kind. */
   timeouts: 'zookeeper.lock.timeouts',
+  /** Counter: held locks lost, by kind and reason. */
   losses: 'zookeeper.lock.losses',
+  /** Up-down counter: locks held now, by kind. */
   heldLocks: 'zookeeper.lock.held',
+  /** Up-down counter: acquires waiting now, by kind. */
   waiters: 'zookeeper.lock.waiters',
+  /** Counter: connections after a session's first, by server. */
   reconnects: 'zookeeper.session.reconnects',
+  /** Counter: sessions expired. */
   expirations: 'zookeeper.session.expirations',
 } as const;
 

@@ -33,9 +33,13 @@ export interface RequestMessage {
 
 /** A session state change (`zookeeper-ts:session`). */
 export interface SessionStateMessage {
+  /** Tells the session messages apart. */
   readonly type: 'state';
+  /** The session's id (0n before the first session). */
   readonly sessionId: bigint;
+  /** The new state (`connected`, `suspended`, `expired`...). */
   readonly state: string;
+  /** The state before. */
   readonly previous: string;
   /** Why, for moves the user did not ask for (a lost link, an expiry). */
   readonly cause: Error | undefined;
@@ -48,7 +52,9 @@ export interface SessionStateMessage {
 
 /** A server accepted the handshake (`zookeeper-ts:session`). */
 export interface SessionConnectMessage {
+  /** Tells the session messages apart. */
   readonly type: 'connect';
+  /** The session's id. */
   readonly sessionId: bigint;
   /** `host:port` of the server. */
   readonly server: string;
@@ -62,15 +68,21 @@ export interface SessionConnectMessage {
 
 /** A new session after an expiry (`zookeeper-ts:session`). */
 export interface SessionRenewedMessage {
+  /** Tells the session messages apart. */
   readonly type: 'renewed';
+  /** The id of the session that expired. */
   readonly previousSessionId: bigint;
+  /** The id of the new session. */
   readonly sessionId: bigint;
 }
 
 /** The server answered credentials (`zookeeper-ts:session`). */
 export interface SessionAuthMessage {
+  /** Tells the session messages apart. */
   readonly type: 'auth';
+  /** The credentials' scheme (`digest`...). */
   readonly scheme: string;
+  /** Whether the server accepted them. */
   readonly ok: boolean;
   /** The refusal's code (`AUTHFAILED`...) when not ok. */
   readonly code: string | undefined;
@@ -85,12 +97,15 @@ export type SessionMessage =
 
 /** An acquire began (`zookeeper-ts:lock`). */
 export interface LockAcquireStartMessage {
+  /** Tells the lock messages apart. */
   readonly type: 'acquire-start';
   /** Ties the acquire's messages together (unique within the process). */
   readonly acquireId: number;
+  /** The lock's path. */
   readonly lockPath: string;
   /** The recipe's node kind (`lock-`, `__READ__`, `__WRIT__`...). */
   readonly kind: string;
+  /** The session the acquire runs on. */
   readonly sessionId: bigint;
 }
 
@@ -99,8 +114,11 @@ export interface LockAcquireEndMessage {
   /** `granted`, `timeout` (its timeout ran out, or `timeout: 0` found it taken), `aborted`
    * (the caller's signal), `failed` (any other error). */
   readonly type: 'granted' | 'timeout' | 'aborted' | 'failed';
+  /** The acquire's id (as in its `acquire-start`). */
   readonly acquireId: number;
+  /** The lock's path. */
   readonly lockPath: string;
+  /** The recipe's node kind. */
   readonly kind: string;
   /** From the acquire call to its end, ms. */
   readonly waitTime: number;
@@ -116,9 +134,13 @@ export interface LockAcquireEndMessage {
 
 /** A held lock ended (`zookeeper-ts:lock`): released, or lost. */
 export interface LockHoldEndMessage {
+  /** Tells the lock messages apart. */
   readonly type: 'released' | 'lost';
+  /** The lock's path. */
   readonly lockPath: string;
+  /** The held node. */
   readonly node: string;
+  /** The recipe's node kind. */
   readonly kind: string;
   /** From the grant to this end, ms. */
   readonly holdTime: number;
@@ -130,6 +152,7 @@ export interface LockHoldEndMessage {
 
 /** Leadership gained or lost, a revocation asked of a holder (`zookeeper-ts:lock`). */
 export interface LockElectionMessage {
+  /** Tells the lock messages apart. */
   readonly type: 'leader-gained' | 'leader-lost' | 'revocation-requested';
   /** The election's (or lock's) path. */
   readonly lockPath: string;

@@ -7,32 +7,51 @@ export type ChannelListener = (message: unknown, name: string | symbol) => void;
 
 /** The part of Node's `Channel` the library publishes through and a subscriber needs. */
 export interface PublishChannel {
+  /** The channel's name. */
   readonly name: string | symbol;
+  /** Whether anyone listens: the library publishes nothing while this is false. */
   readonly hasSubscribers: boolean;
+  /** Hands `message` to every subscriber, synchronously. */
   publish(message: unknown): void;
+  /** Adds a subscriber. */
   subscribe(listener: ChannelListener): void;
+  /** Removes a subscriber; false when it was not subscribed. */
   unsubscribe(listener: ChannelListener): boolean;
 }
 
 /** The handlers of a tracing channel (Node's `TracingChannelSubscribers`), each optional. */
 export interface TracingHandlers<Context extends object> {
+  /** The call began (synchronously, in the caller's context). */
   start?: (message: Context) => void;
+  /** The call returned its promise. */
   end?: (message: Context) => void;
+  /** The promise settled (`result` or `error` set). */
   asyncStart?: (message: Context) => void;
+  /** After asyncStart: the traced work is over. */
   asyncEnd?: (message: Context) => void;
+  /** The call failed (`error` set), before asyncStart. */
   error?: (message: Context & { error: unknown }) => void;
 }
 
 /** The part of Node's `TracingChannel` the library traces through and a subscriber needs. */
 export interface PublishTracingChannel<Context extends object> {
+  /** `tracing:<name>:start`. */
   readonly start: PublishChannel;
+  /** `tracing:<name>:end`. */
   readonly end: PublishChannel;
+  /** `tracing:<name>:asyncStart`. */
   readonly asyncStart: PublishChannel;
+  /** `tracing:<name>:asyncEnd`. */
   readonly asyncEnd: PublishChannel;
+  /** `tracing:<name>:error`. */
   readonly error: PublishChannel;
+  /** Whether any of the five channels has a subscriber. */
   readonly hasSubscribers: boolean;
+  /** Subscribes each given handler to its channel. */
   subscribe(handlers: TracingHandlers<Context>): void;
+  /** Unsubscribes each given handler; false when one was not subscribed. */
   unsubscribe(handlers: TracingHandlers<Context>): boolean;
+  /** Runs `fn` traced, with `context` as the message of every event. */
   tracePromise<T>(fn: () => Promise<T>, context: Context): Promise<T>;
 }
 
