@@ -11,7 +11,7 @@ import {
   type RequestMessage,
   type SessionMessage,
 } from '../../../src/index.js';
-import { Mutex } from '../../../src/locks/index.js';
+import { LeaderLatch, Mutex, revoke } from '../../../src/locks/index.js';
 import { sharedServer, startEnsemble, TcpProxy, type ZkEnsemble } from '../../harness/index.js';
 import { lockPath, newClient, until } from '../locks/helpers.js';
 
@@ -220,6 +220,46 @@ describe('zookeeper-ts:lock', () => {
       await proxy.close();
     }
   }, 30_000);
+
+  it('elections: leadership gained, lost with its reason when the node is deleted, gained again', async () => {
+    const path = lockPath('election');
+    const [a, b] = [await newClient(), await newClient()];
+    const latch = new LeaderLatch(a, path);
+    latch.start();
+    try {
+      const first = await latch.leadership({ timeout: 10_000 });
+      await b.delete(first.path);
+      await until(() => first.signal.aborted, 'the term to end');
+      await until(
+        () => locksAt(path).filter((m) => m.type === 'leader-gained').length === 2,
+        'leadership again',
+      );
+      expect(locksAt(path).map((m) => m.type)).toEqual(
+        expect.arrayContaining(['leader-gained', 'lost', 'leader-lost']),
+      );
+      expect(locksAt(path).find((m) => m.type === 'leader-lost')).toMatchObject({
+        node: first.path,
+        reason: 'deleted',
+      });
+    } finally {
+      await latch.close();
+    }
+  });
+
+  it('revocation: the holder of a revocable lease hears the request', async () => {
+    const path = lockPath();
+    const [a, b] = [await newClient(), await newClient()];
+    const lease = await new Mutex(a, path).acquire({ revocable: true });
+    await revoke(b, path);
+    await until(() => lease.revocation.aborted, 'the revocation request');
+    await lease.release();
+    expect(locksAt(path).find((m) => m.type === 'revocation-requested')).toEqual({
+      type: 'revocation-requested',
+      lockPath: path,
+      node: lease.path,
+      reason: undefined,
+    });
+  });
 
   it('auth results: an accepted digest is reported ok', async () => {
     const zk = await newClient();
