@@ -1,7 +1,10 @@
 // A Durable Object keeps one ZooKeeper session, and the locks it holds, across requests: its
 // socket and the session's ping timer are not tied to a request. Route by name to one object
-// per lock holder. Eviction (no requests for ~70-140 s, or a deploy) closes the socket; the next
-// request then starts a new session, and a lock held by the old one is gone once it expires.
+// per lock holder. If the session expires (a partition longer than the session timeout), the same
+// client opens a new one by itself (`renewSession`, on by default): a lock held then is lost (its
+// signal aborted) and the next `/acquire` takes it again on the new session. Eviction (no
+// requests for ~70-140 s, or a deploy) closes the socket; the next request then starts a new
+// session, and a lock held by the old one is gone once it expires.
 // In your project: 'zookeeper-ts' and 'zookeeper-ts/locks'.
 import { type Client, connect } from '../../src/index.js';
 import { type Lease, LockTimeoutError, Mutex } from '../../src/locks/index.js';
@@ -33,10 +36,9 @@ export class LockHolder {
     private readonly env: Env,
   ) {}
 
-  /** The object's session: made on first use, and again once the old one has ended. */
+  /** The object's client: made on first use; it renews its own session after an expiry. */
   private async zk(): Promise<Client> {
-    const state = this.client?.state;
-    if (this.client && state !== 'expired' && state !== 'closed' && state !== 'auth-failed') {
+    if (this.client && this.client.state !== 'closed' && this.client.state !== 'auth-failed') {
       return this.client;
     }
     this.client = await connect(this.env.ZK_CONNECT, { sessionTimeout: 30_000 });

@@ -3,6 +3,7 @@ import { spawn } from 'node:child_process';
 import { constants } from 'node:os';
 import type { Lease } from '../locks/index.js';
 import { CliError, describeError, ExitCode } from './errors.js';
+import { startWatchdog } from './watchdog.js';
 
 export type Forwarded = 'SIGINT' | 'SIGTERM' | 'SIGHUP';
 
@@ -77,6 +78,8 @@ export async function superviseCommand(
   }
   const [file, ...args] = run.command as [string, ...string[]];
   const group = ownGroup();
+  // If zkts itself dies, the watchdog stops the command (see watchdog.ts).
+  const watchdog = startWatchdog(run.grace, (text) => run.note(text));
   const child = spawn(file, args, {
     stdio: 'inherit',
     detached: group,
@@ -86,6 +89,7 @@ export async function superviseCommand(
       ZKTS_FENCING_TOKEN: String(lease.fencingToken),
     },
   });
+  if (child.pid !== undefined) watchdog.watch(child.pid, group);
   const ended = new Promise<Ending>((resolve) => {
     child.once('exit', (code, signal) => resolve({ code, signal }));
     child.on('error', (error) => {
@@ -125,12 +129,17 @@ export async function superviseCommand(
     }, run.grace);
   };
   lease.signal.addEventListener('abort', onLost, { once: true });
-  const ending = await ended;
-  lease.signal.removeEventListener('abort', onLost);
-  if (lost && group && child.pid !== undefined) {
-    // The command is gone, but what it started may still run in its group: same grace, then KILL.
-    while (groupAlive(child.pid) && Date.now() < killAt) await sleep(50);
-    if (groupAlive(child.pid)) kill();
+  let ending: Ending;
+  try {
+    ending = await ended;
+    lease.signal.removeEventListener('abort', onLost);
+    if (lost && group && child.pid !== undefined) {
+      // The command is gone, but what it started may still run in its group: same grace, then KILL.
+      while (groupAlive(child.pid) && Date.now() < killAt) await sleep(50);
+      if (groupAlive(child.pid)) kill();
+    }
+  } finally {
+    watchdog.release();
   }
   clearTimeout(killTimer);
   if ('error' in ending) {

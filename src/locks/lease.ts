@@ -10,7 +10,7 @@ import {
 } from './errors.js';
 import { retry } from './retry.js';
 import type { Lease, LockClient, LossPolicy } from './types.js';
-import { dataWatchKey, joinWatcher } from './watchers.js';
+import { dataWatchKey, joinWatcher, type WatcherMembership } from './watchers.js';
 
 export interface HoldingSpec {
   client: LockClient;
@@ -52,7 +52,7 @@ export class Holding {
   /** The removal in progress or done; a failed one is forgotten, so that it can be tried again. */
   private removal: Promise<void> | undefined;
   /** Our place among the waiters of the node's shared watcher, while the watch is set. */
-  private membership: { leave(): void } | undefined;
+  private membership: WatcherMembership | undefined;
   /** The session that owns the node (the grant is decided on its reply). */
   private readonly owner: bigint;
   /** When the hold began, for the telemetry's hold time (0: nobody listened then). */
@@ -95,12 +95,13 @@ export class Holding {
   arm(signal?: AbortSignal): Promise<boolean> {
     return retry(
       async () => {
-        const { watcher } = this.join();
+        const joined = this.join();
         try {
           const { stat } = await this.spec.client.getData(this.spec.path, {
-            watch: watcher,
+            watch: joined.watcher,
             signal,
           });
+          joined.armed();
           // Another node at the same path (deleted and created again meanwhile) is not ours.
           return stat.czxid === this.spec.czxid;
         } catch (error) {
@@ -159,7 +160,7 @@ export class Holding {
   }
 
   /** Joins the node's shared watcher (afresh: a watcher that fired has dropped its waiters). */
-  private join(): { watcher: (event: WatchedEvent) => void } {
+  private join(): WatcherMembership {
     this.leave();
     const joined = joinWatcher(this.spec.client, dataWatchKey(this.spec.path), this.onEvent);
     this.membership = joined;

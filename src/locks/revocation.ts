@@ -9,6 +9,7 @@ import { baseName, childPath, LockName, parentOf, parseContender } from './namin
 import { queueOrder } from './order.js';
 import { retry } from './retry.js';
 import type { Lease, LockClient, ReentrantAcquireOptions } from './types.js';
+import { dataWatchKey, joinWatcher, type WatcherMembership } from './watchers.js';
 
 /** The data Curator's `Revoker.attemptRevoke` writes into a holder's node (ASCII). */
 export const REVOKE_MESSAGE = '__REVOKE__';
@@ -56,24 +57,39 @@ function isRevokeMessage(data: Uint8Array): boolean {
 export function watchRevocation(client: LockClient, lease: Lease): RevocableLease {
   if ('revocation' in lease) return lease as RevocableLease; // already watched
   const requested = new AbortController();
+  // The watch joins the node's shared closure (see joinWatcher): however many revocable leases
+  // a node has (reentry), the client holds one closure for it, and a lease that ends leaves.
+  let membership: WatcherMembership | undefined;
+  const leave = () => {
+    membership?.leave();
+    membership = undefined;
+  };
   const check = async (): Promise<void> => {
-    if (lease.signal.aborted || requested.signal.aborted) return;
+    if (lease.signal.aborted || requested.signal.aborted) return leave();
+    const joined = joinWatcher(client, dataWatchKey(lease.path), onEvent);
+    membership = joined;
     try {
       const { data } = await retry(
-        () => client.getData(lease.path, { watch: onEvent, signal: lease.signal }),
+        () => client.getData(lease.path, { watch: joined.watcher, signal: lease.signal }),
         { signal: lease.signal },
       );
+      joined.armed();
       if (isRevokeMessage(data) && !requested.signal.aborted) {
         electionEvent('revocation-requested', parentOf(lease.path), lease.path);
         requested.abort(new RevocationRequestedError(lease.path));
+        leave();
       }
     } catch {
       // NONODE, a session that ended, or the lease's end: the lease's own signal reports it.
+      leave();
     }
   };
   const onEvent = (event: WatchedEvent) => {
+    // The shared closure fired and dropped its waiters: join again when looking again.
+    membership = undefined;
     if (event.type === 'NodeDataChanged') void check();
   };
+  if (!lease.signal.aborted) lease.signal.addEventListener('abort', leave, { once: true });
   void check();
   Object.defineProperty(lease, 'revocation', { value: requested.signal, enumerable: true });
   return lease as RevocableLease;

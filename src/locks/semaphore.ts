@@ -108,6 +108,7 @@ export class Semaphore implements Lock {
             () => client.getChildren(this.leasesPath, { watch: joined.watcher, signal }),
             { signal },
           );
+          joined.armed();
           // A listing on a renewed session may still show the old session's node: never ours.
           checkOwnSession(client, node);
           const leases = sortContenders(children, LEASE_NAMES);

@@ -3,7 +3,7 @@
 import type { WatchedEvent } from '../client/types.js';
 import { hasCode, isRetriable } from './errors.js';
 import type { LockClient } from './types.js';
-import { dataWatchKey, joinWatcher } from './watchers.js';
+import { dataWatchKey, joinWatcher, type WatcherMembership } from './watchers.js';
 
 type Watcher = (event: WatchedEvent) => void;
 
@@ -31,14 +31,16 @@ export function waitForWatch(
       else reject(error);
     };
     const onAbort = () => finish(signal?.reason);
-    let membership: { leave(): void } | undefined;
+    let membership: WatcherMembership | undefined;
     if (signal?.aborted) return onAbort();
     signal?.addEventListener('abort', onAbort, { once: true });
     const joined = joinWatcher(client, key, () => finish());
     membership = joined;
     arm(joined.watcher).then(
       (outcome) => {
-        if (outcome === 'now') finish();
+        // Set on the server (also when this wait was given up meanwhile): the closure stays.
+        if (outcome === 'wait') joined.armed();
+        else finish();
       },
       (error: unknown) => finish(error ?? new Error('setting the watch failed')),
     );

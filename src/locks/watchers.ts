@@ -7,6 +7,21 @@ interface Shared {
   /** The closure registered with the client: it wakes every current waiter. */
   readonly watcher: (event: WatchedEvent) => void;
   readonly waiters: Set<(event: WatchedEvent) => void>;
+  /** A read with this watcher succeeded: the client holds the closure until the node changes. */
+  armed: boolean;
+}
+
+/** One wait's place among the waiters of a shared watcher. */
+export interface WatcherMembership {
+  /** The closure to pass as the read's `watch`. */
+  readonly watcher: (event: WatchedEvent) => void;
+  /**
+   * The read that passed `watcher` succeeded: the client now holds the closure (until the node
+   * changes), so the entry must stay for later waits to share it.
+   */
+  armed(): void;
+  /** This wait is over (for any reason). */
+  leave(): void;
 }
 
 /** Per client: what is watched (`<kind>:<path>`) and its shared watcher. */
@@ -26,7 +41,7 @@ export function joinWatcher(
   client: LockClient,
   key: string,
   wake: (event: WatchedEvent) => void,
-): { watcher: (event: WatchedEvent) => void; leave: () => void } {
+): WatcherMembership {
   let watched = byClient.get(client);
   if (!watched) {
     watched = new Map();
@@ -37,6 +52,7 @@ export function joinWatcher(
     const waiters = new Set<(event: WatchedEvent) => void>();
     const entry: Shared = {
       waiters,
+      armed: false,
       watcher: (event) => {
         // The client has dropped this one-shot watcher: a later wait registers afresh.
         if (watched.get(key) === entry) watched.delete(key);
@@ -48,9 +64,23 @@ export function joinWatcher(
     shared = entry;
     watched.set(key, shared);
   }
-  const { waiters, watcher } = shared;
-  waiters.add(wake);
-  return { watcher, leave: () => waiters.delete(wake) };
+  const entry = shared;
+  entry.waiters.add(wake);
+  return {
+    watcher: entry.watcher,
+    armed: () => {
+      entry.armed = true;
+      // A read that was given up on came back and set the watch: share the closure again.
+      if (!watched.has(key)) watched.set(key, entry);
+    },
+    leave: () => {
+      entry.waiters.delete(wake);
+      // No read set the watch (the node was gone, the link broke, the wait was given up): the
+      // client holds no closure, so neither must the map, or every such wait would leave one.
+      if (entry.waiters.size === 0 && !entry.armed && watched.get(key) === entry)
+        watched.delete(key);
+    },
+  };
 }
 
 /**

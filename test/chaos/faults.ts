@@ -1,11 +1,11 @@
 // The fault injector: one fault at a time, each chosen, aimed and timed by the seeded PRNG,
 // healed before the next. Every fault is logged, and so is every stretch without a quorum.
 import type { ZkEnsemble } from '../harness/index.js';
+import { pause } from './basics.js';
 import type { SessionLinks } from './links.js';
 import type { Prng } from './prng.js';
 import { type Emit, FAULT_KINDS, type FaultKind, now } from './records.js';
 import type { TrapBoard, TrapOp, TrapSpec } from './traps.js';
-import { pause } from './workload.js';
 
 export interface Target {
   name: string;
@@ -33,6 +33,8 @@ const QUORUM_WAIT_MS = 60_000;
 export class Nemesis {
   private readonly kinds: readonly FaultKind[];
   private deck: FaultKind[] = [];
+  /** The pid of a member paused by SIGSTOP right now. */
+  private paused: number | undefined;
 
   constructor(private readonly config: NemesisConfig) {
     this.kinds = config.kinds ?? FAULT_KINDS;
@@ -100,6 +102,10 @@ export class Nemesis {
   /** Ends every fault: links clean, traps off, every member running, one quorum. */
   async healAll(): Promise<void> {
     const { ensemble, targets } = this.config;
+    if (this.paused !== undefined) {
+      process.kill(this.paused, 'SIGCONT');
+      this.paused = undefined;
+    }
     for (const target of targets) {
       target.links.heal();
       target.traps?.disarm();
@@ -114,6 +120,47 @@ export class Nemesis {
     } else {
       await ensemble.waitForQuorum(QUORUM_WAIT_MS);
     }
+  }
+
+  /**
+   * A member paused past the session timeout (SIGSTOP, then SIGCONT): a stalled VM or a long GC.
+   * Its clients hear nothing and move on; the sessions it served may expire; a paused leader is
+   * replaced (no quorum until the others elected one) and rejoins as a follower.
+   */
+  private async freezeMember(): Promise<{ target: string; detail: string; triggered: boolean }> {
+    const { ensemble, rand, sessionTimeout: T, emit } = this.config;
+    const leader = await ensemble.leader();
+    const followers = await ensemble.followers();
+    const aimAtLeader = rand.chance(0.5);
+    const ms = rand.between(1.2 * T, 2 * T);
+    const member = aimAtLeader ? leader : rand.pick(followers);
+    const pid = memberPid(ensemble, member);
+    const from = now();
+    this.paused = pid;
+    process.kill(pid, 'SIGSTOP');
+    try {
+      if (aimAtLeader) {
+        // Quorum-less until another member leads (bounded by the pause itself).
+        const others = ensemble.members.filter((m) => m.index !== member).map((m) => m.index);
+        const until = Date.now() + ms;
+        while (Date.now() < until) {
+          const modes = await Promise.all(others.map((i) => ensemble.mode(i)));
+          if (modes.includes('leader')) break;
+          await pause(100);
+        }
+        emit({ t: 'no-quorum', from, to: now() });
+      }
+      await pause(Math.max(0, from + ms - now()));
+    } finally {
+      process.kill(pid, 'SIGCONT');
+      this.paused = undefined;
+    }
+    await ensemble.waitForQuorum(QUORUM_WAIT_MS);
+    return {
+      target: `member ${member}`,
+      detail: `${aimAtLeader ? 'leader' : 'follower'} SIGSTOP ${Math.round(ms)}ms`,
+      triggered: true,
+    };
   }
 
   private async inject(
@@ -230,6 +277,19 @@ export class Nemesis {
           triggered: true,
         };
       }
+      case 'expire-links': {
+        // Dark for longer than the session timeout: the client declares the session expired, the
+        // server expires it, and the client must renew and carry on.
+        const target = this.victim();
+        const mode = rand.chance(0.5) ? 'drop' : 'hold';
+        const ms = rand.between(1.5 * T, 2.5 * T);
+        target.links.freeze(mode);
+        await pause(ms);
+        target.links.thaw();
+        return { target: target.name, detail: `${mode} ${Math.round(ms)}ms`, triggered: true };
+      }
+      case 'freeze-member':
+        return this.freezeMember();
       case 'isolate-member': {
         const target = this.victim();
         const fallback = rand.int(0, ensemble.members.length - 1);
@@ -248,4 +308,11 @@ export class Nemesis {
       }
     }
   }
+}
+
+/** The JVM pid of ensemble member `i` (the harness's members are local processes). */
+function memberPid(ensemble: ZkEnsemble, i: number): number {
+  const pid = (ensemble.members[i] as { pid?: number } | undefined)?.pid;
+  if (pid === undefined) throw new Error(`member ${i} has no local process to pause`);
+  return pid;
 }

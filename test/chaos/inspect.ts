@@ -2,8 +2,8 @@
 // and the data watches every member still keeps on them (`wchp`).
 import type { Client } from '../../src/index.js';
 import { fourLetterWord, type ZkEnsemble } from '../harness/index.js';
+import { hexId, pause } from './basics.js';
 import type { LockPaths } from './workload.js';
-import { hexId, pause } from './workload.js';
 
 /** The directories whose children are contender nodes. */
 export function contenderDirs(paths: LockPaths): string[] {

@@ -20,6 +20,8 @@ export const FAULT_KINDS = [
   'cut-random',
   'delay',
   'isolate-member',
+  'expire-links',
+  'freeze-member',
 ] as const;
 export type FaultKind = (typeof FAULT_KINDS)[number];
 
@@ -88,8 +90,11 @@ export interface SessionRecord {
   proc: string;
   slot: string;
   session: string;
+  /** `final`: the session ended (an expiry, the client closed); `open`: a session began. */
   event: 'open' | 'final';
   state?: string;
+  /** On `open`: the expired session this one renews (same client). */
+  previous?: string;
   at: number;
 }
 

@@ -1,6 +1,6 @@
 // The long chaos run from the command line:
 //   npx tsx test/chaos/run.ts --minutes 10 --seed 42 [--session-timeout 4000] [--log file.jsonl]
-//     [--sessions 4] [--child-sessions 2] [--faults kill-leader,freeze-long] [--plant] [--quiet]
+//     [--sessions 4] [--child-sessions 2] [--faults kill-leader,freeze-long] [--plant] [--no-renew] [--quiet]
 // `--seed` takes a comma-separated list too; the minutes are then shared between the seeds.
 // Prints the summary as text and as JSON (last line); exits 1 unless the run was clean.
 import { parseArgs } from 'node:util';
@@ -22,6 +22,8 @@ const { values } = parseArgs({
     // Only these fault kinds (comma-separated), e.g. --faults freeze-long,kill-leader
     faults: { type: 'string' },
     quiet: { type: 'boolean', default: false },
+    // Clients do not renew expired sessions: the run shows the workload stopping.
+    'no-renew': { type: 'boolean', default: false },
   },
 });
 
@@ -63,6 +65,7 @@ try {
     childSessions: Math.trunc(positive('child-sessions', values['child-sessions'], true)),
     ...(values.log ? { logFile: values.log } : {}),
     plant: values.plant,
+    renewSession: !values['no-renew'],
     ...(values.faults ? { kinds: faultKinds(values.faults) } : {}),
     log: values.quiet
       ? () => {}

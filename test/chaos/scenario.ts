@@ -5,8 +5,10 @@
 import { randomBytes } from 'node:crypto';
 import { connect } from '../../src/index.js';
 import type { ZkEnsemble } from '../harness/index.js';
+import { pause } from './basics.js';
 import { check, type Verdict } from './checker.js';
 import { WorkerProcess } from './child.js';
+import { checkExpiries, type ExpiryVerdict } from './expiries.js';
 import { Nemesis, type Target } from './faults.js';
 import { settle } from './inspect.js';
 import { SessionLinks } from './links.js';
@@ -14,7 +16,7 @@ import { streamFor } from './prng.js';
 import type { ChaosRecord, Emit, FaultKind } from './records.js';
 import { now } from './records.js';
 import { TrapBoard, trappedClient } from './traps.js';
-import { type LockPaths, pause, Workload } from './workload.js';
+import { type LockPaths, Workload } from './workload.js';
 
 export interface SeedOptions {
   seed: number;
@@ -31,6 +33,8 @@ export interface SeedOptions {
   plant?: boolean;
   /** Fault kinds to inject (default: all). */
   kinds?: readonly FaultKind[];
+  /** Clients renew expired sessions (default true; false shows the workload stopping). */
+  renewSession?: boolean;
   log?: (line: string) => void;
   /** Sees every record as it is made (e.g. to stream the log to a file). */
   onRecord?: (record: ChaosRecord) => void;
@@ -41,6 +45,8 @@ export interface SeedResult {
   root: string;
   records: ChaosRecord[];
   verdict: Verdict;
+  /** Progress after every expiry: each slot whose session expired must take a lock again. */
+  expiries: ExpiryVerdict;
   wallMs: number;
 }
 
@@ -96,6 +102,7 @@ export async function runSeed(ensemble: ZkEnsemble, options: SeedOptions): Promi
     sessionTimeout: T,
     emit,
     plant: options.plant ?? false,
+    renewSession: options.renewSession ?? true,
   });
   workload.slots.forEach((slot, i) => {
     mains[i]!.holding = () => slot.held.size > 0;
@@ -113,6 +120,7 @@ export async function runSeed(ensemble: ZkEnsemble, options: SeedOptions): Promi
           maxLeases,
           sessionTimeout: T,
           plant: options.plant ?? false,
+          renewSession: options.renewSession ?? true,
           stopLimitMs: 3 * T + 5_000,
         },
         emit,
@@ -169,7 +177,8 @@ export async function runSeed(ensemble: ZkEnsemble, options: SeedOptions): Promi
   }
 
   const verdict = check(records);
-  return { seed, root, records, verdict, wallMs: Date.now() - began };
+  const expiries = checkExpiries(records, T);
+  return { seed, root, records, verdict, expiries, wallMs: Date.now() - began };
 }
 
 function report(

@@ -29,6 +29,7 @@ export function clean(summary: Summary): boolean {
   return (
     summary.violations === 0 &&
     summary.stalls === 0 &&
+    summary.stuckAfterExpiry === 0 &&
     summary.orphans === 0 &&
     summary.lingeringWatches === 0 &&
     summary.hung === 0 &&

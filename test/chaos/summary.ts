@@ -1,5 +1,6 @@
 // The figures of one or more seeds' runs, as text for people and as JSON for tools.
 
+import { quantile } from './expiries.js';
 import { FAULT_KINDS, type FaultKind, type HungRecord, LOCKS, type LockKind } from './records.js';
 import type { SeedResult } from './scenario.js';
 
@@ -24,6 +25,14 @@ export interface Summary {
   stallLimitMs: number;
   noQuorumSeconds: number;
   sessionsOpened: number;
+  /** Sessions that expired in the workload window, and how many of them their client renewed. */
+  expiries: number;
+  renewals: number;
+  /** Expiries after which the slot never took a lock again. */
+  stuckAfterExpiry: number;
+  /** ms from an expiry to the renewed session, and to the slot's next acquisition. */
+  expiryToRenewalMs: { p50: number; p99: number; max: number };
+  expiryToAcquisitionMs: { p50: number; p99: number; max: number };
   maxEventLoopLagMs: number;
   errors: Record<string, number>;
   /** The first few of each problem, to start debugging from. */
@@ -34,6 +43,7 @@ export interface Summary {
     watches: string[];
     unexpectedErrors: string[];
     hung: string[];
+    stuckAfterExpiry: string[];
   };
 }
 
@@ -88,6 +98,11 @@ export function summarize(results: readonly SeedResult[], sessionTimeoutMs: numb
       (results.reduce((s, r) => s + r.verdict.noQuorumMs, 0) / 1000).toFixed(1),
     ),
     sessionsOpened: results.reduce((s, r) => s + r.verdict.sessionsOpened, 0),
+    expiries: results.reduce((s, r) => s + r.expiries.expiries, 0),
+    renewals: results.reduce((s, r) => s + r.expiries.renewals, 0),
+    stuckAfterExpiry: all((r) => r.expiries.stuck).length,
+    expiryToRenewalMs: spread(all((r) => r.expiries.toRenewalMs)),
+    expiryToAcquisitionMs: spread(all((r) => r.expiries.toAcquisitionMs)),
     maxEventLoopLagMs: Math.round(Math.max(0, ...results.map((r) => r.verdict.maxEventLoopLagMs))),
     errors,
     details: {
@@ -126,7 +141,26 @@ export function summarize(results: readonly SeedResult[], sessionTimeoutMs: numb
         )
         .slice(0, FIRST),
       hung: hung.slice(0, FIRST),
+      stuckAfterExpiry: results
+        .flatMap((r) =>
+          r.expiries.stuck.map((x) =>
+            seedOf(
+              r,
+              `${x.proc}/${x.slot}: no lock taken after session ${x.session} expired at ${new Date(x.at).toISOString()}${x.renewed ? '' : ' (never renewed)'}`,
+            ),
+          ),
+        )
+        .slice(0, FIRST),
     },
+  };
+}
+
+function spread(values: readonly number[]): { p50: number; p99: number; max: number } {
+  const round = (x: number) => (Number.isFinite(x) ? Math.round(x) : 0);
+  return {
+    p50: round(quantile(values, 0.5)),
+    p99: round(quantile(values, 0.99)),
+    max: round(Math.max(0, ...values)),
   };
 }
 
@@ -149,6 +183,7 @@ export function formatSummary(s: Summary): string {
     `  odd errors     ${s.unexpectedErrors}`,
     `  leases lost    ${s.leasesLost} (signal fired while held); unfinished holds ${s.unfinishedHolds}`,
     `  no quorum      ${s.noQuorumSeconds} s; sessions opened ${s.sessionsOpened}; max event-loop lag ${s.maxEventLoopLagMs} ms`,
+    `  expiries       ${s.expiries}, renewed ${s.renewals}, stuck after expiry ${s.stuckAfterExpiry}; expiry to renewal p50 ${s.expiryToRenewalMs.p50} / p99 ${s.expiryToRenewalMs.p99} ms, to the slot's next lock p50 ${s.expiryToAcquisitionMs.p50} / p99 ${s.expiryToAcquisitionMs.p99} ms`,
     `  errors         ${
       Object.entries(s.errors)
         .sort((a, b) => b[1] - a[1])

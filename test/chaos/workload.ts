@@ -3,7 +3,7 @@
 // process and, unchanged, in the separate worker process.
 import { getEventListeners, setMaxListeners } from 'node:events';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import { type Client, connect, ZooKeeperError } from '../../src/index.js';
+import type { Client } from '../../src/index.js';
 import {
   type Lease,
   type Lock,
@@ -13,20 +13,15 @@ import {
   ReadWriteLock,
   Semaphore,
 } from '../../src/locks/index.js';
+import { errorRecord, hexId, pause } from './basics.js';
 import { type Prng, streamFor } from './prng.js';
-import { type Emit, type ErrorRecord, type LockKind, now, type Side } from './records.js';
+import { type Emit, type LockKind, now, type Side } from './records.js';
+import { SessionSlot, type SlotConfig } from './session-slot.js';
 
 export interface LockPaths {
   mutex: string;
   rw: string;
   sem: string;
-}
-
-export interface SlotConfig {
-  name: string;
-  connectString: string;
-  /** What the locks talk to (a trap wrapper); the client itself by default. */
-  wrap?: (client: Client, held: ReadonlySet<string>) => LockClient;
 }
 
 export interface WorkloadConfig {
@@ -42,123 +37,18 @@ export interface WorkloadConfig {
   /** Pause between a release and the next attempt, ms (default 0..30). */
   idleMs?: [number, number];
   /**
+   * Clients open a new session after an expiry (the client's default, `true`). With `false` an
+   * expired slot stops for good: the run then shows what the workload would do without renewal.
+   */
+  renewSession?: boolean;
+  /**
    * Plant violations, to prove the suite can see them: holders ignore their lease signal (and
    * do not report it), and some hold for longer than the session timeout.
    */
   plant?: boolean;
 }
 
-const isFinal = (state: string) =>
-  state === 'expired' || state === 'closed' || state === 'auth-failed';
-
-export function hexId(id: bigint): string {
-  return `0x${id.toString(16)}`;
-}
-
-/** Resolves after `ms`, or at once when `signal` aborts; never rejects. */
-export function pause(ms: number, signal?: AbortSignal): Promise<void> {
-  return new Promise((resolve) => {
-    if (signal?.aborted) return resolve();
-    const done = () => {
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    signal?.addEventListener('abort', done, { once: true });
-  });
-}
-
-/** One logical client: a session, replaced by a new one whenever it ends. */
-export class SessionSlot {
-  /** Lock nodes this slot holds right now (a delete of one is a release). */
-  readonly held = new Set<string>();
-  private current: { client: Client; locks: LockClient } | undefined;
-  private connecting: Promise<{ client: Client; locks: LockClient }> | undefined;
-  private readonly all: Client[] = [];
-
-  constructor(
-    private readonly config: SlotConfig,
-    private readonly workload: Pick<WorkloadConfig, 'proc' | 'sessionTimeout' | 'emit'>,
-  ) {}
-
-  get name(): string {
-    return this.config.name;
-  }
-
-  /** A live client (connecting a new session if the last one ended). */
-  async client(signal: AbortSignal): Promise<{ client: Client; locks: LockClient }> {
-    if (this.current && !isFinal(this.current.client.state)) return this.current;
-    this.connecting ??= this.connect(signal).finally(() => {
-      this.connecting = undefined;
-    });
-    return this.connecting;
-  }
-
-  private async connect(signal: AbortSignal): Promise<{ client: Client; locks: LockClient }> {
-    const { proc, sessionTimeout, emit } = this.workload;
-    for (;;) {
-      if (signal.aborted) throw signal.reason;
-      try {
-        const client = await connect(this.config.connectString, {
-          sessionTimeout,
-          connectTimeout: 2 * sessionTimeout,
-        });
-        this.all.push(client);
-        const session = hexId(client.sessionId);
-        emit({ t: 'session', proc, slot: this.name, session, event: 'open', at: now() });
-        const off = client.on('state', (state) => {
-          if (!isFinal(state)) return;
-          off();
-          emit({ t: 'session', proc, slot: this.name, session, event: 'final', state, at: now() });
-        });
-        const locks = this.config.wrap ? this.config.wrap(client, this.held) : client;
-        this.current = { client, locks };
-        return this.current;
-      } catch (error) {
-        emit(errorRecord(proc, this.name, undefined, 'connect', error));
-        await pause(300, signal);
-      }
-    }
-  }
-
-  /** Closes every client this slot ever opened (idempotent). */
-  async close(): Promise<void> {
-    await Promise.all(this.all.map((c) => c.close().catch(() => {})));
-  }
-}
-
-/** Codes each operation may legitimately end with under faults. */
-const EXPECTED: Record<string, readonly string[]> = {
-  acquire: ['OPERATIONTIMEOUT', 'SESSIONEXPIRED'],
-  tryAcquire: ['SESSIONEXPIRED'],
-  connect: ['CONNECTIONLOSS', 'SESSIONEXPIRED'],
-  release: [],
-};
-
-export function errorRecord(
-  proc: string,
-  slot: string,
-  lock: LockKind | undefined,
-  op: string,
-  error: unknown,
-): ErrorRecord {
-  const typed = error instanceof ZooKeeperError;
-  const name = error instanceof Error ? error.name : typeof error;
-  const code = typed ? error.code : name;
-  return {
-    t: 'error',
-    proc,
-    slot,
-    ...(lock ? { lock } : {}),
-    op,
-    code,
-    name,
-    message: error instanceof Error ? error.message : String(error),
-    at: now(),
-    expected: typed && (EXPECTED[op] ?? []).includes(code),
-  };
-}
+export type { SlotConfig } from './session-slot.js';
 
 export class Workload {
   readonly slots: SessionSlot[];

@@ -84,7 +84,8 @@ export function curatorPeerClasses(): string {
   return dir;
 }
 
-function classPath(...extra: string[]): string {
+/** The Curator jars (and `extra` first) as a Java class path. */
+export function classPath(...extra: string[]): string {
   return [...extra, ...JARS.map(({ jar }) => join(JAVA_DIR, jar))].join(':');
 }
 

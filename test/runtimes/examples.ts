@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { connect } from '../../src/index.js';
 import { freePort } from '../harness/index.js';
 import { bundleFor, REPO } from './processes.js';
+import { SessionTap } from './session-tap.js';
 import { startWorkerd } from './workerd.js';
 
 export interface ExampleCheck {
@@ -36,8 +37,12 @@ export async function exampleChecks(
   await bundleFor('examples/workerd/request-scoped.ts', join(dir, 'dist', 'request-scoped.js'));
   await bundleFor('examples/workerd/durable-object.ts', join(dir, 'dist', 'durable-object.js'));
   const [requestPort, objectPort] = [await freePort(), await freePort()];
+  // The Workers reach ZooKeeper through a tap that reads each session's id and password as the
+  // server hands them out, so the check can expire the Durable Object's session from outside.
+  const [zkHost, zkPort] = connectString.split(',')[0]!.split(':') as [string, string];
+  const tap = await SessionTap.start(zkHost, Number(zkPort));
   const config = readFileSync(join(REPO, 'examples/workerd/config.capnp'), 'utf8')
-    .replaceAll('127.0.0.1:2181', connectString)
+    .replaceAll('127.0.0.1:2181', tap.connectString)
     .replaceAll('127.0.0.1:8787', `127.0.0.1:${requestPort}`)
     .replaceAll('127.0.0.1:8788', `127.0.0.1:${objectPort}`);
   const configFile = join(dir, 'examples.capnp');
@@ -107,9 +112,54 @@ export async function exampleChecks(
       const b3 = await getJson(`${objectBase}/release?holder=b`);
       expect(b3.held === false, 'b still holds');
     });
+    await check('workerd Durable Object: lock service kept across a session expiry', async () => {
+      const c1 = await getJson(`${objectBase}/acquire?holder=c`);
+      expect(c1.held === true, `c did not get the free lock: ${JSON.stringify(c1)}`);
+      const old = tap.sessions.get(String(c1.session));
+      expect(old !== undefined, `the tap did not see session ${String(c1.session)}`);
+      // The server expires the object's session: the object is cut off, another client takes the
+      // session over and closes it, then the object may reconnect (and hears it expired).
+      tap.refuse(true);
+      tap.cut();
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const thief = await connect(connectString, { session: old!, renewSession: false });
+      await thief.close();
+      tap.refuse(false);
+      // The same object, the same client: a new session, the old lock lost, the lock free.
+      let c2: Json = {};
+      const deadline = Date.now() + 30_000;
+      for (;;) {
+        c2 = await getJson(`${objectBase}/status?holder=c`);
+        // While the new session is being opened the client reports id 0.
+        const renewed = c2.session !== c1.session && c2.session !== '0';
+        if (renewed || Date.now() > deadline) break;
+        await new Promise((resolve) => setTimeout(resolve, 200));
+      }
+      expect(
+        c2.session !== c1.session && c2.session !== '0',
+        `no new session: ${JSON.stringify(c2)}`,
+      );
+      expect(
+        c2.held === false,
+        `the lease of the expired session still counts: ${JSON.stringify(c2)}`,
+      );
+      const c3 = await getJson(`${objectBase}/acquire?holder=c&wait=10000`);
+      expect(c3.held === true && c3.session === c2.session, `c: ${JSON.stringify(c3)}`);
+      expect(BigInt(String(c3.fencingToken)) > BigInt(String(c1.fencingToken)), 'token order');
+      const owners = await observer.getChildren('/workers-example/lock');
+      expect(owners.length === 1, `lock nodes: ${owners.join(', ')}`);
+      const stat = await observer.exists(`/workers-example/lock/${owners[0]}`);
+      expect(
+        stat?.ephemeralOwner.toString(16) === c3.session,
+        "the lock node is not the new session's",
+      );
+      const c4 = await getJson(`${objectBase}/release?holder=c`);
+      expect(c4.held === false, 'c still holds');
+    });
   } finally {
     await observer.close();
     log = await server.stop();
+    await tap.close();
   }
   for (const failed of checks.filter((c) => !c.ok)) {
     failed.detail += `\nworkerd log:\n${log.slice(-1500)}`;

@@ -112,6 +112,38 @@ describe('SASL DIGEST-MD5', () => {
     expect(unhandled).toEqual([]);
   });
 
+  it('after a session expiry the new session authenticates again before any other request', async () => {
+    const proxy = await TcpProxy.start(server.host, server.port);
+    proxies.push(proxy);
+    const zk = await open(proxy.connectString, { sasl: sasl('alice', USERS.alice) });
+    const path = uniquePath('sasl-renewal');
+    await zk.create(path, 'x', {
+      acl: [{ perms: Perms.ALL, id: { scheme: 'sasl', id: 'alice' } }],
+    });
+    const oldSession = zk.sessionId;
+    proxy.refuse(true);
+    proxy.cut();
+    await until(zk, 'suspended');
+    const thief = await connect(server.connectString, {
+      session: { id: zk.sessionId, password: zk.sessionPassword },
+      sasl: sasl('alice', USERS.alice),
+      renewSession: false,
+    });
+    await thief.close();
+    // Made in answer to the expiry: it must wait for the new session's SASL exchange (the node's
+    // ACL lets only alice read it).
+    let read: Promise<{ data: Uint8Array }> | undefined;
+    zk.on('state', (state) => {
+      if (state === 'expired') read = zk.getData(path);
+    });
+    proxy.refuse(false);
+    await until(zk, 'connected');
+    expect(read).toBeDefined();
+    expect(text((await read!).data)).toBe('x');
+    expect(zk.sessionId).not.toBe(oldSession);
+    expect(await zk.whoAmI()).toContainEqual({ authScheme: 'sasl', user: 'alice' });
+  });
+
   it('after a cut link the exchange runs again before any other request', async () => {
     const proxy = await TcpProxy.start(server.host, server.port);
     proxies.push(proxy);

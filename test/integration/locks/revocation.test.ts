@@ -8,7 +8,7 @@ import {
   revoke,
   revokeNode,
 } from '../../../src/locks/index.js';
-import { childrenOf, lockPath, newClients, sleep, until } from './helpers.js';
+import { childrenOf, lockPath, newClients, registeredWatchers, sleep, until } from './helpers.js';
 
 function aborted(signal: AbortSignal): Promise<unknown> {
   return new Promise((resolve) => {
@@ -84,5 +84,29 @@ describe('revocation', () => {
     await zk!.create2(`${path}-data`, 'precious');
     await expect(revokeNode(zk!, `${path}-data`)).rejects.toMatchObject({ code: 'BADARGUMENTS' });
     expect(new TextDecoder().decode((await zk!.getData(`${path}-data`)).data)).toBe('precious');
+  });
+
+  it('reentrant revocable leases share one watcher on the held node, and a revocation still reaches each', async () => {
+    const [zk, revoker] = await newClients(2);
+    const path = lockPath();
+    const mutex = new Mutex(zk!, path);
+    const outer = await mutex.acquire({ revocable: true });
+    await until(() => registeredWatchers(zk!, outer.path) > 0, 'the outer watch set');
+    const baseline = registeredWatchers(zk!, outer.path);
+    for (let i = 0; i < 1_000; i++) {
+      const inner = await mutex.acquire({ revocable: true, reentrantFrom: outer });
+      await sleep(0);
+      await inner.release();
+    }
+    await sleep(50);
+    // Before: one closure per reentrant lease stayed registered (1,002 after 1,000 pairs).
+    expect(registeredWatchers(zk!, outer.path)).toBeLessThanOrEqual(baseline);
+    const inner = await mutex.acquire({ revocable: true, reentrantFrom: outer });
+    await until(() => registeredWatchers(zk!, outer.path) > 0, 'the inner watch set');
+    expect(await revokeNode(revoker!, outer.path)).toBe(true);
+    expect(await aborted(inner.revocation)).toBeInstanceOf(RevocationRequestedError);
+    expect(await aborted(outer.revocation)).toBeInstanceOf(RevocationRequestedError);
+    await inner.release();
+    await outer.release();
   });
 });

@@ -1,0 +1,131 @@
+// The Curator LeaderLatch of the renewal interop test (java/LatchRenewalPeer.java): compiled once
+// next to LockPeer (cached by content hash), started in a JVM with a short session timeout.
+import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdtempSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { classPath, curatorPeerClasses } from './curator.js';
+import { LockPeer, within } from './peer.js';
+
+const SOURCE = fileURLToPath(new URL('./java/LatchRenewalPeer.java', import.meta.url));
+
+let compiled: string | undefined;
+
+function peerClasses(): string {
+  if (compiled !== undefined) return compiled;
+  curatorPeerClasses(); // fails, naming the package, when Curator or a JDK is missing
+  const hash = createHash('sha256').update(readFileSync(SOURCE)).update(classPath());
+  const dir = join(tmpdir(), `zkts-latchpeer-${hash.digest('hex').slice(0, 16)}`);
+  if (!existsSync(join(dir, 'LatchRenewalPeer.class'))) {
+    const staging = mkdtempSync(`${dir}-staging-`);
+    try {
+      execFileSync('javac', ['-nowarn', '-d', staging, '-cp', classPath(), SOURCE], {
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      renameSync(staging, dir);
+    } catch (error) {
+      rmSync(staging, { recursive: true, force: true });
+      if (!existsSync(join(dir, 'LatchRenewalPeer.class'))) {
+        const stderr = (error as { stderr?: Buffer }).stderr?.toString() ?? String(error);
+        throw new Error(`javac failed on ${SOURCE}:\n${stderr}`);
+      }
+    }
+  }
+  compiled = dir;
+  return dir;
+}
+
+/** A term of leadership as one side saw it: from `from` until `to` (wall-clock ms). */
+export interface Term {
+  from: number;
+  to: number;
+}
+
+/** A running Curator LeaderLatch (started at once) and what the test asks it. */
+export class CuratorLatch {
+  private constructor(private readonly peer: LockPeer) {}
+
+  static async start(
+    connectString: string,
+    path: string,
+    id: string,
+    sessionTimeoutMs: number,
+  ): Promise<CuratorLatch> {
+    const peer = await LockPeer.start({
+      name: 'curator latch',
+      command: 'java',
+      args: [
+        '-XX:TieredStopAtLevel=1',
+        '-XX:+UseSerialGC',
+        '-Xmx64m',
+        '-cp',
+        classPath(peerClasses()),
+        'LatchRenewalPeer',
+        connectString,
+        path,
+        id,
+        String(sessionTimeoutMs),
+      ],
+    });
+    return new CuratorLatch(peer);
+  }
+
+  /** Curator's `hasLeadership()` now. */
+  async leading(): Promise<boolean> {
+    return (await within(this.peer.request('leading'), 10_000, 'leading')) === 'leading true';
+  }
+
+  /** The current ZooKeeper session id, hex. */
+  async session(): Promise<string> {
+    const line = await within(this.peer.request('session'), 10_000, 'session');
+    return line.split(' ')[1] ?? '';
+  }
+
+  /** Curator's terms so far (sampled every ms in the JVM); an open term ends at `until`. */
+  async terms(until: number): Promise<Term[]> {
+    const line = await within(this.peer.request('history'), 10_000, 'history');
+    return termsOf(
+      line
+        .split(' ')
+        .slice(1)
+        .map((entry) => {
+          const [at, value] = entry.split(':');
+          return { at: Number(at), leading: value === 'true' };
+        }),
+      until,
+    );
+  }
+
+  close(): Promise<void> {
+    return this.peer.close();
+  }
+}
+
+/** Changes of a leadership flag (in time order) as terms; an open one ends at `until`. */
+export function termsOf(
+  changes: readonly { at: number; leading: boolean }[],
+  until: number,
+): Term[] {
+  const terms: Term[] = [];
+  let from: number | undefined;
+  for (const { at, leading } of changes) {
+    if (leading && from === undefined) from = at;
+    else if (!leading && from !== undefined) {
+      terms.push({ from, to: at });
+      from = undefined;
+    }
+  }
+  if (from !== undefined) terms.push({ from, to: until });
+  return terms;
+}
+
+/** Pairs of terms of the two sides that overlap in time. */
+export function overlaps(a: readonly Term[], b: readonly Term[]): [Term, Term][] {
+  return a.flatMap((x) =>
+    b
+      .filter((y) => Math.max(x.from, y.from) < Math.min(x.to, y.to))
+      .map((y): [Term, Term] => [x, y]),
+  );
+}

@@ -1,0 +1,102 @@
+// The shared watcher map (src/locks/watchers.ts): an entry lives while the client holds its
+// closure (a read set the watch) or a wait is in progress, never longer. A wait that set no watch
+// (the node was gone, the link broke, the wait was given up) must leave nothing behind.
+import { describe, expect, it } from 'vitest';
+import type { Client } from '../../../src/client/client.js';
+import type { WatchedEvent } from '../../../src/client/types.js';
+import type { LockClient } from '../../../src/locks/types.js';
+import { waitForChange } from '../../../src/locks/wait.js';
+import { joinWatcher } from '../../../src/locks/watchers.js';
+import { makeError } from '../../../src/protocol/errors.js';
+
+/** A client whose getData answers as `answer` says, after a turn of the event loop. */
+function clientAnswering(answer: () => 'ok' | 'NONODE' | 'CONNECTIONLOSS'): LockClient {
+  const getData = ((path: string) =>
+    new Promise((resolve, reject) =>
+      setTimeout(() => {
+        const outcome = answer();
+        if (outcome === 'ok') resolve({ data: new Uint8Array(), stat: {} });
+        else reject(makeError(outcome, `${outcome} for ${path}`, { path }));
+      }, 1),
+    )) as unknown as Client['getData'];
+  return { getData } as unknown as LockClient;
+}
+
+const noop = (_event: WatchedEvent) => {};
+
+describe('joinWatcher', () => {
+  it('forgets an entry whose watch was never set once its last waiter leaves', () => {
+    const client = {} as LockClient;
+    const first = joinWatcher(client, 'getData:/gone', noop);
+    first.leave();
+    const second = joinWatcher(client, 'getData:/gone', noop);
+    // A fresh closure: the old entry is gone from the map.
+    expect(second.watcher).not.toBe(first.watcher);
+    second.leave();
+  });
+
+  it('keeps an entry whose watch is set (the client holds its closure) for later waits to share', () => {
+    const client = {} as LockClient;
+    const first = joinWatcher(client, 'getData:/held', noop);
+    first.armed();
+    first.leave();
+    const second = joinWatcher(client, 'getData:/held', noop);
+    expect(second.watcher).toBe(first.watcher);
+    second.leave();
+  });
+
+  it('keeps an entry while another wait is still in it', () => {
+    const client = {} as LockClient;
+    // Distinct wake functions: each wait is its own member.
+    const first = joinWatcher(client, 'getData:/busy', () => {});
+    const second = joinWatcher(client, 'getData:/busy', () => {});
+    first.leave();
+    const third = joinWatcher(client, 'getData:/busy', () => {});
+    expect(third.watcher).toBe(second.watcher);
+    second.leave();
+    third.leave();
+  });
+});
+
+describe('waitForChange leaves nothing behind', () => {
+  for (const outcome of ['NONODE', 'CONNECTIONLOSS'] as const) {
+    it(`when getData answers ${outcome} (no watch set)`, async () => {
+      const client = clientAnswering(() => outcome);
+      const before = joinWatcher(client, 'getData:/n', noop);
+      before.leave();
+      for (let i = 0; i < 1_000; i++) await waitForChange(client, '/n', undefined);
+      const after = joinWatcher(client, 'getData:/n', noop);
+      expect(after.watcher).not.toBe(before.watcher);
+      after.leave();
+    });
+  }
+
+  it('when the wait is given up before the reply, and the reply then says the node is gone', async () => {
+    const client = clientAnswering(() => 'NONODE');
+    const controller = new AbortController();
+    const waiting = waitForChange(client, '/m', controller.signal);
+    const probe = joinWatcher(client, 'getData:/m', noop);
+    controller.abort(new Error('given up'));
+    await expect(waiting).rejects.toThrow('given up');
+    probe.leave();
+    await new Promise((resolve) => setTimeout(resolve, 10)); // the reply comes: NONODE
+    const after = joinWatcher(client, 'getData:/m', noop);
+    expect(after.watcher).not.toBe(probe.watcher);
+    after.leave();
+  });
+
+  it("but keeps the closure when a given-up wait's read did set the watch", async () => {
+    const client = clientAnswering(() => 'ok');
+    const controller = new AbortController();
+    const waiting = waitForChange(client, '/k', controller.signal);
+    const probe = joinWatcher(client, 'getData:/k', noop);
+    controller.abort(new Error('given up'));
+    await expect(waiting).rejects.toThrow('given up');
+    probe.leave();
+    await new Promise((resolve) => setTimeout(resolve, 10)); // the reply comes: the watch is set
+    const after = joinWatcher(client, 'getData:/k', noop);
+    // The client holds the closure: a later wait must share it, not add a second one.
+    expect(after.watcher).toBe(probe.watcher);
+    after.leave();
+  });
+});
