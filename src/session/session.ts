@@ -13,7 +13,7 @@ import type { Codec } from '../protocol/codecs.js';
 import { makeError, type ZooKeeperError } from '../protocol/errors.js';
 import { DEFAULT_MAX_FRAME } from '../protocol/frame.js';
 import { requestTraced, traceRequest } from '../telemetry/request.js';
-import { sessionConnected, sessionRenewed, sessionStateChanged } from '../telemetry/session.js';
+import { ConnectLog, sessionRenewed, sessionStateChanged } from '../telemetry/session.js';
 import { type Clock, systemClock } from './clock.js';
 import { closeOnServer } from './close.js';
 import { connectLoop } from './connect-loop.js';
@@ -108,10 +108,8 @@ export class Session {
   /** A server granted a session at least once: from then on an expiry renews (if enabled). */
   private established = false;
   private readonly renewals = new RenewalLog();
-  /** Since when the session has been looking for a server (for the connect event's duration). */
-  private seekingSince = 0;
-  /** The last server a handshake succeeded with (`host:port`): named by the state events. */
-  private lastServer: string | null = null;
+  /** For the telemetry: since when a server is sought, and the last one connected to. */
+  private readonly connects = new ConnectLog();
 
   constructor(private readonly config: SessionConfig) {
     this.chroot = config.chroot;
@@ -141,7 +139,7 @@ export class Session {
       },
       nextXid: () => this.nextXid(),
       suspend: (cause) => {
-        this.seekingSince = this.clock.now();
+        this.connects.seeking(this.clock.now());
         this.renewals.linkLost();
         this.machine.transition('suspended', cause);
       },
@@ -185,7 +183,9 @@ export class Session {
       connectRequest: () => this.identity.connectRequest(this.config.readOnly),
       handshake: (frame, connection, host) => {
         const established = this.links.handshake(frame, connection, host);
-        if (established) this.connectedTo(host);
+        const readOnly = this.links.current?.readOnly ?? false;
+        if (established)
+          this.connects.connected(this.identity.id, host, readOnly, this.clock.now());
         return established;
       },
       reply: (frame) => routeReply(frame, this.replies),
@@ -213,7 +213,7 @@ export class Session {
       lost: (connection, host) => this.links.lost(connection, host),
     };
     this.machine.subscribe((state, previous, cause) =>
-      sessionStateChanged(this.identity.id, state, previous, cause, this.lastServer),
+      sessionStateChanged(this.identity.id, state, previous, cause, this.connects.lastServer),
     );
     this.renewals.subscribe((r) => sessionRenewed(r.previousSessionId, r.sessionId));
   }
@@ -252,8 +252,8 @@ export class Session {
    * are accepted; rejects (and closes) when that takes longer than `connectTimeout`.
    */
   start(): Promise<void> {
-    this.seekingSince = this.clock.now();
-    this.connectDeadline = this.seekingSince + this.config.connectTimeout;
+    this.connects.seeking(this.clock.now());
+    this.connectDeadline = this.clock.now() + this.config.connectTimeout;
     this.loop = connectLoop({
       clock: this.clock,
       hosts: this.config.hosts,
@@ -348,15 +348,6 @@ export class Session {
   private serverName(): string | null {
     const host = this.links.current?.host;
     return host ? formatHost(host) : null;
-  }
-
-  /** A handshake with `host` succeeded: tells the telemetry who and how long it took. */
-  private connectedTo(host: HostAddress): void {
-    const readOnly = this.links.current?.readOnly ?? false;
-    const took = this.clock.now() - this.seekingSince;
-    const reconnect = this.lastServer !== null;
-    this.lastServer = formatHost(host);
-    sessionConnected(this.identity.id, this.lastServer, reconnect, readOnly, took);
   }
 
   // ---- writing -----------------------------------------------------------------------------
