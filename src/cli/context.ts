@@ -47,7 +47,23 @@ export class SessionProvider {
   private pending: Promise<Client> | undefined;
   private onNewSession: (client: Client) => void = () => {};
 
-  constructor(readonly globals: GlobalOptions) {}
+  constructor(private settings: GlobalOptions) {}
+
+  /** The global options the session is (or will be) opened with. */
+  get globals(): GlobalOptions {
+    return this.settings;
+  }
+
+  /**
+   * Global options given after the command: they apply as if given before it. Only before the
+   * session is opened (the shell keeps the one it has).
+   */
+  setGlobals(globals: GlobalOptions): void {
+    if (this.pending !== undefined) {
+      throw new UsageError('global options cannot change an open session');
+    }
+    this.settings = globals;
+  }
 
   /** Called with every session opened from now on (the shell shows state changes). */
   setListener(listener: (client: Client) => void): void {

@@ -3,7 +3,8 @@ import { Options, parseArgs } from './args.js';
 import { COMMANDS, findCommand } from './commands/index.js';
 import { type Command, JSON_OPTION } from './commands/types.js';
 import type { CommandContext, SessionProvider } from './context.js';
-import { exitCodeFor, formatError, UsageError } from './errors.js';
+import { errorLine, exitCodeFor, UsageError, wantsJson } from './errors.js';
+import { changesSession, globalsAfterCommand, withGlobals } from './globals.js';
 import { commandHelp } from './help.js';
 import { Output } from './output.js';
 
@@ -31,7 +32,8 @@ export async function runCommand(argv: readonly string[], invocation: Invocation
     }
     return await runParsed(command, args, invocation);
   } catch (error) {
-    process.stderr.write(`${formatError(error, command?.name)}\n`);
+    const json = invocation.provider.globals.json || wantsJson(args);
+    process.stderr.write(`${errorLine(error, command?.name, json)}\n`);
     if (process.env.ZKTS_DEBUG && error instanceof Error) process.stderr.write(`${error.stack}\n`);
     return exitCodeFor(error);
   }
@@ -44,11 +46,21 @@ async function runParsed(
 ): Promise<number> {
   const specs = [...command.options, { long: 'help', short: 'h', help: '' }];
   if (!specs.some((s) => s.long === JSON_OPTION.long)) specs.push(JSON_OPTION);
+  specs.push(...globalsAfterCommand(specs));
   const parsed = parseArgs(args, specs, { command: command.name });
   const options = new Options(parsed.options);
   if (options.has('help')) {
     process.stdout.write(`${commandHelp(command)}\n`);
     return 0;
+  }
+  const { provider } = invocation;
+  if (changesSession(options)) {
+    if (invocation.inShell) {
+      throw new UsageError(
+        'the shell has one session: give -s, -t, --auth, --sasl when starting zkts',
+      );
+    }
+    provider.setGlobals(withGlobals(provider.globals, options));
   }
   if (invocation.inShell && command.notInShell) {
     throw new UsageError(`${command.name} is not available in the shell: ${command.notInShell}`);
@@ -60,7 +72,6 @@ async function runParsed(
   if (positionals.length < min || positionals.length > max) {
     throw new UsageError(`usage: zkts ${command.usage}`);
   }
-  const { provider } = invocation;
   const interrupts = new AbortController();
   const ctx: CommandContext = {
     out: new Output(process.stdout, provider.globals.json || options.has('json')),

@@ -23,6 +23,8 @@ export interface ElectedRun extends Supervision {
    * again (the default), instead of exiting 75.
    */
   rejoin: boolean;
+  /** Told the term once this process leads, before the command starts (`--json` prints it). */
+  onLeading?: (leadership: Leadership) => void;
 }
 
 /**
@@ -49,6 +51,7 @@ export async function runElected(client: Client, run: ElectedRun): Promise<numbe
       if (leadership === undefined || signals.waiting.aborted) {
         return signalStatus(signals.waiting.reason as Forwarded);
       }
+      run.onLeading?.(leadership);
       let status: number;
       try {
         status = await superviseCommand(

@@ -87,6 +87,39 @@ export function formatError(error: unknown, command: string | undefined): string
 }
 
 /**
+ * The error line for stderr: `formatError`'s, or under `--json` one JSON object,
+ * `{"error":{"code","message","status","command","path"}}`, so that a script reading JSON reads
+ * its errors the same way.
+ */
+export function errorLine(error: unknown, command: string | undefined, json: boolean): string {
+  if (!json) return formatError(error, command);
+  const code =
+    error instanceof CliError || error instanceof ZooKeeperError
+      ? error.code
+      : isTimeout(error)
+        ? 'OPERATIONTIMEOUT'
+        : 'ERROR';
+  const line = describeError(error, undefined);
+  const message = line.startsWith(`${code}: `) ? line.slice(code.length + 2) : line;
+  const path = error instanceof ZooKeeperError ? error.path : undefined;
+  return JSON.stringify({
+    error: {
+      code,
+      message,
+      status: exitCodeFor(error),
+      ...(command === undefined ? {} : { command }),
+      ...(path === undefined ? {} : { path }),
+    },
+  });
+}
+
+/** Whether a command line asks for JSON (`--json` before any `--`). */
+export function wantsJson(args: readonly string[]): boolean {
+  const end = args.indexOf('--');
+  return (end < 0 ? args : args.slice(0, end)).includes('--json');
+}
+
+/**
  * `NONODE: no node at /a (get)`. The client's messages start with the code and end with the
  * client operation; the code is shown once and the operation is replaced by the command.
  */

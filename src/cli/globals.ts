@@ -34,6 +34,41 @@ export const GLOBAL_OPTIONS: readonly OptionSpec[] = [
   { long: 'version', short: 'V', help: 'print the version' },
 ];
 
+/**
+ * The global options that may also follow the command (`zkts bench -s host:2181 mutex`), as the
+ * command's parser should know them: every long name, and the short letters the command does not
+ * use itself (`create -s` stays zkCli's sequential flag; `--server` works there). Help, version
+ * and json are the command's own already.
+ */
+export function globalsAfterCommand(own: readonly OptionSpec[]): OptionSpec[] {
+  const longs = new Set(own.map((o) => o.long));
+  const shorts = new Set(own.flatMap((o) => (o.short ? [o.short] : [])));
+  return GLOBAL_OPTIONS.filter(
+    (o) => !longs.has(o.long) && o.long !== 'help' && o.long !== 'version',
+  ).map(({ short, ...rest }) => (short && !shorts.has(short) ? { ...rest, short } : rest));
+}
+
+/** `base` with the global options found in `options` applied (the others left as they were). */
+export function withGlobals(base: GlobalOptions, options: Options): GlobalOptions {
+  const sasl = options.string('sasl');
+  return {
+    servers: options.string('server') ?? base.servers,
+    timeout: options.integer('timeout', 1) ?? base.timeout,
+    sessionTimeout: options.integer('session-timeout', 1) ?? base.sessionTimeout,
+    auth: [...base.auth, ...options.strings('auth').map(parseAuth)],
+    sasl: sasl === undefined ? base.sasl : parseSasl(sasl),
+    readOnly: base.readOnly || options.has('read-only'),
+    json: base.json || options.has('json'),
+  };
+}
+
+/** Whether `options` holds any option that changes the session (not --json). */
+export function changesSession(options: Options): boolean {
+  return ['server', 'timeout', 'session-timeout', 'auth', 'sasl', 'read-only'].some((name) =>
+    options.has(name),
+  );
+}
+
 export interface GlobalParse {
   globals: GlobalOptions;
   help: boolean;
@@ -45,17 +80,17 @@ export interface GlobalParse {
 export function parseGlobals(argv: readonly string[], env: NodeJS.ProcessEnv): GlobalParse {
   const parsed = parseArgs(argv, GLOBAL_OPTIONS, { command: 'zkts', stopAtPositional: true });
   const options = new Options(parsed.options);
-  const servers = options.string('server') ?? (env.ZOOKEEPER_SERVERS || DEFAULT_SERVERS);
+  const defaults: GlobalOptions = {
+    servers: env.ZOOKEEPER_SERVERS || DEFAULT_SERVERS,
+    timeout: 10_000,
+    sessionTimeout: 30_000,
+    auth: [],
+    sasl: parseSasl(env.ZKTS_SASL),
+    readOnly: false,
+    json: false,
+  };
   return {
-    globals: {
-      servers,
-      timeout: options.integer('timeout', 1) ?? 10_000,
-      sessionTimeout: options.integer('session-timeout', 1) ?? 30_000,
-      auth: options.strings('auth').map(parseAuth),
-      sasl: parseSasl(options.string('sasl') ?? env.ZKTS_SASL),
-      readOnly: options.has('read-only'),
-      json: options.has('json'),
-    },
+    globals: withGlobals(defaults, options),
     help: options.has('help'),
     version: options.has('version'),
     command: parsed.rest ?? [],

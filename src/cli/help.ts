@@ -25,7 +25,7 @@ export const EXIT_STATUS_HELP: readonly [number | string, string][] = [
   [ExitCode.UNAVAILABLE, 'no session, connection lost, session expired, or no reply in time'],
   [
     ExitCode.LOCK_TIMEOUT,
-    'lock: not acquired within --timeout (or held, with -n); elect: not leader in time',
+    'lock: not acquired within --wait (or held, with -n); elect: not leader in time',
   ],
   [ExitCode.LOCK_LOST, 'lock/elect: lock or leadership lost while the command ran; it was stopped'],
   [ExitCode.CANNOT_EXECUTE, 'lock/elect: the command cannot be executed'],
@@ -49,7 +49,10 @@ export function globalHelp(commands: readonly Command[]): string {
     ...commands.map((c) => `  ${c.usage.padEnd(width)}  ${c.summary}`),
     `  ${'shell'.padEnd(width)}  interactive shell with history and path completion`,
     '',
-    'Every command takes --json; `zkts COMMAND --help` tells more.',
+    'Every command takes --json (errors are then JSON on stderr too); `zkts COMMAND --help`',
+    'tells more. The options above may also follow the command (`zkts bench -s zk1:2181 mutex`)',
+    'with the same meaning, in the long form always and in the short form where the command has no',
+    'short option of that letter (`create -s` is sequential: use --server there).',
     '',
     'Exit status:',
     ...EXIT_STATUS_HELP.map(([code, text]) => `  ${String(code).padStart(statusWidth)}  ${text}`),
@@ -62,7 +65,7 @@ export function globalHelp(commands: readonly Command[]): string {
     '  zkts -s zk1:2181,zk2:2181/app ls -l /',
     '  zkts get --json /config | jq -r .data',
     '  echo -n on | zkts set /flags/feature -',
-    '  zkts lock /locks/backup --timeout 60000 -- ./backup.sh',
+    '  zkts lock /locks/backup --wait 60000 -- ./backup.sh',
     '  zkts locks -R /locks',
     '  zkts bench mutex --sessions 64 --processes 2',
   ].join('\n');
@@ -77,5 +80,7 @@ export function commandHelp(command: Command): string {
     '',
     'Options:',
     ...optionLines([...command.options, { long: 'help', short: 'h', help: 'this help' }]),
+    '',
+    'The global options (zkts --help) may be given here too.',
   ].join('\n');
 }

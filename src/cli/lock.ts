@@ -44,9 +44,16 @@ export interface LockedRun extends Supervision {
   /** Do not wait at all (flock -n). */
   noWait: boolean;
   lossPolicy: LossPolicy;
+  /** Told the lease once it is held, before the command starts (`--json` prints it). */
+  onHeld?: (lease: Lease) => void;
 }
 
-function makeLock(client: Client, path: string, kind: LockKind, lossPolicy: LossPolicy): Lock {
+export function makeLock(
+  client: Client,
+  path: string,
+  kind: LockKind,
+  lossPolicy: LossPolicy,
+): Lock {
   switch (kind.type) {
     case 'mutex':
       return new Mutex(client, path, { lossPolicy });
@@ -71,6 +78,7 @@ export async function runLocked(client: Client, run: LockedRun): Promise<number>
     try {
       // A signal between the grant and the start of the command: do not start it.
       if (signals.waiting.aborted) return signalStatus(signals.waiting.reason as Forwarded);
+      run.onHeld?.(lease);
       return await superviseCommand(lease, run, LOCK_ROLE, signals.forwardTo);
     } finally {
       // Never wait long: the session's end removes the node anyway, and a lost lease's node is
@@ -82,8 +90,16 @@ export async function runLocked(client: Client, run: LockedRun): Promise<number>
   }
 }
 
+/** Why `--no-wait` found no lease free, in the kind's words. */
+function heldWords({ path, kind }: LockedRun): string {
+  if (kind.type === 'semaphore')
+    return `all ${kind.leases} leases of the semaphore ${path} are taken (or another process is taking one)`;
+  if (kind.type === 'read') return `the lock ${path} is held or awaited by a writer`;
+  return `the lock ${path} is held by another process`;
+}
+
 /** The lease, or undefined when a signal interrupted the wait. */
-async function acquire(
+export async function acquire(
   lock: Lock,
   run: LockedRun,
   interrupted: AbortSignal,
@@ -91,11 +107,7 @@ async function acquire(
   if (run.noWait) {
     const lease = await lock.tryAcquire();
     if (lease === null) {
-      throw new CliError(
-        'LOCKED',
-        `the lock ${run.path} is held by another process (--no-wait)`,
-        ExitCode.LOCK_TIMEOUT,
-      );
+      throw new CliError('LOCKED', `${heldWords(run)} (--no-wait)`, ExitCode.LOCK_TIMEOUT);
     }
     return lease;
   }

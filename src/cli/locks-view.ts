@@ -34,7 +34,8 @@ export function contenderJson(c: LockContender): Record<string, unknown> {
     owner: hex(c.owner),
     created: isoTime(c.created),
     ageMs: c.age,
-    fencingToken: hex(c.fencingToken),
+    // Decimal, as ZKTS_FENCING_TOKEN and the library's bigint print it: one format everywhere.
+    fencingToken: String(c.fencingToken),
     data: utf8OrUndefined(c.data) ?? null,
     base64: toBase64(c.data),
   };
@@ -77,7 +78,7 @@ export function printInspection(out: Output, view: LockInspection): void {
     c.naming ?? '-',
     hex(c.owner),
     formatAge(c.age),
-    hex(c.fencingToken),
+    String(c.fencingToken),
     dataCell(c.data),
     c.name,
   ]);

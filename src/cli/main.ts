@@ -3,7 +3,7 @@
 import { COMMANDS, findCommand } from './commands/index.js';
 import { SessionProvider } from './context.js';
 import { runCommand } from './dispatch.js';
-import { exitCodeFor, formatError, UsageError } from './errors.js';
+import { errorLine, exitCodeFor, formatError, UsageError, wantsJson } from './errors.js';
 import { parseGlobals } from './globals.js';
 import { commandHelp, globalHelp } from './help.js';
 import { runShell } from './shell.js';
@@ -14,7 +14,7 @@ async function main(argv: readonly string[]): Promise<number> {
   try {
     parsed = parseGlobals(argv, process.env);
   } catch (error) {
-    process.stderr.write(`${formatError(error, undefined)}\n`);
+    process.stderr.write(`${errorLine(error, undefined, wantsJson(argv))}\n`);
     return exitCodeFor(error);
   }
   if (parsed.version) {
@@ -38,7 +38,7 @@ async function main(argv: readonly string[]): Promise<number> {
     }
     return await runCommand(parsed.command, { provider, inShell: false });
   } catch (error) {
-    process.stderr.write(`${formatError(error, undefined)}\n`);
+    process.stderr.write(`${errorLine(error, undefined, parsed.globals.json)}\n`);
     return exitCodeFor(error);
   } finally {
     await provider.close();

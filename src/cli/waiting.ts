@@ -66,7 +66,8 @@ export async function waitPatiently<T>(
     return await wait();
   } catch (error) {
     if (error instanceof LockTimeoutError) {
-      throw new CliError('OPERATIONTIMEOUT', words.timedOut(error.timeout), ExitCode.LOCK_TIMEOUT);
+      // The lock layer's own word: no server timed out, the wait for the lock did.
+      throw new CliError('LOCKTIMEOUT', words.timedOut(error.timeout), ExitCode.LOCK_TIMEOUT);
     }
     if (interrupted.aborted) {
       note(`interrupted (${String(interrupted.reason)}) while ${words.activity}`);

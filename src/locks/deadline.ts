@@ -2,6 +2,16 @@
 import { badArguments, LockTimeoutError } from './errors.js';
 import type { AcquireOptions } from './types.js';
 
+/**
+ * What an acquire waits for, as a timeout's message names it: words, or a function asked at the
+ * moment of the timeout (so that the message can say what holds the lock then).
+ */
+export type AwaitedWords = string | (() => string);
+
+function wordsOf(awaited: AwaitedWords | undefined): string | undefined {
+  return typeof awaited === 'function' ? awaited() : awaited;
+}
+
 export interface Deadline {
   /** Aborted with the caller's reason or a LockTimeoutError; undefined when neither was given. */
   readonly signal: AbortSignal | undefined;
@@ -21,7 +31,7 @@ export interface Deadline {
 export function startDeadline(
   options: AcquireOptions | undefined,
   path: string,
-  awaited?: string,
+  awaited?: AwaitedWords,
 ): Deadline {
   const timeout = options?.timeout;
   const outer = options?.signal;
@@ -40,7 +50,7 @@ export function startDeadline(
   const controller = new AbortController();
   const onAbort = () => controller.abort(outer?.reason);
   const timer = setTimeout(
-    () => controller.abort(new LockTimeoutError(path, timeout, awaited)),
+    () => controller.abort(new LockTimeoutError(path, timeout, wordsOf(awaited))),
     timeout,
   );
   if (outer?.aborted) onAbort();
@@ -65,11 +75,12 @@ export async function acquireWithin<T extends Releasable>(
   options: AcquireOptions | undefined,
   path: string,
   contend: (deadline: Deadline) => Promise<T | null>,
+  awaited?: AwaitedWords,
 ): Promise<T> {
-  const deadline = startDeadline(options, path);
+  const deadline = startDeadline(options, path, awaited);
   try {
     const lease = await onTime(contend(deadline), deadline.signal);
-    if (lease === null) throw new LockTimeoutError(path, 0);
+    if (lease === null) throw new LockTimeoutError(path, 0, wordsOf(awaited));
     return lease;
   } finally {
     deadline.dispose();

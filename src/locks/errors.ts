@@ -1,7 +1,14 @@
 // Errors of the lock recipes. All are ZooKeeperErrors, so `code` works as for client errors.
 import { type ErrorCodeName, makeError, ZooKeeperError } from '../protocol/errors.js';
+import { pathProblem } from '../protocol/paths.js';
 
-/** `acquire({ timeout })` (or a latch's `leadership({ timeout })`) ran out of time. */
+/**
+ * `acquire({ timeout })` (or a latch's `leadership({ timeout })`) ran out of time, or
+ * `timeout: 0` found the lock taken. Its `code` is `OPERATIONTIMEOUT`, as it always was (code
+ * that branches on the code keeps working); test `instanceof LockTimeoutError` to tell it from a
+ * server's timeout. The message says what was waited for, and when the same lock object already
+ * held the lock, how to re-enter it.
+ */
 export class LockTimeoutError extends ZooKeeperError {
   /** The class name, for logs. */
   override name = 'LockTimeoutError';
@@ -13,10 +20,12 @@ export class LockTimeoutError extends ZooKeeperError {
    *   leader latch says `leadership of <path>`).
    */
   constructor(path: string, timeout: number, awaited = `the lock ${path}`) {
-    super('OPERATIONTIMEOUT', `timed out after ${timeout} ms waiting for ${awaited}`, {
-      path,
-      op: 'acquire',
-    });
+    // `timeout: 0` never waited: it found the lock taken.
+    const message =
+      timeout === 0
+        ? `${awaited} is not available now (timeout 0 does not wait)`
+        : `timed out after ${timeout} ms waiting for ${awaited}`;
+    super('OPERATIONTIMEOUT', message, { path, op: 'acquire' });
     this.timeout = timeout;
   }
 }
@@ -76,6 +85,20 @@ export function lossPolicyOf(policy: unknown, path: string): 'suspended' | 'expi
   if (policy === undefined) return 'suspended';
   if (policy === 'suspended' || policy === 'expired') return policy;
   throw badArguments(`lossPolicy must be 'suspended' or 'expired', got ${String(policy)}`, path);
+}
+
+/**
+ * Refuses a recipe's path at construction, in the user's words: the nodes made under it later
+ * would name only an internal child (`rel/lock/_c_…-lock-`).
+ */
+export function checkRecipePath(path: unknown, recipe: string): void {
+  const problem = pathProblem(path as string);
+  if (problem === null) return;
+  const shown = typeof path === 'string' ? JSON.stringify(path) : String(path);
+  throw badArguments(
+    `${recipe}: invalid path ${shown}: ${problem.replace(/^path /, '')}`,
+    typeof path === 'string' ? path : undefined,
+  );
 }
 
 export function badArguments(message: string, path?: string): ZooKeeperError {

@@ -2,7 +2,7 @@
 import type { Stat } from '../client/types.js';
 import { CreateMode } from '../client/types.js';
 import { acquireWithin } from './deadline.js';
-import { hasCode, lossPolicyOf } from './errors.js';
+import { checkRecipePath, hasCode, lossPolicyOf } from './errors.js';
 import { holdNode } from './lease.js';
 import { createWithParents, isGone, settleWhileConnected, syncFirst } from './nodes.js';
 import { acrossRenewals } from './renewal.js';
@@ -37,6 +37,7 @@ export class ExclusiveLock implements Lock {
     readonly path: string,
     options: LockOptions = {},
   ) {
+    checkRecipePath(path, 'ExclusiveLock');
     this.lossPolicy = lossPolicyOf(options.lossPolicy, path);
   }
 

@@ -5,7 +5,14 @@ import type { SessionState } from '../client/types.js';
 import { electionEvent } from '../telemetry/lock.js';
 import { byCreation, pastSequenceLimit, sortContenders } from './contenders.js';
 import { startDeadline } from './deadline.js';
-import { badArguments, hasCode, LockLostError, LockTimeoutError, lossPolicyOf } from './errors.js';
+import {
+  badArguments,
+  checkRecipePath,
+  hasCode,
+  LockLostError,
+  LockTimeoutError,
+  lossPolicyOf,
+} from './errors.js';
 import { holdNode } from './lease.js';
 import { childPath } from './naming.js';
 import { type Attempt, cleanupAttempt, createProtected, type OwnNode, syncFirst } from './nodes.js';
@@ -114,6 +121,7 @@ export class LeaderLatch implements AsyncDisposable {
     readonly path: string,
     options: LeaderLatchOptions = {},
   ) {
+    checkRecipePath(path, 'LeaderLatch');
     const id = options.id ?? '';
     if (typeof id !== 'string') throw badArguments('id must be a string', path);
     this.id = id;

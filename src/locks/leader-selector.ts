@@ -1,7 +1,7 @@
 // Run a task while leader, as Curator's LeaderSelector: its election is a Curator InterProcessMutex
 // on the path, so a Java LeaderSelector on the same path takes part in the same election.
 
-import { badArguments } from './errors.js';
+import { badArguments, checkRecipePath } from './errors.js';
 import {
   type ElectionClient,
   type LeaderLatchOptions,
@@ -60,6 +60,7 @@ export class LeaderSelector implements AsyncDisposable {
     private readonly task: LeaderTask,
     private readonly options: LeaderSelectorOptions = {},
   ) {
+    checkRecipePath(path, 'LeaderSelector');
     if (typeof task !== 'function') throw badArguments('task must be a function', path);
     if (options.id !== undefined && typeof options.id !== 'string') {
       throw badArguments('id must be a string', path);

@@ -56,6 +56,7 @@ export class Mutex extends QueueLock {
       data: options.data,
       lossPolicy: lossPolicyOf(options.lossPolicy, path),
       sequenceOrder: options.sequenceOrder ?? 'numeric',
+      recipeName: 'Mutex',
     });
   }
 

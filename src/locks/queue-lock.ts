@@ -10,6 +10,7 @@ import {
 } from '../telemetry/lock.js';
 import type { SequenceOrder } from './contenders.js';
 import { acquireWithin } from './deadline.js';
+import { checkRecipePath } from './errors.js';
 import { holdNode, reenter } from './lease.js';
 import { childPath, type NamingStyle } from './naming.js';
 import {
@@ -47,6 +48,8 @@ export interface QueueRecipe {
   readonly data: Data | undefined;
   readonly lossPolicy: LossPolicy;
   readonly sequenceOrder: SequenceOrder;
+  /** The class the user constructed, for messages (`Mutex`, `ReadWriteLock`). */
+  readonly recipeName: string;
 }
 
 /**
@@ -58,11 +61,35 @@ export interface QueueRecipe {
  */
 export class QueueLock implements Lock {
   private readonly rule: QueueRule;
+  /**
+   * The last lease this object granted. While it is not released, a second `acquire()` on this
+   * object waits for it: legitimate when two tasks share the object, a self-deadlock when one
+   * task re-enters. Which it is cannot be told, so the wait goes on, and its timeout says how to
+   * re-enter (see {@link awaited}).
+   */
+  private lastLease: Lease | undefined;
+  /** What a timeout's message names, asked at the moment of the timeout. */
+  private readonly awaited = (): string => {
+    // A reader is not kept waiting by its own side's readers: only a side that waits for every
+    // contender ahead (a mutex, a writer) can wait for itself.
+    const held =
+      this.recipe.waitsFor === undefined &&
+      this.lastLease !== undefined &&
+      !this.lastLease.released;
+    const lock = `the lock ${this.recipe.path}`;
+    if (!held) return lock;
+    return (
+      `${lock}, which this ${this.recipe.recipeName} object already holds (its lease ` +
+      `${this.lastLease!.path} is not released): to re-enter from the code that holds it, pass ` +
+      'acquire({ reentrantFrom: lease })'
+    );
+  };
   /** The listing request's options when there is no signal to pass: one object, not one per call. */
   private static readonly noOptions = {};
 
   /** @internal Made by the recipes (Mutex, the ReadWriteLock sides), not by users. */
   constructor(protected readonly recipe: QueueRecipe) {
+    checkRecipePath(recipe.path, recipe.recipeName);
     const names = recipe.contenderNames;
     this.rule = {
       names,
@@ -90,8 +117,11 @@ export class QueueLock implements Lock {
         const acquiring = this.contendAcrossRenewals(undefined, true, probe) as Promise<Lease>;
         return acquireSettles(probe, acquiring, undefined);
       }
-      const acquiring = acquireWithin(options, this.recipe.path, (d) =>
-        this.contendAcrossRenewals(d.signal, !d.noWait, probe),
+      const acquiring = acquireWithin(
+        options,
+        this.recipe.path,
+        (d) => this.contendAcrossRenewals(d.signal, !d.noWait, probe),
+        this.awaited,
       );
       return acquireSettles(probe, acquiring, options?.signal);
     } catch (error) {
@@ -223,7 +253,7 @@ export class QueueLock implements Lock {
 
   private hold(node: OwnNode): Lease {
     const { client, path, lockName, lossPolicy } = this.recipe;
-    return holdNode({
+    this.lastLease = holdNode({
       client,
       path: node.path,
       lockPath: path,
@@ -232,5 +262,6 @@ export class QueueLock implements Lock {
       lossPolicy,
       removeNode: () => deleteNode(client, node.path),
     });
+    return this.lastLease;
   }
 }

@@ -51,6 +51,7 @@ export class ReadWriteLock {
       data: options.data,
       lossPolicy: lossPolicyOf(options.lossPolicy, path),
       sequenceOrder: options.sequenceOrder ?? 'numeric',
+      recipeName: 'ReadWriteLock',
     };
     // A reader waits only for writers ahead; a writer for everyone ahead.
     this.read = new ReadWriteSide({

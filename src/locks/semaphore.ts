@@ -2,7 +2,7 @@
 import type { Data } from '../client/types.js';
 import { sortContenders } from './contenders.js';
 import { acquireWithin } from './deadline.js';
-import { badArguments, lossPolicyOf } from './errors.js';
+import { badArguments, checkRecipePath, lossPolicyOf } from './errors.js';
 import { holdNode } from './lease.js';
 import { Mutex } from './mutex.js';
 import { childPath, LockName } from './naming.js';
@@ -51,6 +51,7 @@ export class Semaphore implements Lock {
     readonly maxLeases: number,
     options: SemaphoreOptions = {},
   ) {
+    checkRecipePath(path, 'Semaphore');
     if (!Number.isInteger(maxLeases) || maxLeases < 1 || maxLeases > 0x7fffffff) {
       throw badArguments(`maxLeases must be a positive integer, got ${String(maxLeases)}`, path);
     }
@@ -66,8 +67,11 @@ export class Semaphore implements Lock {
 
   /** Waits for a lease; see {@link Lock.acquire}. One deadline covers the guard and the lease wait. */
   acquire(options?: AcquireOptions): Promise<Lease> {
-    return acquireWithin(options, this.path, (d) =>
-      acrossRenewals(this.client, d.signal, () => this.contend(d.signal, !d.noWait)),
+    return acquireWithin(
+      options,
+      this.path,
+      (d) => acrossRenewals(this.client, d.signal, () => this.contend(d.signal, !d.noWait)),
+      `one of the ${this.maxLeases} leases of the semaphore ${this.path}`,
     );
   }
 

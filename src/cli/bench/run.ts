@@ -103,10 +103,9 @@ function showProgress(
     const caseIndex = Math.min(caseCount(config) - 1, Math.floor(elapsed / caseLength(config)));
     const into = elapsed - caseIndex * caseLength(config);
     const done = parts.reduce((sum, part) => sum + part.done(), 0);
-    // A new raw case restarts the counters.
-    const delta = caseIndex === last.caseIndex ? done - last.done : done;
-    const rate = (delta / Math.max(1, time - last.time)) * 1000;
-    last = { time, done, caseIndex };
+    const current = { time, done, caseIndex };
+    const rate = progressRate(last, current);
+    last = current;
     const phase =
       into < config.warmupMs
         ? 'warm-up'
@@ -117,6 +116,24 @@ function showProgress(
       `\r\x1b[Kzkts bench: ${what}, ${phase}, ${Math.round(rate).toLocaleString('en-US')} ops/s`,
     );
   }, 250);
+}
+
+/** One sample of the progress line: when, operations done so far, which case. */
+export interface ProgressSample {
+  time: number;
+  done: number;
+  caseIndex: number;
+}
+
+/**
+ * Operations per second between two samples, never negative: a new case restarts the counters,
+ * and the case the clock says may switch before or after the parts' counters do (each process
+ * switches on its own), so a count that went down is a restart, counted from zero.
+ */
+export function progressRate(last: ProgressSample, current: ProgressSample): number {
+  const restarted = current.caseIndex !== last.caseIndex || current.done < last.done;
+  const delta = restarted ? current.done : current.done - last.done;
+  return (Math.max(0, delta) / Math.max(1, current.time - last.time)) * 1000;
 }
 
 function clearProgress(): void {

@@ -16,11 +16,16 @@ const PERCENTILES = [
  */
 export function renderSvg(title: string, figures: readonly CaseFigures[]): string {
   const rowHeight = 34;
-  const top = 56;
   const label = 150;
   const panel = 300;
   const gap = 40;
-  const width = label + panel + gap + panel + 20;
+  // Room right of the latency bars for their values, which are printed, not only hovered.
+  const valueRoom = 80;
+  const width = label + panel + gap + panel + valueRoom;
+  // The title wraps at word boundaries to the chart's width (13 px bold: about 7.5 px a letter).
+  const titleLines = wrap(title, Math.floor((width - 20) / TITLE_LETTER_WIDTH));
+  const titleHeight = 18 * titleLines.length;
+  const top = 38 + titleHeight;
   const height = top + rowHeight * figures.length + 40;
   const maxRate = Math.max(1, ...figures.map((f) => f.throughput));
   const latencies = figures.flatMap((f) => PERCENTILES.map((p) => f.latency.quantile(p.q) / 1000));
@@ -32,9 +37,12 @@ export function renderSvg(title: string, figures: readonly CaseFigures[]): strin
   const parts: string[] = [
     `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" font-family="sans-serif" font-size="12">`,
     `<rect width="100%" height="100%" fill="white"/>`,
-    `<text x="10" y="20" font-size="13" font-weight="bold">${xml(title)}</text>`,
-    `<text x="${label}" y="44">operations per second</text>`,
-    `<text x="${label + panel + gap}" y="44">latency, ms (log scale)</text>`,
+    ...titleLines.map(
+      (line, i) =>
+        `<text x="10" y="${20 + 18 * i}" font-size="13" font-weight="bold">${xml(line)}</text>`,
+    ),
+    `<text x="${label}" y="${top - 12}">operations per second</text>`,
+    `<text x="${label + panel + gap}" y="${top - 12}">latency, ms (log scale)</text>`,
   ];
   for (let decade = Math.ceil(low); decade <= Math.floor(high); decade++) {
     const x = latencyX(10 ** decade);
@@ -57,6 +65,7 @@ export function renderSvg(title: string, figures: readonly CaseFigures[]): strin
       const x = latencyX(value);
       parts.push(
         `<rect x="${label + panel + gap}" y="${y + 3 + j * 9}" width="${(x - label - panel - gap).toFixed(1)}" height="7" fill="${p.color}"><title>${p.label} ${value.toFixed(3)} ms</title></rect>`,
+        `<text x="${(x + 3).toFixed(1)}" y="${y + 10 + j * 9}" font-size="8" fill="#333">${p.label} ${formatMs(value)}</text>`,
       );
     });
   });
@@ -69,4 +78,25 @@ export function renderSvg(title: string, figures: readonly CaseFigures[]): strin
   });
   parts.push('</svg>');
   return `${parts.join('\n')}\n`;
+}
+
+const TITLE_LETTER_WIDTH = 7.5;
+
+/** `text` in lines of at most `columns` letters, broken at spaces (a longer word stays whole). */
+export function wrap(text: string, columns: number): string[] {
+  const lines: string[] = [];
+  let line = '';
+  for (const word of text.split(' ')) {
+    if (line !== '' && line.length + 1 + word.length > columns) {
+      lines.push(line);
+      line = word;
+    } else line = line === '' ? word : `${line} ${word}`;
+  }
+  lines.push(line);
+  return lines;
+}
+
+/** A latency in ms with three significant digits: 0.123, 1.23, 12.3, 123. */
+function formatMs(value: number): string {
+  return value >= 100 ? String(Math.round(value)) : value.toPrecision(3);
 }

@@ -1,9 +1,19 @@
 // elect PATH [options] -- COMMAND...: run a command while this process is the elected leader.
 import { hostname } from 'node:os';
+import { checkRecipePath } from '../../locks/errors.js';
+import type { Leadership } from '../../locks/index.js';
 import { runElected } from '../elect.js';
 import { electionJson, listElection, printElection } from '../election-view.js';
 import { UsageError } from '../errors.js';
-import { type Command, JSON_OPTION, LOSS_POLICY_OPTION, lossPolicyOf } from './types.js';
+import {
+  type Command,
+  JSON_OPTION,
+  LOSS_POLICY_OPTION,
+  lossPolicyOf,
+  OLD_WAIT_OPTION,
+  WAIT_OPTION,
+  waitOf,
+} from './types.js';
 
 export const elect: Command = {
   name: 'elect',
@@ -19,7 +29,7 @@ export const elect: Command = {
     'deleted), the command gets SIGTERM, then SIGKILL after --grace ms; zkts then waits to lead\n' +
     'again (on a new session if the old one expired) and runs the command again. With\n' +
     '--exit-on-loss it exits 75 instead.\n' +
-    'Statuses: 73 not leader within --timeout, 75 leadership lost (--exit-on-loss), 126/127\n' +
+    'Statuses: 73 not leader within --wait, 75 leadership lost (--exit-on-loss), 126/127\n' +
     'command not executable / not found, 128+N interrupted by signal N while waiting; else the\n' +
     'command’s own.\n' +
     '--list PATH prints the leader and the candidates in line (no command; like etcdctl elect\n' +
@@ -27,12 +37,8 @@ export const elect: Command = {
   options: [
     { long: 'list', short: 'l', help: 'print the leader and the candidates of PATH, then exit' },
     { long: 'id', value: 'ID', help: 'participant id stored in the node (default HOST:PID)' },
-    {
-      long: 'timeout',
-      short: 't',
-      value: 'MS',
-      help: 'give up waiting to lead after MS (exit 73)',
-    },
+    WAIT_OPTION,
+    OLD_WAIT_OPTION,
     {
       long: 'grace',
       value: 'MS',
@@ -63,16 +69,29 @@ export const elect: Command = {
       );
     }
     const lossPolicy = lossPolicyOf(options);
+    // A bad path is refused before connecting, in the words the user typed.
+    checkRecipePath(positionals[0], 'elect');
     const client = await ctx.client();
     return runElected(client, {
       path: positionals[0]!,
       id: options.string('id') ?? `${hostname()}:${process.pid}`,
-      timeout: options.integer('timeout', 0),
+      timeout: waitOf(options, (text) => ctx.note(text)),
       grace: options.integer('grace', 0) ?? 5_000,
       lossPolicy,
       rejoin: !options.has('exit-on-loss'),
       command: rest,
       note: (text) => ctx.note(text),
+      // --json: one object on stdout once leading (before the command's own output).
+      ...(ctx.out.json
+        ? {
+            onLeading: (term: Leadership) =>
+              ctx.out.emit({
+                path: positionals[0]!,
+                node: term.path,
+                fencingToken: String(term.fencingToken),
+              }),
+          }
+        : {}),
     });
   },
 };

@@ -5,6 +5,28 @@ import { exitCodeFor, formatError, UsageError } from '../errors.js';
 import { fourLetterWord, parseColonLines, parseTabLines, serversOf } from '../four-letter.js';
 import { type Command, JSON_OPTION } from './types.js';
 
+/** The words ZooKeeper 3.5 to 3.9 answer (the server's FourLetterCommands). */
+const KNOWN_WORDS = [
+  'conf',
+  'cons',
+  'crst',
+  'dirs',
+  'dump',
+  'envi',
+  'gtmk',
+  'hash',
+  'isro',
+  'mntr',
+  'ruok',
+  'srst',
+  'srvr',
+  'stat',
+  'stmk',
+  'wchc',
+  'wchp',
+  'wchs',
+];
+
 type Parser = (text: string) => Record<string, string | number>;
 
 async function ask(ctx: CommandContext, word: string, parse: Parser | undefined): Promise<number> {
@@ -69,6 +91,10 @@ export const fourLetter: Command = {
   run: (ctx, { positionals }) => {
     const word = positionals[0]!;
     if (!/^[a-z]{4}$/.test(word)) throw new UsageError(`not a four-letter word: "${word}"`);
+    // A server answers a word it does not know with nothing at all: say so instead.
+    if (!KNOWN_WORDS.includes(word)) {
+      throw new UsageError(`unknown four-letter word "${word}"; known: ${KNOWN_WORDS.join(' ')}`);
+    }
     return ask(ctx, word, undefined);
   },
 };

@@ -4,6 +4,7 @@ import { bench } from './bench.js';
 import { create } from './create.js';
 import { digest } from './digest.js';
 import { elect } from './elect.js';
+import { config, getAllChildrenNumber, reconfig, removewatches } from './ensemble.js';
 import { fourLetter, mntr, srvr } from './four-letter.js';
 import { get } from './get.js';
 import { lock } from './lock.js';
@@ -29,6 +30,10 @@ export const COMMANDS: readonly Command[] = [
   sync,
   ephemerals,
   whoami,
+  getAllChildrenNumber,
+  config,
+  reconfig,
+  removewatches,
   lock,
   elect,
   locks,

@@ -1,13 +1,25 @@
 // lock PATH [options] -- COMMAND...: flock(1) for a cluster.
-import { UsageError } from '../errors.js';
+import { checkRecipePath } from '../../locks/errors.js';
+import type { Lease } from '../../locks/index.js';
+import { heldJson, holdLock } from '../hold.js';
 import { parseLockKind, runLocked } from '../lock.js';
-import { type Command, JSON_OPTION, LOSS_POLICY_OPTION, lossPolicyOf } from './types.js';
+import {
+  type Command,
+  JSON_OPTION,
+  LOSS_POLICY_OPTION,
+  lossPolicyOf,
+  OLD_WAIT_OPTION,
+  WAIT_OPTION,
+  waitOf,
+} from './types.js';
 
 export const lock: Command = {
   name: 'lock',
-  usage: 'lock PATH [OPTIONS] -- COMMAND [ARG...]',
+  usage: 'lock PATH [OPTIONS] [-- COMMAND [ARG...]]',
   summary: 'run a command while holding a lock (flock for a cluster)',
   details:
+    'Without COMMAND: takes the lock and holds it until Ctrl-C, SIGTERM or SIGHUP (exit 0), or\n' +
+    'until it is lost (exit 75). --json prints {path, node, fencingToken} once the lock is held.\n' +
     'Waits for the lock, runs COMMAND (no shell: use -- sh -c "..." for one), releases the lock\n' +
     'and exits with the command’s status. SIGINT, SIGTERM and SIGHUP are forwarded to the command.\n' +
     'The command gets ZKTS_LOCK_PATH (its lock node) and ZKTS_FENCING_TOKEN (strictly increasing\n' +
@@ -19,7 +31,8 @@ export const lock: Command = {
     'Statuses: 73 lock not acquired in time (or held, with -n), 75 lock lost, 126/127 command not\n' +
     'executable / not found, 128+N interrupted by signal N while waiting; else the command’s own.',
   options: [
-    { long: 'timeout', short: 't', value: 'MS', help: 'give up waiting after MS (exit 73)' },
+    WAIT_OPTION,
+    OLD_WAIT_OPTION,
     {
       long: 'kind',
       short: 'k',
@@ -35,20 +48,25 @@ export const lock: Command = {
   rest: true,
   notInShell: 'run `zkts lock` from your system shell',
   async run(ctx, { options, positionals, rest }) {
-    if (rest === undefined || rest.length === 0) {
-      throw new UsageError('lock needs a command after --, e.g. zkts lock /locks/job -- ./job.sh');
-    }
     const lossPolicy = lossPolicyOf(options);
+    // A bad path is refused before connecting, in the words the user typed.
+    checkRecipePath(positionals[0], 'lock');
     const client = await ctx.client();
-    return runLocked(client, {
+    const run = {
       path: positionals[0]!,
       kind: parseLockKind(options.string('kind') ?? 'mutex'),
-      timeout: options.integer('timeout', 0),
+      timeout: waitOf(options, (text) => ctx.note(text)),
       noWait: options.has('no-wait'),
       grace: options.integer('grace', 0) ?? 5_000,
       lossPolicy,
-      command: rest,
-      note: (text) => ctx.note(text),
-    });
+      command: rest ?? [],
+      note: (text: string) => ctx.note(text),
+      // --json: one object on stdout once the lock is held (before the command's own output).
+      ...(ctx.out.json
+        ? { onHeld: (lease: Lease) => ctx.out.emit(heldJson(lease, positionals[0]!)) }
+        : {}),
+    };
+    // No command: hold the lock until interrupted, as etcdctl lock NAME does.
+    return run.command.length === 0 ? holdLock(client, run) : runLocked(client, run);
   },
 };

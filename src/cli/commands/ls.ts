@@ -1,7 +1,9 @@
 // ls [-R] [-l] PATH: children, the whole subtree, with or without their stats.
-import type { Stat } from '../../index.js';
+import { type Stat, ZooKeeperError } from '../../index.js';
 import type { CommandContext } from '../context.js';
-import { hex, type Output, statJson } from '../output.js';
+import { toBase64, toHex, utf8OrUndefined } from '../data.js';
+import { UsageError } from '../errors.js';
+import { hex, type Output, statJson, statRows } from '../output.js';
 import { childPath, Limiter, preorder, walkTree } from '../tree.js';
 import { type Command, JSON_OPTION } from './types.js';
 
@@ -13,23 +15,39 @@ interface Entry {
 
 export const ls: Command = {
   name: 'ls',
-  usage: 'ls [-R] [-l] [PATH]',
+  usage: 'ls [-R [-d]] [-l] [-s] [PATH]',
   summary: 'list the children of a node (default /)',
   details:
     '-R lists the node and every descendant as full paths, parents first (like find).\n' +
-    '-l adds version, data length, number of children, modification time and ephemeral owner.',
+    '-l adds version, data length, number of children, modification time and ephemeral owner.\n' +
+    '-R -d dumps the subtree: each path, a tab, and its data (UTF-8 with \\n, \\t and \\\\ escaped,\n' +
+    'or 0x and hex for binary data). -s (zkCli) adds the stat of PATH after the children.',
   options: [
     { long: 'recursive', short: 'R', help: 'the whole subtree, as full paths' },
+    { long: 'data', short: 'd', help: 'with -R: each node’s data beside its path (a dump)' },
     { long: 'long', short: 'l', help: 'a table with each node’s stat' },
+    { long: 'stat', short: 's', help: 'also the stat of PATH (zkCli ls -s)' },
     JSON_OPTION,
   ],
   args: { min: 0, max: 1 },
   async run(ctx, { options, positionals }) {
     const path = positionals[0] ?? '/';
     const long = options.has('long');
-    if (options.has('recursive')) await listTree(ctx, path, long);
+    if (options.has('data') && !options.has('recursive')) {
+      throw new UsageError('-d dumps a subtree: give it with -R (or use get for one node)');
+    }
+    if (options.has('stat') && (options.has('recursive') || ctx.out.json)) {
+      throw new UsageError('-s goes with a plain listing (--json and -R -l carry stats already)');
+    }
+    if (options.has('data')) await dumpTree(ctx, path);
+    else if (options.has('recursive')) await listTree(ctx, path, long);
     else if (long) await listLong(ctx, path);
     else await listNames(ctx, path);
+    if (options.has('stat')) {
+      const client = await ctx.client();
+      const found = await client.exists(path, ctx.call());
+      if (found) ctx.out.table(statRows(found).map(([name, value]) => [ctx.out.dim(name), value]));
+    }
     return 0;
   },
 };
@@ -79,6 +97,47 @@ async function listTree(ctx: CommandContext, path: string, long: boolean): Promi
   } else {
     for (const node of nodes) ctx.out.line(node.path);
   }
+}
+
+/** `ls -R -d`: every node under PATH with its data, fetched a few at a time. */
+async function dumpTree(ctx: CommandContext, path: string): Promise<void> {
+  const client = await ctx.client();
+  const nodes = [...preorder(await walkTree(client, path, () => ctx.call()))];
+  const limiter = new Limiter();
+  const found = await Promise.all(
+    nodes.map((node) =>
+      limiter.run(() =>
+        client.getData(node.path, ctx.call()).then(
+          ({ data }) => ({ path: node.path, data }),
+          // Deleted while we walked: left out, as the walk would have.
+          (error: unknown) => {
+            if (error instanceof ZooKeeperError && error.code === 'NONODE') return null;
+            throw error;
+          },
+        ),
+      ),
+    ),
+  );
+  const entries = found.filter((e): e is { path: string; data: Uint8Array } => e !== null);
+  if (ctx.out.json) {
+    ctx.out.emit({
+      path,
+      nodes: entries.map(({ path: p, data }) => ({
+        path: p,
+        data: utf8OrUndefined(data) ?? null,
+        base64: toBase64(data),
+      })),
+    });
+    return;
+  }
+  for (const { path: p, data } of entries) ctx.out.line(`${p}\t${dumpValue(data)}`);
+}
+
+/** One line's worth of data: UTF-8 text with the separators escaped, else `0x` and hex. */
+function dumpValue(data: Uint8Array): string {
+  const text = utf8OrUndefined(data);
+  if (text === undefined) return `0x${toHex(data)}`;
+  return text.replace(/\\/g, '\\\\').replace(/\n/g, '\\n').replace(/\t/g, '\\t');
 }
 
 function longTable(

@@ -54,3 +54,33 @@ export function lossPolicyOf(options: Options): LossPolicy {
   }
   return lossPolicy;
 }
+
+/** How long `lock` and `elect` wait: its own name, so that `-t` means the connect timeout. */
+export const WAIT_OPTION: OptionSpec = {
+  long: 'wait',
+  value: 'MS',
+  help: 'give up waiting after MS (exit 73); default: wait until interrupted',
+};
+
+/**
+ * The old spelling of --wait after `lock`/`elect` (`--timeout`, `-t`), kept so that scripts
+ * written for it still time out; everywhere else, and before the command, -t is the connect
+ * timeout.
+ */
+export const OLD_WAIT_OPTION: OptionSpec = {
+  long: 'timeout',
+  short: 't',
+  value: 'MS',
+  help: 'old spelling of --wait (here only; elsewhere -t is the connect timeout)',
+};
+
+/** The wait given by --wait (or its old spelling, with a note); undefined: wait forever. */
+export function waitOf(options: Options, note: (text: string) => void): number | undefined {
+  const wait = options.integer('wait', 0);
+  const old = options.integer('timeout', 0);
+  if (wait !== undefined && old !== undefined) {
+    throw new UsageError('give --wait only (--timeout is its old spelling)');
+  }
+  if (old !== undefined) note('--timeout after the command is the old spelling of --wait');
+  return wait ?? old;
+}

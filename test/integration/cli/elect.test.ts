@@ -129,12 +129,15 @@ describe('zkts elect', () => {
       servers,
     });
     await waitForLog(log, 'start', 'A');
-    const waiter = await runCli(['elect', '/e', '-t', '300', '--', node, script, log, 'B', '0'], {
-      servers,
-    });
+    const waiter = await runCli(
+      ['elect', '/e', '--wait', '300', '--', node, script, log, 'B', '0'],
+      {
+        servers,
+      },
+    );
     expect(waiter.code).toBe(73);
     expect(waiter.stderr).toBe(
-      'zkts: OPERATIONTIMEOUT: not elected leader of /e within 300 ms (elect)\n',
+      'zkts: LOCKTIMEOUT: not elected leader of /e within 300 ms (elect)\n',
     );
     expect(await root.getChildren('/e')).toHaveLength(1);
     expect((await runCli(['elect', '/e'], { servers })).code).toBe(2);

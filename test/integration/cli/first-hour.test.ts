@@ -4,8 +4,9 @@
 import { createServer as createHttpServer } from 'node:http';
 import { createServer, type Server } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
+import { Semaphore } from '../../../src/locks/index.js';
 import { freePort, startStandalone } from '../../harness/index.js';
-import { runCli } from './helpers.js';
+import { freshChroot, runCli } from './helpers.js';
 
 const servers: { close(): void }[] = [];
 afterEach(() => {
@@ -88,4 +89,37 @@ describe("zkts bench beyond the server's per-address connection limit", () => {
     expect(result.stderr.split('\n')).toHaveLength(2);
     expect(result.stderr).toContain('use fewer --sessions');
   }, 60_000);
+});
+
+describe("zkts lock and elect: the lock in the user's words", () => {
+  it('a bad lock path is refused before connecting, naming the path typed', async () => {
+    // Nothing listens at 127.0.0.1:1: the answer must come without a session.
+    for (const [command, args] of [
+      ['lock', ['rel/lock', '--', 'true']],
+      ['elect', ['/x/', '--', 'true']],
+    ] as const) {
+      const result = await runCli(['-s', '127.0.0.1:1', command, ...args]);
+      expect(result.code, command).toBe(2);
+      const path = args[0];
+      const why = path.startsWith('/')
+        ? 'must not end with / character'
+        : 'must start with / character';
+      expect(result.stderr).toBe(
+        `zkts: BADARGUMENTS: ${command}: invalid path "${path}": ${why} (${command})\n`,
+      );
+    }
+  });
+
+  it('-n on a full semaphore says its leases are taken', async () => {
+    const { servers, root } = await freshChroot();
+    const lease = await new Semaphore(root, '/s', 1).acquire();
+    const result = await runCli(['lock', '-n', '-k', 'semaphore:1', '/s', '--', 'true'], {
+      servers,
+    });
+    expect(result.code).toBe(73);
+    expect(result.stderr).toBe(
+      'zkts: LOCKED: all 1 leases of the semaphore /s are taken (or another process is taking one) (--no-wait) (lock)\n',
+    );
+    await lease.release();
+  });
 });

@@ -25,7 +25,7 @@ describe('zkts locks', () => {
     expect(lines[1]).toMatch(/^#\s+STATE\s+KIND\s+NAMING\s+OWNER\s+AGE\s+TOKEN\s+DATA\s+NODE$/);
     expect(lines[2]).toMatch(
       new RegExp(
-        `^1\\s+holder\\s+mutex\\s+curator\\s+${hex(root.sessionId)}\\s+[\\d.]+s\\s+${hex(held.fencingToken)}\\s+worker-1\\s+_c_`,
+        `^1\\s+holder\\s+mutex\\s+curator\\s+${hex(root.sessionId)}\\s+[\\d.]+s\\s+${held.fencingToken}\\s+worker-1\\s+_c_`,
       ),
     );
     expect(lines[3]).toMatch(
@@ -44,7 +44,7 @@ describe('zkts locks', () => {
       kind: 'mutex',
       naming: 'curator',
       owner: hex(root.sessionId),
-      fencingToken: hex(held.fencingToken),
+      fencingToken: String(held.fencingToken),
       data: 'worker-1',
       path: held.path,
     });

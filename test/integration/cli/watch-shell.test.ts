@@ -113,7 +113,7 @@ describe('zkts shell', () => {
     const result = await runCli(['shell'], { servers, input: `${script}\n` });
     expect(result.code).toBe(3);
     // The ephemeral node is visible to the session that made it: one session for all commands.
-    expect(result.stdout).toBe('/s\n/s/eph\n/s/eph\ntwo wordseph\n');
+    expect(result.stdout).toBe('/s\n/s/eph\n/s/eph\ntwo words\neph\n');
     expect(result.stderr.split('\n')).toEqual([
       'zkts: NONODE: no node at /missing (get)',
       'zkts: lock is not available in the shell: run `zkts lock` from your system shell (see zkts lock --help)',
@@ -147,7 +147,7 @@ describe('zkts shell', () => {
     cli.child.stdin!.end('get /t\n');
     const result = await cli.done;
     expect(result.stderr).toBe('zkts: OPERATIONTIMEOUT: no reply in time (--timeout) (get)\n');
-    expect(result.stdout).toBe('/t\nx');
+    expect(result.stdout).toBe('/t\nx\n');
     expect(result.code).toBe(0);
   });
 

@@ -366,7 +366,9 @@ describe('LeaderLatch', () => {
       expect(error).toBeInstanceOf(LockTimeoutError);
       expect(error).toMatchObject({ code: 'OPERATIONTIMEOUT', timeout, path });
       expect((error as Error).message).toBe(
-        `timed out after ${timeout} ms waiting for leadership of ${path}`,
+        timeout === 0
+          ? `leadership of ${path} is not available now (timeout 0 does not wait)`
+          : `timed out after ${timeout} ms waiting for leadership of ${path}`,
       );
     }
   });
