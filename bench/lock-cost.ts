@@ -7,6 +7,8 @@
  *
  *   npx tsx bench/lock-cost.ts                        # 1 and 16 sessions, 5 runs each
  *   npx tsx bench/lock-cost.ts --sessions 16 --runs 9 --acquisitions 20000
+ *   npx tsx bench/lock-cost.ts --subscribe            # with no-op telemetry subscribers attached
+ *   npx tsx bench/lock-cost.ts --pipelined 256        # also pipelined getData, 256 in flight
  *
  * Under tsx every closure pays esbuild's keepNames helper; for the figures users would see, run
  * an esbuild bundle of this file with plain node (bench/README.md).
@@ -15,6 +17,7 @@
  * acquisition, the in-memory server's share included (the same for any client version, so a
  * difference between two versions is the client's).
  */
+import diagnostics from 'node:diagnostics_channel';
 import { parseArgs } from 'node:util';
 import { type Client, connect } from '../src/index.js';
 import { Mutex } from '../src/locks/index.js';
@@ -25,8 +28,20 @@ const { values } = parseArgs({
     sessions: { type: 'string', default: '1,16' },
     runs: { type: 'string', default: '5' },
     acquisitions: { type: 'string', default: '20000' },
+    subscribe: { type: 'boolean', default: false },
+    pipelined: { type: 'string', default: '0' },
   },
 });
+
+if (values.subscribe) {
+  // What an APM agent costs at the least: every channel listened to, nothing done with it.
+  const ignore = () => {};
+  diagnostics.subscribe('zookeeper-ts:session', ignore);
+  diagnostics.subscribe('zookeeper-ts:lock', ignore);
+  diagnostics
+    .tracingChannel('zookeeper-ts:request')
+    .subscribe({ start: ignore, end: ignore, asyncStart: ignore, asyncEnd: ignore, error: ignore });
+}
 
 /** CPU µs per acquisition of `count` acquisitions by `locks` contending in a loop. */
 async function measure(locks: readonly Mutex[], count: number): Promise<number> {
@@ -67,6 +82,41 @@ async function run(sessions: number, runs: number, acquisitions: number): Promis
   }
 }
 
+/** CPU µs per request of `count` getData calls, `inFlight` pipelined at a time on one session. */
+async function measureRequests(client: Client, count: number, inFlight: number): Promise<number> {
+  const before = process.cpuUsage();
+  for (let done = 0; done < count; done += inFlight) {
+    await Promise.all(Array.from({ length: inFlight }, () => client.getData('/lock-cost')));
+  }
+  const used = process.cpuUsage(before);
+  return (used.user + used.system) / count;
+}
+
+async function runPipelined(inFlight: number, runs: number, requests: number): Promise<void> {
+  const server = new InMemoryZooKeeper();
+  const client = await connect('memory:1', { transport: server.transport, sessionTimeout: 30_000 });
+  try {
+    await client.create('/lock-cost').catch(() => {});
+    await measureRequests(client, Math.max(2000, requests / 4), inFlight); // warm-up
+    const figures: number[] = [];
+    for (let i = 0; i < runs; i++) figures.push(await measureRequests(client, requests, inFlight));
+    figures.sort((a, b) => a - b);
+    const median = figures[Math.floor(figures.length / 2)]!;
+    console.log(
+      `getData x${inFlight} pipelined: ${median.toFixed(2)} µs CPU per request (median of ${runs}; lowest ${figures[0]!.toFixed(2)})`,
+    );
+  } finally {
+    await client.close();
+  }
+}
+
 for (const sessions of values.sessions.split(',').map(Number)) {
   await run(sessions, Number(values.runs), Number(values.acquisitions));
+}
+if (Number(values.pipelined) > 0) {
+  await runPipelined(
+    Number(values.pipelined),
+    Number(values.runs),
+    Number(values.acquisitions) * 5,
+  );
 }

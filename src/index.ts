@@ -85,3 +85,4 @@ export type { HostAddress, ParsedConnectString } from './session/hosts.js';
 export { parseConnectString } from './session/hosts.js';
 export type { SaslMechanism, SaslOptions } from './session/sasl/options.js';
 export type { Connection, Transport, TransportConnectOptions } from './session/transport.js';
+export * from './telemetry/index.js';

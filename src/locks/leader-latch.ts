@@ -2,6 +2,7 @@
 // part in the same election.
 import type { Client } from '../client/client.js';
 import type { SessionState } from '../client/types.js';
+import { electionEvent } from '../telemetry/lock.js';
 import { byCreation, pastSequenceLimit, sortContenders } from './contenders.js';
 import { startDeadline } from './deadline.js';
 import {
@@ -362,6 +363,7 @@ export class LeaderLatch implements AsyncDisposable {
       id: this.id,
     };
     this.current = { lease, leadership };
+    if (!lease.signal.aborted) electionEvent('leader-gained', this.path, node.path);
     // A term lost at once (the link dropped since the listing) is never handed out.
     if (!lease.signal.aborted) for (const waiter of [...this.waiters]) waiter.resolve(leadership);
     this.firstListingDecided();
@@ -391,8 +393,15 @@ export class LeaderLatch implements AsyncDisposable {
   private endTerm(): void {
     const term = this.current;
     this.current = undefined;
+    if (term) electionEvent('leader-lost', this.path, term.leadership.path, termEnd(term.lease));
     void term?.lease.release();
   }
+}
+
+/** Why a term ended, for the telemetry: the loss reason, or `closed` (closed, or given up). */
+function termEnd(lease: Lease): string {
+  const reason: unknown = lease.signal.reason;
+  return reason instanceof LockLostError ? reason.reason : 'closed';
 }
 
 /**

@@ -1,5 +1,6 @@
 // A held lock node and the leases (handles) on it: loss detection, fencing token, release.
 import type { SessionState, WatchedEvent } from '../client/types.js';
+import { holdEnded, holdStarted } from '../telemetry/lock.js';
 import {
   badArguments,
   hasCode,
@@ -54,6 +55,8 @@ export class Holding {
   private membership: WatcherMembership | undefined;
   /** The session that owns the node (the grant is decided on its reply). */
   private readonly owner: bigint;
+  /** When the hold began, for the telemetry's hold time (0: nobody listened then). */
+  private readonly heldSince = holdStarted();
 
   constructor(readonly spec: HoldingSpec) {
     this.owner = spec.client.sessionId;
@@ -133,6 +136,7 @@ export class Holding {
   end(remove: boolean): Promise<void> {
     if (!this.stopped) {
       this.stopped = true;
+      holdEnded(this.spec, this.heldSince, 'released', undefined, this.lossReason !== undefined);
       this.unsubscribe();
       this.unsubscribeClosing();
       this.leave();
@@ -184,6 +188,7 @@ export class Holding {
   private lose(reason: LockLossReason): void {
     if (this.lossReason) return;
     this.lossReason = new LockLostError(reason, this.spec.path);
+    if (!this.stopped) holdEnded(this.spec, this.heldSince, 'lost', reason);
     this.loss?.abort(this.lossReason);
   }
 

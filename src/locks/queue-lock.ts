@@ -2,6 +2,12 @@
 // contender node per waiter, ordered by sequence number, each waiting on the one node ahead of it
 // whose deletion may let it in. A recipe only says which contenders ahead keep it waiting.
 import type { Data } from '../client/types.js';
+import {
+  type AcquireProbe,
+  acquirePlaced,
+  acquireSettles,
+  acquireStarted,
+} from '../telemetry/lock.js';
 import type { SequenceOrder } from './contenders.js';
 import { acquireWithin } from './deadline.js';
 import { checkRecipePath } from './errors.js';
@@ -105,16 +111,19 @@ export class QueueLock implements Lock {
   acquire(options?: ReentrantAcquireOptions): Promise<Lease> {
     try {
       if (options?.reentrantFrom !== undefined) return Promise.resolve(this.reenter(options));
+      const probe = acquireStarted(this.recipe.path, this.recipe.lockName, this.client.sessionId);
       // The common call (no timeout, no signal) needs no deadline: contend directly.
       if (options?.timeout === undefined && options?.signal === undefined) {
-        return this.contendAcrossRenewals(undefined, true) as Promise<Lease>;
+        const acquiring = this.contendAcrossRenewals(undefined, true, probe) as Promise<Lease>;
+        return acquireSettles(probe, acquiring, undefined);
       }
-      return acquireWithin(
+      const acquiring = acquireWithin(
         options,
         this.recipe.path,
-        (d) => this.contendAcrossRenewals(d.signal, !d.noWait),
+        (d) => this.contendAcrossRenewals(d.signal, !d.noWait, probe),
         this.awaited,
       );
+      return acquireSettles(probe, acquiring, options?.signal);
     } catch (error) {
       return Promise.reject(error);
     }
@@ -133,7 +142,8 @@ export class QueueLock implements Lock {
   tryAcquire(options?: Pick<ReentrantAcquireOptions, 'reentrantFrom'>): Promise<Lease | null> {
     try {
       if (options?.reentrantFrom !== undefined) return Promise.resolve(this.reenter(options));
-      return this.contendAcrossRenewals(undefined, false);
+      const probe = acquireStarted(this.recipe.path, this.recipe.lockName, this.client.sessionId);
+      return acquireSettles(probe, this.contendAcrossRenewals(undefined, false, probe), undefined);
     } catch (error) {
       return Promise.reject(error);
     }
@@ -148,11 +158,16 @@ export class QueueLock implements Lock {
   private contendAcrossRenewals(
     signal: AbortSignal | undefined,
     wait: boolean,
+    probe?: AcquireProbe,
   ): Promise<Lease | null> {
-    return acrossRenewals(this.recipe.client, signal, () => this.contend(signal, wait));
+    return acrossRenewals(this.recipe.client, signal, () => this.contend(signal, wait, probe));
   }
 
-  private async contend(signal: AbortSignal | undefined, wait: boolean): Promise<Lease | null> {
+  private async contend(
+    signal: AbortSignal | undefined,
+    wait: boolean,
+    probe: AcquireProbe | undefined,
+  ): Promise<Lease | null> {
     const { client, path } = this.recipe;
     if (signal?.aborted) throw signal.reason;
     const attempt: Attempt = {};
@@ -172,6 +187,7 @@ export class QueueLock implements Lock {
           children = await this.enqueue(attempt, signal);
           continue;
         }
+        acquirePlaced(probe, place.ahead);
         if (place.ahead === 0) {
           // A listing on a renewed session may still show the old session's node: never ours.
           checkOwnSession(client, node);

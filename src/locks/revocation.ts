@@ -3,8 +3,9 @@
 import type { Client } from '../client/client.js';
 import type { WatchedEvent } from '../client/types.js';
 import { ZooKeeperError } from '../protocol/errors.js';
+import { electionEvent } from '../telemetry/lock.js';
 import { badArguments, hasCode } from './errors.js';
-import { baseName, childPath, LockName, parseContender } from './naming.js';
+import { baseName, childPath, LockName, parentOf, parseContender } from './naming.js';
 import { queueOrder } from './order.js';
 import { retry } from './retry.js';
 import type { Lease, LockClient, ReentrantAcquireOptions } from './types.js';
@@ -73,7 +74,8 @@ export function watchRevocation(client: LockClient, lease: Lease): RevocableLeas
         { signal: lease.signal },
       );
       joined.armed();
-      if (isRevokeMessage(data)) {
+      if (isRevokeMessage(data) && !requested.signal.aborted) {
+        electionEvent('revocation-requested', parentOf(lease.path), lease.path);
         requested.abort(new RevocationRequestedError(lease.path));
         leave();
       }

@@ -8,6 +8,7 @@ import { ErrorCode, errorFromCode, ProtocolError } from '../protocol/errors.js';
 import { Xid } from '../protocol/ops.js';
 import { stripChroot } from '../protocol/paths.js';
 import { Reader } from '../protocol/reader.js';
+import { sessionAuthAnswered } from '../telemetry/session.js';
 import { eventTypeName } from './events.js';
 import type { Deque } from './queue.js';
 import { replyError } from './reply-errors.js';
@@ -54,10 +55,12 @@ export function routeReply(frame: Uint8Array, route: ReplyRoute): void {
     const entry = route.authInFlight.shift();
     const waiters = entry?.waiters.splice(0) ?? [];
     if (header.err === ErrorCode.OK) {
+      if (entry) sessionAuthAnswered(entry.scheme, null);
       for (const waiter of waiters) waiter.resolve();
       return;
     }
     const error = errorFromCode(header.err, { op: 'addAuth' });
+    if (entry) sessionAuthAnswered(entry.scheme, error);
     for (const waiter of waiters) waiter.reject(error);
     route.authFailed(error);
     return;
@@ -70,6 +73,7 @@ export function routeReply(frame: Uint8Array, route: ReplyRoute): void {
     );
   }
   if (header.zxid > 0n) route.zxidSeen(header.zxid);
+  if (request.trace) request.trace.bytesReceived = frame.length;
   try {
     if (request.abandoned) request.onAbandonedReply?.(header.err);
     else request.onReply?.(header.err);

@@ -1,6 +1,7 @@
 // A request's life inside the session: queued (not yet written), then pending (written, awaiting
 // its reply in FIFO order), then settled exactly once.
 import type { Reader } from '../protocol/reader.js';
+import type { RequestMessage } from '../telemetry/messages.js';
 
 /** Credentials kept for the session's life: re-sent after every reconnect. */
 export interface AuthEntry {
@@ -29,6 +30,8 @@ export interface PendingRequest {
   settle(error: Error | null, value?: unknown): void;
   /** True once the caller stopped waiting (aborted); the reply is still consumed in order. */
   abandoned: boolean;
+  /** The request's telemetry context, when someone listens to requests. */
+  readonly trace?: RequestMessage | undefined;
 }
 
 export function makeRequest<Res>(details: {

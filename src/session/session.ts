@@ -12,6 +12,8 @@
 import type { Codec } from '../protocol/codecs.js';
 import { makeError, type ZooKeeperError } from '../protocol/errors.js';
 import { DEFAULT_MAX_FRAME } from '../protocol/frame.js';
+import { requestTraced, traceRequest } from '../telemetry/request.js';
+import { ConnectLog, sessionRenewed, sessionStateChanged } from '../telemetry/session.js';
 import { type Clock, systemClock } from './clock.js';
 import { closeOnServer } from './close.js';
 import { connectLoop } from './connect-loop.js';
@@ -76,7 +78,10 @@ export class Session {
   private readonly submitRoute: SubmitRoute;
   private readonly outbox = new Outbox((item) => {
     if (item.kind === 'auth') this.authInFlight.push(item.entry);
-    else if (item.request) this.pending.push(item.request);
+    else if (item.request) {
+      this.pending.push(item.request);
+      if (item.request.trace) item.request.trace.server = this.serverName();
+    }
     this.links.current?.heartbeat.sent();
   });
   private readonly pending = new Deque<PendingRequest>();
@@ -103,6 +108,8 @@ export class Session {
   /** A server granted a session at least once: from then on an expiry renews (if enabled). */
   private established = false;
   private readonly renewals = new RenewalLog();
+  /** For the telemetry: since when a server is sought, and the last one connected to. */
+  private readonly connects = new ConnectLog();
 
   constructor(private readonly config: SessionConfig) {
     this.chroot = config.chroot;
@@ -132,6 +139,7 @@ export class Session {
       },
       nextXid: () => this.nextXid(),
       suspend: (cause) => {
+        this.connects.seeking(this.clock.now());
         this.renewals.linkLost();
         this.machine.transition('suspended', cause);
       },
@@ -173,7 +181,13 @@ export class Session {
       maxFrameSize: this.maxFrameSize,
       pending: this.pending,
       connectRequest: () => this.identity.connectRequest(this.config.readOnly),
-      handshake: (frame, connection, host) => this.links.handshake(frame, connection, host),
+      handshake: (frame, connection, host) => {
+        const established = this.links.handshake(frame, connection, host);
+        const readOnly = this.links.current?.readOnly ?? false;
+        if (established)
+          this.connects.connected(this.identity.id, host, readOnly, this.clock.now());
+        return established;
+      },
       reply: (frame) => routeReply(frame, this.replies),
       established: (connection, host) => {
         if (!this.links.current?.readOnly) return;
@@ -198,6 +212,10 @@ export class Session {
       },
       lost: (connection, host) => this.links.lost(connection, host),
     };
+    this.machine.subscribe((state, previous, cause) =>
+      sessionStateChanged(this.identity.id, state, previous, cause, this.connects.lastServer),
+    );
+    this.renewals.subscribe((r) => sessionRenewed(r.previousSessionId, r.sessionId));
   }
 
   get state(): SessionState {
@@ -234,6 +252,7 @@ export class Session {
    * are accepted; rejects (and closes) when that takes longer than `connectTimeout`.
    */
   start(): Promise<void> {
+    this.connects.seeking(this.clock.now());
     this.connectDeadline = this.clock.now() + this.config.connectTimeout;
     this.loop = connectLoop({
       clock: this.clock,
@@ -281,7 +300,12 @@ export class Session {
     }
     const signal = details.signal;
     if (signal?.aborted) return Promise.reject(signal.reason);
-    return queueRequest(this.submitRoute, this.nextXid(), codec, body, details, shape);
+    const xid = this.nextXid();
+    if (!requestTraced()) return queueRequest(this.submitRoute, xid, codec, body, details, shape);
+    const start = { op, path: details.path, xid, sessionId: this.identity.id, chroot: this.chroot };
+    return traceRequest(start, this.serverName(), (message) =>
+      queueRequest(this.submitRoute, xid, codec, body, details, shape, message),
+    );
   }
 
   /** Adds credentials now and for every later reconnect; resolves when the server accepts them. */
@@ -318,6 +342,12 @@ export class Session {
     if (!link) return;
     this.lastError = makeError('CONNECTIONLOSS', reason);
     link.connection.close();
+  }
+
+  /** `host:port` of the current server, or null. */
+  private serverName(): string | null {
+    const host = this.links.current?.host;
+    return host ? formatHost(host) : null;
   }
 
   // ---- writing -----------------------------------------------------------------------------

@@ -5,6 +5,8 @@ import type { Codec } from '../protocol/codecs.js';
 import { encodeRequest } from '../protocol/codecs.js';
 import { makeError, type ZooKeeperError } from '../protocol/errors.js';
 import type { Reader } from '../protocol/reader.js';
+import type { RequestMessage } from '../telemetry/messages.js';
+import { requestSettled } from '../telemetry/request.js';
 import type { Clock } from './clock.js';
 import type { Outbox } from './outbox.js';
 import type { Outbound, PendingRequest } from './requests.js';
@@ -67,6 +69,8 @@ class Submitted<Res, Out> implements PendingRequest {
   /** The signal's abort listener, when there is a signal. */
   onAbort: (() => void) | undefined;
   readonly item: Outbound;
+  /** The request's telemetry context, when someone listens to requests. */
+  trace: RequestMessage | undefined = undefined;
 
   constructor(
     readonly xid: number,
@@ -94,6 +98,7 @@ class Submitted<Res, Out> implements PendingRequest {
     this.settled = true;
     if (this.onAbort) this.signal?.removeEventListener('abort', this.onAbort);
     if (this.timer !== null) this.route.clock.clearTimeout(this.timer);
+    if (this.trace) requestSettled(this.trace, error);
     if (error) {
       this.reject(error);
     } else if (this.shape) {
@@ -132,6 +137,7 @@ export function queueRequest<Req, Res, Out = Res>(
   body: Req,
   details: SubmitDetails,
   shape?: (reply: Res) => Out,
+  trace?: RequestMessage,
 ): Promise<Out> {
   const { clock, outbox, maxFrameSize } = route;
   const op = details.op ?? codec.name;
@@ -159,6 +165,10 @@ export function queueRequest<Req, Res, Out = Res>(
     frame,
     shape,
   );
+  if (trace) {
+    trace.bytesSent = frame.length;
+    request.trace = trace;
+  }
   const timeout = route.requestTimeout;
   if (timeout && timeout > 0) {
     request.timer = clock.setTimeout(

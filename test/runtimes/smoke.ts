@@ -2,13 +2,19 @@
 // (entries: cli.ts for the first three, worker.ts for workerd). Web-standard globals only.
 
 import {
+  ChannelName,
   type Client,
   type ConnectOptions,
   CreateMode,
+  channel,
   connect,
+  type LockMessage,
+  nativeChannels,
+  type RequestMessage,
   type SessionState,
   type TlsOptions,
   type Transport,
+  tracingChannel,
   type WatchedEvent,
   ZooKeeperError,
 } from '../../src/index.js';
@@ -309,6 +315,37 @@ export async function runSmoke(options: SmokeOptions): Promise<SmokeReport> {
       check(next.fencingToken > held.fencingToken, 'fencing token did not grow');
       await next.release();
       check((await zk.getChildren(path)).length === 0, 'lock nodes left behind');
+    });
+
+    await step('telemetry channels', async () => {
+      // Node, Bun and Deno publish on their own diagnostics_channel (subscribed here through it,
+      // as an APM agent would); workerd without nodejs_compat on the portable channels.
+      const builtin = (
+        globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }
+      ).process?.getBuiltinModule?.('node:diagnostics_channel') as
+        | { subscribe(name: string, fn: (message: unknown) => void): void }
+        | undefined;
+      check(nativeChannels === (runtime !== 'workerd'), `nativeChannels is ${nativeChannels}`);
+      const locks: LockMessage[] = [];
+      const onLock = (message: unknown) => locks.push(message as LockMessage);
+      if (nativeChannels && builtin) builtin.subscribe(ChannelName.lock, onLock);
+      else channel(ChannelName.lock).subscribe(onLock);
+      const starts: RequestMessage[] = [];
+      const requests = { start: (message: RequestMessage) => starts.push(message) };
+      tracingChannel<RequestMessage>(ChannelName.request).subscribe(requests);
+      try {
+        const lease = await new Mutex(zk, `${root}/telemetry`).acquire({ timeout: 10_000 });
+        await lease.release();
+      } finally {
+        channel(ChannelName.lock).unsubscribe(onLock);
+        tracingChannel<RequestMessage>(ChannelName.request).unsubscribe(requests);
+      }
+      const types = locks.map((m) => m.type).join(',');
+      check(types === 'acquire-start,granted,released', `lock events: ${types}`);
+      check(
+        starts.some((m) => m.op === 'delete' && m.server === zk.server),
+        `request starts: ${starts.map((m) => m.op).join(',')}`,
+      );
     });
 
     await step('round trips', async () => {

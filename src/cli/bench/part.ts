@@ -5,6 +5,7 @@ import { type Client, CreateMode, connect, ZooKeeperError } from '../../index.js
 import { ExclusiveLock, type Lock, Mutex, ReadWriteLock, Semaphore } from '../../locks/index.js';
 import { type BenchConfig, caseLength, lockPaths, RAW_CASES, type RawOp } from './config.js';
 import { Histogram, type HistogramData } from './histogram.js';
+import { type SessionEventCounts, SessionEventLog } from './session-events.js';
 import { explainFailedSessions } from './session-limit.js';
 
 /** Milliseconds on a clock all processes of one machine share (sub-millisecond resolution). */
@@ -34,6 +35,8 @@ export interface CaseResult {
 
 export interface PartResult {
   cases: CaseResult[];
+  /** The sessions' connects, reconnects and expiries, by server (see session-events.ts). */
+  sessionEvents?: SessionEventCounts;
 }
 
 const sleep = (ms: number, signal?: AbortSignal) =>
@@ -129,6 +132,7 @@ class CaseCounter {
 export class BenchPart {
   private clients: Client[] = [];
   private counter: CaseCounter | undefined;
+  private readonly sessionLog = new SessionEventLog();
 
   constructor(
     readonly config: BenchConfig,
@@ -164,14 +168,17 @@ export class BenchPart {
     // Every waiting request of every session listens to it.
     setMaxListeners(0, stop);
     await sleep(start - now(), stop);
-    if (this.config.scenario === 'raw') return { cases: await this.runRaw(start, stop) };
+    if (this.config.scenario === 'raw') {
+      return { cases: await this.runRaw(start, stop), sessionEvents: this.sessionLog.stop() };
+    }
     const counter = new CaseCounter(this.config.scenario, this.config, start, this.sessions.length);
     this.counter = counter;
     await this.runLocks(counter, stop);
-    return { cases: [counter.result(now())] };
+    return { cases: [counter.result(now())], sessionEvents: this.sessionLog.stop() };
   }
 
   async close(): Promise<void> {
+    this.sessionLog.stop();
     await Promise.all(this.clients.splice(0).map((client) => client.close()));
   }
 

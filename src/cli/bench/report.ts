@@ -3,6 +3,7 @@ import type { Output } from '../output.js';
 import type { BenchConfig } from './config.js';
 import type { Histogram } from './histogram.js';
 import type { CaseFigures } from './merge.js';
+import { describeCounts, type SessionEventCounts } from './session-events.js';
 
 /** What a run was, for the heading and --json. */
 export interface RunInfo {
@@ -10,6 +11,8 @@ export interface RunInfo {
   config: BenchConfig;
   /** True when Ctrl-C ended the run early (its figures cover only the time measured). */
   interrupted: boolean;
+  /** The servers the sessions used and what happened to the sessions during the run. */
+  sessionEvents?: SessionEventCounts;
 }
 
 /** Milliseconds with three significant digits (µs in, ms out). */
@@ -42,6 +45,7 @@ export function reportJson(info: RunInfo, figures: readonly CaseFigures[]): unkn
     runId: info.runId,
     scenario: config.scenario,
     interrupted: info.interrupted,
+    sessionEvents: info.sessionEvents ?? null,
     settings: {
       sessions: config.sessions,
       processes: config.processes,
@@ -150,6 +154,14 @@ export function printReport(out: Output, info: RunInfo, figures: readonly CaseFi
         : 'latencies in ms',
     ),
   );
+  if (info.sessionEvents) {
+    const { servers, events } = describeCounts(info.sessionEvents);
+    out.line(servers);
+    const quiet =
+      Object.keys(info.sessionEvents.reconnects).length === 0 &&
+      Object.keys(info.sessionEvents.expiries).length === 0;
+    out.line(quiet ? events : out.yellow(events));
+  }
   if (info.config.rounds > 1) {
     for (const f of figures)
       out.line(out.dim(`${f.name}: ops/s per round ${f.roundThroughput.map(rate).join(', ')}`));

@@ -10,6 +10,7 @@ import { now, type PartResult } from './part.js';
 import { localPart, type PartHandle, spawnedPart } from './processes.js';
 import { heading, printReport, reportJson } from './report.js';
 import { BenchTree } from './root.js';
+import { mergeCounts } from './session-events.js';
 import { renderSvg } from './svg.js';
 
 export interface BenchRun {
@@ -64,7 +65,8 @@ export async function runBench(ctx: CommandContext, run: BenchRun): Promise<numb
       from,
       to: from + config.rounds * config.durationMs,
     });
-    const info = { runId: run.runId, config, interrupted };
+    const sessionEvents = mergeCounts(results.map((r) => r.sessionEvents));
+    const info = { runId: run.runId, config, interrupted, sessionEvents };
     if (ctx.out.json) ctx.out.emit(reportJson(info, figures));
     else printReport(ctx.out, info, figures);
     if (run.svgFile !== undefined && figures.length > 0) {

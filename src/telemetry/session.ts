@@ -1,0 +1,72 @@
+// Publishing session events on `zookeeper-ts:session`. Each function checks for a subscriber
+// first: these run a few times per connection, and build their message only when someone listens.
+import { ZooKeeperError } from '../protocol/errors.js';
+import { formatHost, type HostAddress } from '../session/hosts.js';
+import type { SessionMessage } from './messages.js';
+import { ChannelName } from './names.js';
+import { channel } from './resolve.js';
+
+const sessions = channel(ChannelName.session);
+
+function publish(message: SessionMessage): void {
+  sessions.publish(message);
+}
+
+/** The session moved from `previous` to `state`. */
+export function sessionStateChanged(
+  sessionId: bigint,
+  state: string,
+  previous: string,
+  cause: Error | undefined,
+  server: string | null,
+): void {
+  if (!sessions.hasSubscribers) return;
+  publish({ type: 'state', sessionId, state, previous, cause, server });
+}
+
+/**
+ * What the connect events need from a session's history: since when it has been looking for a
+ * server (connect() or the lost link), and the last server it had (named by the state events).
+ */
+export class ConnectLog {
+  private since = 0;
+  /** `host:port` of the last server a handshake succeeded with; null before the first. */
+  lastServer: string | null = null;
+
+  /** The session starts looking for a server at `now` (ms on the session's clock). */
+  seeking(now: number): void {
+    this.since = now;
+  }
+
+  /** A handshake with `host` succeeded at `now`. */
+  connected(sessionId: bigint, host: HostAddress, readOnly: boolean, now: number): void {
+    const reconnect = this.lastServer !== null;
+    this.lastServer = formatHost(host);
+    sessionConnected(sessionId, this.lastServer, reconnect, readOnly, now - this.since);
+  }
+}
+
+/** A handshake with `server` succeeded, `duration` ms after the session started looking. */
+function sessionConnected(
+  sessionId: bigint,
+  server: string,
+  reconnect: boolean,
+  readOnly: boolean,
+  duration: number,
+): void {
+  if (!sessions.hasSubscribers) return;
+  publish({ type: 'connect', sessionId, server, reconnect, readOnly, duration });
+}
+
+/** A new session replaced an expired one. */
+export function sessionRenewed(previousSessionId: bigint, sessionId: bigint): void {
+  if (!sessions.hasSubscribers) return;
+  publish({ type: 'renewed', previousSessionId, sessionId });
+}
+
+/** The server answered credentials of `scheme`: `error` null when it accepted them. */
+export function sessionAuthAnswered(scheme: string, error: Error | null): void {
+  if (!sessions.hasSubscribers) return;
+  const code = error === null ? undefined : error instanceof ZooKeeperError ? error.code : 'ERROR';
+  publish({ type: 'auth', scheme, ok: error === null, code });
+}
