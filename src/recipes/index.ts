@@ -3,6 +3,8 @@
  * @module zookeeper-ts/recipes
  */
 
+export type { AtomicLongClient, AtomicLongOptions, AtomicResult } from './atomic-long.js';
+export { DistributedAtomicLong, decodeLong, encodeLong } from './atomic-long.js';
 export type {
   GuaranteedDeleteClient,
   GuaranteedDeleteOptions,
@@ -18,3 +20,5 @@ export type {
 export { createWithParents, deleteRecursive, ensurePath } from './paths.js';
 export type { RetryInfo, RetryPolicy } from './retry.js';
 export { backoffDelay, isRetriedBy, pause, RETRIED_BY_DEFAULT, retry } from './retry.js';
+export type { SharedCountClient, VersionedCount } from './shared-count.js';
+export { decodeCount, encodeCount, SharedCount } from './shared-count.js';

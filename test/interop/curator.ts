@@ -83,7 +83,8 @@ export function curatorPeerClasses(): string {
   return dir;
 }
 
-function classPath(...extra: string[]): string {
+/** The Curator jars' class path, after `extra`. */
+export function classPath(...extra: string[]): string {
   return [...extra, ...JARS.map(({ jar }) => join(JAVA_DIR, jar))].join(':');
 }
 
