@@ -5,6 +5,10 @@
 
 export type { AtomicLongClient, AtomicLongOptions, AtomicResult } from './atomic-long.js';
 export { DistributedAtomicLong, decodeLong, encodeLong } from './atomic-long.js';
+export type { BarrierClient } from './barrier.js';
+export { DistributedBarrier } from './barrier.js';
+export type { DoubleBarrierClient } from './double-barrier.js';
+export { DistributedDoubleBarrier, READY_NODE } from './double-barrier.js';
 export type {
   GuaranteedDeleteClient,
   GuaranteedDeleteOptions,
@@ -22,3 +26,4 @@ export type { RetryInfo, RetryPolicy } from './retry.js';
 export { backoffDelay, isRetriedBy, pause, RETRIED_BY_DEFAULT, retry } from './retry.js';
 export type { SharedCountClient, VersionedCount } from './shared-count.js';
 export { decodeCount, encodeCount, SharedCount } from './shared-count.js';
+export type { WaitOptions } from './wait.js';

@@ -1,7 +1,13 @@
 // Our counters and barriers together with Curator's on the same nodes (a real Curator in a JVM).
 import { afterEach, describe, expect, it } from 'vitest';
 import { connect } from '../../src/index.js';
-import { DistributedAtomicLong, SharedCount } from '../../src/recipes/index.js';
+import {
+  DistributedAtomicLong,
+  DistributedBarrier,
+  DistributedDoubleBarrier,
+  READY_NODE,
+  SharedCount,
+} from '../../src/recipes/index.js';
 import { sharedServer, uniquePath } from '../harness/index.js';
 import { killRecipePeers, startCuratorRecipe } from './curator-recipes.js';
 
@@ -59,5 +65,42 @@ describe('counters with Curator', () => {
     expect(await reader.line('value')).toBe('value 200');
     expect([...(await zk.getData(path)).data]).toEqual([0, 0, 0, 200]);
     count.close();
+  }, 120_000);
+});
+
+describe('barriers with Curator', () => {
+  it('DistributedDoubleBarrier: a Curator member and two of ours enter and leave together', async () => {
+    const path = `${uniquePath('interop')}/double`;
+    const curator = await startCuratorRecipe(
+      sharedServer().connectString,
+      'double-barrier',
+      path,
+      '3',
+    );
+    await using a = await ourClient();
+    await using b = await ourClient();
+    const ours = [a, b].map((zk) => new DistributedDoubleBarrier(zk, path, 3));
+    const entering = ours.map((barrier) => barrier.enter({ timeout: 30_000 }));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const names = await a.getChildren(path);
+    expect(names.filter((n) => n !== READY_NODE)).toHaveLength(2); // not in yet: two of three
+    curator.go();
+    expect(await curator.line('entered')).toBe('entered true');
+    expect(await Promise.all(entering)).toEqual([true, true]);
+    const leaving = ours.map((barrier) => barrier.leave({ timeout: 30_000 }));
+    expect(await Promise.all(leaving)).toEqual([true, true]);
+    expect(await curator.line('left')).toBe('left true');
+  }, 120_000);
+
+  it('DistributedBarrier: a Curator waiter is released when we remove our barrier', async () => {
+    const path = `${uniquePath('interop')}/barrier`;
+    await using zk = await ourClient();
+    const barrier = new DistributedBarrier(zk, path);
+    await barrier.setBarrier();
+    const curator = await startCuratorRecipe(sharedServer().connectString, 'barrier-wait', path);
+    curator.go();
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    await barrier.removeBarrier();
+    expect(await curator.line('released')).toBe('released true');
   }, 120_000);
 });
