@@ -26,4 +26,11 @@ export type { RetryInfo, RetryPolicy } from './retry.js';
 export { backoffDelay, isRetriedBy, pause, RETRIED_BY_DEFAULT, retry } from './retry.js';
 export type { SharedCountClient, VersionedCount } from './shared-count.js';
 export { decodeCount, encodeCount, SharedCount } from './shared-count.js';
+export type {
+  CachedNode,
+  TreeCacheClient,
+  TreeCacheEvent,
+  TreeCacheOptions,
+} from './tree-cache.js';
+export { TreeCache } from './tree-cache.js';
 export type { WaitOptions } from './wait.js';
