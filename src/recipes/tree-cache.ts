@@ -202,7 +202,12 @@ export class TreeCache {
     try {
       for await (const event of watching) {
         const type = event.type as string;
-        if (type === 'Resync') continue; // the state listener above already re-reads
+        if (type === 'Resync') {
+          // The client's own word that the watch is armed again and changes may have been missed.
+          const cause = (event as { cause?: string }).cause === 'renewal' ? 'renewal' : 'reconnect';
+          if (this.initialized) this.resync(cause);
+          continue;
+        }
         if (type === 'None' || !event.path) continue;
         if (this.keeps(event.path)) this.refresh(event.path);
       }
