@@ -141,7 +141,13 @@ export class TreeCache {
       this.sessionId = this.client.sessionId;
       this.resync(renewed ? 'renewal' : 'reconnect');
     });
-    await this.load(this.root, 0);
+    try {
+      await this.load(this.root, 0);
+    } catch (error) {
+      // Half a load is no mirror: take the watch and the listener away again.
+      await this.close();
+      throw error;
+    }
     this.initialized = true;
     this.queue.push({ type: 'initialized' });
   }
