@@ -99,7 +99,8 @@ describe('barriers with Curator', () => {
     await barrier.setBarrier();
     const curator = await startCuratorRecipe(sharedServer().connectString, 'barrier-wait', path);
     curator.go();
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    // Still held while the node exists.
+    await expect(curator.line('released', 700)).rejects.toThrow(/no "released" line/);
     await barrier.removeBarrier();
     expect(await curator.line('released')).toBe('released true');
   }, 120_000);
