@@ -1,0 +1,204 @@
+// Curator's DistributedDoubleBarrier (kazoo's DoubleBarrier): members enter together once
+// `memberQty` are there, and leave together once all have left. Curator's node layout: each
+// member an EPHEMERAL child named by a random UUID under the barrier path, and a `ready` child
+// created by the member that completes the count.
+import type { Client } from '../client/client.js';
+import { CreateMode, type Watcher } from '../client/types.js';
+import { hasCode, isRetriable } from '../locks/errors.js';
+import { childPath } from '../locks/naming.js';
+import { makeError } from '../protocol/errors.js';
+import { createWithParents } from './paths.js';
+import { retry } from './retry.js';
+import { startWait, type WaitBound, type WaitOptions, waitForOneWatch } from './wait.js';
+
+/** The part of the client {@link DistributedDoubleBarrier} uses (a `Client` is one). */
+export type DoubleBarrierClient = Pick<Client, 'create2' | 'delete' | 'exists' | 'getChildren'>;
+
+/** The name of the child that says every member has entered (Curator's). */
+export const READY_NODE = 'ready';
+
+const FOREVER = { maxAttempts: Number.POSITIVE_INFINITY };
+
+/**
+ * A double barrier (Curator's `DistributedDoubleBarrier`, same node layout, so Curator members
+ * and ours can share one): {@link enter} waits until `memberQty` members have entered,
+ * {@link leave} waits until every member has left. Each member is an ephemeral node named by a
+ * random UUID (no sequential nodes, so no sequence limit).
+ *
+ * At a reconnect nothing is lost (the member node belongs to the session, the client sets the
+ * watches again). At a session renewal the member node is gone with the old session: a waiting
+ * `enter` creates it again on the new session and goes on waiting; a `leave` finds it missing
+ * and rejects with NONODE (as Curator's "Our path is missing"), since the other members may
+ * already have counted it as gone.
+ */
+export class DistributedDoubleBarrier {
+  /** This member's node. */
+  readonly memberPath: string;
+  private readonly readyPath: string;
+  private readonly memberName: string;
+
+  /**
+   * @param client The client to use.
+   * @param path The barrier's node.
+   * @param memberQty How many members the barrier waits for (at least 1).
+   */
+  constructor(
+    private readonly client: DoubleBarrierClient,
+    readonly path: string,
+    readonly memberQty: number,
+  ) {
+    if (!Number.isInteger(memberQty) || memberQty < 1) {
+      throw makeError(
+        'BADARGUMENTS',
+        `memberQty must be a positive integer, got ${String(memberQty)}`,
+        {
+          path,
+        },
+      );
+    }
+    this.memberName = crypto.randomUUID();
+    this.memberPath = childPath(path, this.memberName);
+    this.readyPath = childPath(path, READY_NODE);
+  }
+
+  /**
+   * Enters: creates this member's node and waits until `memberQty` members have entered (or the
+   * `ready` node says so). Resolves true once entered; false when `timeout` ran out first, and
+   * then this member's node is deleted again so that it is not counted. Rejects with the
+   * signal's reason when it aborts (also deleting the node).
+   */
+  async enter(options: WaitOptions = {}): Promise<boolean> {
+    const bound = startWait(options, this.path);
+    let entered = false;
+    try {
+      await this.createMember(bound);
+      while (!entered) {
+        await waitForOneWatch(
+          this.client,
+          `exists:${this.readyPath}`,
+          bound.signal,
+          async (watch) => {
+            entered = await this.checkEntered(watch, bound);
+            return entered ? 'now' : 'wait';
+          },
+        );
+      }
+      return true;
+    } catch (error) {
+      await this.client.delete(this.memberPath).catch(() => {});
+      if (bound.timedOut()) return false;
+      throw error;
+    } finally {
+      bound.dispose();
+    }
+  }
+
+  /**
+   * Leaves: deletes this member's node and waits until every member's node is gone (Curator's
+   * order: the lowest-named member waits for the highest, the others delete theirs and wait for
+   * the lowest). Resolves true when all have left, false when `timeout` ran out first; rejects
+   * with NONODE when this member's node is missing (never entered, or the session that held it
+   * expired), with the signal's reason when it aborts.
+   */
+  async leave(options: WaitOptions = {}): Promise<boolean> {
+    const bound = startWait(options, this.path);
+    let ourNodeShouldExist = true;
+    try {
+      for (;;) {
+        const children = (
+          await retry(() => this.client.getChildren(this.path, { signal: bound.signal }), {
+            ...FOREVER,
+            signal: bound.signal,
+          }).catch((error: unknown) => {
+            if (hasCode(error, 'NONODE')) return [] as string[];
+            throw error;
+          })
+        )
+          .filter((name) => name !== READY_NODE)
+          .sort();
+        if (children.length === 0) break;
+        const ourIndex = children.indexOf(this.memberName);
+        if (ourIndex < 0 && ourNodeShouldExist) {
+          throw makeError('NONODE', `this member's node ${this.memberPath} is missing`, {
+            path: this.memberPath,
+          });
+        }
+        if (children.length === 1 && ourIndex === 0) {
+          await this.deleteMember();
+          break;
+        }
+        const lowest = ourIndex === 0;
+        const watched = childPath(this.path, lowest ? children.at(-1)! : children[0]!);
+        if (!lowest && ourNodeShouldExist) {
+          await this.deleteMember();
+          ourNodeShouldExist = false;
+        }
+        await waitForOneWatch(this.client, `exists:${watched}`, bound.signal, async (watch) => {
+          try {
+            const stat = await this.client.exists(watched, { watch, signal: bound.signal });
+            return stat ? 'wait' : 'now';
+          } catch (error) {
+            if (!isRetriable(error) || bound.signal.aborted) throw error;
+            return 'now';
+          }
+        });
+      }
+      await retry(() => this.client.delete(this.readyPath), FOREVER).catch((error: unknown) => {
+        if (!hasCode(error, 'NONODE')) throw error;
+      });
+      return true;
+    } catch (error) {
+      if (bound.timedOut()) return false;
+      throw error;
+    } finally {
+      bound.dispose();
+    }
+  }
+
+  /** Creates this member's ephemeral node (parents as containers); one already there is ours. */
+  private async createMember(bound: WaitBound): Promise<void> {
+    await retry(
+      () =>
+        createWithParents(this.client, this.memberPath, undefined, {
+          mode: CreateMode.EPHEMERAL,
+          signal: bound.signal,
+        }),
+      { ...FOREVER, signal: bound.signal },
+    ).catch((error: unknown) => {
+      // A retried create whose first reply was lost: the node is this session's (its name is ours alone).
+      if (!hasCode(error, 'NODEEXISTS')) throw error;
+    });
+  }
+
+  /** True when `ready` exists, or this member completes the count (and creates `ready`). */
+  private async checkEntered(watch: Watcher, bound: WaitBound): Promise<boolean> {
+    const signal = bound.signal;
+    const ready = await retry(() => this.client.exists(this.readyPath, { watch, signal }), {
+      ...FOREVER,
+      signal,
+    });
+    if (ready) return true;
+    const members = (
+      await retry(() => this.client.getChildren(this.path, { signal }), { ...FOREVER, signal })
+    ).filter((name) => name !== READY_NODE);
+    if (!members.includes(this.memberName)) {
+      // The session that held our node expired and a new one took over: enter again.
+      await this.createMember(bound);
+      members.push(this.memberName);
+    }
+    if (members.length < this.memberQty) return false;
+    await retry(
+      () => this.client.create2(this.readyPath, undefined, { mode: CreateMode.PERSISTENT, signal }),
+      { ...FOREVER, signal },
+    ).catch((error: unknown) => {
+      if (!hasCode(error, 'NODEEXISTS')) throw error;
+    });
+    return true;
+  }
+
+  private async deleteMember(): Promise<void> {
+    await retry(() => this.client.delete(this.memberPath), FOREVER).catch((error: unknown) => {
+      if (!hasCode(error, 'NONODE')) throw error;
+    });
+  }
+}

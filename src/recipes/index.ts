@@ -1,0 +1,36 @@
+/**
+ * Recipes beyond locks: path helpers, a guaranteed delete and a public retry helper.
+ * @module zookeeper-ts/recipes
+ */
+
+export type { AtomicLongClient, AtomicLongOptions, AtomicResult } from './atomic-long.js';
+export { DistributedAtomicLong, decodeLong, encodeLong } from './atomic-long.js';
+export type { BarrierClient } from './barrier.js';
+export { DistributedBarrier } from './barrier.js';
+export type { DoubleBarrierClient } from './double-barrier.js';
+export { DistributedDoubleBarrier, READY_NODE } from './double-barrier.js';
+export type {
+  GuaranteedDeleteClient,
+  GuaranteedDeleteOptions,
+  GuaranteedDeleteOutcome,
+} from './guaranteed-delete.js';
+export { guaranteedDelete } from './guaranteed-delete.js';
+export type {
+  CreateWithParentsOptions,
+  DeleteRecursiveOptions,
+  EnsurePathOptions,
+  PathClient,
+} from './paths.js';
+export { createWithParents, deleteRecursive, ensurePath } from './paths.js';
+export type { RetryInfo, RetryPolicy } from './retry.js';
+export { backoffDelay, isRetriedBy, pause, RETRIED_BY_DEFAULT, retry } from './retry.js';
+export type { SharedCountClient, VersionedCount } from './shared-count.js';
+export { decodeCount, encodeCount, SharedCount } from './shared-count.js';
+export type {
+  CachedNode,
+  TreeCacheClient,
+  TreeCacheEvent,
+  TreeCacheOptions,
+} from './tree-cache.js';
+export { TreeCache } from './tree-cache.js';
+export type { WaitOptions } from './wait.js';

@@ -1,0 +1,137 @@
+// The public retry helper: the policies Curator and kazoo users know (exponential backoff with a
+// cap and jitter, a bound on attempts or on total time, an AbortSignal), over the same notion of
+// "worth sending again" as the lock recipes use internally.
+
+import { hasCode } from '../locks/errors.js';
+import { RETRIABLE } from '../locks/retry.js';
+import type { ErrorCodeName } from '../protocol/errors.js';
+import { makeError } from '../protocol/errors.js';
+
+/** How {@link retry} spaces and bounds its attempts. Every field is optional. */
+export interface RetryPolicy {
+  /** Most attempts in all, the first included. Default 10; `Infinity` for no bound. */
+  maxAttempts?: number;
+  /** Give up (with the last error) when the next pause would end later than this many ms after the first attempt. Default: no bound. */
+  maxElapsed?: number;
+  /** The pause after the first failure, ms; it doubles after each further failure. Default 100. */
+  baseDelay?: number;
+  /** The longest pause, ms. Default 10 000. */
+  maxDelay?: number;
+  /**
+   * How the pause is randomised, so that clients refused together do not come back together:
+   * `'full'` (default: anywhere between 0 and the backoff), `'equal'` (between half and all of
+   * it), `'none'` (exactly the backoff).
+   */
+  jitter?: 'full' | 'equal' | 'none';
+  /**
+   * Whether SESSIONEXPIRED is retried. Default false. With session renewal the same client opens
+   * a new session and a call sent again runs on it, so a call that does not depend on the old
+   * session (no ephemeral node of it, no watch of it) may opt in.
+   */
+  retrySessionExpired?: boolean;
+  /** Further codes to retry (BADVERSION for a read-modify-write loop, say). */
+  retryOn?: readonly ErrorCodeName[];
+  /** Stops retrying: a pause ends at once and the retry rejects with the signal's reason. */
+  signal?: AbortSignal;
+  /** Called before each pause with the failed attempt's number (1 for the first), its error and the pause, ms. */
+  onRetry?: (info: RetryInfo) => void;
+}
+
+/** What {@link RetryPolicy.onRetry} is told. */
+export interface RetryInfo {
+  /** The number of the attempt that failed (1 for the first). */
+  attempt: number;
+  /** Its error. */
+  error: unknown;
+  /** The pause before the next attempt, ms. */
+  delay: number;
+}
+
+/**
+ * Codes {@link retry} retries by default: the outcome of the request is unknown (CONNECTIONLOSS,
+ * REQUESTTIMEOUT) or the server could not take it just now (THROTTLEDOP, NOTREADONLY). The same
+ * list the lock recipes use.
+ */
+export const RETRIED_BY_DEFAULT: readonly ErrorCodeName[] = RETRIABLE;
+
+/** Whether `policy` retries `error` (see {@link RETRIED_BY_DEFAULT} and the policy's own codes). */
+export function isRetriedBy(error: unknown, policy: RetryPolicy = {}): boolean {
+  if (hasCode(error, ...RETRIABLE)) return true;
+  if (policy.retrySessionExpired && hasCode(error, 'SESSIONEXPIRED')) return true;
+  return policy.retryOn !== undefined && hasCode(error, ...policy.retryOn);
+}
+
+/**
+ * The pause before attempt `attempt + 1` after attempt `attempt` failed: `baseDelay * 2^(attempt-1)`,
+ * capped at `maxDelay`, then jittered (see {@link RetryPolicy.jitter}).
+ */
+export function backoffDelay(attempt: number, policy: RetryPolicy = {}): number {
+  const { baseDelay = 100, maxDelay = 10_000, jitter = 'full' } = policy;
+  const backoff = Math.min(maxDelay, baseDelay * 2 ** Math.min(attempt - 1, 52));
+  if (jitter === 'none') return backoff;
+  if (jitter === 'equal') return backoff / 2 + Math.random() * (backoff / 2);
+  return Math.random() * backoff;
+}
+
+/**
+ * Runs `op` until it succeeds, retrying the errors `policy` retries (see {@link isRetriedBy}) with
+ * exponential backoff, within its bounds. Any other error, and the last error once the attempts
+ * or the time are used up, is thrown as it came. Aborting `policy.signal` rejects with its reason.
+ * `op` must be safe to send again: a create whose reply was lost may have been applied (use a
+ * version check, or look before creating again). `op` is given the attempt's number (1 first).
+ */
+export async function retry<T>(
+  op: (attempt: number) => Promise<T>,
+  policy: RetryPolicy = {},
+): Promise<T> {
+  checkPolicy(policy);
+  const { maxAttempts = 10, maxElapsed = Number.POSITIVE_INFINITY, signal } = policy;
+  const started = Date.now();
+  for (let attempt = 1; ; attempt++) {
+    if (signal?.aborted) throw signal.reason;
+    try {
+      return await op(attempt);
+    } catch (error) {
+      if (signal?.aborted) throw signal.reason;
+      if (!isRetriedBy(error, policy) || attempt >= maxAttempts) throw error;
+      const delay = backoffDelay(attempt, policy);
+      if (Date.now() + delay - started > maxElapsed) throw error;
+      policy.onRetry?.({ attempt, error, delay });
+      await pause(delay, signal);
+    }
+  }
+}
+
+/** Resolves after `ms`, or rejects with the signal's reason when it aborts first. */
+export function pause(ms: number, signal?: AbortSignal): Promise<void> {
+  if (signal?.aborted) return Promise.reject(signal.reason);
+  return new Promise((resolve, reject) => {
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal?.reason);
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    }, ms);
+    signal?.addEventListener('abort', onAbort, { once: true });
+  });
+}
+
+function checkPolicy(policy: RetryPolicy): void {
+  if (typeof policy !== 'object' || policy === null) {
+    throw makeError('BADARGUMENTS', 'the retry policy must be an object');
+  }
+  for (const key of ['maxAttempts', 'maxElapsed', 'baseDelay', 'maxDelay'] as const) {
+    const value = policy[key];
+    if (value !== undefined && !(typeof value === 'number' && value >= 0)) {
+      throw makeError('BADARGUMENTS', `${key} must be a non-negative number, got ${String(value)}`);
+    }
+  }
+  if (policy.maxAttempts !== undefined && policy.maxAttempts < 1) {
+    throw makeError('BADARGUMENTS', 'maxAttempts must be at least 1');
+  }
+  if (policy.signal !== undefined && !(policy.signal instanceof AbortSignal)) {
+    throw makeError('BADARGUMENTS', 'signal must be an AbortSignal');
+  }
+}

@@ -1,0 +1,222 @@
+// Curator's SharedCount: a 32-bit integer in one node's data (4 bytes, big-endian, as Curator
+// writes it), kept current in memory by a data watch, with change events and a versioned set.
+import type { Client } from '../client/client.js';
+import type { WatchedEvent } from '../client/types.js';
+import { hasCode } from '../locks/errors.js';
+import { makeError } from '../protocol/errors.js';
+import { createWithParents } from './paths.js';
+import { retry } from './retry.js';
+
+/** The part of the client {@link SharedCount} uses (a `Client` is one). */
+export type SharedCountClient = Pick<
+  Client,
+  'create2' | 'delete' | 'getChildren' | 'getData' | 'exists' | 'setData'
+>;
+
+/** A count and the node version it was read at: the version {@link SharedCount.trySetCount} checks. */
+export interface VersionedCount {
+  /** The count. */
+  readonly count: number;
+  /** The node's data version when the count was read. */
+  readonly version: number;
+}
+
+/** Encodes `count` as Curator's SharedCount does: 4 bytes, big-endian, two's complement. */
+export function encodeCount(count: number): Uint8Array {
+  checkCount(count);
+  const bytes = new Uint8Array(4);
+  new DataView(bytes.buffer).setInt32(0, count, false);
+  return bytes;
+}
+
+/** Decodes a SharedCount node's data; rejects anything but 4 bytes with BADARGUMENTS. */
+export function decodeCount(data: Uint8Array, path?: string): number {
+  if (data.length !== 4) {
+    throw makeError(
+      'BADARGUMENTS',
+      `a shared count is 4 bytes, the node holds ${data.length}`,
+      path === undefined ? {} : { path },
+    );
+  }
+  return new DataView(data.buffer, data.byteOffset, 4).getInt32(0, false);
+}
+
+function checkCount(count: number): void {
+  if (!Number.isInteger(count) || count < -(2 ** 31) || count > 2 ** 31 - 1) {
+    throw makeError('BADARGUMENTS', `a shared count is a 32-bit integer, got ${String(count)}`);
+  }
+}
+
+/**
+ * A shared integer (Curator's `SharedCount`, same node layout): `start()` creates the node with
+ * the seed if it is missing (its parents as containers) and reads it; from then on
+ * {@link getCount} answers from memory and listeners hear every value this client sees. Changes
+ * made in quick succession by others may reach it as one (ZooKeeper's watches report the latest
+ * state, not every step). Use {@link trySetCount} with the version read for a compare-and-set.
+ *
+ * At a reconnect the client re-arms the watch itself, and a change made meanwhile fires it. At a
+ * session renewal the old session's watch ends; the count re-reads the node and watches again,
+ * so listeners hear any value that changed meanwhile. If the node is deleted, the count keeps its
+ * last value and watches for the node to come back. No sequential nodes are created.
+ */
+export class SharedCount {
+  private current: VersionedCount | undefined;
+  private readonly listeners = new Set<(value: VersionedCount) => void>();
+  private closed = false;
+  private reading: Promise<void> | undefined;
+  private rereadWanted = false;
+  /** Versions below this are older than what is known (-1 after the node was seen deleted). */
+  private floorVersion = -1;
+
+  /**
+   * @param client The client to use.
+   * @param path The node holding the count.
+   * @param seed The count the node is created with when it does not exist.
+   */
+  constructor(
+    private readonly client: SharedCountClient,
+    readonly path: string,
+    private readonly seed: number,
+  ) {
+    checkCount(seed);
+  }
+
+  /** Creates the node with the seed if missing, reads the count and starts watching it. */
+  async start(): Promise<void> {
+    if (this.closed)
+      throw makeError('BADARGUMENTS', 'this SharedCount is closed', { path: this.path });
+    try {
+      await retry(() =>
+        createWithParents(this.client, this.path, encodeCount(this.seed)).then(() => undefined),
+      );
+    } catch (error) {
+      // NODEEXISTS: someone else made it first (or our create's lost reply did).
+      if (!hasCode(error, 'NODEEXISTS')) throw error;
+    }
+    await this.read();
+  }
+
+  /** The count as last read (the seed before {@link start}). */
+  getCount(): number {
+    return this.current?.count ?? this.seed;
+  }
+
+  /** The count and its version as last read. Throws BADARGUMENTS before {@link start}. */
+  getVersionedCount(): VersionedCount {
+    if (!this.current)
+      throw makeError('BADARGUMENTS', 'start() the SharedCount first', { path: this.path });
+    return this.current;
+  }
+
+  /** Sets the count whatever it is now. */
+  async setCount(count: number): Promise<void> {
+    const stat = await this.client.setData(this.path, encodeCount(count), -1);
+    this.update({ count, version: stat.version });
+  }
+
+  /**
+   * Sets the count only if the node is still at `version` (from {@link getVersionedCount}):
+   * resolves true when it was set, false when someone changed it first (BADVERSION). Curator's
+   * `trySetCount`. After a lost connection the outcome is unknown and the call rejects with
+   * CONNECTIONLOSS: read again before deciding.
+   */
+  async trySetCount(count: number, version: number): Promise<boolean> {
+    try {
+      const stat = await this.client.setData(this.path, encodeCount(count), version);
+      this.update({ count, version: stat.version });
+      return true;
+    } catch (error) {
+      if (hasCode(error, 'BADVERSION')) return false;
+      throw error;
+    }
+  }
+
+  /**
+   * Calls `listener` with every new count this client sees (not the current one). Returns the
+   * unsubscribe function. A throwing listener is reported out of band.
+   */
+  onChange(listener: (value: VersionedCount) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Stops watching and forgets the listeners. The node stays. */
+  close(): void {
+    this.closed = true;
+    this.listeners.clear();
+  }
+
+  /** Reads the node with a watch; one read at a time, one more if a watch fired meanwhile. */
+  private read(): Promise<void> {
+    if (this.reading) {
+      this.rereadWanted = true;
+      return this.reading;
+    }
+    const run = async () => {
+      for (;;) {
+        this.rereadWanted = false;
+        try {
+          await this.readOnce();
+        } catch (error) {
+          // A read that failed with the old session (SESSIONEXPIRED) is followed by the watch's
+          // end-of-session event: read again on the new session rather than give up.
+          if (!this.rereadWanted || this.closed) throw error;
+          continue;
+        }
+        if (!this.rereadWanted || this.closed) return;
+      }
+    };
+    this.reading = run().finally(() => {
+      this.reading = undefined;
+    });
+    return this.reading;
+  }
+
+  private async readOnce(): Promise<void> {
+    if (this.closed) return;
+    const watch = (event: WatchedEvent) => this.onWatch(event);
+    try {
+      const { data, stat } = await retry(() => this.client.getData(this.path, { watch }), {
+        maxAttempts: Number.POSITIVE_INFINITY,
+      });
+      this.update({ count: decodeCount(data, this.path), version: stat.version });
+    } catch (error) {
+      // A deleted node: wait for it to come back (an exists watch fires on its creation).
+      if (hasCode(error, 'NONODE')) {
+        this.floorVersion = -1;
+        const stat = await this.client.exists(this.path, { watch }).catch(() => null);
+        // Back already: read it (its exists watch stays armed, and re-reads once more at most).
+        if (stat) this.rereadWanted = true;
+        return;
+      }
+      throw error;
+    }
+  }
+
+  /** Any event re-reads: a change, a deletion, a creation, or the end of the old session's watch. */
+  private onWatch(_event: WatchedEvent): void {
+    if (this.closed) return;
+    this.read().catch(() => {
+      // The client is closed, or its session is over without renewal: nothing left to read.
+    });
+  }
+
+  private update(next: VersionedCount): void {
+    const previous = this.current;
+    // An older read finishing after a newer set (or the same state twice) changes nothing.
+    if (next.version < this.floorVersion) return;
+    if (previous && next.version === previous.version && next.count === previous.count) return;
+    this.floorVersion = next.version;
+    this.current = next;
+    if (previous === undefined) return;
+    for (const listener of [...this.listeners]) {
+      try {
+        listener(next);
+      } catch (error) {
+        queueMicrotask(() => {
+          throw error;
+        });
+      }
+    }
+  }
+}

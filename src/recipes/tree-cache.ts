@@ -1,0 +1,312 @@
+// A local mirror of a node and its subtree (Curator's CuratorCache, kazoo's TreeCache): an initial
+// load, then kept current by one persistent recursive watch; every event is answered by reading
+// the node again, so the mirror holds what the server said, never what an event implied.
+import type { Client } from '../client/client.js';
+import type { Stat, WatchedEvent } from '../client/types.js';
+import { hasCode } from '../locks/errors.js';
+import { childPath } from '../locks/naming.js';
+import { makeError } from '../protocol/errors.js';
+import { EventQueue } from './event-queue.js';
+
+/** The part of the client {@link TreeCache} uses (a `Client` is one). */
+export type TreeCacheClient = Pick<
+  Client,
+  'getData' | 'getChildren' | 'watch' | 'on' | 'sessionId'
+>;
+
+/** One cached node. */
+export interface CachedNode {
+  /** The node's path. */
+  readonly path: string;
+  /** The node's data as last read. */
+  readonly data: Uint8Array;
+  /** The node's metadata as last read. */
+  readonly stat: Stat;
+}
+
+/** What the cache reports. */
+export type TreeCacheEvent =
+  | {
+      /** A node entered the mirror. */
+      type: 'created';
+      /** The node. */
+      node: CachedNode;
+    }
+  | {
+      /** A node's data or metadata changed. */
+      type: 'changed';
+      /** The node now. */
+      node: CachedNode;
+      /** The node before. */
+      previous: CachedNode;
+    }
+  | {
+      /** A node left the mirror. */
+      type: 'deleted';
+      /** The node as last cached. */
+      previous: CachedNode;
+    }
+  | {
+      /** The initial load is complete: the mirror is the server's tree as of then. */
+      type: 'initialized';
+    }
+  | {
+      /**
+       * The cache re-read the whole tree after a reconnect or a session renewal, when changes may
+       * have been missed; the differences it found were reported before this event.
+       */
+      type: 'resync';
+      /** Why. */
+      cause: 'reconnect' | 'renewal';
+    };
+
+/** Options of {@link TreeCache}. */
+export interface TreeCacheOptions {
+  /** Keep nodes at most this many levels below the root (0: the root alone). Default: no limit. */
+  maxDepth?: number;
+  /**
+   * Keep a node only if this returns true for its path (and for every ancestor's below the
+   * root): a rejected node's subtree is neither read nor kept. Default: every node.
+   */
+  filter?: (path: string) => boolean;
+}
+
+/**
+ * A mirror of `root` and its subtree in memory. `start()` sets one persistent recursive watch
+ * (server 3.6+) and then reads the tree; each event the watch reports makes the cache read that
+ * node again. Reads ({@link get}, {@link childrenOf}) answer from memory.
+ *
+ * Consistency: the mirror follows the server's order of changes as this session sees them (one
+ * session's replies come in order, and every reply is applied as it comes), so it never goes back
+ * in time, but it lags behind the server by at least a round trip, and changes in quick
+ * succession may be seen as one. It is the server's tree at every quiescent point. For a read
+ * that must include a change made elsewhere, call `client.sync(path)` and wait for the change's
+ * event first.
+ *
+ * At a reconnect, changes made while the link was down produce no events: the cache re-reads
+ * the whole tree, reports the differences, then a `resync` event with cause `'reconnect'`. At a
+ * session renewal it does the same with cause `'renewal'`; with renewal off, the expiry ends the
+ * watch and the cache stops (its contents stay, no longer updated). No nodes are created.
+ */
+export class TreeCache {
+  private readonly nodes = new Map<string, CachedNode>();
+  private readonly queue = new EventQueue<TreeCacheEvent>();
+  private readonly maxDepth: number;
+  private readonly filter: (path: string) => boolean;
+  private readonly stop = new AbortController();
+  private watching: ReturnType<TreeCacheClient['watch']> | undefined;
+  private initialized = false;
+  /** Paths read since the current resync began (undefined outside a resync). */
+  private touched: Set<string> | undefined;
+  private resyncing: Promise<void> | undefined;
+
+  /**
+   * @param client The client to use.
+   * @param root The root of the mirrored subtree.
+   * @param options Depth limit and filter.
+   */
+  constructor(
+    private readonly client: TreeCacheClient,
+    readonly root: string,
+    options: TreeCacheOptions = {},
+  ) {
+    const { maxDepth = Number.POSITIVE_INFINITY, filter = () => true } = options;
+    if (!(typeof maxDepth === 'number' && maxDepth >= 0)) {
+      throw makeError(
+        'BADARGUMENTS',
+        `maxDepth must be a non-negative number, got ${String(maxDepth)}`,
+      );
+    }
+    if (typeof filter !== 'function') throw makeError('BADARGUMENTS', 'filter must be a function');
+    this.maxDepth = maxDepth;
+    this.filter = filter;
+  }
+
+  /** Sets the watch, loads the tree, and resolves once the `initialized` event is out. */
+  async start(): Promise<void> {
+    if (this.watching)
+      throw makeError('BADARGUMENTS', 'start() was called already', { path: this.root });
+    const watching = this.client.watch(this.root, { recursive: true, signal: this.stop.signal });
+    this.watching = watching;
+    await watching.ready;
+    void this.follow(watching);
+    try {
+      await this.load(this.root, 0);
+    } catch (error) {
+      // Half a load is no mirror: take the watch and the listener away again.
+      await this.close();
+      throw error;
+    }
+    this.initialized = true;
+    this.queue.push({ type: 'initialized' });
+  }
+
+  /** The cached node at `path`, or undefined. */
+  get(path: string): CachedNode | undefined {
+    return this.nodes.get(path);
+  }
+
+  /** The names of the cached children of `path`, sorted. */
+  childrenOf(path: string): string[] {
+    const prefix = path === '/' ? '/' : `${path}/`;
+    const names: string[] = [];
+    for (const key of this.nodes.keys()) {
+      if (
+        key.startsWith(prefix) &&
+        key.length > prefix.length &&
+        !key.includes('/', prefix.length)
+      ) {
+        names.push(key.slice(prefix.length));
+      }
+    }
+    return names.sort();
+  }
+
+  /** Every cached node, in no particular order. */
+  entries(): IterableIterator<CachedNode> {
+    return this.nodes.values();
+  }
+
+  /** How many nodes are cached. */
+  get size(): number {
+    return this.nodes.size;
+  }
+
+  /** Calls `listener` with every event from now on; returns the unsubscribe function. */
+  on(listener: (event: TreeCacheEvent) => void): () => void {
+    return this.queue.listen(listener);
+  }
+
+  /**
+   * The events from now on as an async iterator; it ends when the cache is closed. Events wait
+   * in memory until they are read: iterate, or end the iteration (`break`, `return()`).
+   */
+  events(): AsyncIterableIterator<TreeCacheEvent> {
+    return this.queue.iterate();
+  }
+
+  /** Removes the watch and ends the event iterators. The cached contents stay readable. */
+  async close(): Promise<void> {
+    this.stop.abort(makeError('OPERATIONTIMEOUT', 'the cache was closed', { path: this.root }));
+    await this.watching?.return?.().catch(() => undefined);
+    this.queue.end();
+  }
+
+  private async follow(watching: AsyncIterableIterator<WatchedEvent>): Promise<void> {
+    try {
+      for await (const event of watching) {
+        const type = event.type as string;
+        if (type === 'Resync') {
+          // The client's own word, after every reconnect and every renewal, that the watch is armed
+          // again and changes may have been missed: the one trigger of a resync.
+          const cause = event.cause === 'renewal' ? 'renewal' : 'reconnect';
+          if (this.initialized) this.resync(cause);
+          continue;
+        }
+        if (type === 'None' || !event.path) continue;
+        if (this.keeps(event.path)) this.refresh(event.path);
+      }
+    } catch {
+      // The watch ended (close, or the session is over without renewal): the cache stops.
+    }
+  }
+
+  /** Whether `path` belongs in the mirror (under the root, within depth, passing the filter). */
+  private keeps(path: string): boolean {
+    if (path !== this.root && !path.startsWith(this.root === '/' ? '/' : `${this.root}/`)) {
+      return false;
+    }
+    const rest = path === this.root ? '' : path.slice(this.root === '/' ? 1 : this.root.length + 1);
+    const parts = rest === '' ? [] : rest.split('/');
+    if (parts.length > this.maxDepth) return false;
+    let current = this.root;
+    if (!this.filter(current)) return false;
+    for (const part of parts) {
+      current = childPath(current, part);
+      if (!this.filter(current)) return false;
+    }
+    return true;
+  }
+
+  /** Reads one node again and applies the answer as it comes (in the session's reply order). */
+  private refresh(path: string): void {
+    this.client.getData(path).then(
+      ({ data, stat }) => this.apply(path, data, stat),
+      (error: unknown) => {
+        if (hasCode(error, 'NONODE')) this.remove(path);
+        // Other errors (a lost link): the reconnect's resync reads it again.
+      },
+    );
+  }
+
+  /** Reads `path` and, within depth, its subtree; resolves when every read is applied. */
+  private async load(path: string, depth: number): Promise<void> {
+    if (!this.keeps(path)) return;
+    const reads: Promise<unknown>[] = [
+      this.client.getData(path).then(
+        ({ data, stat }) => this.apply(path, data, stat),
+        (error: unknown) => {
+          if (!hasCode(error, 'NONODE')) throw error;
+          this.remove(path);
+        },
+      ),
+    ];
+    if (depth < this.maxDepth) {
+      reads.push(
+        this.client.getChildren(path).then(
+          (names) => Promise.all(names.map((name) => this.load(childPath(path, name), depth + 1))),
+          (error: unknown) => {
+            if (!hasCode(error, 'NONODE')) throw error;
+          },
+        ),
+      );
+    }
+    await Promise.all(reads);
+  }
+
+  private apply(path: string, data: Uint8Array, stat: Stat): void {
+    this.touched?.add(path);
+    const previous = this.nodes.get(path);
+    if (previous && previous.stat.mzxid === stat.mzxid && previous.stat.czxid === stat.czxid) {
+      if (previous.stat.pzxid === stat.pzxid) return;
+    }
+    const node: CachedNode = { path, data, stat };
+    this.nodes.set(path, node);
+    if (!previous) this.queue.push({ type: 'created', node });
+    else if (previous.stat.mzxid !== stat.mzxid || previous.stat.czxid !== stat.czxid) {
+      this.queue.push({ type: 'changed', node, previous });
+    }
+  }
+
+  /** `path` is gone at the time of the answer, and so is everything under it. */
+  private remove(path: string): void {
+    this.touched?.add(path);
+    const prefix = `${path}/`;
+    for (const [key, previous] of [...this.nodes]) {
+      if (key === path || key.startsWith(prefix)) {
+        this.nodes.delete(key);
+        this.queue.push({ type: 'deleted', previous });
+      }
+    }
+  }
+
+  /** Re-reads the whole tree; nodes neither read nor changed meanwhile are gone. */
+  private resync(cause: 'reconnect' | 'renewal'): void {
+    const previous = this.resyncing ?? Promise.resolve();
+    this.resyncing = previous
+      .then(async () => {
+        const touched = new Set<string>();
+        this.touched = touched;
+        try {
+          await this.load(this.root, 0);
+        } finally {
+          this.touched = undefined;
+        }
+        for (const path of [...this.nodes.keys()]) if (!touched.has(path)) this.remove(path);
+        this.queue.push({ type: 'resync', cause });
+      })
+      .catch(() => {
+        // The link dropped again: the next reconnect resyncs.
+      });
+  }
+}

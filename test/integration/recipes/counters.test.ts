@@ -1,0 +1,146 @@
+// SharedCount and DistributedAtomicLong against the real server: byte layout, compare-and-set,
+// change events, concurrent increments from several clients.
+import { describe, expect, it } from 'vitest';
+import { DistributedAtomicLong, encodeLong, SharedCount } from '../../../src/recipes/index.js';
+import { newClient, proxiedClient, recipePath, until } from './helpers.js';
+
+describe('SharedCount', () => {
+  it('creates the node with the seed as 4 big-endian bytes and reads it back', async () => {
+    const zk = await newClient();
+    const path = recipePath('count');
+    const count = new SharedCount(zk, path, 258);
+    await count.start();
+    expect(count.getCount()).toBe(258);
+    expect([...(await zk.getData(path)).data]).toEqual([0, 0, 1, 2]);
+    await count.setCount(-1);
+    expect([...(await zk.getData(path)).data]).toEqual([255, 255, 255, 255]);
+    count.close();
+  });
+
+  it('trySetCount succeeds at the version read and fails after another change', async () => {
+    const [a, b] = [await newClient(), await newClient()];
+    const path = recipePath('cas');
+    const mine = new SharedCount(a, path, 0);
+    const theirs = new SharedCount(b, path, 0);
+    await mine.start();
+    await theirs.start();
+    const seen = mine.getVersionedCount();
+    expect(await theirs.trySetCount(5, theirs.getVersionedCount().version)).toBe(true);
+    expect(await mine.trySetCount(7, seen.version)).toBe(false);
+    await until(() => mine.getCount() === 5, 'the other change to arrive');
+    expect(await mine.trySetCount(7, mine.getVersionedCount().version)).toBe(true);
+    mine.close();
+    theirs.close();
+  });
+
+  it('tells listeners of changes made by another client, also across a cut link', async () => {
+    const { client, proxy } = await proxiedClient();
+    const writer = await newClient();
+    const path = recipePath('events');
+    const count = new SharedCount(client, path, 0);
+    await count.start();
+    const heard: number[] = [];
+    count.onChange(({ count: value }) => heard.push(value));
+    await writer.setData(path, new Uint8Array([0, 0, 0, 1]));
+    await until(() => heard.includes(1), 'the first change');
+    proxy.cut();
+    await writer.setData(path, new Uint8Array([0, 0, 0, 2]));
+    await until(() => heard.includes(2), 'the change made while the link was cut');
+    expect(count.getCount()).toBe(2);
+    count.close();
+  });
+
+  it('follows the node through a delete and re-create', async () => {
+    const [zk, other] = [await newClient(), await newClient()];
+    const path = recipePath('recreate');
+    const count = new SharedCount(zk, path, 3);
+    await count.start();
+    await other.delete(path);
+    await other.create(path, new Uint8Array([0, 0, 0, 9]));
+    await until(() => count.getCount() === 9, 'the re-created value');
+    count.close();
+  });
+
+  it('rejects a count that is not a 32-bit integer', async () => {
+    const zk = await newClient();
+    const count = new SharedCount(zk, recipePath('bad'), 0);
+    await count.start();
+    await expect(count.setCount(2 ** 31)).rejects.toMatchObject({ code: 'BADARGUMENTS' });
+    expect(() => new SharedCount(zk, recipePath('bad2'), 1.5)).toThrow();
+    count.close();
+  });
+});
+
+describe('DistributedAtomicLong', () => {
+  it('reads a missing node as 0, creates it on the first change, as 8 big-endian bytes', async () => {
+    const zk = await newClient();
+    const path = recipePath('long');
+    const counter = new DistributedAtomicLong(zk, path);
+    expect(await counter.get()).toBe(0n);
+    expect(await counter.add(0x0102030405060708n)).toMatchObject({
+      succeeded: true,
+      preValue: 0n,
+      postValue: 0x0102030405060708n,
+    });
+    expect([...(await zk.getData(path)).data]).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
+    expect((await counter.decrement()).postValue).toBe(0x0102030405060707n);
+  });
+
+  it('wraps around at 64 bits as a Java long', async () => {
+    const zk = await newClient();
+    const path = recipePath('wrap');
+    const counter = new DistributedAtomicLong(zk, path);
+    await counter.forceSet(2n ** 63n - 1n);
+    expect((await counter.increment()).postValue).toBe(-(2n ** 63n));
+    expect([...(await zk.getData(path)).data]).toEqual([128, 0, 0, 0, 0, 0, 0, 0]);
+  });
+
+  it('compareAndSet changes the value only from the expected one', async () => {
+    const zk = await newClient();
+    const counter = new DistributedAtomicLong(zk, recipePath('cas'));
+    await counter.forceSet(10);
+    expect(await counter.compareAndSet(9, 1)).toMatchObject({ succeeded: false, preValue: 10n });
+    expect(await counter.compareAndSet(10, 1)).toMatchObject({ succeeded: true, postValue: 1n });
+  });
+
+  it('counts every increment of four clients racing on one node', async () => {
+    const clients = await Promise.all([1, 2, 3, 4].map(() => newClient()));
+    const path = recipePath('race');
+    let succeeded = 0;
+    await Promise.all(
+      clients.map(async (zk) => {
+        const counter = new DistributedAtomicLong(zk, path, {
+          retry: { maxAttempts: 1_000, baseDelay: 1, maxDelay: 20 },
+        });
+        for (let i = 0; i < 25; i++) if ((await counter.increment()).succeeded) succeeded++;
+      }),
+    );
+    expect(succeeded).toBe(100);
+    expect(await new DistributedAtomicLong(clients[0]!, path).get()).toBe(100n);
+  });
+
+  it('reports succeeded: false when every round loses', async () => {
+    const zk = await newClient();
+    const path = recipePath('lose');
+    let writes = 0;
+    // A client whose every compare-and-set loses: another writer changes the node in between.
+    const racing = {
+      getData: zk.getData.bind(zk),
+      create2: zk.create2.bind(zk),
+      delete: zk.delete.bind(zk),
+      getChildren: zk.getChildren.bind(zk),
+      setData: async (p: string, data: Uint8Array, version: number) => {
+        writes++;
+        await zk.setData(p, encodeLong(BigInt(writes * 100)), -1);
+        return zk.setData(p, data, version);
+      },
+    } as unknown as ConstructorParameters<typeof DistributedAtomicLong>[0];
+    await new DistributedAtomicLong(zk, path).forceSet(1);
+    const counter = new DistributedAtomicLong(racing, path, {
+      retry: { maxAttempts: 3, baseDelay: 1 },
+    });
+    const result = await counter.increment();
+    expect(result.succeeded).toBe(false);
+    expect(writes).toBe(3);
+  });
+});

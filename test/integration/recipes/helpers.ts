@@ -1,0 +1,58 @@
+// Shared fixtures of the recipe tests: clients on the shared server (closed after each test),
+// proxied clients whose link a test can cut, and a fresh root per test.
+import { afterEach } from 'vitest';
+import { type Client, type ConnectOptions, connect } from '../../../src/index.js';
+import { sharedServer, TcpProxy, uniquePath } from '../../harness/index.js';
+
+const open: Client[] = [];
+const proxies: TcpProxy[] = [];
+
+afterEach(async () => {
+  await Promise.all(open.splice(0).map((client) => client.close()));
+  await Promise.all(proxies.splice(0).map((proxy) => proxy.close()));
+});
+
+/** A client on the shared server (closed after the test). */
+export async function newClient(options: ConnectOptions = {}): Promise<Client> {
+  const client = await connect(sharedServer().connectString, {
+    sessionTimeout: 10_000,
+    ...options,
+  });
+  open.push(client);
+  return client;
+}
+
+/** A client that reaches the shared server through a proxy the test can cut or freeze. */
+export async function proxiedClient(
+  options: ConnectOptions = {},
+): Promise<{ client: Client; proxy: TcpProxy }> {
+  const [host, port] = sharedServer().connectString.split(',')[0]!.split(':') as [string, string];
+  const proxy = await TcpProxy.start(host, Number(port));
+  proxies.push(proxy);
+  const client = await connect(proxy.connectString, { sessionTimeout: 10_000, ...options });
+  open.push(client);
+  return { client, proxy };
+}
+
+/** A fresh path for one test. */
+export function recipePath(name: string): string {
+  return `${uniquePath('recipes')}/${name}`;
+}
+
+export function sleep(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
+}
+
+/** Polls until `probe` returns true (fails the test after `timeoutMs`). */
+export async function until(
+  probe: () => boolean | Promise<boolean>,
+  what: string,
+  timeoutMs = 10_000,
+): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    if (await probe()) return;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await sleep(10);
+  }
+}

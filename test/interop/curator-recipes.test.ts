@@ -1,0 +1,107 @@
+// Our counters and barriers together with Curator's on the same nodes (a real Curator in a JVM).
+import { afterEach, describe, expect, it } from 'vitest';
+import { connect } from '../../src/index.js';
+import {
+  DistributedAtomicLong,
+  DistributedBarrier,
+  DistributedDoubleBarrier,
+  READY_NODE,
+  SharedCount,
+} from '../../src/recipes/index.js';
+import { sharedServer, uniquePath } from '../harness/index.js';
+import { killRecipePeers, startCuratorRecipe } from './curator-recipes.js';
+
+afterEach(() => killRecipePeers());
+
+async function ourClient() {
+  return connect(sharedServer().connectString, { sessionTimeout: 10_000 });
+}
+
+describe('counters with Curator', () => {
+  it('DistributedAtomicLong: Curator and we increment one node at once; the total is the sum', async () => {
+    const path = `${uniquePath('interop')}/long`;
+    const curator = await startCuratorRecipe(
+      sharedServer().connectString,
+      'atomic-increment',
+      path,
+      '150',
+    );
+    await using zk = await ourClient();
+    const counter = new DistributedAtomicLong(zk, path, {
+      retry: { maxAttempts: 10_000, baseDelay: 1, maxDelay: 10 },
+    });
+    curator.go();
+    let ours = 0;
+    for (let i = 0; i < 150; i++) if ((await counter.increment()).succeeded) ours++;
+    expect(await curator.line('done')).toBe('done 150');
+    expect(ours).toBe(150);
+    expect(await counter.get()).toBe(300n);
+    // Curator reads our bytes as we read its.
+    const reader = await startCuratorRecipe(sharedServer().connectString, 'atomic-get', path);
+    reader.go();
+    expect(await reader.line('value')).toBe('value 300');
+  }, 120_000);
+
+  it('SharedCount: Curator and we increment by compare-and-set; the total is the sum', async () => {
+    const path = `${uniquePath('interop')}/count`;
+    await using zk = await ourClient();
+    const count = new SharedCount(zk, path, 0);
+    await count.start();
+    const curator = await startCuratorRecipe(
+      sharedServer().connectString,
+      'count-increment',
+      path,
+      '100',
+    );
+    curator.go();
+    for (let done = 0; done < 100; ) {
+      const { count: value, version } = count.getVersionedCount();
+      if (await count.trySetCount(value + 1, version)) done++;
+      else await new Promise((resolve) => setTimeout(resolve, 1));
+    }
+    expect(await curator.line('done')).toBe('done 100');
+    const reader = await startCuratorRecipe(sharedServer().connectString, 'count-get', path);
+    reader.go();
+    expect(await reader.line('value')).toBe('value 200');
+    expect([...(await zk.getData(path)).data]).toEqual([0, 0, 0, 200]);
+    count.close();
+  }, 120_000);
+});
+
+describe('barriers with Curator', () => {
+  it('DistributedDoubleBarrier: a Curator member and two of ours enter and leave together', async () => {
+    const path = `${uniquePath('interop')}/double`;
+    const curator = await startCuratorRecipe(
+      sharedServer().connectString,
+      'double-barrier',
+      path,
+      '3',
+    );
+    await using a = await ourClient();
+    await using b = await ourClient();
+    const ours = [a, b].map((zk) => new DistributedDoubleBarrier(zk, path, 3));
+    const entering = ours.map((barrier) => barrier.enter({ timeout: 30_000 }));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const names = await a.getChildren(path);
+    expect(names.filter((n) => n !== READY_NODE)).toHaveLength(2); // not in yet: two of three
+    curator.go();
+    expect(await curator.line('entered')).toBe('entered true');
+    expect(await Promise.all(entering)).toEqual([true, true]);
+    const leaving = ours.map((barrier) => barrier.leave({ timeout: 30_000 }));
+    expect(await Promise.all(leaving)).toEqual([true, true]);
+    expect(await curator.line('left')).toBe('left true');
+  }, 120_000);
+
+  it('DistributedBarrier: a Curator waiter is released when we remove our barrier', async () => {
+    const path = `${uniquePath('interop')}/barrier`;
+    await using zk = await ourClient();
+    const barrier = new DistributedBarrier(zk, path);
+    await barrier.setBarrier();
+    const curator = await startCuratorRecipe(sharedServer().connectString, 'barrier-wait', path);
+    curator.go();
+    // Still held while the node exists.
+    await expect(curator.line('released', 700)).rejects.toThrow(/no "released" line/);
+    await barrier.removeBarrier();
+    expect(await curator.line('released')).toBe('released true');
+  }, 120_000);
+});

@@ -1,0 +1,123 @@
+// Curator's counter and barrier recipes in a JVM (java/RecipePeer.java, compiled once per content
+// hash next to LockPeer), one command per process.
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdtempSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { classPath, curatorPeerClasses } from './curator.js';
+
+const SOURCE = fileURLToPath(new URL('./java/RecipePeer.java', import.meta.url));
+
+let compiled: string | undefined;
+
+/** The directory holding RecipePeer.class (Curator and a JDK are checked by curatorPeerClasses). */
+function recipePeerClasses(): string {
+  if (compiled !== undefined) return compiled;
+  // Fails with a clear message when Curator or a JDK is missing; its hash covers the jars.
+  const lockPeer = curatorPeerClasses();
+  const hash = createHash('sha256').update(readFileSync(SOURCE)).update(lockPeer);
+  const dir = join(tmpdir(), `zkts-recipepeer-${hash.digest('hex').slice(0, 16)}`);
+  if (!existsSync(join(dir, 'RecipePeer.class'))) {
+    const staging = mkdtempSync(`${dir}-staging-`);
+    try {
+      execFileSync('javac', ['-nowarn', '-d', staging, '-cp', classPath(), SOURCE], {
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+      renameSync(staging, dir);
+    } catch (error) {
+      rmSync(staging, { recursive: true, force: true });
+      if (!existsSync(join(dir, 'RecipePeer.class'))) {
+        const stderr = (error as { stderr?: Buffer }).stderr?.toString() ?? String(error);
+        throw new Error(`javac failed on ${SOURCE}:\n${stderr}`);
+      }
+    }
+  }
+  compiled = dir;
+  return dir;
+}
+
+/** A Curator process running one recipe command; `go()` starts it, `lines` collects its output. */
+export interface CuratorRecipeRun {
+  /** Starts the command (the process is connected once `start` resolved). */
+  go(): void;
+  /** Resolves with the next output line that starts with `prefix` (rejects after `ms`). */
+  line(prefix: string, ms?: number): Promise<string>;
+  /** Kills the process if it still runs. */
+  kill(): void;
+}
+
+const running = new Set<ChildProcess>();
+
+/** Kills every peer still running (call in afterEach). */
+export function killRecipePeers(): void {
+  for (const child of running) child.kill('SIGKILL');
+  running.clear();
+}
+
+/** Starts `java RecipePeer <connect> <command> <path> [arg]` and waits for it to connect. */
+export async function startCuratorRecipe(
+  connectString: string,
+  command: string,
+  path: string,
+  arg?: string,
+): Promise<CuratorRecipeRun> {
+  const classes = recipePeerClasses();
+  const args = ['-XX:TieredStopAtLevel=1', '-XX:+UseSerialGC', '-Xss512k', '-Xmx64m', '-cp'];
+  args.push(classPath(classes), 'RecipePeer', connectString, command, path);
+  if (arg !== undefined) args.push(arg);
+  const child = spawn('java', args, { stdio: ['pipe', 'pipe', 'pipe'] });
+  running.add(child);
+  child.on('exit', () => running.delete(child));
+  const seen: string[] = [];
+  const waiters: Array<() => void> = [];
+  let stderr = '';
+  child.stderr?.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
+  createInterface({ input: child.stdout! }).on('line', (text) => {
+    seen.push(text);
+    for (const wake of waiters.splice(0)) wake();
+  });
+  child.on('exit', () => {
+    for (const wake of waiters.splice(0)) wake();
+  });
+  const line = (prefix: string, ms = 60_000) =>
+    new Promise<string>((resolve, reject) => {
+      const deadline = Date.now() + ms;
+      let settled = false;
+      const check = () => {
+        if (settled) return;
+        const error = seen.find((text) => text.startsWith('error '));
+        settled = true;
+        if (error) return reject(new Error(`curator ${command}: ${error} ${stderr}`));
+        const index = seen.findIndex((text) => text.startsWith(prefix));
+        if (index >= 0) return resolve(seen.splice(index, 1)[0]!);
+        if (child.exitCode !== null || Date.now() > deadline) {
+          // Exited or out of time: nothing more will come.
+          return reject(
+            new Error(`curator ${command}: no "${prefix}" line (${seen.join(' | ')}) ${stderr}`),
+          );
+        }
+        settled = false;
+        waiters.push(check);
+        setTimeout(
+          () => {
+            const at = waiters.indexOf(check);
+            if (at >= 0) waiters.splice(at, 1);
+            check();
+          },
+          Math.max(0, Math.min(500, deadline - Date.now())),
+        );
+      };
+      check();
+    });
+  await line('ready');
+  return {
+    go: () => child.stdin?.write('go\n'),
+    line,
+    kill: () => child.kill('SIGKILL'),
+  };
+}

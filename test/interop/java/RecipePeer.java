@@ -1,0 +1,98 @@
+// Curator's counter and barrier recipes, one command per process, for the TypeScript interop tests.
+//
+// Usage: java RecipePeer <connectString> <command> <path> [argument]
+//   atomic-increment <path> <n>   DistributedAtomicLong.increment() n times; prints `done <succeeded>`
+//   atomic-get <path>             prints `value <DistributedAtomicLong.get().postValue()>`
+//   count-increment <path> <n>    SharedCount: n rounds of trySetCount(versioned, count + 1),
+//                                 retrying each lost round; prints `done <n>`
+//   count-get <path>              prints `value <SharedCount.getCount()>` (seed 0)
+//   double-barrier <path> <qty>   DistributedDoubleBarrier enter, then leave (30 s each);
+//                                 prints `entered <bool>` and `left <bool>`
+//   barrier-wait <path>           DistributedBarrier.waitOnBarrier(30 s); prints `released <bool>`
+// Prints `ready` once connected, then reads one line from stdin (`go`) before the command runs,
+// so that a test can start peers together. Any failure prints `error <message>` and exits 1.
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.util.concurrent.TimeUnit;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.CuratorFrameworkFactory;
+import org.apache.curator.framework.recipes.atomic.AtomicValue;
+import org.apache.curator.framework.recipes.atomic.DistributedAtomicLong;
+import org.apache.curator.framework.recipes.barriers.DistributedBarrier;
+import org.apache.curator.framework.recipes.barriers.DistributedDoubleBarrier;
+import org.apache.curator.framework.recipes.shared.SharedCount;
+import org.apache.curator.framework.recipes.shared.VersionedValue;
+import org.apache.curator.retry.RetryNTimes;
+
+public final class RecipePeer {
+  public static void main(String[] args) throws Exception {
+    String connect = args[0], command = args[1], path = args[2];
+    CuratorFramework client =
+        CuratorFrameworkFactory.newClient(connect, 10_000, 10_000, new RetryNTimes(100, 50));
+    client.start();
+    try {
+      client.blockUntilConnected(30, TimeUnit.SECONDS);
+      System.out.println("ready");
+      System.out.flush();
+      new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8)).readLine();
+      run(client, command, path, args.length > 3 ? args[3] : null);
+    } catch (Exception e) {
+      System.out.println("error " + e);
+      System.out.flush();
+      System.exit(1);
+    } finally {
+      client.close();
+    }
+  }
+
+  private static void run(CuratorFramework client, String command, String path, String arg)
+      throws Exception {
+    switch (command) {
+      case "atomic-increment" -> {
+        // Many rounds: the TypeScript side increments the same node at the same time.
+        DistributedAtomicLong counter = new DistributedAtomicLong(client, path, new RetryNTimes(10_000, 1));
+        int n = Integer.parseInt(arg), succeeded = 0;
+        for (int i = 0; i < n; i++) {
+          AtomicValue<Long> result = counter.increment();
+          if (result.succeeded()) succeeded++;
+        }
+        System.out.println("done " + succeeded);
+      }
+      case "atomic-get" -> {
+        DistributedAtomicLong counter = new DistributedAtomicLong(client, path, new RetryNTimes(10, 10));
+        System.out.println("value " + counter.get().postValue());
+      }
+      case "count-increment" -> {
+        SharedCount count = new SharedCount(client, path, 0);
+        count.start();
+        int n = Integer.parseInt(arg);
+        for (int i = 0; i < n; ) {
+          VersionedValue<Integer> seen = count.getVersionedValue();
+          if (count.trySetCount(seen, seen.getValue() + 1)) i++;
+        }
+        count.close();
+        System.out.println("done " + n);
+      }
+      case "count-get" -> {
+        SharedCount count = new SharedCount(client, path, 0);
+        count.start();
+        System.out.println("value " + count.getCount());
+        count.close();
+      }
+      case "double-barrier" -> {
+        DistributedDoubleBarrier barrier =
+            new DistributedDoubleBarrier(client, path, Integer.parseInt(arg));
+        System.out.println("entered " + barrier.enter(30, TimeUnit.SECONDS));
+        System.out.flush();
+        System.out.println("left " + barrier.leave(30, TimeUnit.SECONDS));
+      }
+      case "barrier-wait" -> {
+        DistributedBarrier barrier = new DistributedBarrier(client, path);
+        System.out.println("released " + barrier.waitOnBarrier(30, TimeUnit.SECONDS));
+      }
+      default -> throw new IllegalArgumentException("unknown command " + command);
+    }
+    System.out.flush();
+  }
+}
