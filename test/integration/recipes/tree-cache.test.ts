@@ -2,8 +2,9 @@
 // resync after a cut link, and a randomized workload compared with a fresh read of the tree
 // after every step.
 import { describe, expect, it } from 'vitest';
-import type { Client } from '../../../src/index.js';
+import { type Client, connect } from '../../../src/index.js';
 import { ensurePath, TreeCache, type TreeCacheEvent } from '../../../src/recipes/index.js';
+import { sharedServer } from '../../harness/index.js';
 import { newClient, proxiedClient, recipePath, sleep, until } from './helpers.js';
 
 const text = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
@@ -129,6 +130,42 @@ describe('TreeCache', () => {
     await until(() => events.some((e) => e.type === 'resync'), 'the resync event', 15_000);
     await converged(cache, writer, root);
     expect(events.find((e) => e.type === 'resync')).toEqual({ type: 'resync', cause: 'reconnect' });
+    await cache.close();
+  });
+
+  it('after a session expiry: re-reads on the new session, reports what changed, then resync (renewal), once', async () => {
+    const { client, proxy } = await proxiedClient({ sessionTimeout: 4_000 });
+    const writer = await newClient();
+    const root = recipePath('renewal');
+    await ensurePath(writer, `${root}/gone`, { containers: false });
+    const cache = new TreeCache(client, root);
+    const events: TreeCacheEvent[] = [];
+    cache.on((event) => events.push(event));
+    await cache.start();
+    events.length = 0;
+    const oldSession = client.sessionId;
+    // The server expires the session: cut off, another client resumes it and closes it.
+    proxy.refuse(true);
+    proxy.cut();
+    await until(() => client.state === 'suspended', 'suspended');
+    const thief = await connect(sharedServer().connectString, {
+      session: { id: client.sessionId, password: client.sessionPassword },
+      renewSession: false,
+    });
+    await thief.close();
+    await writer.delete(`${root}/gone`);
+    await writer.create(`${root}/added`, 'a');
+    proxy.refuse(false);
+    await until(() => events.some((e) => e.type === 'resync'), 'the resync event', 15_000);
+    expect(client.sessionId).not.toBe(oldSession);
+    await converged(cache, writer, root);
+    await sleep(300);
+    expect(events.filter((e) => e.type === 'resync')).toEqual([
+      { type: 'resync', cause: 'renewal' },
+    ]);
+    // And it follows changes on the new session.
+    await writer.setData(`${root}/added`, 'b');
+    await converged(cache, writer, root);
     await cache.close();
   });
 
