@@ -1,6 +1,7 @@
 // The simplest lock: one EPHEMERAL node; whoever creates it holds the lock.
 import type { Stat } from '../client/types.js';
 import { CreateMode } from '../client/types.js';
+import { acquireSettles, acquireStarted } from '../telemetry/lock.js';
 import { acquireWithin } from './deadline.js';
 import { checkRecipePath, hasCode, lossPolicyOf } from './errors.js';
 import { holdNode } from './lease.js';
@@ -42,13 +43,17 @@ export class ExclusiveLock implements Lock {
   }
 
   acquire(options?: AcquireOptions): Promise<Lease> {
-    return acquireWithin(options, this.path, (d) =>
+    const probe = acquireStarted(this.path, 'exclusive', this.client.sessionId);
+    const acquiring = acquireWithin(options, this.path, (d) =>
       acrossRenewals(this.client, d.signal, () => this.contend(d.signal, !d.noWait)),
     );
+    return acquireSettles(probe, acquiring, options?.signal);
   }
 
   tryAcquire(): Promise<Lease | null> {
-    return acrossRenewals(this.client, undefined, () => this.contend(undefined, false));
+    const probe = acquireStarted(this.path, 'exclusive', this.client.sessionId);
+    const acquiring = acrossRenewals(this.client, undefined, () => this.contend(undefined, false));
+    return acquireSettles(probe, acquiring, undefined);
   }
 
   private async contend(signal: AbortSignal | undefined, wait: boolean): Promise<Lease | null> {

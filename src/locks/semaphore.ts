@@ -1,5 +1,6 @@
 // Up to N holders (Curator's InterProcessSemaphoreV2 layout).
 import type { Data } from '../client/types.js';
+import { acquireSettles, acquireStarted } from '../telemetry/lock.js';
 import { sortContenders } from './contenders.js';
 import { acquireWithin } from './deadline.js';
 import { badArguments, checkRecipePath, lossPolicyOf } from './errors.js';
@@ -67,17 +68,21 @@ export class Semaphore implements Lock {
 
   /** Waits for a lease; see {@link Lock.acquire}. One deadline covers the guard and the lease wait. */
   acquire(options?: AcquireOptions): Promise<Lease> {
-    return acquireWithin(
+    const probe = acquireStarted(this.path, LockName.lease, this.client.sessionId);
+    const acquiring = acquireWithin(
       options,
       this.path,
       (d) => acrossRenewals(this.client, d.signal, () => this.contend(d.signal, !d.noWait)),
       `one of the ${this.maxLeases} leases of the semaphore ${this.path}`,
     );
+    return acquireSettles(probe, acquiring, options?.signal);
   }
 
   /** Takes a lease if one is free and nobody else is taking one right now; never waits. */
   tryAcquire(): Promise<Lease | null> {
-    return acrossRenewals(this.client, undefined, () => this.contend(undefined, false));
+    const probe = acquireStarted(this.path, LockName.lease, this.client.sessionId);
+    const acquiring = acrossRenewals(this.client, undefined, () => this.contend(undefined, false));
+    return acquireSettles(probe, acquiring, undefined);
   }
 
   private async contend(signal: AbortSignal | undefined, wait: boolean): Promise<Lease | null> {

@@ -11,7 +11,7 @@ import {
   type RequestMessage,
   type SessionMessage,
 } from '../../../src/index.js';
-import { LeaderLatch, Mutex, revoke } from '../../../src/locks/index.js';
+import { ExclusiveLock, LeaderLatch, Mutex, revoke, Semaphore } from '../../../src/locks/index.js';
 import { sharedServer, startEnsemble, TcpProxy, type ZkEnsemble } from '../../harness/index.js';
 import { lockPath, newClient, until } from '../locks/helpers.js';
 
@@ -119,6 +119,28 @@ describe('zookeeper-ts:lock', () => {
     expect(grant2.waitTime).toBeGreaterThanOrEqual(50);
     expect(release1).toMatchObject({ node: held.path, afterLoss: false });
     expect(release1.holdTime).toBeGreaterThanOrEqual(50);
+  });
+
+  it('a Semaphore and an ExclusiveLock report their acquires too (start, then granted or timeout)', async () => {
+    const [zk, other] = [await newClient(), await newClient()];
+    const semPath = lockPath('sem');
+    const exPath = lockPath('ex');
+    const lease = await new Semaphore(zk, semPath, 1).acquire();
+    await expect(new Semaphore(other, semPath, 1).acquire({ timeout: 200 })).rejects.toMatchObject({
+      name: 'LockTimeoutError',
+    });
+    const held = await new ExclusiveLock(zk, exPath).acquire();
+    await until(() => locksAt(semPath).filter((m) => m.type === 'timeout').length === 1, 'timeout');
+    expect(locksAt(semPath).map((m) => m.type)).toEqual(
+      expect.arrayContaining(['acquire-start', 'granted', 'timeout']),
+    );
+    expect(
+      locksAt(exPath)
+        .map((m) => m.type)
+        .slice(0, 2),
+    ).toEqual(['acquire-start', 'granted']);
+    await lease.release();
+    await held.release();
   });
 
   it('timeout: the acquire ends as timeout after its wait, at the position it entered', async () => {
