@@ -1,4 +1,5 @@
-// The layers of src import only downwards: protocol -> session -> client -> locks -> cli. A file
+// The layers of src import only downwards: protocol -> session (and telemetry) -> client -> locks
+// (and recipes, otel) -> cli. A file
 // importing from a layer above its own (the engine reaching into the facade, the codec into the
 // engine) fails here, naming the file and the import.
 import { readdirSync, readFileSync } from 'node:fs';
@@ -15,9 +16,14 @@ const RANK: Readonly<Record<string, number>> = {
   'web-globals.ts': 0,
   protocol: 0,
   session: 1,
+  // Published to by the session engine and the recipes; it reads only the session's host names.
+  telemetry: 1,
   client: 2,
   'index.ts': 2,
   locks: 3,
+  // The recipes beyond locks, and the OpenTelemetry bridge: beside the locks, on the client.
+  recipes: 3,
+  otel: 3,
   cli: 4,
 };
 

@@ -17,6 +17,10 @@ const ENTRIES = [
   'dist/locks/index.d.ts',
   'dist/session/transports/index.js',
   'dist/session/transports/index.d.ts',
+  'dist/otel/index.js',
+  'dist/otel/index.d.ts',
+  'dist/recipes/index.js',
+  'dist/recipes/index.d.ts',
   'dist/cli/main.js',
 ];
 const COMPLETE = ['package.json', 'README.md', 'LICENSE', ...ENTRIES, ...readmeLinkedFiles()];
