@@ -1,13 +1,9 @@
 // Curator's counter and barrier recipes in a JVM (java/RecipePeer.java, compiled once per content
 // hash next to LockPeer), one command per process.
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { createHash } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, renameSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
-import { classPath, curatorPeerClasses } from './curator.js';
+import { classPath, compileJava, curatorPeerClasses } from './curator.js';
 
 const SOURCE = fileURLToPath(new URL('./java/RecipePeer.java', import.meta.url));
 
@@ -15,28 +11,9 @@ let compiled: string | undefined;
 
 /** The directory holding RecipePeer.class (Curator and a JDK are checked by curatorPeerClasses). */
 function recipePeerClasses(): string {
-  if (compiled !== undefined) return compiled;
-  // Fails with a clear message when Curator or a JDK is missing; its hash covers the jars.
-  const lockPeer = curatorPeerClasses();
-  const hash = createHash('sha256').update(readFileSync(SOURCE)).update(lockPeer);
-  const dir = join(tmpdir(), `zkts-recipepeer-${hash.digest('hex').slice(0, 16)}`);
-  if (!existsSync(join(dir, 'RecipePeer.class'))) {
-    const staging = mkdtempSync(`${dir}-staging-`);
-    try {
-      execFileSync('javac', ['-nowarn', '-d', staging, '-cp', classPath(), SOURCE], {
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
-      renameSync(staging, dir);
-    } catch (error) {
-      rmSync(staging, { recursive: true, force: true });
-      if (!existsSync(join(dir, 'RecipePeer.class'))) {
-        const stderr = (error as { stderr?: Buffer }).stderr?.toString() ?? String(error);
-        throw new Error(`javac failed on ${SOURCE}:\n${stderr}`);
-      }
-    }
-  }
-  compiled = dir;
-  return dir;
+  // Fails with a clear message when Curator or a JDK is missing; its directory covers the jars.
+  compiled ??= compileJava(SOURCE, 'RecipePeer', 'recipepeer', curatorPeerClasses());
+  return compiled;
 }
 
 /** A Curator process running one recipe command; `go()` starts it, `lines` collects its output. */

@@ -1,12 +1,5 @@
-// The Curator LeaderLatch of the renewal interop test (java/LatchRenewalPeer.java): compiled once
-// next to LockPeer (cached by content hash), started in a JVM with a short session timeout.
-import { execFileSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, renameSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { classPath, curatorPeerClasses } from './curator.js';
+import { classPath, compileJava, curatorPeerClasses } from './curator.js';
 import { LockPeer, within } from './peer.js';
 
 const SOURCE = fileURLToPath(new URL('./java/LatchRenewalPeer.java', import.meta.url));
@@ -14,27 +7,9 @@ const SOURCE = fileURLToPath(new URL('./java/LatchRenewalPeer.java', import.meta
 let compiled: string | undefined;
 
 function peerClasses(): string {
-  if (compiled !== undefined) return compiled;
-  curatorPeerClasses(); // fails, naming the package, when Curator or a JDK is missing
-  const hash = createHash('sha256').update(readFileSync(SOURCE)).update(classPath());
-  const dir = join(tmpdir(), `zkts-latchpeer-${hash.digest('hex').slice(0, 16)}`);
-  if (!existsSync(join(dir, 'LatchRenewalPeer.class'))) {
-    const staging = mkdtempSync(`${dir}-staging-`);
-    try {
-      execFileSync('javac', ['-nowarn', '-d', staging, '-cp', classPath(), SOURCE], {
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
-      renameSync(staging, dir);
-    } catch (error) {
-      rmSync(staging, { recursive: true, force: true });
-      if (!existsSync(join(dir, 'LatchRenewalPeer.class'))) {
-        const stderr = (error as { stderr?: Buffer }).stderr?.toString() ?? String(error);
-        throw new Error(`javac failed on ${SOURCE}:\n${stderr}`);
-      }
-    }
-  }
-  compiled = dir;
-  return dir;
+  // curatorPeerClasses() fails, naming the package, when Curator or a JDK is missing.
+  compiled ??= compileJava(SOURCE, 'LatchRenewalPeer', 'latchpeer', curatorPeerClasses());
+  return compiled;
 }
 
 /** A term of leadership as one side saw it: from `from` until `to` (wall-clock ms). */

@@ -58,29 +58,38 @@ export function curatorPeerClasses(): string {
     }
   }
   // The jars take part in the key: a Curator upgrade recompiles against the new one.
-  const hash = createHash('sha256').update(readFileSync(SOURCE));
-  for (const { jar } of JARS) {
+  const jars = JARS.map(({ jar }) => {
     const stat = statSync(join(JAVA_DIR, jar));
-    hash.update(`${jar}:${stat.size}:${stat.mtimeMs}\n`);
-  }
-  const dir = join(tmpdir(), `zkts-lockpeer-${hash.digest('hex').slice(0, 16)}`);
-  if (!existsSync(join(dir, 'LockPeer.class'))) {
-    // Compile next to it and rename into place, so concurrent runs never see half a directory.
-    const staging = mkdtempSync(`${dir}-staging-`);
-    try {
-      execFileSync('javac', ['-nowarn', '-d', staging, '-cp', classPath(), SOURCE], {
-        stdio: ['ignore', 'pipe', 'pipe'],
-      });
-      renameSync(staging, dir);
-    } catch (error) {
-      rmSync(staging, { recursive: true, force: true });
-      if (!existsSync(join(dir, 'LockPeer.class'))) {
-        const stderr = (error as { stderr?: Buffer }).stderr?.toString() ?? String(error);
-        throw new Error(`javac failed on ${SOURCE}:\n${stderr}`);
-      }
+    return `${jar}:${stat.size}:${stat.mtimeMs}\n`;
+  }).join('');
+  const dir = compileJava(SOURCE, 'LockPeer', 'lockpeer', jars);
+  compiled = dir;
+  return dir;
+}
+
+/**
+ * Compiles one Java peer (`source`, whose main class is `className`) against the Curator jars
+ * into a directory of its own under the system temp dir, named by a hash of the source and `key`:
+ * compiled once, reused by later runs. Compiled next to it and renamed into place, so concurrent
+ * runs never see half a directory. Returns the directory.
+ */
+export function compileJava(source: string, className: string, prefix: string, key = ''): string {
+  const hash = createHash('sha256').update(readFileSync(source)).update(key);
+  const dir = join(tmpdir(), `zkts-${prefix}-${hash.digest('hex').slice(0, 16)}`);
+  if (existsSync(join(dir, `${className}.class`))) return dir;
+  const staging = mkdtempSync(`${dir}-staging-`);
+  try {
+    execFileSync('javac', ['-nowarn', '-d', staging, '-cp', classPath(), source], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    renameSync(staging, dir);
+  } catch (error) {
+    rmSync(staging, { recursive: true, force: true });
+    if (!existsSync(join(dir, `${className}.class`))) {
+      const stderr = (error as { stderr?: Buffer }).stderr?.toString() ?? String(error);
+      throw new Error(`javac failed on ${source}:\n${stderr}`);
     }
   }
-  compiled = dir;
   return dir;
 }
 
