@@ -3,7 +3,6 @@
 import type { Client } from '../client/client.js';
 import type { SessionState } from '../client/types.js';
 import { electionEvent } from '../telemetry/lock.js';
-import { byCreation, pastSequenceLimit, sortContenders } from './contenders.js';
 import { startDeadline } from './deadline.js';
 import {
   badArguments,
@@ -17,10 +16,14 @@ import { holdNode } from './lease.js';
 import { childPath } from './naming.js';
 import { type Attempt, cleanupAttempt, createProtected, type OwnNode, syncFirst } from './nodes.js';
 import { queueOrder } from './order.js';
+import { participantsOf } from './participants.js';
 import { checkOwnSession, renewedAfter } from './renewal.js';
-import { isRetriable, pauseBeforeRetry, retry } from './retry.js';
+import { isRetriable, pauseBeforeRetry } from './retry.js';
 import type { AcquireOptions, Lease, LockClient, LossPolicy } from './types.js';
 import { waitForChange } from './wait.js';
+
+// Reading an election's line lives in participants.ts; re-exported for the recipes that use it.
+export { participantsOf };
 
 /** The node name Curator's LeaderLatch gives its candidates (`_c_<uuid>-latch-<seq>`). */
 export const LATCH_NAME = 'latch-';
@@ -423,45 +426,4 @@ function untilConnected(client: LockClient, signal: AbortSignal, writable = fals
     });
     signal.addEventListener('abort', done, { once: true });
   });
-}
-
-/**
- * The participants of the election at `path`, the leader first, as Curator lists them: each
- * candidate node (named with one of `names`) in line with its data as the id; nodes that vanish
- * while being read are skipped.
- */
-export async function participantsOf(
-  client: LockClient,
-  path: string,
-  names: readonly string[] = [LATCH_NAME],
-): Promise<Participant[]> {
-  let children: string[];
-  try {
-    children = await retry(() => client.getChildren(path));
-  } catch (error) {
-    if (hasCode(error, 'NONODE')) return [];
-    throw error;
-  }
-  const sorted = sortContenders(children, names, 'numeric');
-  const read = new Map<string, { id: string; czxid: bigint }>();
-  await Promise.all(
-    sorted.map(async ({ name }) => {
-      try {
-        const { data, stat } = await retry(() => client.getData(childPath(path, name)));
-        read.set(name, { id: new TextDecoder().decode(data), czxid: stat.czxid });
-      } catch (error) {
-        if (!hasCode(error, 'NONODE')) throw error;
-      }
-    }),
-  );
-  // The latch's own rule: creation order once the sequence numbers no longer tell it.
-  const czxids = new Map([...read].map(([name, { czxid }]) => [name, czxid] as const));
-  const line = pastSequenceLimit(sorted)
-    ? byCreation(sorted, czxids)
-    : sorted.filter(({ name }) => read.has(name));
-  return line.map(({ name }, index) => ({
-    id: read.get(name)!.id,
-    path: childPath(path, name),
-    isLeader: index === 0,
-  }));
 }
