@@ -39,20 +39,5 @@ export function recipePath(name: string): string {
   return `${uniquePath('recipes')}/${name}`;
 }
 
-export function sleep(ms: number): Promise<void> {
-  return new Promise((resolve) => setTimeout(resolve, ms));
-}
-
-/** Polls until `probe` returns true (fails the test after `timeoutMs`). */
-export async function until(
-  probe: () => boolean | Promise<boolean>,
-  what: string,
-  timeoutMs = 10_000,
-): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    if (await probe()) return;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(10);
-  }
-}
+// The lock tests' polling helpers, the same for the recipes.
+export { sleep, until } from '../locks/helpers.js';
