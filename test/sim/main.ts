@@ -9,6 +9,7 @@
 //   --slow-followers (a follower applies commits seconds late for a while; apply stalls)
 //   --no-member-faults (no member crash/restart, no member cut off from the others)
 import { plants } from './plants.js';
+import { writeChildCoverage } from './stryker-bridge.js';
 import { runWorld } from './world.js';
 
 interface Args {
@@ -145,3 +146,4 @@ async function main(): Promise<void> {
 }
 
 await main();
+await writeChildCoverage();

@@ -2,6 +2,7 @@
 // plant lives in test/sim/plants.ts and reaches the real recipes only through public seams.
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
+import { childEnvironment } from './stryker-bridge.js';
 
 interface Failure {
   seed: number;
@@ -9,6 +10,7 @@ interface Failure {
 }
 
 function firstFailure(plant: string, count: number): Failure | undefined {
+  const child = childEnvironment();
   const run = spawnSync(
     process.execPath,
     [
@@ -26,8 +28,9 @@ function firstFailure(plant: string, count: number): Failure | undefined {
       '--duration',
       '20000',
     ],
-    { encoding: 'utf8', timeout: 120_000 },
+    { encoding: 'utf8', timeout: 120_000, env: child.env },
   );
+  child.collect();
   const line = run.stdout.trim().split('\n').pop() ?? '';
   if (!line.startsWith('{')) throw new Error(`sim gave no summary: ${run.stderr}${run.stdout}`);
   return (JSON.parse(line) as { failures: Failure[] }).failures[0];
@@ -37,7 +40,7 @@ describe('planted bugs are found', () => {
   // [plant, what must be reported, seed budget]
   const cases: [string, RegExp, number][] = [
     ['skip-relist', /two mutex holders/, 12],
-    ['cleanup-gives-up', /stuck queue/, 40],
+    ['cleanup-gives-up', /stuck queue/, 120],
     // Watches restored on the wrong paths: a waiter never wakes (stuck queue), or a watch
     // reports a deletion that never happened.
     ['restore-forgets-chroot', /stuck queue|reported NodeDeleted, but no such change/, 12],

@@ -3,13 +3,14 @@
 // transport). Each must be caught by the invariants within the CI seed budget.
 
 import type { Client } from '../../src/client/client.js';
-import type { LockClient, LockOptions } from '../../src/locks/index.js';
+import type { Lease, LockClient, LockOptions } from '../../src/locks/index.js';
 import { encodeRequest } from '../../src/protocol/codecs.js';
 import { OpCode } from '../../src/protocol/ops.js';
 import { Reader } from '../../src/protocol/reader.js';
 import type { Connection, Transport } from '../../src/session/transport.js';
 import { forwardLockClient } from '../support/forward-lock-client.js';
 import { serverCodecs as codecs, readRequestHeader } from '../wire/server-codecs.js';
+import { leasePlants } from './plants-leases.js';
 import type { World } from './world.js';
 
 export interface Plant {
@@ -31,6 +32,10 @@ export interface Plant {
   faultGap?: [number, number];
   /** The client the lock sees. */
   wrap?(client: Client, world: World, process: string): LockClient;
+  /** The holds drawn for the world (see world.ts), when the bug needs a kind. */
+  holds?: 'short' | 'mixed' | 'long';
+  /** The lease the holder sees, in place of the one the recipe granted. */
+  lease?(lease: Lease, client: Client, world: World): Lease;
   /** The transport the client uses. */
   transport?(transport: Transport): Transport;
 }
@@ -94,6 +99,8 @@ export const plants: Record<string, Plant> = {
     name: 'cleanup-gives-up',
     description: 'deleting a lock node stops after one failed delete (the node stays)',
     workload: 'mutex',
+    // Many releases (each a delete that may fail) per world.
+    holds: 'short',
     // Cuts break the link just as a reply comes back: deletes fail in flight.
     faultKinds: ['cut', 'cut', 'reset'],
     faultGap: [200, 1500],
@@ -147,6 +154,7 @@ export const plants: Record<string, Plant> = {
       return forwardLockClient(client, { sync: (async () => {}) as Client['sync'] });
     },
   },
+  ...leasePlants,
   'wrap-text-order': {
     name: 'wrap-text-order',
     description:

@@ -3,6 +3,7 @@
 // because a world replaces the process's timers, clock and randomness with virtual ones.
 import { spawnSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
+import { childEnvironment } from './stryker-bridge.js';
 
 interface Summary {
   worlds: number;
@@ -14,14 +15,17 @@ interface Summary {
 }
 
 function sim(args: string[]): Summary {
+  const child = childEnvironment();
   const run = spawnSync(
     process.execPath,
     ['--import', 'tsx', 'test/sim/main.ts', '--json', ...args],
     {
       encoding: 'utf8',
       timeout: 120_000,
+      env: child.env,
     },
   );
+  child.collect();
   const line = run.stdout.trim().split('\n').pop() ?? '';
   if (!line.startsWith('{')) throw new Error(`sim gave no summary: ${run.stderr}${run.stdout}`);
   return JSON.parse(line) as Summary;
@@ -49,7 +53,9 @@ describe('deterministic simulation', () => {
     const summary = sim(['--from', '1', '--count', '30', '--duration', '15000']);
     expect(explain(summary)).toBe('');
     // The worlds really did contend and suffer faults, or the range proves nothing.
-    expect(summary.totals.handoffs).toBeGreaterThan(1_500);
+    expect(summary.totals.handoffs).toBeGreaterThan(700);
+    // Holds spanned faults: leases were lost while held.
+    expect(summary.totals.lost).toBeGreaterThan(10);
     expect(summary.totals.faults).toBeGreaterThan(50);
     expect(summary.totals.expired).toBeGreaterThan(0);
     // Members crashed and were cut off, and leaders were elected again.
@@ -61,6 +67,6 @@ describe('deterministic simulation', () => {
   it('keeps every invariant with the sequence counters at their 2^31-1 limit', () => {
     const summary = sim(['--from', '1', '--count', '10', '--duration', '15000', '--wrap']);
     expect(explain(summary)).toBe('');
-    expect(summary.totals.handoffs).toBeGreaterThan(500);
+    expect(summary.totals.handoffs).toBeGreaterThan(250);
   }, 120_000);
 });

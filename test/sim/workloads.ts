@@ -5,6 +5,7 @@
 import type { Client } from '../../src/client/client.js';
 import type { Lease, LockClient, LockOptions } from '../../src/locks/index.js';
 import { Mutex, ReadWriteLock, Semaphore } from '../../src/locks/index.js';
+import { holdUntil, LeaseLedger, type LedgerEntry } from './leases.js';
 import { checkWatchEvent, type WatchRecord, type World } from './world.js';
 
 export interface ProcessContext {
@@ -67,7 +68,7 @@ function lockWorkload(
   name: string,
   path: string,
   contend: Contend,
-  limit: (holders: Holder[]) => string | null,
+  limit: (valid: LedgerEntry[]) => string | null,
 ): Workload {
   return {
     name,
@@ -78,6 +79,7 @@ function lockWorkload(
       let lastWriteToken = -1n;
       const waiting = new Map<string, number>();
       const heads = new Map<string, { name: string; since: number }>();
+      const ledger = new LeaseLedger(() => world.sched.now);
       const watchFlag = `${ROOT}/flag-${name}`;
       return {
         async run(ctx) {
@@ -100,7 +102,10 @@ function lockWorkload(
             } finally {
               waiting.delete(ctx.name);
             }
-            const [kind, lease] = got;
+            const [kind, granted] = got;
+            // The lease as the holder sees it (a planted bug may stand between).
+            const lease = world.plant?.lease ? world.plant.lease(granted, client, world) : granted;
+            ledger.grant(path, ctx.name, kind, lease);
             const holder: Holder = { name: ctx.name, kind, lease, since: world.sched.now };
             world.stats.acquires++;
             world.stats.handoffs++;
@@ -117,7 +122,8 @@ function lockWorkload(
               else lastToken = lease.fencingToken;
             }
             holders.add(holder);
-            await sleep(rng.int(0, 300));
+            // A holder acts until its hold is over or its signal tells it to stop.
+            await holdUntil(world.holdTime(), lease.signal);
             holders.delete(holder);
             if (lease.signal.aborted) world.stats.lost++;
             await world.track(`${ctx.name} release`, lease.release()).catch((error: unknown) => {
@@ -129,11 +135,11 @@ function lockWorkload(
         },
         check() {
           if (world.sched.now <= world.pauseShadowUntil) return;
-          const valid = [...holders].filter((h) => !h.lease.signal.aborted);
+          const valid = ledger.validOf(path);
           const problem = limit(valid);
           if (problem)
             world.violation(
-              `${problem}: ${valid.map((h) => `${h.name}:${h.kind}:${h.lease.path}`).join(', ')}`,
+              `${problem}: ${valid.map((h) => `${h.holder}:${h.kind}:${h.lease.path}`).join(', ')}`,
             );
         },
         audit(view) {

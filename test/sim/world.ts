@@ -75,6 +75,11 @@ export class World {
   ensemble: Ensemble | null = null;
   /** How many times each process's client went (back) to 'connected'. */
   readonly reconnects = new Map<string, number>();
+  /**
+   * How long a holder holds (virtual ms), drawn per world: short holds, or holds that span
+   * faults (longer than the session timeout), so a lease that learns of its loss late shows.
+   */
+  holdTime: () => number = () => this.rng.int(0, 300);
   /** One-shot watches set by the workload, for the at-most-once / truthful / live checks. */
   readonly watches: WatchRecord[] = [];
 
@@ -186,7 +191,19 @@ async function simulate(world: World, options: WorldOptions): Promise<WorldResul
   const memberFaults = options.memberFaults ?? true;
   // With slow followers: the chance that one transaction stalls a follower's apply pipeline.
   const stallChance = slowFollowers ? cfgRng.pick([0.02, 0.05, 0.1]) : 0;
-  const config = `members=${members} tick=${tickTime} timeout=${sessionTimeout} processes=${processes} faults=${faulty} workload=${workload.name} lags=${lags.slice(1).join('/')} wrap=${nearWrap} slowFollowers=${slowFollowers}${slowFollowers ? ` stall=${stallChance}` : ''} memberFaults=${memberFaults}${world.plant ? ` plant=${world.plant.name}` : ''}`;
+  // Holds: short (a holder is always gone before its node could be given away), mixed, or long
+  // (beyond the session timeout, so holds span faults and a late loss signal overlaps the next
+  // holder).
+  const holds = world.plant?.holds ?? cfgRng.pick(['short', 'mixed', 'mixed', 'long'] as const);
+  const holdRng = rng.fork();
+  world.holdTime =
+    holds === 'short'
+      ? () => holdRng.int(0, 300)
+      : holds === 'mixed'
+        ? () =>
+            holdRng.chance(0.75) ? holdRng.int(0, 300) : holdRng.int(300, 1.5 * sessionTimeout)
+        : () => holdRng.int(sessionTimeout / 2, 2 * sessionTimeout);
+  const config = `holds=${holds} members=${members} tick=${tickTime} timeout=${sessionTimeout} processes=${processes} faults=${faulty} workload=${workload.name} lags=${lags.slice(1).join('/')} wrap=${nearWrap} slowFollowers=${slowFollowers}${slowFollowers ? ` stall=${stallChance}` : ''} memberFaults=${memberFaults}${world.plant ? ` plant=${world.plant.name}` : ''}`;
   world.log(`world seed=${world.seed} ${config}`);
 
   const netRng = rng.fork();
