@@ -8,6 +8,8 @@ import type { Lease } from '../../src/locks/index.js';
 
 export interface LedgerEntry {
   holder: string;
+  /** The client the lease was granted through: its loss of contact ends the lease at once. */
+  client: object;
   /** Mutex, read, write, semaphore lease, leader term, or one lock of a multi lock. */
   kind: string;
   lease: Pick<Lease, 'signal' | 'path'>;
@@ -25,8 +27,14 @@ export class LeaseLedger {
   ) {}
 
   /** Records a grant; the entry stays valid until the lease's signal aborts. */
-  grant(lock: string, holder: string, kind: string, lease: LedgerEntry['lease']): LedgerEntry {
-    const entry: LedgerEntry = { holder, kind, lease, granted: this.now(), ended: null };
+  grant(
+    lock: string,
+    holder: string,
+    client: object,
+    kind: string,
+    lease: LedgerEntry['lease'],
+  ): LedgerEntry {
+    const entry: LedgerEntry = { holder, client, kind, lease, granted: this.now(), ended: null };
     if (lease.signal.aborted) {
       entry.ended = entry.granted;
       return entry;
@@ -53,6 +61,22 @@ export class LeaseLedger {
 
   locks(): string[] {
     return [...this.valid.keys()];
+  }
+
+  /**
+   * Valid leases granted before their client lost contact (suspended, expired, closed) at
+   * `since`: with the default loss policy the signal must abort the moment the connection drops,
+   * because from then on the server may give the node away without the holder hearing of it.
+   */
+  staleAfterLoss(lostSince: (client: object) => number | undefined): LedgerEntry[] {
+    const stale: LedgerEntry[] = [];
+    for (const set of this.valid.values()) {
+      for (const entry of set) {
+        const since = lostSince(entry.client);
+        if (since !== undefined && entry.granted <= since) stale.push(entry);
+      }
+    }
+    return stale;
   }
 }
 

@@ -55,6 +55,9 @@ export const leasePlants: Record<string, Plant> = {
       "a lease's signal does not abort when the connection is suspended, only when the session is over",
     workload: 'mutex',
     holds: 'long',
+    // The holder's link goes dark for longer than the session timeout while it holds.
+    faultKinds: ['holeLong', 'holeLong', 'holeShort', 'reset'],
+    faultGap: [1000, 4000],
     lease: (lease, client) => ignoresSuspension(lease, client),
   },
 };

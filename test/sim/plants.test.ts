@@ -48,6 +48,8 @@ describe('planted bugs are found', () => {
     // The listing after a lost create reply misses the node on a follower that has not applied
     // it yet: a second node is created and the orphan heads the queue.
     ['recovery-read-without-sync', /stuck queue|two mutex holders/, 30],
+    // The holder is not told when its connection drops; the server may give the node away.
+    ['lease-ignores-suspension', /still valid after its connection was lost|two mutex holders/, 10],
   ];
   for (const [plant, expected, budget] of cases) {
     it(`${plant}: a violation within ${budget} seeds`, () => {

@@ -80,12 +80,18 @@ function lockWorkload(
       const waiting = new Map<string, number>();
       const heads = new Map<string, { name: string; since: number }>();
       const ledger = new LeaseLedger(() => world.sched.now);
+      // When each client lost contact (its state left 'connected'), while it has not regained it.
+      const lostSince = new Map<object, number>();
       const watchFlag = `${ROOT}/flag-${name}`;
       return {
         async run(ctx) {
           const { client, rng } = { client: ctx.client, rng: world.rng };
           const seen = world.plant?.wrap ? world.plant.wrap(client, world, ctx.name) : client;
           const lock = contend(seen, world, world.plant?.lockOptions ?? {});
+          client.on('state', (state) => {
+            if (state === 'connected' || state === 'connected-readonly') lostSince.delete(client);
+            else if (!lostSince.has(client)) lostSince.set(client, world.sched.now);
+          });
           while (!ctx.stopping() && !isFinal(client.state)) {
             if (rng.chance(0.2)) await watchActivity(ctx, watchFlag);
             const timeout = rng.chance(0.3) ? rng.int(50, 4000) : undefined;
@@ -105,7 +111,7 @@ function lockWorkload(
             const [kind, granted] = got;
             // The lease as the holder sees it (a planted bug may stand between).
             const lease = world.plant?.lease ? world.plant.lease(granted, client, world) : granted;
-            ledger.grant(path, ctx.name, kind, lease);
+            ledger.grant(path, ctx.name, client, kind, lease);
             const holder: Holder = { name: ctx.name, kind, lease, since: world.sched.now };
             world.stats.acquires++;
             world.stats.handoffs++;
@@ -135,6 +141,13 @@ function lockWorkload(
         },
         check() {
           if (world.sched.now <= world.pauseShadowUntil) return;
+          for (const stale of ledger.staleAfterLoss((c) => lostSince.get(c))) {
+            world.violation(
+              `${stale.holder}'s lease ${stale.lease.path} still valid after its connection was lost at ${lostSince.get(stale.client)}`,
+            );
+            // Once per lease.
+            lostSince.delete(stale.client);
+          }
           const valid = ledger.validOf(path);
           const problem = limit(valid);
           if (problem)

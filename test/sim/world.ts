@@ -202,7 +202,10 @@ async function simulate(world: World, options: WorldOptions): Promise<WorldResul
       : holds === 'mixed'
         ? () =>
             holdRng.chance(0.75) ? holdRng.int(0, 300) : holdRng.int(300, 1.5 * sessionTimeout)
-        : () => holdRng.int(sessionTimeout / 2, 2 * sessionTimeout);
+        : () =>
+            holdRng.chance(0.4)
+              ? holdRng.int(0, 300)
+              : holdRng.int(sessionTimeout / 2, 2 * sessionTimeout);
   const config = `holds=${holds} members=${members} tick=${tickTime} timeout=${sessionTimeout} processes=${processes} faults=${faulty} workload=${workload.name} lags=${lags.slice(1).join('/')} wrap=${nearWrap} slowFollowers=${slowFollowers}${slowFollowers ? ` stall=${stallChance}` : ''} memberFaults=${memberFaults}${world.plant ? ` plant=${world.plant.name}` : ''}`;
   world.log(`world seed=${world.seed} ${config}`);
 
