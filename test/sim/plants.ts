@@ -3,7 +3,7 @@
 // transport). Each must be caught by the invariants within the CI seed budget.
 
 import type { Client } from '../../src/client/client.js';
-import type { Lease, LockClient, LockOptions } from '../../src/locks/index.js';
+import type { Leadership, Lease, LockClient, LockOptions } from '../../src/locks/index.js';
 import { encodeRequest } from '../../src/protocol/codecs.js';
 import { OpCode } from '../../src/protocol/ops.js';
 import { Reader } from '../../src/protocol/reader.js';
@@ -36,6 +36,8 @@ export interface Plant {
   holds?: 'short' | 'mixed' | 'long';
   /** The lease the holder sees, in place of the one the recipe granted. */
   lease?(lease: Lease, client: Client, world: World): Lease;
+  /** The leadership term the leader sees, in place of the one the latch granted. */
+  term?(term: Leadership, client: Client, world: World): Leadership;
   /** The transport the client uses. */
   transport?(transport: Transport): Transport;
 }

@@ -18,7 +18,7 @@ export interface ProcessContext {
 
 interface Holder {
   name: string;
-  kind: 'mutex' | 'read' | 'write' | 'lease';
+  kind: 'mutex' | 'read' | 'write' | 'lease' | 'multi';
   lease: Lease;
   since: number;
 }
@@ -53,22 +53,27 @@ export interface Workload {
   create(world: World): WorkloadInstance;
 }
 
-const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-const ROOT = '/locks';
+export const ROOT = '/locks';
 
 /** A lock of the workload's kind as one process sees it (a planted bug may wrap the client). */
-type Contend = (
+export type Contend = (
   client: LockClient,
   world: World,
   options: LockOptions,
-) => { acquire(timeout?: number): Promise<[Holder['kind'], Lease]> };
+) => {
+  /** The kind of hold, the lease, and the locks it covers (default: the workload's path). */
+  acquire(timeout?: number): Promise<[Holder['kind'], Lease, string[]?]>;
+};
 
-function lockWorkload(
+export function lockWorkload(
   name: string,
   path: string,
   contend: Contend,
-  limit: (valid: LedgerEntry[]) => string | null,
+  limit: (valid: LedgerEntry[], world: World) => string | null,
+  /** The queues the liveness audit watches (default: `path` and `path/locks`). */
+  queues: string[] = [path, `${path}/locks`],
 ): Workload {
   return {
     name,
@@ -95,7 +100,7 @@ function lockWorkload(
           while (!ctx.stopping() && !isFinal(client.state)) {
             if (rng.chance(0.2)) await watchActivity(ctx, watchFlag);
             const timeout = rng.chance(0.3) ? rng.int(50, 4000) : undefined;
-            let got: [Holder['kind'], Lease];
+            let got: [Holder['kind'], Lease, string[]?];
             waiting.set(ctx.name, world.sched.now);
             try {
               got = await world.track(`${ctx.name} acquire`, lock.acquire(timeout));
@@ -108,10 +113,10 @@ function lockWorkload(
             } finally {
               waiting.delete(ctx.name);
             }
-            const [kind, granted] = got;
+            const [kind, granted, covered = [path]] = got;
             // The lease as the holder sees it (a planted bug may stand between).
             const lease = world.plant?.lease ? world.plant.lease(granted, client, world) : granted;
-            ledger.grant(path, ctx.name, client, kind, lease);
+            for (const lock of covered) ledger.grant(lock, ctx.name, client, kind, lease);
             const holder: Holder = { name: ctx.name, kind, lease, since: world.sched.now };
             world.stats.acquires++;
             world.stats.handoffs++;
@@ -148,12 +153,14 @@ function lockWorkload(
             // Once per lease.
             lostSince.delete(stale.client);
           }
-          const valid = ledger.validOf(path);
-          const problem = limit(valid);
-          if (problem)
-            world.violation(
-              `${problem}: ${valid.map((h) => `${h.holder}:${h.kind}:${h.lease.path}`).join(', ')}`,
-            );
+          for (const lock of ledger.locks()) {
+            const valid = ledger.validOf(lock);
+            const problem = limit(valid, world);
+            if (problem)
+              world.violation(
+                `${problem} (${lock}): ${valid.map((h) => `${h.holder}:${h.kind}:${h.lease.path}`).join(', ')}`,
+              );
+          }
         },
         audit(view) {
           // Liveness: the head of the queue (oldest contender) is held, or about to be, within a
@@ -164,7 +171,7 @@ function lockWorkload(
             heads.clear();
             return;
           }
-          for (const dir of [path, `${path}/locks`]) {
+          for (const dir of queues) {
             const head = view.children(dir).find((c) => c.owner !== 0n);
             if (!head) {
               heads.delete(dir);
@@ -176,7 +183,7 @@ function lockWorkload(
               continue;
             }
             if (view.now - Math.max(seen.since, view.serviceSince) < bound) continue;
-            if ([...holders].some((h) => h.lease.path.endsWith(`/${head.name}`))) continue;
+            if ([...holders].some((h) => h.lease.path.includes(`/${head.name}`))) continue;
             const owner = [...waiting.keys()].find((p) => view.sessionOf(p) === head.owner);
             world.violation(
               `stuck queue: ${dir}/${head.name} (owner 0x${head.owner.toString(16)}${owner ? `, ${owner} waiting` : ''}) has headed the queue for ${Math.round(view.now - seen.since)} ms and nobody holds it`,
@@ -189,12 +196,12 @@ function lockWorkload(
   };
 }
 
-function isFinal(state: string): boolean {
+export function isFinal(state: string): boolean {
   return state === 'closed' || state === 'expired' || state === 'auth-failed';
 }
 
 /** A one-shot watch (must fire at most once), or a change that fires others' watches. */
-async function watchActivity(ctx: ProcessContext, path: string): Promise<void> {
+export async function watchActivity(ctx: ProcessContext, path: string): Promise<void> {
   const { world, client } = ctx;
   const rng = world.rng;
   const roll = rng.next();
@@ -239,6 +246,14 @@ async function watchActivity(ctx: ProcessContext, path: string): Promise<void> {
   }
 }
 
+/**
+ * The semaphore's size in a world: 1 to 3 against 2 to 5 processes, so it is often full (a
+ * contender that recovers its node after a lost create reply then has to queue).
+ */
+export function semaphoreSize(world: World): number {
+  return 1 + (world.seed % 3);
+}
+
 export const workloads: Record<string, Workload> = {
   mutex: lockWorkload(
     'mutex',
@@ -252,11 +267,14 @@ export const workloads: Record<string, Workload> = {
   semaphore: lockWorkload(
     'semaphore',
     `${ROOT}/sem`,
-    (client, _world, options) => {
-      const sem = new Semaphore(client, `${ROOT}/sem`, 2, options);
+    (client, world, options) => {
+      const sem = new Semaphore(client, `${ROOT}/sem`, semaphoreSize(world), options);
       return { acquire: async (timeout) => ['lease', await sem.acquire({ timeout })] };
     },
-    (valid) => (valid.length > 2 ? 'semaphore over its bound of 2' : null),
+    (valid, world) =>
+      valid.length > semaphoreSize(world)
+        ? `semaphore over its bound of ${semaphoreSize(world)}`
+        : null,
   ),
   rwlock: lockWorkload(
     'rwlock',

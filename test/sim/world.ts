@@ -9,7 +9,11 @@ import { Quorum } from './model/quorum.js';
 import type { DataTree } from './model/tree.js';
 import { SimNetwork } from './net.js';
 import { type Plant, plants } from './plants.js';
-import { type Workload, workloads } from './workloads.js';
+import { workloads as queueWorkloads, type Workload } from './workloads.js';
+import { recipeWorkloads } from './workloads-recipes.js';
+
+/** Every workload a world may draw: the queue locks' and the other recipes'. */
+const workloads: Record<string, Workload> = { ...queueWorkloads, ...recipeWorkloads };
 
 export interface WorldOptions {
   seed: number;
@@ -208,6 +212,7 @@ async function simulate(world: World, options: WorldOptions): Promise<WorldResul
               : holdRng.int(sessionTimeout / 2, 2 * sessionTimeout);
   const config = `holds=${holds} members=${members} tick=${tickTime} timeout=${sessionTimeout} processes=${processes} faults=${faulty} workload=${workload.name} lags=${lags.slice(1).join('/')} wrap=${nearWrap} slowFollowers=${slowFollowers}${slowFollowers ? ` stall=${stallChance}` : ''} memberFaults=${memberFaults}${world.plant ? ` plant=${world.plant.name}` : ''}`;
   world.log(`world seed=${world.seed} ${config}`);
+  world.stats[`workload.${workload.name}`] = 1;
 
   const netRng = rng.fork();
   const ensemble = new Ensemble(
