@@ -10,7 +10,7 @@ import type { Plant } from './plants.js';
  * the session (as the client learns it) stop the holder. Between the server's expiry of the
  * session and the client hearing of it, the next holder overlaps.
  */
-function ignoresSuspension(lease: Lease, client: Client): Lease {
+export function ignoresSuspension(lease: Lease, client: Client): Lease {
   const own = new AbortController();
   const forward = () => {
     const reason = lease.signal.reason as { reason?: string } | undefined;

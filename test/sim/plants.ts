@@ -11,6 +11,7 @@ import type { Connection, Transport } from '../../src/session/transport.js';
 import { forwardLockClient } from '../support/forward-lock-client.js';
 import { serverCodecs as codecs, readRequestHeader } from '../wire/server-codecs.js';
 import { leasePlants } from './plants-leases.js';
+import { recipePlants } from './plants-recipes.js';
 import type { World } from './world.js';
 
 export interface Plant {
@@ -140,6 +141,18 @@ export const plants: Record<string, Plant> = {
       };
     },
   },
+  'restore-drops-watches': {
+    name: 'restore-drops-watches',
+    description: 'SetWatches after a reconnect restores none of the watches (empty path lists)',
+    workload: 'mutex',
+    transport(inner) {
+      return {
+        async connect(options) {
+          return rewriteSetWatches(await inner.connect(options), () => []);
+        },
+      };
+    },
+  },
   'recovery-read-without-sync': {
     name: 'recovery-read-without-sync',
     description:
@@ -157,6 +170,7 @@ export const plants: Record<string, Plant> = {
     },
   },
   ...leasePlants,
+  ...recipePlants,
   'wrap-text-order': {
     name: 'wrap-text-order',
     description:
@@ -171,6 +185,14 @@ export const plants: Record<string, Plant> = {
 function stripChrootFromSetWatches(connection: Connection, chroot: string): Connection {
   const strip = (path: string) =>
     path.startsWith(`${chroot}/`) ? path.slice(chroot.length) : path;
+  return rewriteSetWatches(connection, (paths) => paths.map(strip));
+}
+
+/** A connection whose SetWatches/SetWatches2 frames carry `rewrite`'s path lists instead. */
+function rewriteSetWatches(
+  connection: Connection,
+  rewrite: (paths: string[]) => string[],
+): Connection {
   return {
     chunks: connection.chunks,
     closed: connection.closed,
@@ -191,7 +213,7 @@ function stripChrootFromSetWatches(connection: Connection, chroot: string): Conn
           const codec = header.type === OpCode.setWatches ? codecs.setWatches : codecs.setWatches2;
           const request = codec.readRequest(reader) as unknown as Record<string, unknown>;
           for (const [key, value] of Object.entries(request)) {
-            if (Array.isArray(value)) request[key] = value.map((p) => strip(p as string));
+            if (Array.isArray(value)) request[key] = rewrite(value as string[]);
           }
           out.push(encodeRequest(header.xid, codec as typeof codecs.setWatches2, request as never));
           changed = true;

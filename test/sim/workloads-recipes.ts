@@ -22,7 +22,10 @@ const oneHolder = (valid: LedgerEntry[]) => {
   if (valid.length > 1) return 'two holders of one lock';
   // All or nothing: a multi lease is valid only while every lock in it is.
   const partial = valid.find(
-    (e) => e.kind === 'multi' && (e.lease as MultiLease).leases.some((l) => l.signal.aborted),
+    (e) =>
+      e.kind === 'multi' &&
+      'leases' in e.lease &&
+      (e.lease as MultiLease).leases.some((l) => l.signal.aborted),
   );
   return partial ? 'a multi lease valid after one of its locks was lost' : null;
 };
