@@ -64,9 +64,16 @@ export type Contend = (
   client: LockClient,
   world: World,
   options: LockOptions,
+  /** The process's own client, unwrapped (for what a lock client does not offer). */
+  raw: Client,
 ) => {
   /** The kind of hold, the lease, and the locks it covers (default: the workload's path). */
   acquire(timeout?: number): Promise<[Holder['kind'], Lease, string[]?]>;
+  /**
+   * How long to hold `granted` (the recipe's lease) and what ends the hold early (default: the
+   * world's hold time, and the signal of `seen`, the lease as the holder sees it).
+   */
+  hold?(granted: Lease, seen: Lease): { ms: number; signal: AbortSignal };
 };
 
 export function lockWorkload(
@@ -94,7 +101,7 @@ export function lockWorkload(
         async run(ctx) {
           const { client, rng } = { client: ctx.client, rng: world.rng };
           const seen = world.plant?.wrap ? world.plant.wrap(client, world, ctx.name) : client;
-          const lock = contend(seen, world, world.plant?.lockOptions ?? {});
+          const lock = contend(seen, world, world.plant?.lockOptions ?? {}, client);
           client.on('state', (state) => {
             if (state === 'connected' || state === 'connected-readonly') lostSince.delete(client);
             else if (!lostSince.has(client)) lostSince.set(client, world.sched.now);
@@ -146,11 +153,19 @@ export function lockWorkload(
             }
             holders.add(holder);
             // A holder acts until its hold is over or its signal tells it to stop.
-            await holdUntil(world.holdTime(), lease.signal);
+            const hold = lock.hold?.(granted, lease) ?? {
+              ms: world.holdTime(),
+              signal: lease.signal,
+            };
+            await holdUntil(hold.ms, hold.signal);
             holders.delete(holder);
             if (lease.signal.aborted) world.stats.lost++;
             await world.track(`${ctx.name} release`, lease.release()).catch((error: unknown) => {
               world.log(`${ctx.name} release failed: ${(error as Error).message}`);
+              if ((error as { code?: string }).code === 'SESSIONMOVED')
+                world.violation(
+                  `${ctx.name}'s release was answered SESSIONMOVED (ZooKeeper never answers it: it closes the connection, and the delete is retried after the reconnect)`,
+                );
             });
             world.log(`${ctx.name} released ${lease.path}`);
             await sleep(rng.int(0, 100));
@@ -219,6 +234,17 @@ export async function watchActivity(ctx: ProcessContext, path: string): Promise<
   const roll = rng.next();
   try {
     if (roll < 0.5) {
+      // One watch per process and path at a time: a second registration would re-arm the
+      // server's watch and hide the loss of the first (the client hands one event to every
+      // watcher of the path), so a watch lost across a reconnect would show only as a late event.
+      const pending = world.watches.some(
+        (w) =>
+          w.process === ctx.name &&
+          w.path === path &&
+          w.fired === null &&
+          w.session === client.sessionId,
+      );
+      if (pending) return;
       let fired = 0;
       const session = client.sessionId;
       let record: WatchRecord | null = null;
@@ -248,6 +274,7 @@ export async function watchActivity(ctx: ProcessContext, path: string): Promise<
         reconnects: world.reconnects.get(ctx.name) ?? 0,
       };
       world.watches.push(record);
+      world.onWatchSet(ctx.name);
     } else if (roll < 0.75) {
       await client.create(path, 'x').catch(() => client.setData(path, 'y'));
     } else {

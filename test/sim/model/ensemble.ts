@@ -24,6 +24,12 @@ export interface EnsembleOptions {
   recordChanges?: (path: string) => boolean;
   /** Period of the container manager's sweep. */
   containerSweep: number;
+  /**
+   * `enforce.auth.enabled` with the digest scheme: a connection must send these digest
+   * credentials (`user:password`) before anything else, or its first other request is answered
+   * SESSIONCLOSEDREQUIRESASLAUTH and the connection closed. Unset: auth packets are accepted.
+   */
+  requireDigest?: string;
 }
 
 export interface SessionInfo {
@@ -220,6 +226,10 @@ export class Ensemble {
     elections: 0,
     crashes: 0,
     partitions: 0,
+    /** Connections closed because a write reached the leader after its session moved. */
+    sessionMoved: 0,
+    /** Requests refused because their connection had not authenticated (`requireDigest`). */
+    authRefused: 0,
   };
   /** Committed changes of recorded paths, in order: what a watch may legitimately report. */
   readonly changes = new Map<string, { zxid: bigint; type: Trigger['type']; at: number }[]>();
