@@ -180,7 +180,41 @@ function predecessorWatchesDropped(client: Client) {
   });
 }
 
+/** `client` with the watches on its own registration node never set (every other member forwarded). */
+function ownNodeUnwatched(client: Client): Client {
+  const unwatched = (call: 'getData' | 'exists') => (path: string, options?: { watch?: unknown }) =>
+    (client[call] as (p: string, o?: object) => Promise<unknown>)(
+      path,
+      path.includes('/members/') ? { ...options, watch: undefined } : options,
+    );
+  return new Proxy(client, {
+    get(target, property) {
+      if (property === 'getData' || property === 'exists') return unwatched(property);
+      const value = Reflect.get(target, property, target) as unknown;
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
+}
+
 export const sessionPlants: Record<string, Plant> = {
+  'registration-unwatched': {
+    name: 'registration-unwatched',
+    description:
+      'a PersistentNode never sets the watch on its own node: deleted by someone else, it is not created again',
+    workload: 'registration',
+    wrap: (client) => ownNodeUnwatched(client),
+  },
+  'reconnect-without-pause': {
+    name: 'reconnect-without-pause',
+    description:
+      'the random pause before dialling again after a dropped connection is always zero (enters through Math.random, the pacing random source)',
+    workload: 'mutex',
+    // One member: the client has nowhere else to go while it flaps.
+    members: 1,
+    faultKinds: ['flap', 'flap', 'reset'],
+    faultGap: [500, 3000],
+    random: () => 0,
+  },
   'latch-never-wakes': {
     name: 'latch-never-wakes',
     description:

@@ -47,6 +47,8 @@ export interface Plant {
   auth?: boolean;
   /** Reset connections just after a watch is set (a reconnect between a watch and its event). */
   watchResets?: boolean;
+  /** `Math.random` for the world (the library's source of randomness, the reconnect pauses'). */
+  random?: () => number;
 }
 
 /**

@@ -116,6 +116,7 @@ export function lockWorkload(
             } catch (error) {
               const code = (error as { code?: string }).code ?? (error as Error).name;
               world.log(`${ctx.name} acquire failed: ${code}`);
+              neverSessionMoved(world, `${ctx.name}'s acquire`, error);
               if ((error as Error).name === 'LockTimeoutError') world.stats.timeouts++;
               await sleep(rng.int(10, 300));
               continue;
@@ -162,10 +163,7 @@ export function lockWorkload(
             if (lease.signal.aborted) world.stats.lost++;
             await world.track(`${ctx.name} release`, lease.release()).catch((error: unknown) => {
               world.log(`${ctx.name} release failed: ${(error as Error).message}`);
-              if ((error as { code?: string }).code === 'SESSIONMOVED')
-                world.violation(
-                  `${ctx.name}'s release was answered SESSIONMOVED (ZooKeeper never answers it: it closes the connection, and the delete is retried after the reconnect)`,
-                );
+              neverSessionMoved(world, `${ctx.name}'s release`, error);
             });
             world.log(`${ctx.name} released ${lease.path}`);
             await sleep(rng.int(0, 100));
@@ -221,6 +219,16 @@ export function lockWorkload(
       };
     },
   };
+}
+
+/**
+ * ZooKeeper never answers SESSIONMOVED: it closes the connection instead (the session may be on
+ * that very connection), the client reconnects and the recipe's retry repeats the request. A
+ * recipe call failing with it means a request was answered so.
+ */
+export function neverSessionMoved(world: World, call: string, error: unknown): void {
+  if ((error as { code?: string }).code !== 'SESSIONMOVED') return;
+  world.violation(`${call} failed with SESSIONMOVED, which ZooKeeper never answers`);
 }
 
 export function isFinal(state: string): boolean {

@@ -3,6 +3,7 @@
 // one seed; `runWorld(seed)` twice gives the same trace hash.
 import { createHash } from 'node:crypto';
 import { Client } from '../../src/client/client.js';
+import type { Transport } from '../../src/session/transport.js';
 import { drainMicrotasks, installEnvironment, Rng, Scheduler } from './env.js';
 import { Ensemble } from './model/ensemble.js';
 import { Quorum } from './model/quorum.js';
@@ -11,6 +12,7 @@ import { SimNetwork } from './net.js';
 import { type Plant, plants } from './plants.js';
 import { workloads as queueWorkloads, ROOT, semaphoreSize, type Workload } from './workloads.js';
 import { recipeWorkloads } from './workloads-recipes.js';
+import { registration } from './workloads-registration.js';
 import { revocation } from './workloads-revocation.js';
 
 /** Every workload a world may draw: the queue locks' and the other recipes'. */
@@ -18,6 +20,7 @@ const workloads: Record<string, Workload> = {
   ...queueWorkloads,
   ...recipeWorkloads,
   revocation,
+  registration,
 };
 
 export interface WorldOptions {
@@ -45,6 +48,8 @@ export interface WorldOptions {
    * between a watch and its event (see `swarmDraws`). Options given explicitly stay on.
    */
   swarm?: boolean;
+  /** Draw faults from these kinds only (see `scheduleFaults`), e.g. a window aimed at. */
+  faults?: string[];
 }
 
 /** The per-seed draws of the swarm options: which corners of the space this world visits. */
@@ -55,6 +60,8 @@ export interface SwarmDraws {
   auth: boolean;
   /** Now and then a process's connection is reset just after it set a one-shot watch. */
   watchResets: boolean;
+  /** Members now and then drop every connection right after its handshake (pacing). */
+  flaps: boolean;
 }
 
 /**
@@ -62,13 +69,15 @@ export interface SwarmDraws {
  * other draws stay what they were before the swarm existed.
  */
 export function swarmDraws(seed: number, on: boolean): SwarmDraws {
-  if (!on) return { nearWrap: false, slowFollowers: false, auth: false, watchResets: false };
+  if (!on)
+    return { nearWrap: false, slowFollowers: false, auth: false, watchResets: false, flaps: false };
   const draw = new Rng(Math.imul(seed, 0x2c1b3c6d) ^ 0x5eed5eed);
   return {
     nearWrap: draw.chance(1 / 8),
     slowFollowers: draw.chance(1 / 4),
     auth: draw.chance(1 / 4),
     watchResets: draw.chance(1 / 3),
+    flaps: draw.chance(1 / 4),
   };
 }
 
@@ -192,6 +201,8 @@ export async function runWorld(options: WorldOptions): Promise<WorldResult> {
   const world = new World(options.seed, options.keepTrace ?? false, plant);
   const { sched, rng } = world;
   const env = installEnvironment(sched, rng.fork(), EPOCH);
+  // A plant may stand behind the library's source of randomness (the reconnect pauses' one).
+  if (plant?.random) Math.random = plant.random;
   const onUnhandled = (reason: unknown) =>
     world.violation(
       `unhandled rejection: ${reason instanceof Error ? reason.stack : String(reason)}`,
@@ -229,7 +240,7 @@ async function simulate(world: World, options: WorldOptions): Promise<WorldResul
   const tickTime = cfgRng.pick([500, 1000, 2000]);
   const sessionTimeout = cfgRng.pick([4000, 6000, 10000]);
   const processes = cfgRng.int(2, 5);
-  const faulty = world.plant?.faultKinds ? true : cfgRng.chance(0.8);
+  const faulty = world.plant?.faultKinds || options.faults ? true : cfgRng.chance(0.8);
   const lags = Array.from({ length: members + 1 }, () => cfgRng.pick([0.2, 1, 5, 30]));
   // At the sequence limit the elections order candidates by creation (czxid), so they run in
   // the --wrap worlds too. Workloads marked `pooled: false` run only when named.
@@ -246,7 +257,8 @@ async function simulate(world: World, options: WorldOptions): Promise<WorldResul
   const nearWrap = world.plant?.nearWrap ?? ((options.nearWrap ?? false) || swarm.nearWrap);
   const auth = world.plant?.auth ?? swarm.auth;
   const watchResets = world.plant?.watchResets ?? swarm.watchResets;
-  world.swarm = { nearWrap, slowFollowers, auth, watchResets };
+  const flaps = swarm.flaps;
+  world.swarm = { nearWrap, slowFollowers, auth, watchResets, flaps };
   const memberFaults = options.memberFaults ?? true;
   // With slow followers: the chance that one transaction stalls a follower's apply pipeline.
   const stallChance = slowFollowers ? cfgRng.pick([0.02, 0.05, 0.1]) : 0;
@@ -265,7 +277,7 @@ async function simulate(world: World, options: WorldOptions): Promise<WorldResul
             holdRng.chance(0.4)
               ? holdRng.int(0, 300)
               : holdRng.int(sessionTimeout / 2, 2 * sessionTimeout);
-  const config = `holds=${holds} members=${members} tick=${tickTime} timeout=${sessionTimeout} processes=${processes} faults=${faulty} workload=${workload.name} lags=${lags.slice(1).join('/')} wrap=${nearWrap} slowFollowers=${slowFollowers}${slowFollowers ? ` stall=${stallChance}` : ''} memberFaults=${memberFaults} auth=${auth} watchResets=${watchResets}${world.plant ? ` plant=${world.plant.name}` : ''}`;
+  const config = `holds=${holds} members=${members} tick=${tickTime} timeout=${sessionTimeout} processes=${processes} faults=${faulty} workload=${workload.name} lags=${lags.slice(1).join('/')} wrap=${nearWrap} slowFollowers=${slowFollowers}${slowFollowers ? ` stall=${stallChance}` : ''} memberFaults=${memberFaults} auth=${auth} watchResets=${watchResets} flaps=${flaps}${world.plant ? ` plant=${world.plant.name}` : ''}`;
   world.log(`world seed=${world.seed} ${config}`);
   world.stats[`workload.${workload.name}`] = 1;
 
@@ -327,8 +339,8 @@ async function simulate(world: World, options: WorldOptions): Promise<WorldResul
         try {
           client = await Client.connect(connectString, {
             transport: world.plant?.transport
-              ? world.plant.transport(net.transportFor(name))
-              : net.transportFor(name),
+              ? world.plant.transport(dialsCounted(world, name, net.transportFor(name)))
+              : dialsCounted(world, name, net.transportFor(name)),
             sessionTimeout,
             connectTimeout: sessionTimeout * 3,
             ...(auth ? { auth: [{ scheme: 'digest', credentials: DIGEST }] } : {}),
@@ -436,6 +448,8 @@ async function simulate(world: World, options: WorldOptions): Promise<WorldResul
       duration,
       slowUntil: slowFollowers ? slowUntil : null,
       semaphoreFull,
+      flaps,
+      kinds: options.faults,
     });
   if (watchResets) aimResetsAtWatches(world, net, duration);
 
@@ -535,6 +549,10 @@ interface FaultContext {
   slowUntil: number[] | null;
   /** In semaphore worlds: a process holding no lease while every lease is taken, or null. */
   semaphoreFull: (() => string | null) | null;
+  /** Members may flap (drop each connection right after its handshake) for a while. */
+  flaps: boolean;
+  /** The fault kinds to draw from instead of the menu (a plant's take precedence). */
+  kinds: string[] | undefined;
 }
 
 /** The fault menu: each kind's weight is how often it appears. */
@@ -542,11 +560,13 @@ function faultMenu(ctx: FaultContext): string[] {
   const menu = ['reset', 'cut', 'holeShort', 'holeLong', 'pause', 'lag', 'reset', 'holeShort'];
   menu.push('lostReply');
   if (ctx.semaphoreFull) menu.push('lostReplyFull', 'lostReplyFull');
+  if (ctx.flaps) menu.push('flap');
   if (ctx.slowUntil) menu.push('slowFollower', 'lostReplyStall');
   if (ctx.quorum) {
     menu.push('crash');
     if (ctx.ensemble.members.length > 1) menu.push('partition');
   }
+  if (ctx.ensemble.members.length > 1) menu.push('lateRevalidation');
   return menu;
 }
 
@@ -554,7 +574,7 @@ function scheduleFaults(world: World, ctx: FaultContext): void {
   const { net, ensemble, sessionTimeout, processes, duration, slowUntil } = ctx;
   const { sched, rng } = world;
   const [gapMin, gapMax] = world.plant?.faultGap ?? [500, 6000];
-  const menu = world.plant?.faultKinds ?? faultMenu(ctx);
+  const menu = world.plant?.faultKinds ?? ctx.kinds ?? faultMenu(ctx);
   const next = () => rng.int(gapMin, gapMax);
   const fault = () => {
     if (sched.now > duration) return;
@@ -576,6 +596,23 @@ function scheduleFaults(world: World, ctx: FaultContext): void {
         world.log(`fault lost-reply ${client} (its next write's reply)`);
         ensemble.loseWriteReply.set(client, 0);
         break;
+      case 'lateRevalidation': {
+        // The client reconnects now; the follower it reaches first forwards its revalidation
+        // only after the client's attempt budget, so it moves on and settles elsewhere first.
+        const perHost = sessionTimeout / ensemble.members.length;
+        const d = Math.round(perHost + rng.int(200, 1500));
+        world.log(`fault late revalidation ${client} (${d} ms) and reset`);
+        ensemble.lateRevalidation.set(client, d);
+        for (const c of conns) c.reset();
+        break;
+      }
+      case 'flap': {
+        const member = rng.pick(ensemble.members);
+        const d = rng.int(1000, 5000);
+        world.log(`fault zk${member.id} drops every connection after its handshake for ${d} ms`);
+        member.flapUntil = sched.now + d;
+        break;
+      }
       case 'lostReplyFull': {
         // Wait (a few seconds at most) for the semaphore to be full, then lose the reply of the
         // next write of a process that holds no lease: its create, as it joins the queue.
@@ -657,6 +694,34 @@ function scheduleFaults(world: World, ctx: FaultContext): void {
     sched.at(next(), 'server', fault);
   };
   sched.at(next(), 'server', fault);
+}
+
+/** The most connections a process may open within one second (see `dialsCounted`). */
+const MAX_DIALS_PER_SECOND = 20;
+
+/**
+ * `transport` with its dials counted: a process that dials more than MAX_DIALS_PER_SECOND times
+ * in a second reconnects in a hot loop. The pacing allows about six a second at worst (a round
+ * of three hosts failing, then at least half a second's pause; after a session was had, a random
+ * pause of up to a second).
+ */
+function dialsCounted(world: World, process: string, transport: Transport): Transport {
+  const recent: number[] = [];
+  let reported = false;
+  return {
+    connect(options) {
+      const now = world.sched.now;
+      recent.push(now);
+      while (recent.length > 0 && recent[0]! <= now - 1000) recent.shift();
+      if (recent.length > MAX_DIALS_PER_SECOND && !reported) {
+        reported = true;
+        world.violation(
+          `${process} reconnects in a hot loop: ${recent.length} dials within a second`,
+        );
+      }
+      return transport.connect(options);
+    },
+  };
 }
 
 /**

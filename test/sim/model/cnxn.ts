@@ -186,6 +186,12 @@ export class Cnxn {
       });
       return;
     }
+    const late = ens.lateRevalidation.get(this.end.client);
+    if (late !== undefined && !this.member.isLeader) {
+      ens.lateRevalidation.delete(this.end.client);
+      this.trace(`revalidation of 0x${req.sessionId.toString(16)} held up ${late} ms`);
+      this.member.holdForwards(late);
+    }
     this.member.forward(() => {
       const session = ens.sessions.get(req.sessionId);
       const valid =
@@ -228,6 +234,12 @@ export class Cnxn {
         }),
       ),
     );
+    if (this.member.flapUntil > this.ensemble.sched.now) {
+      this.ensemble.sched.at(1, 'server', () => {
+        this.trace('dropping the connection after its handshake (flapping member)');
+        this.close();
+      });
+    }
   }
 
   private refuse(id: bigint): void {
