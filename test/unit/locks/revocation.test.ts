@@ -9,6 +9,7 @@ import {
   RevocationRequestedError,
   revoke,
   revokeNode,
+  watchRevocation,
 } from '../../../src/locks/index.js';
 import { ScriptedServer } from './scripted-client.js';
 
@@ -153,5 +154,33 @@ describe('revocation (scripted client)', () => {
     expect(text(server.nodes.get('/config')!.data)).toBe('precious');
     expect(await revokeNode(b, '/x/_c_y-lock-0000000001')).toBe(false);
     expect(await revokeNode(b, '/x/abc__READ__0000000001')).toBe(false);
+  });
+
+  it('watchRevocation on a watched lease returns it as it is; the revocation signal is an own enumerable property', async () => {
+    const server = new ScriptedServer();
+    const [a, b] = [server.connect(), server.connect()];
+    const lease = await new Mutex(a, '/twice').acquire();
+    const watched = watchRevocation(a, lease);
+    expect(watched).toBe(lease);
+    const revocation = watched.revocation;
+    expect(watchRevocation(a, watched)).toBe(lease);
+    expect(watched.revocation).toBe(revocation);
+    expect(Object.keys(watched)).toContain('revocation');
+    await settle();
+    await revoke(b, '/twice');
+    await until(() => revocation.aborted);
+    await lease.release();
+  });
+
+  it('at the sequence limit revoke() names the holder by creation order, as the Mutex does', async () => {
+    const server = new ScriptedServer();
+    const [a, b] = [server.connect(), server.connect()];
+    await a.create2('/limit', undefined, { mode: CreateMode.PERSISTENT });
+    // Both names carry the counter's last value; the one created first holds.
+    const first = await a.create2('/limit/_c_b-lock-2147483647', undefined, {
+      mode: CreateMode.EPHEMERAL,
+    });
+    await a.create2('/limit/_c_a-lock-2147483647', undefined, { mode: CreateMode.EPHEMERAL });
+    expect(await revoke(b, '/limit')).toBe(first.path);
   });
 });

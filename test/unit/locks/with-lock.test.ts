@@ -122,4 +122,39 @@ describe('Semaphore edges (scripted client)', () => {
     ).rejects.toThrow('no');
     await held.release();
   });
+
+  it("names its lease nodes as Curator does (protected, 'lease-')", async () => {
+    const server = new ScriptedServer();
+    const client = server.connect();
+    const lease = await new Semaphore(client, '/n', 1).acquire();
+    expect(lease.path).toMatch(/^\/n\/leases\/_c_[0-9a-f-]{36}-lease-0000000000$/);
+    await lease.release();
+  });
+
+  it('tryAcquire passes on an error of its lease create', async () => {
+    const server = new ScriptedServer();
+    const client = server.connect();
+    server.fail({ op: 'create2', path: /^\/e\/leases\/_c_/, code: 'NOAUTH' });
+    await expect(new Semaphore(client, '/e', 1).tryAcquire()).rejects.toMatchObject({
+      code: 'NOAUTH',
+    });
+    expect(server.children('/e/locks')).toEqual([]);
+  });
+
+  it('a waiter for the guard that gives up leaves the guard queue at once', async () => {
+    const server = new ScriptedServer();
+    const [a, b, c] = [server.connect(), server.connect(), server.connect()];
+    const held = await new Semaphore(a, '/q', 1).acquire();
+    // b holds the guard while it waits for a lease; c waits for the guard behind b.
+    const waiting = new Semaphore(b, '/q', 1).acquire();
+    await until(() => server.children('/q/leases').length === 2);
+    const abort = new AbortController();
+    const third = new Semaphore(c, '/q', 1).acquire({ signal: abort.signal });
+    await until(() => server.children('/q/locks').length === 2);
+    abort.abort(new Error('gave up'));
+    await expect(third).rejects.toThrow('gave up');
+    await until(() => server.children('/q/locks').length === 1, "c's guard node to go");
+    await held.release();
+    await (await waiting).release();
+  });
 });
