@@ -90,6 +90,18 @@ describe('deterministic simulation', () => {
     expect(moved).toBeGreaterThan(0);
   }, 120_000);
 
+  it("ExclusiveLock: a release whose delete reply was lost never deletes the next holder's node", () => {
+    // Found by the long run (seed 201864, 10 s worlds): p2's release deleted /locks/excl, the
+    // reply was lost, p2 reconnected to a follower that had not applied the delete, read its own
+    // old node there (version 0), and its retry deleted p0's node (also version 0): two holders.
+    // The release now syncs before it reads. This world reaches that window (a lost write reply
+    // with the other followers late to apply it, then a reconnect); it is an exclusive world.
+    const summary = sim(['--from', '201864', '--count', '1', '--duration', '10000']);
+    expect(summary.totals['workload.exclusive']).toBe(1);
+    expect(summary.totals['fault.lostReplyStall']).toBeGreaterThan(0);
+    expect(explain(summary)).toBe('');
+  }, 120_000);
+
   it('keeps every invariant with the sequence counters at their 2^31-1 limit', () => {
     const summary = sim(['--from', '1', '--count', '10', '--duration', '15000', '--wrap']);
     expect(explain(summary)).toBe('');
