@@ -77,12 +77,16 @@ export class DistributedDoubleBarrier {
     try {
       await this.onNewSession(bound, () => this.createMember(bound));
       while (!entered) {
-        await this.onNewSession(bound, () =>
+        const event = await this.onNewSession(bound, () =>
           waitForOneWatch(this.client, `exists:${this.readyPath}`, bound.signal, async (watch) => {
             entered = await this.checkEntered(watch, bound);
             return entered ? 'now' : 'wait';
           }),
         );
+        // The creation of `ready` lets the members in, as in Curator and kazoo, even if it is
+        // gone by the time we could look: kazoo's leave deletes it first, so a fast member can
+        // create and remove it before a waiter's next read.
+        if (event?.type === 'NodeCreated') entered = true;
       }
       return true;
     } catch (error) {
