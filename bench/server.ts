@@ -81,7 +81,7 @@ function pidOf(server: ZkServer): number | undefined {
 let ticksPerSecond: number | undefined;
 
 /** utime + stime of a process from /proc (Linux), in ms. */
-function processCpuMs(pid: number | undefined): number | undefined {
+export function processCpuMs(pid: number | undefined): number | undefined {
   if (pid === undefined) return undefined;
   try {
     // The command name (field 2) may contain spaces: count fields after its closing parenthesis.
