@@ -16,6 +16,10 @@ export interface Options {
   port: number | undefined;
   /** Share of each core kept busy by a CPU-bound neighbour during the run (undefined: none). */
   neighbour: number | undefined;
+  /** `--contenders`: contender counts of the mutex scenario (undefined: 1, 4, 16, 64). */
+  contenders: number[] | undefined;
+  /** JVM flags of the server it starts: `bench` (C2, 1 GB; the default) or the harness's `test`. */
+  serverJvm: 'bench' | 'test';
 }
 
 /** How long a run takes on the project's 2-core machine: said in --help and at the start. */
@@ -42,6 +46,9 @@ ${DURATION_NOTE}.
   --neighbour [share]  run every case beside a CPU-bound neighbour: one busy process per core,
                        each busy for <share> of every 20 ms (default ${DEFAULT_NEIGHBOUR_SHARE}); the figures are
                        marked "loaded"
+  --contenders <list>  mutex scenario: these contender counts (e.g. 1,16) instead of 1,4,16,64
+  --server-jvm <flags> bench (default: C2, 1 GB heap) or test (the test harness's start-up
+                       flags: C1 only, 192 MB, serial GC) for the server it starts
   --fsync              start the server with zookeeper.forceSync=yes (default: no, the harness default)
   --out <dir>          where to write the JSON and the chart (default bench/results/local;
                        the published reference run is bench/results/reference)
@@ -80,6 +87,19 @@ function neighbourShare(text: string | undefined): number | undefined {
   return share;
 }
 
+function contenderCounts(text: string | undefined): number[] | undefined {
+  if (text === undefined) return undefined;
+  const counts = text.split(',').map((part) => positiveInt('contenders', part.trim(), 0));
+  if (counts.length === 0) throw new Error('--contenders needs at least one count');
+  return counts;
+}
+
+function serverJvm(text: string | undefined): 'bench' | 'test' {
+  if (text === undefined || text === 'bench') return 'bench';
+  if (text === 'test') return 'test';
+  throw new Error('--server-jvm must be bench or test');
+}
+
 /** Parsed options, `'help'` for --help; throws with a message on bad input. */
 export function parseOptions(argv: string[]): Options | 'help' {
   const { values } = parseArgs({
@@ -96,6 +116,8 @@ export function parseOptions(argv: string[]): Options | 'help' {
       out: { type: 'string' },
       port: { type: 'string' },
       neighbour: { type: 'string' },
+      contenders: { type: 'string' },
+      'server-jvm': { type: 'string' },
       help: { type: 'boolean', default: false },
     },
     strict: true,
@@ -133,5 +155,7 @@ export function parseOptions(argv: string[]): Options | 'help' {
     outDir: values.out,
     port,
     neighbour: neighbourShare(values.neighbour),
+    contenders: contenderCounts(values.contenders),
+    serverJvm: serverJvm(values['server-jvm']),
   };
 }

@@ -23,6 +23,8 @@ export interface RunMeta {
     origin: string;
     fsync: boolean | undefined;
     version: string | undefined;
+    /** JVM flags of a server the run started (`--server-jvm`). */
+    jvm?: 'bench' | 'test';
   };
   java: string | undefined;
   timing: { warmupMs: number; durationMs: number; rounds: number };

@@ -64,6 +64,7 @@ async function main(): Promise<number> {
       server = await provideServer({
         server: options.server,
         fsync: options.fsync,
+        testJvm: options.serverJvm === 'test',
         port: options.port,
       });
       progress.note(
@@ -83,6 +84,7 @@ async function main(): Promise<number> {
       timing: options.timing,
       quick: options.quick,
       seed: options.seed,
+      contenders: options.contenders,
       java,
       javaSkipped,
       progress,
@@ -147,6 +149,7 @@ async function main(): Promise<number> {
       origin: server?.origin ?? 'none',
       fsync: server?.fsync,
       version: server?.version,
+      ...(server && server.origin !== 'external' ? { jvm: options.serverJvm } : {}),
     },
     java: java?.version,
     timing: options.timing,

@@ -69,6 +69,8 @@ export interface BenchContext {
   timing: Timing;
   quick: boolean;
   seed: number;
+  /** `--contenders`: the mutex scenario's contender counts instead of its own (undefined: its own). */
+  contenders: readonly number[] | undefined;
   java: JavaRunner | undefined;
   /** Why the Java baselines are skipped, when they are. */
   javaSkipped: string | undefined;

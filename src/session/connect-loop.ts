@@ -85,11 +85,16 @@ async function attempt(route: ConnectRoute, host: HostAddress, budget: number): 
   const controller = new AbortController();
   const onStop = () => controller.abort(stop.reason);
   stop.addEventListener('abort', onStop, { once: true });
-  const timedOut = makeError(
-    'CONNECTIONLOSS',
-    `no handshake from ${formatHost(host)} within ${budget} ms`,
-  );
-  const handshakeTimer = clock.setTimeout(() => controller.abort(timedOut), budget);
+  // Made when the budget runs out, not up front: this frame lives as long as the connection, and
+  // an error made here would keep its message and stack trace (about 1 KB) in every session.
+  let timedOut: ZooKeeperError | undefined;
+  const handshakeTimer = clock.setTimeout(() => {
+    timedOut = makeError(
+      'CONNECTIONLOSS',
+      `no handshake from ${formatHost(host)} within ${budget} ms`,
+    );
+    controller.abort(timedOut);
+  }, budget);
   let connection: Connection | null = null;
   const onAbort = () => connection?.close();
   controller.signal.addEventListener('abort', onAbort, { once: true });
@@ -108,7 +113,8 @@ async function attempt(route: ConnectRoute, host: HostAddress, budget: number): 
     const reason: unknown = controller.signal.aborted ? controller.signal.reason : error;
     // An attempt that connect()'s deadline cut short says only that time ran out: keep the
     // earlier failure (a refused certificate, a refused connection) that says why.
-    const cutShort = reason === timedOut && budget < route.timers().connectTimeout;
+    const cutShort =
+      timedOut !== undefined && reason === timedOut && budget < route.timers().connectTimeout;
     if (!(cutShort && route.lastError())) route.failed(reason);
     if (error instanceof ZooKeeperError && error.code === 'BADARGUMENTS') {
       // The transport refused our settings (e.g. TLS options a runtime cannot honour): no
