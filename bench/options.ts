@@ -23,7 +23,7 @@ export interface Options {
 }
 
 /** How long a run takes on the project's 2-core machine: said in --help and at the start. */
-export const DURATION_NOTE = 'the full run takes about 12 minutes, --quick about 1 minute';
+export const DURATION_NOTE = 'the full run takes about 14 minutes, --quick about 1 minute';
 
 export const USAGE = `Usage: npx tsx bench/main.ts [options]   (npm run bench -- [options])
 

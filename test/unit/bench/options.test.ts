@@ -11,7 +11,7 @@ const run = promisify(execFile);
 
 describe('bench options', () => {
   it('--help says how long a run takes and where a run writes', () => {
-    expect(USAGE).toMatch(/full run takes about 12 minutes/);
+    expect(USAGE).toMatch(/full run takes about 14 minutes/);
     expect(USAGE).toMatch(/bench\/results\/local/);
     expect(USAGE).toMatch(/--port <n>/);
   });
@@ -88,7 +88,7 @@ describe('bench options', () => {
         timeout: 60_000,
       },
     );
-    expect(stdout).toMatch(/^zookeeper-ts benchmark: the full run takes about 12 minutes/);
+    expect(stdout).toMatch(/^zookeeper-ts benchmark: the full run takes about 14 minutes/);
     expect(stdout).toMatch(
       /Wrote bench\/results\/local\/latest\.json, bench\/results\/local\/run-/,
     );
