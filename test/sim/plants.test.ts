@@ -127,6 +127,9 @@ describe('planted bugs are found', () => {
     // A PersistentNode that never watches its own node: deleted by another process, it is not
     // created again (the registration workload).
     ['registration-unwatched', /persistent node .* does not exist/, 20],
+    // The TreeCache (cache workload): a resync that does not re-read, answers applied out of order.
+    ['cache-resync-skips-reread', /cache differs from the server at a quiescent point/, 12],
+    ['cache-applies-out-of-order', /cache differs from the server at a quiescent point/, 8],
   ];
   for (const [plant, expected, budget] of cases) {
     it(`${plant}: a violation within ${budget} seeds`, () => {

@@ -11,6 +11,7 @@ import type { DataTree } from './model/tree.js';
 import { SimNetwork } from './net.js';
 import { type Plant, plants } from './plants.js';
 import { workloads as queueWorkloads, ROOT, semaphoreSize, type Workload } from './workloads.js';
+import { cacheWorkload } from './workloads-cache.js';
 import { recipeWorkloads } from './workloads-recipes.js';
 import { registration } from './workloads-registration.js';
 import { revocation } from './workloads-revocation.js';
@@ -21,6 +22,7 @@ const workloads: Record<string, Workload> = {
   ...recipeWorkloads,
   revocation,
   registration,
+  cache: cacheWorkload,
 };
 
 export interface WorldOptions {
