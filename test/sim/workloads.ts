@@ -207,13 +207,13 @@ export function lockWorkload(
               heads.set(dir, { name: head.name, since: view.now });
               continue;
             }
-            if (view.now - Math.max(seen.since, view.serviceSince) < bound) continue;
             if ([...holders].some((h) => h.lease.path.includes(`/${head.name}`))) {
               // Held: the clock counts only the time the head has gone without a holder (a
               // long hold lost at a suspension leaves the node until the session ends).
               seen.since = view.now;
               continue;
             }
+            if (view.now - Math.max(seen.since, view.serviceSince) < bound) continue;
             const owner = [...waiting.keys()].find((p) => view.sessionOf(p) === head.owner);
             world.violation(
               `stuck queue: ${dir}/${head.name} (owner 0x${head.owner.toString(16)}${owner ? `, ${owner} waiting` : ''}) has headed the queue for ${Math.round(view.now - seen.since)} ms and nobody holds it`,
