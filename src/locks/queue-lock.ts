@@ -3,11 +3,7 @@
 // whose deletion may let it in. A recipe only says which contenders ahead keep it waiting.
 import { toBytes } from '../client/bytes.js';
 import type { Data } from '../client/types.js';
-import {
-  type AcquireProbe,
-  acquireSettles,
-  acquireStarted,
-} from '../telemetry/lock.js';
+import { type AcquireProbe, acquireSettles, acquireStarted } from '../telemetry/lock.js';
 import { Acquisition, type AcquisitionHost } from './acquisition.js';
 import type { SequenceOrder } from './contenders.js';
 import { acquireWithin } from './deadline.js';
