@@ -21,7 +21,7 @@ import {
 } from './nodes.js';
 import { PAST_LIMIT, type Place, placeInQueue, type QueueRule } from './place.js';
 import type { QueueRecipe } from './queue-lock.js';
-import { checkOwnSession } from './renewal.js';
+import { checkOwnSession, renewedAfter } from './renewal.js';
 import { isRetriable, pauseBeforeRetry } from './retry.js';
 import type { CreatedNode, LockSeam } from './seam.js';
 import type { Lease } from './types.js';
@@ -325,12 +325,23 @@ export class Acquisition implements CallSink {
     if (this.onAbort) this.signal!.removeEventListener('abort', this.onAbort);
   }
 
+  /**
+   * Ends the attempt after cleaning up. When the session it ran on expired and the client renewed
+   * it, the acquisition starts again from the beginning on the new session (see renewal.ts: its
+   * node went with the old session), within the same signal.
+   */
   private fail(error: unknown): void {
     if (this.over) return;
     this.end();
     const { client, path } = this.host.recipe;
-    settleWhileConnected(client, cleanupAttempt(client, path, this.attempt)).then(() =>
-      this.reject(this.signal?.aborted ? this.signal.reason : error),
-    );
+    const signal = this.signal;
+    settleWhileConnected(client, cleanupAttempt(client, path, this.attempt)).then(() => {
+      if (signal?.aborted) return this.reject(signal.reason);
+      if (!renewedAfter(client, error)) return this.reject(error);
+      this.over = false;
+      this.czxids = undefined;
+      if (this.onAbort) signal!.addEventListener('abort', this.onAbort, { once: true });
+      this.enqueue();
+    });
   }
 }

@@ -2,9 +2,11 @@
 import type { Data, Stat } from '../client/types.js';
 import { CreateMode } from '../client/types.js';
 import { isSessionOver } from '../protocol/errors.js';
+import type { CallSink } from '../session/session.js';
 import { hasCode } from './errors.js';
 import { baseName, childPath, type NamingStyle, newOwnerPrefix, parentOf } from './naming.js';
 import { isRetriable, pauseBeforeRetry, retry } from './retry.js';
+import { seamOf } from './seam.js';
 import type { LockClient } from './types.js';
 
 /** Clients known to refuse CONTAINER nodes (servers before 3.5.3); their parents are persistent. */
@@ -97,6 +99,41 @@ export async function deleteNode(client: LockClient, path: string): Promise<void
     await retry(() => client.delete(path));
   } catch (error) {
     if (!isGone(error)) throw error;
+  }
+}
+
+/**
+ * {@link deleteNode} with its first try sent through the lock seam (a release's one request, with
+ * no promise of the client's call and no retry wrapper); a try that fails with a retriable error
+ * goes on as deleteNode, after the same pause.
+ */
+export function deleteOwnNode(client: LockClient, path: string): Promise<void> {
+  const removal = new NodeRemoval(client, path);
+  seamOf(client).delete(path, removal, 0);
+  return removal.promise;
+}
+
+class NodeRemoval implements CallSink {
+  readonly promise: Promise<void>;
+  private resolve!: () => void;
+  private reject!: (error: unknown) => void;
+
+  constructor(
+    private readonly client: LockClient,
+    private readonly path: string,
+  ) {
+    this.promise = new Promise((resolve, reject) => {
+      this.resolve = resolve;
+      this.reject = reject;
+    });
+  }
+
+  replied(_step: number, error: Error | null): void {
+    if (error === null || isGone(error)) return this.resolve();
+    if (!isRetriable(error)) return this.reject(error);
+    pauseBeforeRetry(error)
+      .then(() => deleteNode(this.client, this.path))
+      .then(this.resolve, this.reject);
   }
 }
 

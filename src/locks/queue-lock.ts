@@ -10,10 +10,9 @@ import { acquireWithin } from './deadline.js';
 import { checkRecipePath } from './errors.js';
 import { holdNode, reenter } from './lease.js';
 import type { NamingStyle } from './naming.js';
-import { deleteNode, type OwnNode, retryOnConnectionLoss } from './nodes.js';
+import { deleteOwnNode, type OwnNode, retryOnConnectionLoss } from './nodes.js';
 import { queueOrder } from './order.js';
 import { type Place, placeInOrder, type QueueRule } from './place.js';
-import { acrossRenewals } from './renewal.js';
 import { seamOf } from './seam.js';
 import type { Lease, Lock, LockClient, LossPolicy, ReentrantAcquireOptions } from './types.js';
 
@@ -158,20 +157,13 @@ export class QueueLock implements Lock {
     return reenter(options.reentrantFrom!, client, path, reentrantKinds);
   }
 
-  /** {@link contend}, started again on the new session when the session expires meanwhile. */
+  /** One acquisition (see {@link Acquisition}); it starts again on a renewed session by itself. */
   private contendAcrossRenewals(
     signal: AbortSignal | undefined,
     wait: boolean,
     probe?: AcquireProbe,
   ): Promise<Lease | null> {
-    return acrossRenewals(this.recipe.client, signal, () => this.contend(signal, wait, probe));
-  }
-
-  private contend(
-    signal: AbortSignal | undefined,
-    wait: boolean,
-    probe: AcquireProbe | undefined,
-  ): Promise<Lease | null> {
+    // An acquisition starts again on a renewed session by itself (see Acquisition.fail).
     return new Acquisition(this.host, signal, wait, probe).promise;
   }
 
@@ -211,7 +203,7 @@ export class QueueLock implements Lock {
       kind: lockName,
       czxid: node.stat.czxid,
       lossPolicy,
-      removeNode: () => deleteNode(client, node.path),
+      removeNode: () => deleteOwnNode(client, node.path),
     });
     return this.lastLease;
   }

@@ -7,10 +7,10 @@
 import { Client } from '../client/client.js';
 import type { ClientCore } from '../client/core.js';
 import { DEFAULT_ACL } from '../client/create-request.js';
-import { toStat } from '../client/stat.js';
 import { CreateMode, type Stat, type WatchedEvent } from '../client/types.js';
-import { codecs, type ResponseOf } from '../protocol/codecs.js';
+import { type Codec, codecs, type RequestOf } from '../protocol/codecs.js';
 import { ErrorCode } from '../protocol/errors.js';
+import type { Reader } from '../protocol/reader.js';
 import type { CallSink } from '../session/session.js';
 import type { LockClient } from './types.js';
 
@@ -60,16 +60,77 @@ export function seamOf(client: LockClient): LockSeam {
   return seam;
 }
 
-const childrenOf = (reply: ResponseOf<'getChildren'>): string[] => reply.children;
-const nothing = (): undefined => undefined;
+// The replies read only as far as the engine needs them: the create's path and Stat straight
+// into the public form, the names of a listing without a wrapping record, nothing of the getData
+// that sets a watch (its data and Stat are not looked at) or of a delete.
+
+/** A create2 reply: the server's path and the public Stat, with no wire Stat in between. */
+function readCreated(r: Reader): CreatedNode {
+  const path = r.string();
+  const czxid = r.long();
+  const mzxid = r.long();
+  const ctime = Number(r.long());
+  const mtime = Number(r.long());
+  const version = r.int();
+  const cversion = r.int();
+  const aversion = r.int();
+  const ephemeralOwner = r.long();
+  const dataLength = r.int();
+  const numChildren = r.int();
+  const pzxid = r.long();
+  // The field order of toStat's objects (client/stat.ts): one shape for every Stat.
+  const stat = {
+    czxid,
+    mzxid,
+    ctime,
+    mtime,
+    version,
+    cversion,
+    aversion,
+    ephemeralOwner,
+    dataLength,
+    numChildren,
+    pzxid,
+  };
+  return { path, stat };
+}
+
+const createCodec: Codec<RequestOf<'create2'>, CreatedNode> = {
+  name: 'create2',
+  code: codecs.create2.code,
+  write: codecs.create2.write,
+  read: readCreated,
+};
+const listCodec: Codec<RequestOf<'getChildren'>, string[]> = {
+  name: 'getChildren',
+  code: codecs.getChildren.code,
+  write: codecs.getChildren.write,
+  read: (r) => r.strings(),
+};
+const watchCodec: Codec<RequestOf<'getData'>, undefined> = {
+  name: 'getData',
+  code: codecs.getData.code,
+  write: codecs.getData.write,
+  read: () => undefined,
+};
+const deleteCodec: Codec<RequestOf<'delete'>, undefined> = {
+  name: 'delete',
+  code: codecs.delete.code,
+  write: codecs.delete.write,
+  read: () => undefined,
+};
 
 /** Requests queued on the session itself. */
 class SessionSeam implements LockSeam {
-  private readonly created: (reply: ResponseOf<'create2'>) => CreatedNode;
+  /** Maps a created node's path out of the chroot; undefined without a chroot. */
+  private readonly created: ((reply: CreatedNode) => CreatedNode) | undefined;
 
   constructor(private readonly core: ClientCore) {
     const paths = core.paths;
-    this.created = (reply) => ({ path: paths.fromServer(reply.path), stat: toStat(reply.stat) });
+    this.created =
+      paths.chroot === ''
+        ? undefined
+        : (reply) => ({ path: paths.fromServer(reply.path), stat: reply.stat });
   }
 
   createSequential(
@@ -87,13 +148,13 @@ class SessionSeam implements LockSeam {
       ttl: -1n,
     };
     const details = { path, op: 'create2', signal };
-    this.core.session.call(codecs.create2, body, details, sink, step, this.created);
+    this.core.session.call(createCodec, body, details, sink, step, this.created);
   }
 
   getChildren(path: string, signal: AbortSignal | undefined, sink: CallSink, step: number): void {
     const body = { path: this.core.paths.toServer(path), watch: false };
     const details = { path, op: 'getChildren', signal };
-    this.core.session.call(codecs.getChildren, body, details, sink, step, childrenOf);
+    this.core.session.call(listCodec, body, details, sink, step);
   }
 
   watchData(
@@ -109,12 +170,12 @@ class SessionSeam implements LockSeam {
       if (err === ErrorCode.OK) session.watches.add('data', path, watcher);
     };
     const details = { path, op: 'getData', signal, onReply };
-    session.call(codecs.getData, body, details, sink, step, nothing);
+    session.call(watchCodec, body, details, sink, step);
   }
 
   delete(path: string, sink: CallSink, step: number): void {
     const body = { path: this.core.paths.toServer(path), version: -1 };
-    this.core.session.call(codecs.delete, body, { path, op: 'delete' }, sink, step, nothing);
+    this.core.session.call(deleteCodec, body, { path, op: 'delete' }, sink, step);
   }
 }
 
