@@ -129,11 +129,12 @@ class NodeRemoval implements CallSink {
   }
 
   replied(_step: number, error: Error | null): void {
-    if (error === null || isGone(error)) return this.resolve();
-    if (!isRetriable(error)) return this.reject(error);
-    pauseBeforeRetry(error)
-      .then(() => deleteNode(this.client, this.path))
-      .then(this.resolve, this.reject);
+    if (error === null || isGone(error)) this.resolve();
+    else if (!isRetriable(error)) this.reject(error);
+    else
+      pauseBeforeRetry(error)
+        .then(() => deleteNode(this.client, this.path))
+        .then(this.resolve, this.reject);
   }
 }
 
