@@ -1,9 +1,16 @@
 // Leader election with Curator LeaderLatch's node layout: a Java LeaderLatch on the same path takes
 // part in the same election.
-import type { Client } from '../client/client.js';
 import type { SessionState } from '../client/types.js';
 import { electionEvent } from '../telemetry/lock.js';
 import { startDeadline } from './deadline.js';
+import {
+  type ElectionClient,
+  LATCH_NAME,
+  type LatchState,
+  type LeaderLatchOptions,
+  type Leadership,
+  type Participant,
+} from './election-types.js';
 import {
   badArguments,
   checkRecipePath,
@@ -22,58 +29,17 @@ import { isRetriable, pauseBeforeRetry } from './retry.js';
 import type { AcquireOptions, Lease, LockClient, LossPolicy } from './types.js';
 import { waitForChange } from './wait.js';
 
-// Reading an election's line lives in participants.ts; re-exported for the recipes that use it.
-export { participantsOf };
-
-/** The node name Curator's LeaderLatch gives its candidates (`_c_<uuid>-latch-<seq>`). */
-export const LATCH_NAME = 'latch-';
-
-/** What an election needs from a client: the lock recipes' part, and `sync` for recovery reads. */
-export type ElectionClient = LockClient & Pick<Client, 'sync'>;
-
-/** Options of a {@link LeaderLatch}. */
-export interface LeaderLatchOptions {
-  /**
-   * This participant's id, stored (UTF-8) as its node's data, as Curator's LeaderLatch stores its
-   * id: what `participants()` reports, here and in Curator. Default `''` (Curator's default).
-   */
-  id?: string;
-  /** When held leadership counts as lost; see {@link LossPolicy}. Default `'suspended'`. */
-  lossPolicy?: LossPolicy;
-}
-
-/** One term of leadership: valid until its `signal` aborts. */
-export interface Leadership {
-  /** This participant's candidate node. */
-  readonly path: string;
-  /**
-   * The candidate node's czxid. Successive leaders of one election hold strictly increasing
-   * tokens (a participant that keeps its node across a reconnect keeps its token, and nobody else
-   * led in between): hand it to the resource you protect and have it refuse lower ones.
-   */
-  readonly fencingToken: bigint;
-  /**
-   * Aborted as soon as this participant can no longer be sure it leads: the connection was
-   * suspended (or the session expired, see {@link LossPolicy}), its node was deleted by someone
-   * else, or the latch was closed. The reason is a `LockLostError` or `LeaseReleasedError`.
-   */
-  readonly signal: AbortSignal;
-  /** This participant's id. */
-  readonly id: string;
-}
-
-/** One participant of an election, as Curator's `Participant`. */
-export interface Participant {
-  /** Its id (its node's data). */
-  readonly id: string;
-  /** Its candidate node. */
-  readonly path: string;
-  /** True for the first candidate in line: the leader. */
-  readonly isLeader: boolean;
-}
-
-/** `'latent'` before `start()`, `'started'`, then `'closed'` after `close()` or a fatal error. */
-export type LatchState = 'latent' | 'started' | 'closed';
+// Reading an election's line lives in participants.ts and the election's public types in
+// election-types.ts; both re-exported for the recipes that use them.
+export {
+  type ElectionClient,
+  LATCH_NAME,
+  type LatchState,
+  type LeaderLatchOptions,
+  type Leadership,
+  type Participant,
+  participantsOf,
+};
 
 interface Waiter {
   resolve(leadership: Leadership): void;

@@ -95,10 +95,14 @@ export class MultiLock implements Lock {
         }
         return new Leases(held);
       } catch (error) {
+        // Whether a part was lost is read before the give-back: releasing a part aborts its
+        // signal too, which must not turn any failure into a retry.
+        const lost = partLost.signal.aborted;
+        const lossReason: unknown = partLost.signal.reason;
         await this.giveBack(held);
         if (signal?.aborted) throw signal.reason;
-        if (partLost.signal.aborted && !noWait && this.clientsUsable()) continue;
-        throw partLost.signal.aborted ? partLost.signal.reason : error;
+        if (lost && !noWait && this.clientsUsable()) continue;
+        throw lost ? lossReason : error;
       }
     }
   }

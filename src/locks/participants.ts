@@ -1,9 +1,8 @@
 // An election's participants, read from the server in line: the leader first, each candidate with
 // its node's data as its id, as Curator's getParticipants() reports them.
 import { byCreation, pastSequenceLimit, sortContenders } from './contenders.js';
+import { LATCH_NAME, type Participant } from './election-types.js';
 import { hasCode } from './errors.js';
-import type { Participant } from './leader-latch.js';
-import { LATCH_NAME } from './leader-latch.js';
 import { childPath } from './naming.js';
 import { retry } from './retry.js';
 import type { LockClient } from './types.js';

@@ -6,13 +6,17 @@ import type { Client } from '../client/client.js';
 import { CreateMode, type Watcher } from '../client/types.js';
 import { hasCode, isRetriable } from '../locks/errors.js';
 import { childPath } from '../locks/naming.js';
+import { renewedAfter } from '../locks/renewal.js';
 import { makeError } from '../protocol/errors.js';
 import { createWithParents } from './paths.js';
 import { retry } from './retry.js';
 import { startWait, type WaitBound, type WaitOptions, waitForOneWatch } from './wait.js';
 
 /** The part of the client {@link DistributedDoubleBarrier} uses (a `Client` is one). */
-export type DoubleBarrierClient = Pick<Client, 'create2' | 'delete' | 'exists' | 'getChildren'>;
+export type DoubleBarrierClient = Pick<
+  Client,
+  'create2' | 'delete' | 'exists' | 'getChildren' | 'state' | 'closing'
+>;
 
 /** The name of the child that says every member has entered (Curator's). */
 export const READY_NODE = 'ready';
@@ -71,16 +75,13 @@ export class DistributedDoubleBarrier {
     const bound = startWait(options, this.path);
     let entered = false;
     try {
-      await this.createMember(bound);
+      await this.onNewSession(bound, () => this.createMember(bound));
       while (!entered) {
-        await waitForOneWatch(
-          this.client,
-          `exists:${this.readyPath}`,
-          bound.signal,
-          async (watch) => {
+        await this.onNewSession(bound, () =>
+          waitForOneWatch(this.client, `exists:${this.readyPath}`, bound.signal, async (watch) => {
             entered = await this.checkEntered(watch, bound);
             return entered ? 'now' : 'wait';
-          },
+          }),
         );
       }
       return true;
@@ -102,56 +103,85 @@ export class DistributedDoubleBarrier {
    */
   async leave(options: WaitOptions = {}): Promise<boolean> {
     const bound = startWait(options, this.path);
-    let ourNodeShouldExist = true;
+    const ours = { shouldExist: true };
     try {
-      for (;;) {
-        const children = (
-          await retry(() => this.client.getChildren(this.path, { signal: bound.signal }), {
-            ...FOREVER,
-            signal: bound.signal,
-          }).catch((error: unknown) => {
-            if (hasCode(error, 'NONODE')) return [] as string[];
-            throw error;
-          })
-        )
-          .filter((name) => name !== READY_NODE)
-          .sort();
-        if (children.length === 0) break;
-        const ourIndex = children.indexOf(this.memberName);
-        if (ourIndex < 0 && ourNodeShouldExist) {
-          throw makeError('NONODE', `this member's node ${this.memberPath} is missing`, {
-            path: this.memberPath,
-          });
-        }
-        if (children.length === 1 && ourIndex === 0) {
-          await this.deleteMember();
-          break;
-        }
-        const lowest = ourIndex === 0;
-        const watched = childPath(this.path, lowest ? children.at(-1)! : children[0]!);
-        if (!lowest && ourNodeShouldExist) {
-          await this.deleteMember();
-          ourNodeShouldExist = false;
-        }
-        await waitForOneWatch(this.client, `exists:${watched}`, bound.signal, async (watch) => {
-          try {
-            const stat = await this.client.exists(watched, { watch, signal: bound.signal });
-            return stat ? 'wait' : 'now';
-          } catch (error) {
-            if (!isRetriable(error) || bound.signal.aborted) throw error;
-            return 'now';
-          }
-        });
-      }
-      await retry(() => this.client.delete(this.readyPath), FOREVER).catch((error: unknown) => {
-        if (!hasCode(error, 'NONODE')) throw error;
-      });
+      // A step that failed with the old session starts over with a fresh listing: it finds our
+      // node gone (NONODE) unless we had deleted it already, and then it waits on as before.
+      while (
+        (await this.onNewSession(bound, () => this.leaveStep(bound, ours), 'again')) !== 'done'
+      );
+      await this.onNewSession(bound, () =>
+        retry(() => this.client.delete(this.readyPath), FOREVER).catch((error: unknown) => {
+          if (!hasCode(error, 'NONODE')) throw error;
+        }),
+      );
       return true;
     } catch (error) {
       if (bound.timedOut()) return false;
       throw error;
     } finally {
       bound.dispose();
+    }
+  }
+
+  /** One round of {@link leave}: list the members, delete ours if it is our turn, wait for one. */
+  private async leaveStep(
+    bound: WaitBound,
+    ours: { shouldExist: boolean },
+  ): Promise<'done' | 'again'> {
+    const children = (
+      await retry(() => this.client.getChildren(this.path, { signal: bound.signal }), {
+        ...FOREVER,
+        signal: bound.signal,
+      }).catch((error: unknown) => {
+        if (hasCode(error, 'NONODE')) return [] as string[];
+        throw error;
+      })
+    )
+      .filter((name) => name !== READY_NODE)
+      .sort();
+    if (children.length === 0) return 'done';
+    const ourIndex = children.indexOf(this.memberName);
+    if (ourIndex < 0 && ours.shouldExist) {
+      throw makeError('NONODE', `this member's node ${this.memberPath} is missing`, {
+        path: this.memberPath,
+      });
+    }
+    if (children.length === 1 && ourIndex === 0) {
+      await this.deleteMember();
+      return 'done';
+    }
+    const lowest = ourIndex === 0;
+    const watched = childPath(this.path, lowest ? children.at(-1)! : children[0]!);
+    if (!lowest && ours.shouldExist) {
+      await this.deleteMember();
+      ours.shouldExist = false;
+    }
+    await waitForOneWatch(this.client, `exists:${watched}`, bound.signal, async (watch) => {
+      try {
+        const stat = await this.client.exists(watched, { watch, signal: bound.signal });
+        return stat ? 'wait' : 'now';
+      } catch (error) {
+        if (!isRetriable(error) || bound.signal.aborted) throw error;
+        return 'now';
+      }
+    });
+    return 'again';
+  }
+
+  /**
+   * Runs `step`; when it failed because its session expired and the client renewed it, runs it
+   * again on the new session (or, with `retried`, returns that instead: the caller starts over).
+   * Anything else, and anything once the wait is over, is passed on.
+   */
+  private async onNewSession<T>(bound: WaitBound, step: () => Promise<T>, retried?: T): Promise<T> {
+    for (;;) {
+      try {
+        return await step();
+      } catch (error) {
+        if (bound.signal.aborted || !renewedAfter(this.client, error)) throw error;
+        if (retried !== undefined) return retried;
+      }
     }
   }
 

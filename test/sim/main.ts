@@ -6,10 +6,12 @@
 //   npm run sim -- --plant skip-relist ... with a planted bug (see plants.ts)
 //   --twice (replay every seed and compare trace hashes)   --json (machine-readable summary)
 //   --duration <virtual ms of workload per world>   --wrap (sequence counters start at their limit)
+//   --wrap-last <n> (only the range's last n seeds start at the limit)
 //   --slow-followers (a follower applies commits seconds late for a while; apply stalls)
 //   --no-member-faults (no member crash/restart, no member cut off from the others)
 //   --workload <name> (mutex, semaphore, rwlock, or latch: an election, only run when named)
 import { plants } from './plants.js';
+import { writeChildCoverage } from './stryker-bridge.js';
 import { runWorld } from './world.js';
 
 interface Args {
@@ -22,6 +24,8 @@ interface Args {
   duration?: number;
   stopAtFirst: boolean;
   nearWrap: boolean;
+  /** The last this many seeds of the range run with the sequence counters near their limit. */
+  wrapLast: number;
   slowFollowers: boolean;
   memberFaults: boolean;
   workload?: string;
@@ -35,6 +39,7 @@ function parseArgs(argv: readonly string[]): Args {
     json: false,
     stopAtFirst: false,
     nearWrap: false,
+    wrapLast: 0,
     slowFollowers: false,
     memberFaults: true,
   };
@@ -53,6 +58,7 @@ function parseArgs(argv: readonly string[]): Args {
     else if (flag === '--duration') args.duration = Number(value());
     else if (flag === '--twice') args.twice = true;
     else if (flag === '--wrap') args.nearWrap = true;
+    else if (flag === '--wrap-last') args.wrapLast = Number(value());
     else if (flag === '--slow-followers') args.slowFollowers = true;
     else if (flag === '--no-member-faults') args.memberFaults = false;
     else if (flag === '--json') args.json = true;
@@ -92,11 +98,12 @@ async function main(): Promise<void> {
   const mismatches: number[] = [];
   let worlds = 0;
   for (let seed = args.from; seed < args.from + args.count; seed++) {
+    const nearWrap = args.nearWrap || seed >= args.from + args.count - args.wrapLast;
     const result = await runWorld({
       seed,
       plant: args.plant,
       duration: args.duration,
-      nearWrap: args.nearWrap,
+      nearWrap,
       slowFollowers: args.slowFollowers,
       memberFaults: args.memberFaults,
       workload: args.workload,
@@ -108,7 +115,7 @@ async function main(): Promise<void> {
         seed,
         plant: args.plant,
         duration: args.duration,
-        nearWrap: args.nearWrap,
+        nearWrap,
         slowFollowers: args.slowFollowers,
         memberFaults: args.memberFaults,
         workload: args.workload,
@@ -151,3 +158,4 @@ async function main(): Promise<void> {
 }
 
 await main();
+await writeChildCoverage();

@@ -4,13 +4,15 @@
 
 import type { Client } from '../../src/client/client.js';
 import type { ClientEvents, WatchedEvent, Watcher } from '../../src/client/types.js';
-import type { LockClient, LockOptions } from '../../src/locks/index.js';
+import type { Leadership, Lease, LockClient, LockOptions } from '../../src/locks/index.js';
 import { encodeRequest } from '../../src/protocol/codecs.js';
 import { OpCode } from '../../src/protocol/ops.js';
 import { Reader } from '../../src/protocol/reader.js';
 import type { Connection, Transport } from '../../src/session/transport.js';
 import { forwardLockClient } from '../support/forward-lock-client.js';
 import { serverCodecs as codecs, readRequestHeader } from '../wire/server-codecs.js';
+import { leasePlants } from './plants-leases.js';
+import { recipePlants } from './plants-recipes.js';
 import type { World } from './world.js';
 
 export interface Plant {
@@ -32,10 +34,14 @@ export interface Plant {
   faultGap?: [number, number];
   /** The client the lock sees. */
   wrap?(client: Client, world: World, process: string): LockClient;
+  /** The holds drawn for the world (see world.ts), when the bug needs a kind. */
+  holds?: 'short' | 'mixed' | 'long';
+  /** The lease the holder sees, in place of the one the recipe granted. */
+  lease?(lease: Lease, client: Client, world: World): Lease;
+  /** The leadership term the leader sees, in place of the one the latch granted. */
+  term?(term: Leadership, client: Client, world: World): Leadership;
   /** The transport the client uses. */
   transport?(transport: Transport): Transport;
-  /** How long a holder keeps a lease (virtual ms), instead of 0-300. */
-  holdMs?: [number, number];
 }
 
 /**
@@ -156,6 +162,8 @@ export const plants: Record<string, Plant> = {
     name: 'cleanup-gives-up',
     description: 'deleting a lock node stops after one failed delete (the node stays)',
     workload: 'mutex',
+    // Many releases (each a delete that may fail) per world.
+    holds: 'short',
     // Cuts break the link just as a reply comes back: deletes fail in flight.
     faultKinds: ['cut', 'cut', 'reset'],
     faultGap: [200, 1500],
@@ -193,6 +201,18 @@ export const plants: Record<string, Plant> = {
       };
     },
   },
+  'restore-drops-watches': {
+    name: 'restore-drops-watches',
+    description: 'SetWatches after a reconnect restores none of the watches (empty path lists)',
+    workload: 'mutex',
+    transport(inner) {
+      return {
+        async connect(options) {
+          return rewriteSetWatches(await inner.connect(options), () => []);
+        },
+      };
+    },
+  },
   'recovery-read-without-sync': {
     name: 'recovery-read-without-sync',
     description:
@@ -216,7 +236,7 @@ export const plants: Record<string, Plant> = {
     workload: 'mutex',
     lockOptions: { lossPolicy: 'expired' },
     // Holds that span a black hole longer than the session timeout.
-    holdMs: [2_000, 9_000],
+    holds: 'long',
     faultKinds: ['holeLong', 'holeLong', 'reset'],
     faultGap: [500, 3_000],
     wrap: hideExpiry,
@@ -227,7 +247,7 @@ export const plants: Record<string, Plant> = {
       'the election never hears of a session expiry: the old term is not ended while another candidate leads on the server',
     workload: 'latch',
     lockOptions: { lossPolicy: 'expired' },
-    holdMs: [2_000, 9_000],
+    holds: 'long',
     faultKinds: ['holeLong', 'holeLong', 'reset'],
     faultGap: [500, 3_000],
     wrap: hideExpiry,
@@ -237,6 +257,7 @@ export const plants: Record<string, Plant> = {
     description:
       "after a renewal the lock still believes in its old session (the session id it sees never changes): it may hold through the expired session's node",
     workload: 'mutex',
+    holds: 'short',
     faultKinds: ['holeLong', 'holeLong', 'holeShort', 'reset'],
     faultGap: [300, 2_000],
     wrap(client) {
@@ -249,6 +270,8 @@ export const plants: Record<string, Plant> = {
       });
     },
   },
+  ...leasePlants,
+  ...recipePlants,
   'wrap-text-order': {
     name: 'wrap-text-order',
     description:
@@ -263,6 +286,14 @@ export const plants: Record<string, Plant> = {
 function stripChrootFromSetWatches(connection: Connection, chroot: string): Connection {
   const strip = (path: string) =>
     path.startsWith(`${chroot}/`) ? path.slice(chroot.length) : path;
+  return rewriteSetWatches(connection, (paths) => paths.map(strip));
+}
+
+/** A connection whose SetWatches/SetWatches2 frames carry `rewrite`'s path lists instead. */
+function rewriteSetWatches(
+  connection: Connection,
+  rewrite: (paths: string[]) => string[],
+): Connection {
   return {
     chunks: connection.chunks,
     closed: connection.closed,
@@ -283,7 +314,7 @@ function stripChrootFromSetWatches(connection: Connection, chroot: string): Conn
           const codec = header.type === OpCode.setWatches ? codecs.setWatches : codecs.setWatches2;
           const request = codec.readRequest(reader) as unknown as Record<string, unknown>;
           for (const [key, value] of Object.entries(request)) {
-            if (Array.isArray(value)) request[key] = value.map((p) => strip(p as string));
+            if (Array.isArray(value)) request[key] = rewrite(value as string[]);
           }
           out.push(encodeRequest(header.xid, codec as typeof codecs.setWatches2, request as never));
           changed = true;

@@ -9,7 +9,11 @@ import { Quorum } from './model/quorum.js';
 import type { DataTree } from './model/tree.js';
 import { SimNetwork } from './net.js';
 import { type Plant, plants } from './plants.js';
-import { type Workload, workloads } from './workloads.js';
+import { workloads as queueWorkloads, type Workload } from './workloads.js';
+import { recipeWorkloads } from './workloads-recipes.js';
+
+/** Every workload a world may draw: the queue locks' and the other recipes'. */
+const workloads: Record<string, Workload> = { ...queueWorkloads, ...recipeWorkloads };
 
 export interface WorldOptions {
   seed: number;
@@ -77,6 +81,11 @@ export class World {
   ensemble: Ensemble | null = null;
   /** How many times each process's client went (back) to 'connected'. */
   readonly reconnects = new Map<string, number>();
+  /**
+   * How long a holder holds (virtual ms), drawn per world: short holds, or holds that span
+   * faults (longer than the session timeout), so a lease that learns of its loss late shows.
+   */
+  holdTime: () => number = () => this.rng.int(0, 300);
   /** One-shot watches set by the workload, for the at-most-once / truthful / live checks. */
   readonly watches: WatchRecord[] = [];
 
@@ -179,6 +188,8 @@ async function simulate(world: World, options: WorldOptions): Promise<WorldResul
   const processes = cfgRng.int(2, 5);
   const faulty = world.plant?.faultKinds ? true : cfgRng.chance(0.8);
   const lags = Array.from({ length: members + 1 }, () => cfgRng.pick([0.2, 1, 5, 30]));
+  // At the sequence limit the elections order candidates by creation (czxid), so they run in
+  // the --wrap worlds too. Workloads marked `pooled: false` run only when named.
   const pool = Object.values(workloads).filter((w) => w.pooled !== false);
   const named = world.plant?.workload ?? options.workload;
   const workload: Workload = named ? workloads[named]! : cfgRng.pick(pool);
@@ -191,8 +202,24 @@ async function simulate(world: World, options: WorldOptions): Promise<WorldResul
   const memberFaults = options.memberFaults ?? true;
   // With slow followers: the chance that one transaction stalls a follower's apply pipeline.
   const stallChance = slowFollowers ? cfgRng.pick([0.02, 0.05, 0.1]) : 0;
-  const config = `members=${members} tick=${tickTime} timeout=${sessionTimeout} processes=${processes} faults=${faulty} workload=${workload.name} lags=${lags.slice(1).join('/')} wrap=${nearWrap} slowFollowers=${slowFollowers}${slowFollowers ? ` stall=${stallChance}` : ''} memberFaults=${memberFaults}${world.plant ? ` plant=${world.plant.name}` : ''}`;
+  // Holds: short (a holder is always gone before its node could be given away), mixed, or long
+  // (beyond the session timeout, so holds span faults and a late loss signal overlaps the next
+  // holder).
+  const holds = world.plant?.holds ?? cfgRng.pick(['short', 'mixed', 'mixed', 'long'] as const);
+  const holdRng = rng.fork();
+  world.holdTime =
+    holds === 'short'
+      ? () => holdRng.int(0, 300)
+      : holds === 'mixed'
+        ? () =>
+            holdRng.chance(0.75) ? holdRng.int(0, 300) : holdRng.int(300, 1.5 * sessionTimeout)
+        : () =>
+            holdRng.chance(0.4)
+              ? holdRng.int(0, 300)
+              : holdRng.int(sessionTimeout / 2, 2 * sessionTimeout);
+  const config = `holds=${holds} members=${members} tick=${tickTime} timeout=${sessionTimeout} processes=${processes} faults=${faulty} workload=${workload.name} lags=${lags.slice(1).join('/')} wrap=${nearWrap} slowFollowers=${slowFollowers}${slowFollowers ? ` stall=${stallChance}` : ''} memberFaults=${memberFaults}${world.plant ? ` plant=${world.plant.name}` : ''}`;
   world.log(`world seed=${world.seed} ${config}`);
+  world.stats[`workload.${workload.name}`] = 1;
 
   const netRng = rng.fork();
   const ensemble = new Ensemble(

@@ -3,6 +3,10 @@
 import { afterEach } from 'vitest';
 import { type Client, type ConnectOptions, connect } from '../../../src/index.js';
 import { sharedServer, TcpProxy, uniquePath } from '../../harness/index.js';
+import { until } from '../locks/helpers.js';
+
+// The lock tests' polling helpers, the same for the recipes.
+export { sleep, until } from '../locks/helpers.js';
 
 const open: Client[] = [];
 const proxies: TcpProxy[] = [];
@@ -34,10 +38,40 @@ export async function proxiedClient(
   return { client, proxy };
 }
 
+/**
+ * Has the server expire `client`'s session while the client is cut off: the proxy refuses and
+ * cuts it, another connection resumes the session and closes it. `whileAway` runs before the
+ * client may reconnect (changes made then are ones its watches cannot have seen). Resolves once
+ * the client has renewed its session.
+ */
+export async function expireSession(
+  client: Client,
+  proxy: TcpProxy,
+  whileAway: () => Promise<void> = async () => {},
+): Promise<void> {
+  const renewed = new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error('no renewal within 20 s')), 20_000);
+    const off = client.on('renewed', () => {
+      clearTimeout(timer);
+      off();
+      resolve();
+    });
+  });
+  proxy.refuse(true);
+  proxy.cut();
+  await until(() => client.state === 'suspended', 'the client to notice the cut', 15_000);
+  const thief = await connect(sharedServer().connectString, {
+    session: { id: client.sessionId, password: client.sessionPassword },
+    renewSession: false,
+  });
+  await thief.close();
+  await whileAway();
+  proxy.refuse(false);
+  await renewed;
+  await until(() => client.state === 'connected', 'the renewed session to connect', 15_000);
+}
+
 /** A fresh path for one test. */
 export function recipePath(name: string): string {
   return `${uniquePath('recipes')}/${name}`;
 }
-
-// The lock tests' polling helpers, the same for the recipes.
-export { sleep, until } from '../locks/helpers.js';

@@ -8,6 +8,7 @@ import {
   CreateMode,
   type Data,
   type ErrorCodeName,
+  type SessionRenewal,
   type SessionState,
   type Stat,
   type StateChange,
@@ -82,7 +83,12 @@ export class ScriptedServer {
 
   /** A new session on this tree. */
   connect(): ScriptedClient {
-    return new ScriptedClient(this, this.nextSession++);
+    return new ScriptedClient(this, this.newSessionId());
+  }
+
+  /** The id of the next session opened on this tree. */
+  newSessionId(): bigint {
+    return this.nextSession++;
   }
 
   /** Scripts failures; see {@link Rule}. */
@@ -241,10 +247,28 @@ export class ScriptedClient implements ElectionClient, RevokeClient {
   private current: SessionState = 'connected';
   private readonly listeners = new Set<(state: SessionState, change: StateChange) => void>();
 
+  private readonly renewedListeners = new Set<(renewal: SessionRenewal) => void>();
+
   constructor(
     readonly server: ScriptedServer,
-    readonly sessionId: bigint,
+    public sessionId: bigint,
   ) {}
+
+  /**
+   * Scripts a session renewal as the client does it: the old session expires (its ephemeral
+   * nodes go), a new one opens, the state goes back to connected and `'renewed'` names it.
+   */
+  renew(): void {
+    const previousSessionId = this.sessionId;
+    this.setState('expired');
+    this.setState('connecting');
+    this.sessionId = this.server.newSessionId();
+    // As the session does it: the renewal listeners hear first, then the state moves.
+    for (const listener of [...this.renewedListeners]) {
+      listener({ previousSessionId, sessionId: this.sessionId });
+    }
+    this.setState('connected');
+  }
 
   get state(): SessionState {
     return this.current;
@@ -282,6 +306,13 @@ export class ScriptedClient implements ElectionClient, RevokeClient {
       if (!this.closing) this.closingListeners.add(onClosing);
       return () => {
         this.closingListeners.delete(onClosing);
+      };
+    }
+    if (event === 'renewed') {
+      const onRenewed = listener as ClientEvents['renewed'];
+      this.renewedListeners.add(onRenewed);
+      return () => {
+        this.renewedListeners.delete(onRenewed);
       };
     }
     const onState = listener as ClientEvents['state'];

@@ -1,0 +1,222 @@
+// ExclusiveLock against the scripted client (scripted-client.ts): taking, waiting, giving up, and
+// the lost replies around its one shared node name. Real-server behaviour:
+// test/integration/locks/exclusive.test.ts.
+import { describe, expect, it } from 'vitest';
+import { CreateMode, ZooKeeperError } from '../../../src/index.js';
+import { ExclusiveLock, LockTimeoutError } from '../../../src/locks/index.js';
+import { ScriptedServer } from './scripted-client.js';
+
+const text = (bytes: Uint8Array | undefined) => new TextDecoder().decode(bytes);
+
+async function until(check: () => boolean, what = 'the condition'): Promise<void> {
+  for (let i = 0; i < 500 && !check(); i++) await new Promise((r) => setTimeout(r, 1));
+  if (!check()) throw new Error(`timed out waiting for ${what}`);
+}
+
+describe('ExclusiveLock (scripted client)', () => {
+  it('takes the free node (ephemeral, our session and token), refuses a second holder, and releases', async () => {
+    const server = new ScriptedServer();
+    const [a, b] = [server.connect(), server.connect()];
+    const lease = await new ExclusiveLock(a, '/x').acquire();
+    const node = server.nodes.get('/x')!;
+    expect(lease.path).toBe('/x');
+    expect(lease.fencingToken).toBe(node.stat.czxid);
+    expect(node.stat.ephemeralOwner).toBe(a.sessionId);
+    expect(text(node.data)).toMatch(new RegExp(`^${a.sessionId.toString(16)}:[0-9a-f-]{36}$`));
+    expect(await new ExclusiveLock(b, '/x').tryAcquire()).toBeNull();
+    await expect(new ExclusiveLock(b, '/x').acquire({ timeout: 0 })).rejects.toBeInstanceOf(
+      LockTimeoutError,
+    );
+    // The refused attempts left the holder's node alone.
+    expect(server.nodes.get('/x')!.stat.czxid).toBe(node.stat.czxid);
+    await lease.release();
+    expect(server.nodes.has('/x')).toBe(false);
+    const next = await new ExclusiveLock(b, '/x').tryAcquire();
+    expect(next).not.toBeNull();
+    await next!.release();
+  });
+
+  it('a waiter takes the node when the holder releases it', async () => {
+    const server = new ScriptedServer();
+    const [a, b] = [server.connect(), server.connect()];
+    const lease = await new ExclusiveLock(a, '/w').acquire();
+    let granted = false;
+    const waiting = new ExclusiveLock(b, '/w').acquire().then((l) => {
+      granted = true;
+      return l;
+    });
+    await until(() => server.requests({ op: 'exists', path: '/w', watch: true }).length > 0);
+    await new Promise((r) => setTimeout(r, 5));
+    expect(granted).toBe(false);
+    await lease.release();
+    const next = await waiting;
+    expect(server.nodes.get('/w')!.stat.ephemeralOwner).toBe(b.sessionId);
+    await next.release();
+  });
+
+  it('a waiter gives up at its timeout and on its signal, leaving the holder alone', async () => {
+    const server = new ScriptedServer();
+    const [a, b] = [server.connect(), server.connect()];
+    const lease = await new ExclusiveLock(a, '/t').acquire();
+    const error = await new ExclusiveLock(b, '/t').acquire({ timeout: 20 }).catch((e) => e);
+    expect(error).toBeInstanceOf(LockTimeoutError);
+    const abort = new AbortController();
+    const waiting = new ExclusiveLock(b, '/t').acquire({ signal: abort.signal });
+    await until(() => server.requests({ op: 'exists', path: '/t', watch: true }).length > 1);
+    abort.abort(new Error('caller gave up'));
+    await expect(waiting).rejects.toThrow('caller gave up');
+    await expect(
+      new ExclusiveLock(b, '/t').acquire({ signal: AbortSignal.abort(new Error('before')) }),
+    ).rejects.toThrow('before');
+    expect(server.nodes.get('/t')!.stat.ephemeralOwner).toBe(a.sessionId);
+    await lease.release();
+  });
+
+  it('after a create whose reply was lost but which landed, the node is ours (found by its token)', async () => {
+    const server = new ScriptedServer();
+    const a = server.connect();
+    await a.create2('/lost', undefined, { mode: CreateMode.PERSISTENT });
+    server.fail({ op: 'create2', path: '/lost/x', code: 'CONNECTIONLOSS', applied: true });
+    const lease = await new ExclusiveLock(a, '/lost/x').acquire();
+    expect(lease.fencingToken).toBe(server.nodes.get('/lost/x')!.stat.czxid);
+    // Looked up after a sync, not created twice.
+    expect(server.requests({ op: 'sync', path: '/lost/x' })).toHaveLength(1);
+    expect(server.requests({ op: 'create2', path: '/lost/x' })).toHaveLength(1);
+    await lease.release();
+    expect(server.nodes.has('/lost/x')).toBe(false);
+  });
+
+  it('after a create whose reply was lost and which did not land, it creates again', async () => {
+    const server = new ScriptedServer();
+    const a = server.connect();
+    await a.create2('/nl', undefined, { mode: CreateMode.PERSISTENT });
+    server.fail({ op: 'create2', path: '/nl/x', code: 'CONNECTIONLOSS' });
+    const lease = await new ExclusiveLock(a, '/nl/x').tryAcquire();
+    expect(lease).not.toBeNull();
+    expect(server.requests({ op: 'create2', path: '/nl/x' }).map((r) => r.outcome)).toEqual([
+      'CONNECTIONLOSS',
+      'ok',
+    ]);
+    await lease!.release();
+  });
+
+  it('after a lost create reply, a node with another token is taken: tryAcquire gives up', async () => {
+    const server = new ScriptedServer();
+    const [a, b] = [server.connect(), server.connect()];
+    const held = await new ExclusiveLock(b, '/o').acquire();
+    server.fail({ op: 'create2', path: '/o', code: 'CONNECTIONLOSS' });
+    expect(await new ExclusiveLock(a, '/o').tryAcquire()).toBeNull();
+    expect(server.nodes.get('/o')!.stat.ephemeralOwner).toBe(b.sessionId);
+    await held.release();
+  });
+
+  it('NODEEXISTS after an earlier create with an unknown outcome: the node may be ours, and is', async () => {
+    const server = new ScriptedServer();
+    const a = server.connect();
+    await a.create2('/ne', undefined, { mode: CreateMode.PERSISTENT });
+    // The first create lands but its reply is lost; the owner lookup's read fails with a
+    // connection loss too, so the lock creates again and meets its own node.
+    server.fail({ op: 'create2', path: '/ne/x', code: 'CONNECTIONLOSS', applied: true });
+    server.fail({ op: 'sync', path: '/ne/x', code: 'CONNECTIONLOSS', times: 20 });
+    const acquiring = new ExclusiveLock(a, '/ne/x').acquire({ timeout: 5_000 });
+    const lease = await acquiring;
+    expect(server.nodes.get('/ne/x')!.stat.ephemeralOwner).toBe(a.sessionId);
+    expect(lease.fencingToken).toBe(server.nodes.get('/ne/x')!.stat.czxid);
+    await lease.release();
+    expect(server.nodes.has('/ne/x')).toBe(false);
+  });
+
+  it('an aborted acquire removes the node its lost create left behind', async () => {
+    const server = new ScriptedServer();
+    const a = server.connect();
+    await a.create2('/ab', undefined, { mode: CreateMode.PERSISTENT });
+    server.fail({ op: 'create2', path: '/ab/x', code: 'CONNECTIONLOSS', applied: true });
+    // The lookup fails for good: the attempt fails, and must not leave its node behind.
+    server.fail({ op: 'sync', path: '/ab/x', code: 'NOAUTH' });
+    await expect(new ExclusiveLock(a, '/ab/x').acquire()).rejects.toMatchObject({
+      code: 'NOAUTH',
+    });
+    expect(server.nodes.has('/ab/x')).toBe(false);
+    // A second lock can take it at once.
+    const lease = await new ExclusiveLock(a, '/ab/x').tryAcquire();
+    expect(lease).not.toBeNull();
+    await lease!.release();
+  });
+
+  it("release never deletes the next holder's node", async () => {
+    const server = new ScriptedServer();
+    const [a, b, admin] = [server.connect(), server.connect(), server.connect()];
+    const lease = await new ExclusiveLock(a, '/n').acquire();
+    // Someone removes A's node (an operator); B takes the lock; A's release must leave B's node.
+    await admin.delete('/n');
+    const next = await new ExclusiveLock(b, '/n').acquire();
+    await lease.release();
+    expect(server.nodes.get('/n')!.stat.ephemeralOwner).toBe(b.sessionId);
+    expect(lease.signal.aborted).toBe(true);
+    await next.release();
+    expect(server.nodes.has('/n')).toBe(false);
+  });
+
+  it('a release whose delete meets a connection loss or a changed version tries again', async () => {
+    const server = new ScriptedServer();
+    const a = server.connect();
+    const lease = await new ExclusiveLock(a, '/r').acquire();
+    server.fail({ op: 'delete', path: '/r', code: 'CONNECTIONLOSS' });
+    server.fail({ op: 'delete', path: '/r', code: 'BADVERSION' });
+    await lease.release();
+    expect(server.nodes.has('/r')).toBe(false);
+    expect(server.requests({ op: 'delete', path: '/r' })).toHaveLength(3);
+  });
+
+  it('a release after the node is gone succeeds; a delete refused for good rejects', async () => {
+    const server = new ScriptedServer();
+    const [a, admin] = [server.connect(), server.connect()];
+    const gone = await new ExclusiveLock(a, '/g').acquire();
+    await admin.delete('/g');
+    await gone.release();
+    const lease = await new ExclusiveLock(a, '/g').acquire();
+    server.fail({ op: 'delete', path: '/g', code: 'NOAUTH' });
+    await expect(lease.release()).rejects.toMatchObject({ code: 'NOAUTH' });
+    await lease.release();
+    expect(server.nodes.has('/g')).toBe(false);
+  });
+
+  it('a waiter whose watch cannot be set passes the error on; a lost watch reply is looked at again', async () => {
+    const server = new ScriptedServer();
+    const [a, b] = [server.connect(), server.connect()];
+    const lease = await new ExclusiveLock(a, '/e').acquire();
+    server.fail({ op: 'exists', path: '/e', code: 'CONNECTIONLOSS' });
+    server.fail({ op: 'exists', path: '/e', code: 'NOAUTH' });
+    await expect(new ExclusiveLock(b, '/e').acquire()).rejects.toMatchObject({ code: 'NOAUTH' });
+    expect(server.requests({ op: 'exists', path: '/e' })).toHaveLength(2);
+    expect(server.nodes.get('/e')!.stat.ephemeralOwner).toBe(a.sessionId);
+    await lease.release();
+  });
+
+  it('a node of an older session carrying our token is removed, not adopted', async () => {
+    const server = new ScriptedServer();
+    const a = server.connect();
+    await a.create2('/old', undefined, { mode: CreateMode.PERSISTENT });
+    const lock = new ExclusiveLock(a, '/old/x');
+    const oldSession = a.sessionId;
+    // The create lands on the old session; its reply is lost; the session is renewed before the
+    // lookup (the server has not expired the old node yet in this script).
+    const realCreate = a.create2.bind(a);
+    let first = true;
+    a.create2 = (async (...args: Parameters<typeof realCreate>) => {
+      if (!first) return realCreate(...args);
+      first = false;
+      await realCreate(...args);
+      a.sessionId = server.newSessionId();
+      throw new ZooKeeperError('CONNECTIONLOSS', 'reply lost');
+    }) as typeof a.create2;
+    const lease = await lock.tryAcquire();
+    expect(lease).not.toBeNull();
+    const node = server.nodes.get('/old/x')!;
+    expect(node.stat.ephemeralOwner).toBe(a.sessionId);
+    expect(node.stat.ephemeralOwner).not.toBe(oldSession);
+    expect(lease!.fencingToken).toBe(node.stat.czxid);
+    expect(server.requests({ op: 'delete', path: '/old/x' }).map((r) => r.outcome)).toEqual(['ok']);
+    await lease!.release();
+  });
+});

@@ -1,0 +1,267 @@
+// LeaderSelector against the scripted client (scripted-client.ts): terms, stepping down, requeue,
+// errors reported and never thrown, close. Real-server and Curator behaviour:
+// test/integration/locks/leader-selector.test.ts.
+import { describe, expect, it } from 'vitest';
+import { LeaderSelector, type Leadership, LockLostError } from '../../../src/locks/index.js';
+import { ScriptedServer } from './scripted-client.js';
+
+async function until(check: () => boolean, what = 'the condition'): Promise<void> {
+  for (let i = 0; i < 500 && !check(); i++) await new Promise((r) => setTimeout(r, 1));
+  if (!check()) throw new Error(`timed out waiting for ${what}`);
+}
+
+/** A task that records its term and runs until `end()` or its signal aborts. */
+function controlledTask() {
+  const terms: Leadership[] = [];
+  let end = () => {};
+  const task = (leadership: Leadership) =>
+    new Promise<void>((resolve) => {
+      terms.push(leadership);
+      end = resolve;
+      leadership.signal.addEventListener('abort', () => resolve(), { once: true });
+    });
+  return { terms, task, end: () => end() };
+}
+
+describe('LeaderSelector (scripted client)', () => {
+  it('refuses a task that is not a function, an id that is not a string, and a second start', async () => {
+    const client = new ScriptedServer().connect();
+    const badArgs = expect.objectContaining({ code: 'BADARGUMENTS' });
+    expect(() => new LeaderSelector(client, '/s', 'x' as unknown as () => void)).toThrow(badArgs);
+    expect(
+      () => new LeaderSelector(client, '/s', () => {}, { id: 5 as unknown as string }),
+    ).toThrow(badArgs);
+    const selector = new LeaderSelector(client, '/s', () => {});
+    await selector.done; // not started: done at once
+    selector.start();
+    expect(() => selector.start()).toThrow(badArgs);
+    await selector.close();
+    expect(() => selector.start()).toThrow(badArgs);
+    const closedFirst = new LeaderSelector(client, '/s2', () => {});
+    await closedFirst.close();
+    expect(() => closedFirst.start()).toThrow(badArgs);
+  });
+
+  it('runs the task as leader with its term, steps down when it returns, and stops after one term', async () => {
+    const server = new ScriptedServer();
+    const client = server.connect();
+    const { terms, task, end } = controlledTask();
+    const selector = new LeaderSelector(client, '/one', task, { id: 'me' });
+    expect(selector.hasLeadership).toBe(false);
+    selector.start();
+    await until(() => terms.length === 1, 'the term');
+    const [term] = terms;
+    expect(term!.id).toBe('me');
+    expect(server.children('/one')).toEqual([term!.path.slice('/one/'.length)]);
+    expect(term!.fencingToken).toBe(server.nodes.get(term!.path)!.stat.czxid);
+    expect(new TextDecoder().decode(server.nodes.get(term!.path)!.data)).toBe('me');
+    expect(selector.hasLeadership).toBe(true);
+    const [leader] = await selector.participants();
+    expect(leader).toMatchObject({ id: 'me', isLeader: true });
+    end();
+    await selector.done;
+    expect(selector.hasLeadership).toBe(false);
+    expect(server.children('/one')).toEqual([]);
+    expect(term!.signal.aborted).toBe(true);
+    expect(terms).toHaveLength(1);
+  });
+
+  it('the id defaults to the empty string', async () => {
+    const server = new ScriptedServer();
+    const { terms, task, end } = controlledTask();
+    const selector = new LeaderSelector(server.connect(), '/d', task);
+    selector.start();
+    await until(() => terms.length === 1);
+    expect(terms[0]!.id).toBe('');
+    end();
+    await selector.close();
+  });
+
+  it('two selectors take turns; with requeue a selector leads again after the other', async () => {
+    const server = new ScriptedServer();
+    const [a, b] = [server.connect(), server.connect()];
+    const order: string[] = [];
+    const task = (name: string) => async () => {
+      order.push(name);
+      await new Promise((r) => setTimeout(r, 2));
+    };
+    const first = new LeaderSelector(a, '/turns', task('a'), { requeue: true });
+    const second = new LeaderSelector(b, '/turns', task('b'));
+    first.start();
+    await until(() => order.length >= 1);
+    second.start();
+    await until(() => order.includes('b') && order.lastIndexOf('a') > order.indexOf('b'));
+    await second.done;
+    await first.close();
+    expect(server.children('/turns')).toEqual([]);
+    expect(order.filter((n) => n === 'b')).toHaveLength(1);
+  });
+
+  it('close() aborts a running task, waits for it to return, then leaves', async () => {
+    const server = new ScriptedServer();
+    const client = server.connect();
+    let returned = false;
+    const selector = new LeaderSelector(client, '/c', async (leadership) => {
+      await new Promise((resolve) =>
+        leadership.signal.addEventListener('abort', resolve, { once: true }),
+      );
+      await new Promise((r) => setTimeout(r, 5));
+      returned = true;
+    });
+    selector.start();
+    await until(() => selector.hasLeadership);
+    await selector.close();
+    expect(returned).toBe(true);
+    expect(server.children('/c')).toEqual([]);
+    expect(selector.hasLeadership).toBe(false);
+  });
+
+  it('close() while waiting in line removes the node and reports nothing', async () => {
+    const server = new ScriptedServer();
+    const [a, b] = [server.connect(), server.connect()];
+    const errors: unknown[] = [];
+    const holder = controlledTask();
+    const first = new LeaderSelector(a, '/w', holder.task);
+    first.start();
+    await until(() => holder.terms.length === 1);
+    const second = new LeaderSelector(b, '/w', () => {}, { onError: (e) => errors.push(e) });
+    second.start();
+    await until(() => server.children('/w').length === 2);
+    await second.close();
+    expect(server.children('/w')).toHaveLength(1);
+    expect(errors).toEqual([]);
+    holder.end();
+    await first.close();
+  });
+
+  it('a task that throws is reported to onError (a throwing handler too), and the node goes', async () => {
+    const server = new ScriptedServer();
+    const client = server.connect();
+    const errors: unknown[] = [];
+    const selector = new LeaderSelector(
+      client,
+      '/t',
+      () => {
+        throw new Error('task failed');
+      },
+      {
+        onError: (error) => {
+          errors.push(error);
+          throw new Error('handler failed');
+        },
+      },
+    );
+    selector.start();
+    await selector.done;
+    expect(errors).toEqual([new Error('task failed')]);
+    expect(server.children('/t')).toEqual([]);
+  });
+
+  it("a task that throws its signal's reason after the loss is not reported; another error is", async () => {
+    const server = new ScriptedServer();
+    const client = server.connect();
+    const errors: unknown[] = [];
+    const selector = new LeaderSelector(
+      client,
+      '/l',
+      async (leadership) => {
+        await new Promise((resolve) =>
+          leadership.signal.addEventListener('abort', resolve, { once: true }),
+        );
+        throw leadership.signal.reason;
+      },
+      { onError: (e) => errors.push(e), lossPolicy: 'suspended' },
+    );
+    selector.start();
+    await until(() => selector.hasLeadership);
+    client.setState('suspended');
+    expect(selector.hasLeadership).toBe(false);
+    client.setState('connected');
+    await selector.done;
+    expect(errors).toEqual([]);
+
+    const other = new LeaderSelector(
+      client,
+      '/l2',
+      async (leadership) => {
+        await new Promise((resolve) =>
+          leadership.signal.addEventListener('abort', resolve, { once: true }),
+        );
+        throw new Error('cleanup failed');
+      },
+      { onError: (e) => errors.push(e), lossPolicy: 'suspended' },
+    );
+    other.start();
+    await until(() => other.hasLeadership);
+    client.setState('suspended');
+    client.setState('connected');
+    await other.done;
+    expect(errors).toEqual([new Error('cleanup failed')]);
+  });
+
+  it("lossPolicy 'expired' keeps leadership through a suspension; the default ends it", async () => {
+    const server = new ScriptedServer();
+    const client = server.connect();
+    const { terms, task, end } = controlledTask();
+    const selector = new LeaderSelector(client, '/k', task, { lossPolicy: 'expired' });
+    selector.start();
+    await until(() => terms.length === 1);
+    client.setState('suspended');
+    client.setState('connected');
+    expect(terms[0]!.signal.aborted).toBe(false);
+    expect(selector.hasLeadership).toBe(true);
+    end();
+    await selector.close();
+    const byDefault = controlledTask();
+    const other = new LeaderSelector(client, '/k2', byDefault.task);
+    other.start();
+    await until(() => byDefault.terms.length === 1);
+    client.setState('suspended');
+    expect(byDefault.terms[0]!.signal.aborted).toBe(true);
+    client.setState('connected');
+    await other.close();
+  });
+
+  it('an election that fails (the session is over) is reported and ends the selector', async () => {
+    const server = new ScriptedServer();
+    const [a, b] = [server.connect(), server.connect()];
+    const holder = controlledTask();
+    const first = new LeaderSelector(a, '/e', holder.task);
+    first.start();
+    await until(() => holder.terms.length === 1);
+    const errors: unknown[] = [];
+    const second = new LeaderSelector(b, '/e', () => {}, { onError: (e) => errors.push(e) });
+    second.start();
+    await until(() => server.children('/e').length === 2);
+    b.setState('closed');
+    await second.done;
+    expect(errors).toHaveLength(1);
+    holder.end();
+    await first.close();
+  });
+
+  it('a leader whose session expires ends its term with a loss', async () => {
+    const server = new ScriptedServer();
+    const client = server.connect();
+    const { terms, task } = controlledTask();
+    const selector = new LeaderSelector(client, '/x', task, { onError: () => {} });
+    selector.start();
+    await until(() => terms.length === 1);
+    client.setState('expired');
+    await selector.done;
+    expect(terms[0]!.signal.reason).toBeInstanceOf(LockLostError);
+  });
+
+  it('await using closes the selector', async () => {
+    const server = new ScriptedServer();
+    const client = server.connect();
+    const { terms, task } = controlledTask();
+    {
+      await using selector = new LeaderSelector(client, '/u', task);
+      selector.start();
+      await until(() => terms.length === 1);
+    }
+    expect(terms[0]!.signal.aborted).toBe(true);
+    expect(server.children('/u')).toEqual([]);
+  });
+});

@@ -1,0 +1,186 @@
+// Revocation against the scripted client (scripted-client.ts): revoke() finds the holder and
+// writes Curator's request; a revocable lease hears of it. Real-server and Curator interop:
+// test/integration/locks/revocation.test.ts.
+import { describe, expect, it } from 'vitest';
+import { CreateMode } from '../../../src/index.js';
+import {
+  Mutex,
+  REVOKE_MESSAGE,
+  RevocationRequestedError,
+  revoke,
+  revokeNode,
+  watchRevocation,
+} from '../../../src/locks/index.js';
+import { ScriptedServer } from './scripted-client.js';
+
+const text = (bytes: Uint8Array | undefined) => new TextDecoder().decode(bytes);
+
+async function until(check: () => boolean, what = 'the condition'): Promise<void> {
+  for (let i = 0; i < 500 && !check(); i++) await new Promise((r) => setTimeout(r, 1));
+  if (!check()) throw new Error(`timed out waiting for ${what}`);
+}
+const settle = () => new Promise((r) => setTimeout(r, 5));
+
+describe('revocation (scripted client)', () => {
+  it("revoke() writes Curator's request into the holder's node, and a revocable holder is told", async () => {
+    const server = new ScriptedServer();
+    const [a, b, c] = [server.connect(), server.connect(), server.connect()];
+    const lease = await new Mutex(a, '/r').acquire({ revocable: true });
+    const waiter = new Mutex(c, '/r').acquire();
+    await until(() => server.children('/r').length === 2);
+    await settle();
+    expect(lease.revocation.aborted).toBe(false);
+    expect(REVOKE_MESSAGE).toBe('__REVOKE__');
+    expect(await revoke(b, '/r')).toBe(lease.path);
+    expect(text(server.nodes.get(lease.path)!.data)).toBe('__REVOKE__');
+    await until(() => lease.revocation.aborted, 'the request to reach the holder');
+    const reason = lease.revocation.reason;
+    expect(reason).toBeInstanceOf(RevocationRequestedError);
+    expect(reason.name).toBe('RevocationRequestedError');
+    expect(reason.message).toContain(lease.path);
+    expect(reason.path).toBe(lease.path);
+    // A request, not a loss: the lease still holds.
+    expect(lease.signal.aborted).toBe(false);
+    expect(lease.released).toBe(false);
+    await lease.release();
+    await (await waiter).release();
+  });
+
+  it('a holder that did not opt in is not told; other data written into the node is no request', async () => {
+    const server = new ScriptedServer();
+    const [a, b] = [server.connect(), server.connect()];
+    const plain = await new Mutex(a, '/p').acquire();
+    expect('revocation' in plain).toBe(false);
+    await plain.release();
+    const lease = await new Mutex(a, '/p').acquire({ revocable: true });
+    await settle();
+    await b.setData(lease.path, '__REVOKE_');
+    await settle();
+    await b.setData(lease.path, '__REVOKE__X');
+    await settle();
+    await b.setData(lease.path, '__REVOKEX_');
+    await settle();
+    expect(lease.revocation.aborted).toBe(false);
+    // The watch is set again after each change: a real request still arrives.
+    await b.setData(lease.path, REVOKE_MESSAGE);
+    await until(() => lease.revocation.aborted);
+    // Told once; later writes change nothing.
+    const reason = lease.revocation.reason;
+    await b.setData(lease.path, REVOKE_MESSAGE);
+    await settle();
+    expect(lease.revocation.reason).toBe(reason);
+    await lease.release();
+  });
+
+  it('a request written before the grant is seen at once', async () => {
+    const server = new ScriptedServer();
+    const [a, b] = [server.connect(), server.connect()];
+    const held = await new Mutex(b, '/early').acquire();
+    const waiting = new Mutex(a, '/early').acquire({ revocable: true });
+    await until(() => server.children('/early').length === 2);
+    const mine = server.children('/early').find((n) => !held.path.endsWith(n))!;
+    await revokeNode(b, `/early/${mine}`);
+    await held.release();
+    const lease = await waiting;
+    await until(() => lease.revocation.aborted, 'the earlier request');
+    await lease.release();
+  });
+
+  it('a revocable lease stops watching once released (no request after the release reaches it)', async () => {
+    const server = new ScriptedServer();
+    const [a, b] = [server.connect(), server.connect()];
+    const lease = await new Mutex(a, '/done').acquire({ revocable: true });
+    await settle();
+    const watchesBefore = a.requests({ op: 'getData', watch: true }).length;
+    await lease.release();
+    expect(lease.revocation.aborted).toBe(false);
+    // The node is gone: nothing to revoke.
+    expect(await revoke(b, '/done')).toBeNull();
+    await settle();
+    expect(a.requests({ op: 'getData', watch: true }).length).toBe(watchesBefore);
+  });
+
+  it('reentry keeps the same revocable lease object and watch', async () => {
+    const server = new ScriptedServer();
+    const [a, b] = [server.connect(), server.connect()];
+    const mutex = new Mutex(a, '/re');
+    const lease = await mutex.acquire({ revocable: true });
+    const again = await mutex.acquire({ reentrantFrom: lease, revocable: true });
+    expect(again.path).toBe(lease.path);
+    await revoke(b, '/re');
+    await until(() => lease.revocation.aborted && again.revocation.aborted);
+    await again.release();
+    await lease.release();
+  });
+
+  it('revoke() finds nobody on a missing or empty path, and names the first by creation order', async () => {
+    const server = new ScriptedServer();
+    const [a, b] = [server.connect(), server.connect()];
+    expect(await revoke(b, '/none')).toBeNull();
+    await a.create2('/empty', undefined, { mode: CreateMode.PERSISTENT });
+    expect(await revoke(b, '/empty')).toBeNull();
+    // kazoo's name counts too; unrelated children do not.
+    await a.create2('/empty/other', undefined, { mode: CreateMode.PERSISTENT });
+    expect(await revoke(b, '/empty')).toBeNull();
+    const kazoo = await a.create2('/empty/abcd__lock__', undefined, {
+      mode: CreateMode.EPHEMERAL_SEQUENTIAL,
+    });
+    await a.create2('/empty/_c_x-lock-', undefined, { mode: CreateMode.EPHEMERAL_SEQUENTIAL });
+    expect(await revoke(b, '/empty')).toBe(kazoo.path);
+    expect(text(server.nodes.get(kazoo.path)!.data)).toBe(REVOKE_MESSAGE);
+  });
+
+  it('revoke() passes on a listing error other than NONODE, and a holder gone before the write is null', async () => {
+    const server = new ScriptedServer();
+    const [a, b] = [server.connect(), server.connect()];
+    const lease = await new Mutex(a, '/err').acquire();
+    server.fail({ op: 'getChildren', path: '/err', code: 'NOAUTH' });
+    await expect(revoke(b, '/err')).rejects.toMatchObject({ code: 'NOAUTH' });
+    server.fail({ op: 'setData', path: lease.path, code: 'NONODE' });
+    expect(await revoke(b, '/err')).toBeNull();
+    server.fail({ op: 'setData', path: lease.path, code: 'NOAUTH' });
+    await expect(revoke(b, '/err')).rejects.toMatchObject({ code: 'NOAUTH' });
+    // A lost reply is retried.
+    server.fail({ op: 'setData', path: lease.path, code: 'CONNECTIONLOSS' });
+    expect(await revoke(b, '/err')).toBe(lease.path);
+    await lease.release();
+  });
+
+  it('revokeNode refuses a path that is no lock node, and says false for a missing one', async () => {
+    const server = new ScriptedServer();
+    const b = server.connect();
+    await b.create2('/config', 'precious', { mode: CreateMode.PERSISTENT });
+    await expect(revokeNode(b, '/config')).rejects.toMatchObject({ code: 'BADARGUMENTS' });
+    expect(text(server.nodes.get('/config')!.data)).toBe('precious');
+    expect(await revokeNode(b, '/x/_c_y-lock-0000000001')).toBe(false);
+    expect(await revokeNode(b, '/x/abc__READ__0000000001')).toBe(false);
+  });
+
+  it('watchRevocation on a watched lease returns it as it is; the revocation signal is an own enumerable property', async () => {
+    const server = new ScriptedServer();
+    const [a, b] = [server.connect(), server.connect()];
+    const lease = await new Mutex(a, '/twice').acquire();
+    const watched = watchRevocation(a, lease);
+    expect(watched).toBe(lease);
+    const revocation = watched.revocation;
+    expect(watchRevocation(a, watched)).toBe(lease);
+    expect(watched.revocation).toBe(revocation);
+    expect(Object.keys(watched)).toContain('revocation');
+    await settle();
+    await revoke(b, '/twice');
+    await until(() => revocation.aborted);
+    await lease.release();
+  });
+
+  it('at the sequence limit revoke() names the holder by creation order, as the Mutex does', async () => {
+    const server = new ScriptedServer();
+    const [a, b] = [server.connect(), server.connect()];
+    await a.create2('/limit', undefined, { mode: CreateMode.PERSISTENT });
+    // Both names carry the counter's last value; the one created first holds.
+    const first = await a.create2('/limit/_c_b-lock-2147483647', undefined, {
+      mode: CreateMode.EPHEMERAL,
+    });
+    await a.create2('/limit/_c_a-lock-2147483647', undefined, { mode: CreateMode.EPHEMERAL });
+    expect(await revoke(b, '/limit')).toBe(first.path);
+  });
+});
