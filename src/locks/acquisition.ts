@@ -80,6 +80,8 @@ export class Acquisition implements CallSink {
   private wake: ((event: WatchedEvent) => void) | undefined;
   private onAbort: (() => void) | undefined;
   private czxids: Map<string, bigint> | undefined;
+  /** A rare step runs through the general helpers (see {@link slow}). */
+  private slowRunning = false;
 
   constructor(
     private readonly host: AcquisitionHost,
@@ -97,10 +99,11 @@ export class Acquisition implements CallSink {
       return;
     }
     if (signal) {
-      // Requests in flight carry the signal and answer with its reason; only a wait for a watch
-      // event has nothing in flight to end it.
+      // Ends the attempt at once: its cleanup finds a create still in flight by its prefix (the
+      // server answers a session in order). Not while a rare step runs through the general
+      // helpers: they see the signal themselves, and the machine ends when they come back.
       this.onAbort = () => {
-        if (this.membership && this.watchSet) this.fail(signal.reason);
+        if (!this.slowRunning) this.fail(signal.reason);
       };
       signal.addEventListener('abort', this.onAbort, { once: true });
     }
@@ -277,16 +280,22 @@ export class Acquisition implements CallSink {
   /** Runs a rare step through the general helpers; `next` takes over with its result. */
   private slow<T>(task: Promise<T>, next: (value: T) => void): void {
     const round = this.nextRound();
+    this.slowRunning = true;
     task.then(
       (value) => {
+        this.slowRunning = false;
         if (this.over || this.round !== round >>> KIND_BITS) return;
+        if (this.signal?.aborted) return this.fail(this.signal.reason);
         try {
           next(value);
         } catch (error) {
           this.fail(error);
         }
       },
-      (error: unknown) => this.fail(error),
+      (error: unknown) => {
+        this.slowRunning = false;
+        this.fail(error);
+      },
     );
   }
 
