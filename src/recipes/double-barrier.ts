@@ -15,7 +15,7 @@ import { startWait, type WaitBound, type WaitOptions, waitForOneWatch } from './
 /** The part of the client {@link DistributedDoubleBarrier} uses (a `Client` is one). */
 export type DoubleBarrierClient = Pick<
   Client,
-  'create2' | 'delete' | 'exists' | 'getChildren' | 'state' | 'closing'
+  'create2' | 'delete' | 'exists' | 'getChildren' | 'state' | 'closing' | 'sessionId'
 >;
 
 /** The name of the child that says every member has entered (Curator's). */
@@ -77,12 +77,16 @@ export class DistributedDoubleBarrier {
     try {
       await this.onNewSession(bound, () => this.createMember(bound));
       while (!entered) {
-        await this.onNewSession(bound, () =>
+        const event = await this.onNewSession(bound, () =>
           waitForOneWatch(this.client, `exists:${this.readyPath}`, bound.signal, async (watch) => {
             entered = await this.checkEntered(watch, bound);
             return entered ? 'now' : 'wait';
           }),
         );
+        // The creation of `ready` lets the members in, as in Curator and kazoo, even if it is
+        // gone by the time we could look: kazoo's leave deletes it first, so a fast member can
+        // create and remove it before a waiter's next read.
+        if (event?.type === 'NodeCreated') entered = true;
       }
       return true;
     } catch (error) {
@@ -185,19 +189,50 @@ export class DistributedDoubleBarrier {
     }
   }
 
-  /** Creates this member's ephemeral node (parents as containers); one already there is ours. */
+  /**
+   * Creates this member's ephemeral node (parents as containers) on the current session. A node
+   * already there is ours if this session made it (a retried create whose first reply was lost);
+   * one of an older session of ours, which the server has not removed yet, is deleted and made
+   * again, because it vanishes whenever the server ends that session.
+   */
   private async createMember(bound: WaitBound): Promise<void> {
-    await retry(
-      () =>
-        createWithParents(this.client, this.memberPath, undefined, {
-          mode: CreateMode.EPHEMERAL,
-          signal: bound.signal,
-        }),
-      { ...FOREVER, signal: bound.signal },
-    ).catch((error: unknown) => {
-      // A retried create whose first reply was lost: the node is this session's (its name is ours alone).
-      if (!hasCode(error, 'NODEEXISTS')) throw error;
+    const signal = bound.signal;
+    for (;;) {
+      try {
+        await retry(
+          () =>
+            createWithParents(this.client, this.memberPath, undefined, {
+              mode: CreateMode.EPHEMERAL,
+              signal,
+            }),
+          { ...FOREVER, signal },
+        );
+        return;
+      } catch (error) {
+        if (!hasCode(error, 'NODEEXISTS')) throw error;
+      }
+      const stat = await retry(() => this.client.exists(this.memberPath, { signal }), {
+        ...FOREVER,
+        signal,
+      });
+      if (stat?.ephemeralOwner === this.client.sessionId) return;
+      if (stat === null) continue;
+      await retry(() => this.client.delete(this.memberPath, stat.version), {
+        ...FOREVER,
+        signal,
+      }).catch((error: unknown) => {
+        if (!hasCode(error, 'NONODE') && !hasCode(error, 'BADVERSION')) throw error;
+      });
+    }
+  }
+
+  /** Whether this member's node exists and belongs to the client's current session. */
+  private async holdsMember(signal: AbortSignal): Promise<boolean> {
+    const stat = await retry(() => this.client.exists(this.memberPath, { signal }), {
+      ...FOREVER,
+      signal,
     });
+    return stat !== null && stat.ephemeralOwner === this.client.sessionId;
   }
 
   /** True when `ready` exists, or this member completes the count (and creates `ready`). */
@@ -211,10 +246,11 @@ export class DistributedDoubleBarrier {
     const members = (
       await retry(() => this.client.getChildren(this.path, { signal }), { ...FOREVER, signal })
     ).filter((name) => name !== READY_NODE);
-    if (!members.includes(this.memberName)) {
-      // The session that held our node expired and a new one took over: enter again.
+    if (!(await this.holdsMember(signal))) {
+      // The session that held our node expired and a new one took over: enter again. A node of
+      // the old session still listed does not count: it goes when the server ends that session.
       await this.createMember(bound);
-      members.push(this.memberName);
+      if (!members.includes(this.memberName)) members.push(this.memberName);
     }
     if (members.length < this.memberQty) return false;
     await retry(

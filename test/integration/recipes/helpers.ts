@@ -71,6 +71,43 @@ export async function expireSession(
   await until(() => client.state === 'connected', 'the renewed session to connect', 15_000);
 }
 
+/**
+ * The client's session ends for the client but lives on on the server: the client is cut off,
+ * another connection takes the session over and keeps it alive, the client gives up on it after
+ * its session timeout and renews once the proxy lets it in again. The old session's ephemeral
+ * nodes stay until the returned keeper is closed. Resolves once the client is on a new session.
+ */
+export async function renewWhileOldSessionLives(client: Client, proxy: TcpProxy): Promise<Client> {
+  const renewed = new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error('no renewal within 30 s')), 30_000);
+    const off = client.on('renewed', () => {
+      clearTimeout(timer);
+      off();
+      resolve();
+    });
+  });
+  const expired = new Promise<void>((resolve) => {
+    const off = client.on('state', (state) => {
+      if (state !== 'expired') return;
+      off();
+      resolve();
+    });
+  });
+  proxy.refuse(true);
+  proxy.cut();
+  await until(() => client.state === 'suspended', 'the client to notice the cut', 15_000);
+  const keeper = await connect(sharedServer().connectString, {
+    session: { id: client.sessionId, password: client.sessionPassword },
+    renewSession: false,
+  });
+  open.push(keeper);
+  await expired;
+  proxy.refuse(false);
+  await renewed;
+  await until(() => client.state === 'connected', 'the renewed session to connect', 15_000);
+  return keeper;
+}
+
 /** A fresh path for one test. */
 export function recipePath(name: string): string {
   return `${uniquePath('recipes')}/${name}`;

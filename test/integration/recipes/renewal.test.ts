@@ -12,7 +12,15 @@ import {
   READY_NODE,
   SharedCount,
 } from '../../../src/recipes/index.js';
-import { expireSession, newClient, proxiedClient, recipePath, sleep, until } from './helpers.js';
+import {
+  expireSession,
+  newClient,
+  proxiedClient,
+  recipePath,
+  renewWhileOldSessionLives,
+  sleep,
+  until,
+} from './helpers.js';
 
 const SHORT_SESSION = { sessionTimeout: 4_000 };
 
@@ -156,6 +164,26 @@ describe('DistributedDoubleBarrier at a renewal', () => {
     expect(await theirs.leave({ timeout: 10_000 })).toBe(true);
     expect(await leaving).toBe(true);
     expect(await other.getChildren(path)).toEqual([]);
+  });
+
+  it("an enter does not count its old session's node, still on the server, as its own", async () => {
+    // The client gave its session up while the server kept it (another connection kept it
+    // alive): the old member node is still there after the renewal, and vanishes later.
+    const { client, proxy } = await proxiedClient(SHORT_SESSION);
+    const other = await newClient();
+    const path = recipePath('double-old-node');
+    const mine = new DistributedDoubleBarrier(client, path, 2);
+    const entering = mine.enter({ timeout: 20_000 });
+    await until(async () => (await other.exists(mine.memberPath)) !== null, 'our member node');
+    const keeper = await renewWhileOldSessionLives(client, proxy);
+    await until(
+      async () => (await other.exists(mine.memberPath))?.ephemeralOwner === client.sessionId,
+      'our member node on the new session',
+    );
+    await keeper.close();
+    const theirs = new DistributedDoubleBarrier(other, path, 2);
+    expect(await theirs.enter({ timeout: 5_000 })).toBe(true);
+    expect(await entering).toBe(true);
   });
 
   it('an enter started while the client is cut off enters on the new session', async () => {

@@ -209,6 +209,10 @@ describe('reentry (scripted client)', () => {
     await first.release();
     expect(server.children('/re')).toHaveLength(1);
     expect(second.signal.aborted).toBe(false);
+    // A released lease is no ticket for reentry, even while another lease holds the node.
+    await expect(mutex.acquire({ reentrantFrom: first })).rejects.toMatchObject({
+      code: 'BADARGUMENTS',
+    });
     await second.release();
     expect(server.children('/re')).toEqual([]);
     // Reentry from a released lease is refused.
