@@ -20,6 +20,14 @@ async function settledMemory(): Promise<NodeJS.MemoryUsage> {
   return process.memoryUsage();
 }
 
+/** Live handles by kind (Timeout, TCPSocketWrap, ...): the timers and sockets sessions keep. */
+function resources(): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const kind of process.getActiveResourcesInfo())
+    counts.set(kind, (counts.get(kind) ?? 0) + 1);
+  return counts;
+}
+
 async function open(n: number): Promise<() => Promise<void>> {
   if (impl === 'ours') {
     const sessions = await openOurs(server!, n, 50);
@@ -35,16 +43,22 @@ async function open(n: number): Promise<() => Promise<void>> {
 // One session first, so lazily loaded modules and one-time caches are not counted per session.
 await (await open(1))();
 const before = await settledMemory();
+const resourcesBefore = resources();
 const close = await open(count);
 // Idle for a moment: connect-time garbage goes, steady-state buffers stay.
 await sleep(1000);
 const after = await settledMemory();
+const resourcesAfter = resources();
 await close();
+const perSession = (kind: string) =>
+  ((resourcesAfter.get(kind) ?? 0) - (resourcesBefore.get(kind) ?? 0)) / count;
 process.stdout.write(
   `${JSON.stringify({
     count,
     heapUsedPerSession: (after.heapUsed - before.heapUsed) / count,
     externalPerSession: (after.external - before.external) / count,
     rssPerSession: (after.rss - before.rss) / count,
+    timersPerSession: perSession('Timeout'),
+    socketsPerSession: perSession('TCPSocketWrap'),
   })}\n`,
 );

@@ -24,8 +24,14 @@ export interface ProbeSpec {
   path: string;
   /** Sessions, one contender each (many-paths: each session contends on every path). */
   sessions: number;
-  /** many-paths: number of lock paths. */
+  /** many-paths (ours, the floor, the official recipe): number of lock paths. */
   paths?: number;
+  /**
+   * many-paths layout: `every-path` (default) has each session contend on every path (one
+   * contender per path and session); `one-path` has session i contend on path i mod paths only,
+   * one contender per session, so `sessions` = paths x contenders per path.
+   */
+  layout?: 'every-path' | 'one-path';
   /** rwlock: share of reads; semaphore: number of leases. */
   readShare?: number;
   leases?: number;

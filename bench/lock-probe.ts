@@ -55,14 +55,11 @@ function oursContenders(spec: ProbeSpec, clients: LockClient[], counter: WatchCo
         const lock = new Mutex(client, spec.path);
         return leaseAcquire(() => lock.acquire(), on(client));
       });
-    case PROBE_LOCK.manyPaths: {
-      return manyPaths(spec).flatMap((path) =>
-        clients.map((client) => {
-          const lock = new Mutex(client, path);
-          return leaseAcquire(() => lock.acquire(), on(client));
-        }),
-      );
-    }
+    case PROBE_LOCK.manyPaths:
+      return spreadOverPaths(spec, clients, (client, path) => {
+        const lock = new Mutex(client, path);
+        return leaseAcquire(() => lock.acquire(), on(client));
+      });
     case PROBE_LOCK.rwlock:
       return clients.map((client, i) => {
         const lock = new ReadWriteLock(client, spec.path);
@@ -93,6 +90,27 @@ function manyPaths(spec: ProbeSpec): string[] {
   return Array.from({ length: spec.paths ?? 1 }, (_, i) => `${spec.path}/p-${i}`);
 }
 
+/**
+ * One contender per (session, path) pair of the many-paths layout: every session on every path,
+ * or (`one-path`) session i on path i mod paths only. A single-path case is one path.
+ */
+function spreadOverPaths<S, C>(
+  spec: ProbeSpec,
+  sessions: readonly S[],
+  contender: (session: S, path: string) => C,
+): C[] {
+  const paths = lockPaths(spec);
+  if (spec.layout === 'one-path') {
+    return sessions.map((session, i) => contender(session, paths[i % paths.length]!));
+  }
+  return paths.flatMap((path) => sessions.map((session) => contender(session, path)));
+}
+
+/** The paths a case's contenders lock (created before the run: the recipes do not create them). */
+function lockPaths(spec: ProbeSpec): string[] {
+  return spec.paths === undefined ? [spec.path] : manyPaths(spec);
+}
+
 /** One holder at a time on one path: the cases where a handoff is well defined. */
 function singleHolder(spec: ProbeSpec): boolean {
   const oneAtATime: string[] = [
@@ -102,7 +120,7 @@ function singleHolder(spec: ProbeSpec): boolean {
     PROBE_LOCK.nzkNoRelist,
     PROBE_LOCK.floor,
   ];
-  return spec.sessions > 1 && oneAtATime.includes(spec.lock);
+  return spec.sessions > 1 && spec.paths === undefined && oneAtATime.includes(spec.lock);
 }
 
 async function measure(spec: ProbeSpec, contenders: Acquire[]) {
@@ -120,10 +138,8 @@ async function runFloor(spec: ProbeSpec): Promise<ProbeResult> {
     (s) => s.close(),
   );
   try {
-    // Many paths: every session contends on every path, one contender per path and session.
-    const paths = spec.lock === PROBE_LOCK.floorManyPaths ? manyPaths(spec) : [spec.path];
-    for (const path of paths) await sessions[0]!.mkdirp(path);
-    const locks = paths.flatMap((path) => sessions.map((session) => new FloorMutex(session, path)));
+    for (const path of lockPaths(spec)) await sessions[0]!.mkdirp(path);
+    const locks = spreadOverPaths(spec, sessions, (session, path) => new FloorMutex(session, path));
     const measured = await measure(
       spec,
       locks.map((lock) => () => lock.acquire()),
@@ -142,9 +158,13 @@ async function run(spec: ProbeSpec): Promise<ProbeResult> {
     const clients = await openNzk(spec.server, spec.sessions);
     try {
       // The recipe does not create its lock path (the benchmark does; a hand-run probe may not).
-      await mkdirpNzk(clients[0]!, spec.path);
+      for (const path of lockPaths(spec)) await mkdirpNzk(clients[0]!, path);
       const relist = spec.lock === PROBE_LOCK.nzkRecipe;
-      const locks = clients.map((client) => new NzkRecipeMutex(client, spec.path, relist));
+      const locks = spreadOverPaths(
+        spec,
+        clients,
+        (client, path) => new NzkRecipeMutex(client, path, relist),
+      );
       const measured = await measure(
         spec,
         locks.map((lock) => () => lock.acquire()),

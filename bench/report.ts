@@ -23,12 +23,19 @@ export interface RunMeta {
     origin: string;
     fsync: boolean | undefined;
     version: string | undefined;
+    /** JVM flags of a server the run started (`--server-jvm`). */
+    jvm?: 'bench' | 'test';
   };
   java: string | undefined;
   timing: { warmupMs: number; durationMs: number; rounds: number };
   quick: boolean;
   seed: number;
   scenarios: string[];
+  /**
+   * `--neighbour`: the busy processes beside the run, the share each aimed at, and the cores'
+   * worth of CPU they actually got over the run (their CPU time / wall time, summed).
+   */
+  neighbour?: { share: number; processes: number; cores: number | undefined };
 }
 
 export interface Ratio {
@@ -45,6 +52,8 @@ export interface Ratio {
   ratio: number;
   /** Interleaved cases: the same ratio round by round (round i of each ran back to back). */
   perRound?: number[];
+  /** Both figures measured beside the CPU-bound neighbour at this share (`--neighbour`). */
+  loaded?: number;
 }
 
 /** Round-by-round ratios of two interleaved figures (undefined when not both interleaved). */
@@ -71,6 +80,7 @@ export function ratios(figures: readonly Figure[]): Ratio[] {
         case: ours.case,
         unit: ours.unit,
         baseline: theirs.impl,
+        ...(ours.loaded === undefined ? {} : { loaded: ours.loaded }),
       };
       const value: Ratio = {
         ...base,
@@ -152,6 +162,10 @@ function describeExtra(figure: Figure): string {
   if (e.minifiedBytes !== undefined) parts.push(`${fmt(e.minifiedBytes)} B minified`);
   if (e.externalBytesPerSession !== undefined)
     parts.push(`external ${fmt(e.externalBytesPerSession)} B/session`);
+  if (e.timersPerSession !== undefined)
+    parts.push(
+      `${fmt(e.timersPerSession, 2)} timers and ${fmt(e.socketsPerSession, 2)} sockets per session`,
+    );
   if (figure.note) parts.push(figure.note);
   return parts.join('; ');
 }
@@ -171,7 +185,7 @@ export function figuresTable(figures: readonly Figure[]): string {
     ['scenario', 'case', 'client', 'value', 'unit', 'p50 ms', 'p99 ms', 'p99.9 ms', 'notes'],
     figures.map((f) => [
       f.scenario,
-      f.case,
+      caseLabel(f),
       f.impl,
       fmt(f.value),
       f.unit,
@@ -183,12 +197,19 @@ export function figuresTable(figures: readonly Figure[]): string {
   );
 }
 
+/** The case, marked when it ran beside the CPU-bound neighbour (the loaded variant). */
+function caseLabel(figure: Pick<Figure, 'case' | 'loaded'>): string {
+  return figure.loaded === undefined
+    ? figure.case
+    : `${figure.case} [loaded ${Math.round(figure.loaded * 100)}%]`;
+}
+
 export function ratiosTable(list: readonly Ratio[]): string {
   return table(
     ['scenario', 'case', 'figure', 'vs', 'ours', 'theirs', 'ours/theirs', 'per round'],
     list.map((r) => [
       r.scenario,
-      r.case,
+      caseLabel(r),
       r.figure === 'value' ? unitLabel(r.unit) : 'CPU µs/op (lower is better)',
       r.baseline,
       fmt(r.ours, r.figure === 'value' ? 0 : 1),
@@ -230,6 +251,14 @@ export function writeReport(meta: RunMeta, results: Results, dir: string): Repor
     `zookeeper-ts benchmark — ${meta.finishedAt}`,
     `server ${meta.server.connectString} (${meta.server.origin}, ZooKeeper ${meta.server.version ?? '?'}, ${fsync}); ` +
       `node ${meta.node}; ${meta.java ?? 'no Java'}; ${meta.cpus} cpus, load ${meta.loadAverage.start.toFixed(1)} → ${meta.loadAverage.end.toFixed(1)}`,
+    ...(meta.neighbour
+      ? [
+          `LOADED: beside a CPU-bound neighbour, ${meta.neighbour.processes} processes each busy ${Math.round(meta.neighbour.share * 100)}% of the time` +
+            (meta.neighbour.cores === undefined
+              ? ''
+              : ` (they got ${meta.neighbour.cores.toFixed(2)} cores' worth of CPU over the run)`),
+        ]
+      : []),
     `warm-up ${meta.timing.warmupMs} ms, then ${meta.timing.rounds} rounds of ${meta.timing.durationMs} ms; figures are medians of rounds; seed ${meta.seed}${meta.quick ? '; --quick' : ''}`,
     '',
     '## Figures',

@@ -7,6 +7,7 @@ import { type Client, connect } from '../src/index.js';
 import { uniquePath } from '../test/harness/index.js';
 import { type JavaRunner, killJavaChildren, prepareJava } from './baselines/java.js';
 import { deleteTree } from './cleanup.js';
+import { type Neighbour, startNeighbour } from './neighbour.js';
 import { DURATION_NOTE, type Options, parseOptions, USAGE } from './options.js';
 import { BENCH_DIR } from './paths.js';
 import { Progress } from './progress.js';
@@ -53,6 +54,9 @@ async function main(): Promise<number> {
 
   let server: BenchServer | undefined;
   let admin: Client | undefined;
+  let neighbour: Neighbour | undefined;
+  let neighbourStarted = 0;
+  let neighbourCores: number | undefined;
   const root = uniquePath('zkts-bench');
   try {
     if (needsServer) {
@@ -60,6 +64,7 @@ async function main(): Promise<number> {
       server = await provideServer({
         server: options.server,
         fsync: options.fsync,
+        testJvm: options.serverJvm === 'test',
         port: options.port,
       });
       progress.note(
@@ -79,6 +84,7 @@ async function main(): Promise<number> {
       timing: options.timing,
       quick: options.quick,
       seed: options.seed,
+      contenders: options.contenders,
       java,
       javaSkipped,
       progress,
@@ -91,9 +97,23 @@ async function main(): Promise<number> {
         return path;
       },
     };
-    const timed = selected.some((s) => s.name !== 'heap' && !OFFLINE.has(s.name));
+    if (options.neighbour !== undefined) {
+      neighbour = startNeighbour(options.neighbour);
+      neighbourStarted = performance.now();
+      progress.note(
+        `neighbour: ${neighbour.processes} busy processes at ${Math.round(options.neighbour * 100)}% of each core`,
+      );
+    }
+    const untimed = new Set(['heap', 'idle-sessions']);
+    const timed = selected.some((s) => !untimed.has(s.name) && !OFFLINE.has(s.name));
     if (timed) await warmServer(ctx, options.quick ? 2000 : 6000);
     for (const scenario of selected) await scenario.run(ctx);
+    if (neighbour) {
+      const cpuMs = neighbour.cpuMs();
+      const wallMs = performance.now() - neighbourStarted;
+      if (cpuMs !== undefined && wallMs > 0) neighbourCores = cpuMs / wallMs;
+      for (const figure of results.figures) figure.loaded = neighbour.share;
+    }
   } catch (err) {
     // Crashed outside any one case (server start, connect): report what we have.
     results.failures.push({
@@ -105,6 +125,7 @@ async function main(): Promise<number> {
     progress.note(`FAILED: ${err instanceof Error ? err.message : String(err)}`);
   } finally {
     progress.step('cleaning up');
+    await neighbour?.stop();
     if (admin) {
       await deleteTree(admin, root).catch((err: unknown) =>
         progress.note(`could not delete ${root}: ${String(err)}`),
@@ -128,6 +149,7 @@ async function main(): Promise<number> {
       origin: server?.origin ?? 'none',
       fsync: server?.fsync,
       version: server?.version,
+      ...(server && server.origin !== 'external' ? { jvm: options.serverJvm } : {}),
     },
     java: java?.version,
     timing: options.timing,
@@ -135,6 +157,13 @@ async function main(): Promise<number> {
     seed: options.seed,
     scenarios: options.scenarios,
   };
+  if (neighbour) {
+    meta.neighbour = {
+      share: neighbour.share,
+      processes: neighbour.processes,
+      cores: neighbourCores,
+    };
+  }
   const report = writeReport(meta, results, outDir);
   process.stdout.write(`${report.text}\n\n`);
   process.stdout.write(

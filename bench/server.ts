@@ -28,11 +28,10 @@ export interface BenchServer {
  * Server JVM flags for measuring rather than for fast test start-up: the harness's C1-only,
  * 192 MB defaults would make the server, not the client, the bottleneck. Appended last, so they win.
  */
-function serverJvmFlags(fsync: boolean): string[] {
+function serverJvmFlags(fsync: boolean, testJvm: boolean): string[] {
   return [
-    '-XX:TieredStopAtLevel=4',
-    '-Xms256m',
-    '-Xmx1g',
+    // `--server-jvm test` keeps the harness's start-up flags (C1 only, 192 MB, serial GC).
+    ...(testJvm ? [] : ['-XX:TieredStopAtLevel=4', '-Xms256m', '-Xmx1g']),
     ...(fsync ? ['-Dzookeeper.forceSync=yes'] : []),
   ];
 }
@@ -40,6 +39,8 @@ function serverJvmFlags(fsync: boolean): string[] {
 export async function provideServer(options: {
   server: string | undefined;
   fsync: boolean;
+  /** Keep the test harness's JVM flags (C1 only, small heap) instead of the measuring ones. */
+  testJvm?: boolean;
   /** Client port of the server started here; undefined: a free port. */
   port: number | undefined;
 }): Promise<BenchServer> {
@@ -58,12 +59,12 @@ export async function provideServer(options: {
   // The ZooKeeper default tick: session timeouts of 4..120 s, as a production server allows.
   const server: ZkServer = await startStandalone({
     tickTime: 2000,
-    jvmFlags: serverJvmFlags(options.fsync),
+    jvmFlags: serverJvmFlags(options.fsync, options.testJvm ?? false),
     ...(options.port === undefined ? {} : { clientPort: options.port }),
   });
   return {
     connectString: server.connectString,
-    origin: 'standalone started by the test harness',
+    origin: `standalone started by the test harness${options.testJvm ? ' (test JVM flags: C1 only, 192 MB)' : ''}`,
     fsync: options.fsync,
     version: await versionOf(server.connectString),
     mntr: () => mntrOf(server.connectString),
@@ -81,7 +82,7 @@ function pidOf(server: ZkServer): number | undefined {
 let ticksPerSecond: number | undefined;
 
 /** utime + stime of a process from /proc (Linux), in ms. */
-function processCpuMs(pid: number | undefined): number | undefined {
+export function processCpuMs(pid: number | undefined): number | undefined {
   if (pid === undefined) return undefined;
   try {
     // The command name (field 2) may contain spaces: count fields after its closing parenthesis.

@@ -38,6 +38,11 @@ export interface Figure extends CaseId {
    * fresh process each, interleaved): per-round ratios compare measurements taken together.
    */
   interleaved?: boolean;
+  /**
+   * Measured beside a CPU-bound neighbour (`--neighbour`): the share of each core it kept busy.
+   * The loaded variant of the case; ratios compare figures of the same run, so both sides carry it.
+   */
+  loaded?: number;
 }
 
 export interface Skip extends CaseId {
@@ -64,6 +69,8 @@ export interface BenchContext {
   timing: Timing;
   quick: boolean;
   seed: number;
+  /** `--contenders`: the mutex scenario's contender counts instead of its own (undefined: its own). */
+  contenders: readonly number[] | undefined;
   java: JavaRunner | undefined;
   /** Why the Java baselines are skipped, when they are. */
   javaSkipped: string | undefined;
@@ -82,5 +89,7 @@ export interface Scenario {
   description: string;
   /** Part of the `--quick` smoke run. */
   quick: boolean;
+  /** Runs only when named with `--scenario` (the scale cases: minutes each, thousands of sessions). */
+  optIn?: boolean;
   run(ctx: BenchContext): Promise<void>;
 }

@@ -1,19 +1,55 @@
-// Heap per idle session: N sessions open in one fresh Node process (see bench/heap-probe.ts).
+// Heap per idle session: N sessions open in one fresh Node process (see bench/heap-probe.ts), ours
+// and node-zookeeper-client. `heap` is the default case (1,000 sessions; --quick 200);
+// `idle-sessions` (opt-in: `--scenario idle-sessions`) measures 256, 1,024 and 10,000 sessions in
+// one process, to show what one session costs as their number grows.
 import { runProbe } from '../child.js';
 import { runCase } from '../run-case.js';
-import { IMPL, type Scenario } from '../types.js';
+import { type BenchContext, IMPL, type Scenario } from '../types.js';
 
 interface ProbeResult {
   count: number;
   heapUsedPerSession: number;
   externalPerSession: number;
   rssPerSession: number;
+  timersPerSession: number;
+  socketsPerSession: number;
 }
 
 function probe(impl: 'ours' | 'nzk', server: string, count: number): Promise<ProbeResult> {
-  return runProbe<ProbeResult>('heap-probe', [impl, server, String(count)], 120_000, [
+  // Opening 10,000 sessions (50 at a time) takes tens of seconds on a busy machine.
+  return runProbe<ProbeResult>('heap-probe', [impl, server, String(count)], 120_000 + count * 30, [
     '--expose-gc',
   ]);
+}
+
+/** Sessions opened in the idle-sessions scenario's cases. */
+export const IDLE_SESSION_COUNTS = [256, 1024, 10_000] as const;
+
+export function idleCaseName(count: number): string {
+  return `idle sessions x${count}`;
+}
+
+async function idleCase(ctx: BenchContext, scenario: string, count: number): Promise<void> {
+  const name = idleCaseName(count);
+  for (const [impl, which] of [
+    [IMPL.ours, 'ours'],
+    [IMPL.nzk, 'nzk'],
+  ] as const) {
+    await runCase(ctx, { scenario, case: name, impl }, async () => {
+      const result = await probe(which, ctx.server, count);
+      return {
+        unit: 'bytes/session',
+        value: result.heapUsedPerSession,
+        extra: {
+          externalBytesPerSession: result.externalPerSession,
+          rssBytesPerSession: result.rssPerSession,
+          timersPerSession: result.timersPerSession,
+          socketsPerSession: result.socketsPerSession,
+        },
+        note: 'heapUsed delta after GC',
+      };
+    });
+  }
 }
 
 export const heap: Scenario = {
@@ -21,24 +57,16 @@ export const heap: Scenario = {
   description: 'heap per idle session, 1,000 sessions in one process (--quick: 200)',
   quick: true,
   async run(ctx) {
-    const count = ctx.quick ? 200 : 1000;
-    const name = `idle sessions x${count}`;
-    for (const [impl, which] of [
-      [IMPL.ours, 'ours'],
-      [IMPL.nzk, 'nzk'],
-    ] as const) {
-      await runCase(ctx, { scenario: 'heap', case: name, impl }, async () => {
-        const result = await probe(which, ctx.server, count);
-        return {
-          unit: 'bytes/session',
-          value: result.heapUsedPerSession,
-          extra: {
-            externalBytesPerSession: result.externalPerSession,
-            rssBytesPerSession: result.rssPerSession,
-          },
-          note: 'heapUsed delta after GC',
-        };
-      });
-    }
+    await idleCase(ctx, 'heap', ctx.quick ? 200 : 1000);
+  },
+};
+
+export const idleSessions: Scenario = {
+  name: 'idle-sessions',
+  description: `heap, timers and sockets per idle session with ${IDLE_SESSION_COUNTS.join(', ')} sessions in one process, ours and node-zookeeper-client`,
+  quick: false,
+  optIn: true,
+  async run(ctx) {
+    for (const count of IDLE_SESSION_COUNTS) await idleCase(ctx, 'idle-sessions', count);
   },
 };

@@ -1,11 +1,12 @@
 // Every scenario, in the order a run takes them.
 import type { Scenario } from '../types.js';
 import { ceiling } from './ceiling.js';
-import { heap } from './heap.js';
+import { heap, idleSessions } from './heap.js';
 import { manyPaths } from './many-paths.js';
 import { mutex } from './mutex.js';
 import { raw } from './raw.js';
 import { exclusive, rwlock, semaphore } from './recipes.js';
+import { scale } from './scale.js';
 import { size } from './size.js';
 
 export const SCENARIOS: readonly Scenario[] = [
@@ -18,6 +19,8 @@ export const SCENARIOS: readonly Scenario[] = [
   semaphore,
   exclusive,
   heap,
+  scale,
+  idleSessions,
 ];
 
 /** Scenarios that need no ZooKeeper. */

@@ -1,32 +1,53 @@
-// Many lock paths at once: each of a few sessions contends on every path, so each path has one
-// contender per session. Total acquisitions/s against the server's write ceiling, ours and the
-// floor (the same safe recipe with the least client work) in interleaved fresh processes, so the
-// run also shows how much of the ceiling the recipe's requests allow at all.
-import { PROBE_LOCK, type ProbeLock } from '../lock-probe-spec.js';
+// Many lock paths at once, in two layouts: each of 4 sessions contends on every one of 64 paths
+// (4 contenders per path, 256 in all, sharing 4 sessions), and 64 paths x 4 sessions with one
+// contender per session (256 sessions, each on one path). Total acquisitions/s against the
+// server's write ceiling, ours, the floor (the same safe recipe with the least client work) and,
+// in the second layout, the official recipe, in interleaved fresh processes.
+import { PROBE_LOCK, type ProbeLock, type ProbeSpec } from '../lock-probe-spec.js';
 import { IMPL, type Scenario } from '../types.js';
 import { type Contestant, interleavedLockCase, probeLockRun } from './lock-cases.js';
 
 export const MANY_PATHS = { paths: 64, sessions: 4 } as const;
 export const MANY_PATHS_CASE = `mutex ${MANY_PATHS.paths} paths x ${MANY_PATHS.sessions} sessions`;
+/** The second layout: the same 256 contenders, one per session. */
+export const MANY_SESSIONS = { paths: 64, perPath: 4 } as const;
+export const MANY_SESSIONS_CASE = `mutex ${MANY_SESSIONS.paths} paths x ${MANY_SESSIONS.perPath} (${MANY_SESSIONS.paths * MANY_SESSIONS.perPath} sessions, one contender each)`;
+
+export const FLOOR_NOTE =
+  'not a library: the safe recipe on hand-built frames over a raw socket, no error handling (bench/baselines/floor.ts)';
 
 export const manyPaths: Scenario = {
   name: 'many-paths',
-  description: `${MANY_PATHS_CASE}: aggregate acquisitions/s vs the write ceiling, ours and the floor`,
+  description: `${MANY_PATHS_CASE}, and ${MANY_SESSIONS_CASE} (not in --quick): aggregate acquisitions/s, ours, the floor, the official recipe`,
   quick: true,
   async run(ctx) {
-    const contestant = (lock: ProbeLock): Contestant['run'] => {
+    const contestant = (
+      lock: ProbeLock,
+      shape: Pick<ProbeSpec, 'sessions' | 'paths' | 'layout'>,
+    ): Contestant['run'] => {
       return async (timing) => {
-        const path = await ctx.casePath(`many-paths-${lock}`);
-        const { sessions, paths } = MANY_PATHS;
-        return probeLockRun(ctx, { lock, path, sessions, paths }, timing);
+        const path = await ctx.casePath(`many-paths-${lock}-${shape.layout ?? 'every-path'}`);
+        return probeLockRun(ctx, { lock, path, ...shape }, timing);
       };
     };
+    const shared = { sessions: MANY_PATHS.sessions, paths: MANY_PATHS.paths };
     await interleavedLockCase(ctx, 'many-paths', MANY_PATHS_CASE, [
-      { impl: IMPL.ours, run: contestant(PROBE_LOCK.manyPaths) },
+      { impl: IMPL.ours, run: contestant(PROBE_LOCK.manyPaths, shared) },
+      { impl: IMPL.floor, note: FLOOR_NOTE, run: contestant(PROBE_LOCK.floorManyPaths, shared) },
+    ]);
+    if (ctx.quick) return;
+    const own = {
+      sessions: MANY_SESSIONS.paths * MANY_SESSIONS.perPath,
+      paths: MANY_SESSIONS.paths,
+      layout: 'one-path',
+    } as const;
+    await interleavedLockCase(ctx, 'many-paths', MANY_SESSIONS_CASE, [
+      { impl: IMPL.ours, run: contestant(PROBE_LOCK.manyPaths, own) },
+      { impl: IMPL.floor, note: FLOOR_NOTE, run: contestant(PROBE_LOCK.floorManyPaths, own) },
       {
-        impl: IMPL.floor,
-        note: 'not a library: the safe recipe on hand-built frames over a raw socket, no error handling (bench/baselines/floor.ts)',
-        run: contestant(PROBE_LOCK.floorManyPaths),
+        impl: IMPL.nzk,
+        note: 'official recipe (re-lists the children after each wake)',
+        run: contestant(PROBE_LOCK.nzkRecipe, own),
       },
     ]);
   },

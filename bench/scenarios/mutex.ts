@@ -70,7 +70,7 @@ export const mutex: Scenario = {
     'one lock path: Mutex vs Curator InterProcessMutex vs node-zookeeper-client recipes, interleaved fresh processes',
   quick: true,
   async run(ctx) {
-    for (const n of ctx.quick ? QUICK_MUTEX_CONTENDERS : MUTEX_CONTENDERS) {
+    for (const n of ctx.contenders ?? (ctx.quick ? QUICK_MUTEX_CONTENDERS : MUTEX_CONTENDERS)) {
       const name = mutexCaseName(n);
       const contestants = CONTESTANTS.filter((c) => {
         if (c.impl !== IMPL.curator || ctx.java) return true;

@@ -161,7 +161,7 @@ export class ExclusiveLock implements Lock {
   }
 
   /** Waits until the holder's node goes (an exists watch; at once if it is already gone). */
-  private waitForRelease(signal: AbortSignal | undefined): Promise<void> {
+  private waitForRelease(signal: AbortSignal | undefined): Promise<unknown> {
     const { client, path } = this;
     return waitForWatch(client, `exists:${path}`, signal, (watch) =>
       client.exists(path, { watch, signal }).then(

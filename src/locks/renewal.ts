@@ -15,7 +15,10 @@ import type { OwnNode } from './nodes.js';
 import type { LockClient } from './types.js';
 
 /** Whether `error` ended a session that the client is replacing by a new one (see above). */
-export function renewedAfter(client: LockClient, error: unknown): boolean {
+export function renewedAfter(
+  client: Pick<LockClient, 'closing' | 'state'>,
+  error: unknown,
+): boolean {
   if (!hasCode(error, 'SESSIONEXPIRED') || client.closing) return false;
   const state = client.state;
   return state !== 'expired' && state !== 'closed' && state !== 'auth-failed';

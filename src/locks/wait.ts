@@ -10,8 +10,9 @@ type Watcher = (event: WatchedEvent) => void;
 /**
  * Waits for one watch to fire. `arm` sets the watch with the watcher it is given, and resolves
  * `'now'` when there is nothing to wait for (the node is already gone, or the link broke: the
- * caller re-checks, never assumes) or `'wait'` once the watch is set. Rejects with the signal's
- * reason on abort, or with `arm`'s error. The watcher is shared by every wait on `key` (see
+ * caller re-checks, never assumes) or `'wait'` once the watch is set. Resolves with the event
+ * that fired (undefined when `arm` said `'now'`). Rejects with the signal's reason on abort, or
+ * with `arm`'s error. The watcher is shared by every wait on `key` (see
  * {@link joinWatcher}): an aborted wait leaves no closure of its own in the client.
  */
 export function waitForWatch(
@@ -19,22 +20,22 @@ export function waitForWatch(
   key: string,
   signal: AbortSignal | undefined,
   arm: (watcher: Watcher) => Promise<'now' | 'wait'>,
-): Promise<void> {
-  return new Promise<void>((resolve, reject) => {
+): Promise<WatchedEvent | undefined> {
+  return new Promise<WatchedEvent | undefined>((resolve, reject) => {
     let settled = false;
-    const finish = (error?: unknown) => {
+    const finish = (error?: unknown, event?: WatchedEvent) => {
       if (settled) return;
       settled = true;
       signal?.removeEventListener('abort', onAbort);
       membership?.leave();
-      if (error === undefined) resolve();
+      if (error === undefined) resolve(event);
       else reject(error);
     };
     const onAbort = () => finish(signal?.reason);
     let membership: WatcherMembership | undefined;
     if (signal?.aborted) return onAbort();
     signal?.addEventListener('abort', onAbort, { once: true });
-    const joined = joinWatcher(client, key, () => finish());
+    const joined = joinWatcher(client, key, (event) => finish(undefined, event));
     membership = joined;
     arm(joined.watcher).then(
       (outcome) => {
@@ -56,7 +57,7 @@ export function waitForChange(
   client: LockClient,
   path: string,
   signal: AbortSignal | undefined,
-): Promise<void> {
+): Promise<WatchedEvent | undefined> {
   return waitForWatch(client, dataWatchKey(path), signal, (watch) =>
     client.getData(path, { watch, signal }).then(
       () => 'wait' as const,

@@ -1,12 +1,16 @@
 // Curator's DistributedBarrier and kazoo's Barrier: one node; while it exists, waiters wait.
 import type { Client } from '../client/client.js';
 import { hasCode, isRetriable } from '../locks/errors.js';
+import { renewedAfter } from '../locks/renewal.js';
 import { ensurePath } from './paths.js';
 import { retry } from './retry.js';
 import { startWait, type WaitOptions, waitForOneWatch } from './wait.js';
 
 /** The part of the client the barriers use (a `Client` is one). */
-export type BarrierClient = Pick<Client, 'create2' | 'delete' | 'exists' | 'getChildren'>;
+export type BarrierClient = Pick<
+  Client,
+  'create2' | 'delete' | 'exists' | 'getChildren' | 'state' | 'closing'
+>;
 
 /**
  * A barrier that is up while its node exists (Curator's `DistributedBarrier`, kazoo's `Barrier`,
@@ -54,8 +58,10 @@ export class DistributedBarrier {
           try {
             gone = (await this.client.exists(this.path, { watch, signal: bound.signal })) === null;
           } catch (error) {
-            // A lost link: look again (the request waits for the next connection).
-            if (!isRetriable(error) || bound.signal.aborted) throw error;
+            // A lost link: look again (the request waits for the next connection). A look queued
+            // for a session that expired: look again on the new one (the node is persistent).
+            const again = isRetriable(error) || renewedAfter(this.client, error);
+            if (!again || bound.signal.aborted) throw error;
             return 'now';
           }
           return gone ? 'now' : 'wait';

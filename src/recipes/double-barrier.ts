@@ -6,13 +6,17 @@ import type { Client } from '../client/client.js';
 import { CreateMode, type Watcher } from '../client/types.js';
 import { hasCode, isRetriable } from '../locks/errors.js';
 import { childPath } from '../locks/naming.js';
+import { renewedAfter } from '../locks/renewal.js';
 import { makeError } from '../protocol/errors.js';
 import { createWithParents } from './paths.js';
 import { retry } from './retry.js';
 import { startWait, type WaitBound, type WaitOptions, waitForOneWatch } from './wait.js';
 
 /** The part of the client {@link DistributedDoubleBarrier} uses (a `Client` is one). */
-export type DoubleBarrierClient = Pick<Client, 'create2' | 'delete' | 'exists' | 'getChildren'>;
+export type DoubleBarrierClient = Pick<
+  Client,
+  'create2' | 'delete' | 'exists' | 'getChildren' | 'state' | 'closing' | 'sessionId'
+>;
 
 /** The name of the child that says every member has entered (Curator's). */
 export const READY_NODE = 'ready';
@@ -71,17 +75,18 @@ export class DistributedDoubleBarrier {
     const bound = startWait(options, this.path);
     let entered = false;
     try {
-      await this.createMember(bound);
+      await this.onNewSession(bound, () => this.createMember(bound));
       while (!entered) {
-        await waitForOneWatch(
-          this.client,
-          `exists:${this.readyPath}`,
-          bound.signal,
-          async (watch) => {
+        const event = await this.onNewSession(bound, () =>
+          waitForOneWatch(this.client, `exists:${this.readyPath}`, bound.signal, async (watch) => {
             entered = await this.checkEntered(watch, bound);
             return entered ? 'now' : 'wait';
-          },
+          }),
         );
+        // The creation of `ready` lets the members in, as in Curator and kazoo, even if it is
+        // gone by the time we could look: kazoo's leave deletes it first, so a fast member can
+        // create and remove it before a waiter's next read.
+        if (event?.type === 'NodeCreated') entered = true;
       }
       return true;
     } catch (error) {
@@ -102,50 +107,18 @@ export class DistributedDoubleBarrier {
    */
   async leave(options: WaitOptions = {}): Promise<boolean> {
     const bound = startWait(options, this.path);
-    let ourNodeShouldExist = true;
+    const ours = { shouldExist: true };
     try {
-      for (;;) {
-        const children = (
-          await retry(() => this.client.getChildren(this.path, { signal: bound.signal }), {
-            ...FOREVER,
-            signal: bound.signal,
-          }).catch((error: unknown) => {
-            if (hasCode(error, 'NONODE')) return [] as string[];
-            throw error;
-          })
-        )
-          .filter((name) => name !== READY_NODE)
-          .sort();
-        if (children.length === 0) break;
-        const ourIndex = children.indexOf(this.memberName);
-        if (ourIndex < 0 && ourNodeShouldExist) {
-          throw makeError('NONODE', `this member's node ${this.memberPath} is missing`, {
-            path: this.memberPath,
-          });
-        }
-        if (children.length === 1 && ourIndex === 0) {
-          await this.deleteMember();
-          break;
-        }
-        const lowest = ourIndex === 0;
-        const watched = childPath(this.path, lowest ? children.at(-1)! : children[0]!);
-        if (!lowest && ourNodeShouldExist) {
-          await this.deleteMember();
-          ourNodeShouldExist = false;
-        }
-        await waitForOneWatch(this.client, `exists:${watched}`, bound.signal, async (watch) => {
-          try {
-            const stat = await this.client.exists(watched, { watch, signal: bound.signal });
-            return stat ? 'wait' : 'now';
-          } catch (error) {
-            if (!isRetriable(error) || bound.signal.aborted) throw error;
-            return 'now';
-          }
-        });
-      }
-      await retry(() => this.client.delete(this.readyPath), FOREVER).catch((error: unknown) => {
-        if (!hasCode(error, 'NONODE')) throw error;
-      });
+      // A step that failed with the old session starts over with a fresh listing: it finds our
+      // node gone (NONODE) unless we had deleted it already, and then it waits on as before.
+      while (
+        (await this.onNewSession(bound, () => this.leaveStep(bound, ours), 'again')) !== 'done'
+      );
+      await this.onNewSession(bound, () =>
+        retry(() => this.client.delete(this.readyPath), FOREVER).catch((error: unknown) => {
+          if (!hasCode(error, 'NONODE')) throw error;
+        }),
+      );
       return true;
     } catch (error) {
       if (bound.timedOut()) return false;
@@ -155,19 +128,111 @@ export class DistributedDoubleBarrier {
     }
   }
 
-  /** Creates this member's ephemeral node (parents as containers); one already there is ours. */
-  private async createMember(bound: WaitBound): Promise<void> {
-    await retry(
-      () =>
-        createWithParents(this.client, this.memberPath, undefined, {
-          mode: CreateMode.EPHEMERAL,
-          signal: bound.signal,
-        }),
-      { ...FOREVER, signal: bound.signal },
-    ).catch((error: unknown) => {
-      // A retried create whose first reply was lost: the node is this session's (its name is ours alone).
-      if (!hasCode(error, 'NODEEXISTS')) throw error;
+  /** One round of {@link leave}: list the members, delete ours if it is our turn, wait for one. */
+  private async leaveStep(
+    bound: WaitBound,
+    ours: { shouldExist: boolean },
+  ): Promise<'done' | 'again'> {
+    const children = (
+      await retry(() => this.client.getChildren(this.path, { signal: bound.signal }), {
+        ...FOREVER,
+        signal: bound.signal,
+      }).catch((error: unknown) => {
+        if (hasCode(error, 'NONODE')) return [] as string[];
+        throw error;
+      })
+    )
+      .filter((name) => name !== READY_NODE)
+      .sort();
+    if (children.length === 0) return 'done';
+    const ourIndex = children.indexOf(this.memberName);
+    if (ourIndex < 0 && ours.shouldExist) {
+      throw makeError('NONODE', `this member's node ${this.memberPath} is missing`, {
+        path: this.memberPath,
+      });
+    }
+    if (children.length === 1 && ourIndex === 0) {
+      await this.deleteMember();
+      return 'done';
+    }
+    const lowest = ourIndex === 0;
+    const watched = childPath(this.path, lowest ? children.at(-1)! : children[0]!);
+    if (!lowest && ours.shouldExist) {
+      await this.deleteMember();
+      ours.shouldExist = false;
+    }
+    await waitForOneWatch(this.client, `exists:${watched}`, bound.signal, async (watch) => {
+      try {
+        const stat = await this.client.exists(watched, { watch, signal: bound.signal });
+        return stat ? 'wait' : 'now';
+      } catch (error) {
+        if (!isRetriable(error) || bound.signal.aborted) throw error;
+        return 'now';
+      }
     });
+    return 'again';
+  }
+
+  /**
+   * Runs `step`; when it failed because its session expired and the client renewed it, runs it
+   * again on the new session (or, with `retried`, returns that instead: the caller starts over).
+   * Anything else, and anything once the wait is over, is passed on.
+   */
+  private async onNewSession<T>(bound: WaitBound, step: () => Promise<T>, retried?: T): Promise<T> {
+    for (;;) {
+      try {
+        return await step();
+      } catch (error) {
+        if (bound.signal.aborted || !renewedAfter(this.client, error)) throw error;
+        if (retried !== undefined) return retried;
+      }
+    }
+  }
+
+  /**
+   * Creates this member's ephemeral node (parents as containers) on the current session. A node
+   * already there is ours if this session made it (a retried create whose first reply was lost);
+   * one of an older session of ours, which the server has not removed yet, is deleted and made
+   * again, because it vanishes whenever the server ends that session.
+   */
+  private async createMember(bound: WaitBound): Promise<void> {
+    const signal = bound.signal;
+    for (;;) {
+      try {
+        await retry(
+          () =>
+            createWithParents(this.client, this.memberPath, undefined, {
+              mode: CreateMode.EPHEMERAL,
+              signal,
+            }),
+          { ...FOREVER, signal },
+        );
+        return;
+      } catch (error) {
+        if (!hasCode(error, 'NODEEXISTS')) throw error;
+      }
+      const stat = await retry(() => this.client.exists(this.memberPath, { signal }), {
+        ...FOREVER,
+        signal,
+      });
+      if (stat?.ephemeralOwner === this.client.sessionId) return;
+      if (stat === null) continue;
+      await retry(() => this.client.delete(this.memberPath, stat.version), {
+        ...FOREVER,
+        signal,
+      }).catch((error: unknown) => {
+        if (!hasCode(error, 'NONODE') && !hasCode(error, 'BADVERSION')) throw error;
+      });
+    }
+  }
+
+  /** Whether this member's node exists and belongs to the client's current session. */
+  private async holdsMember(signal: AbortSignal): Promise<boolean> {
+    const stat = await retry(() => this.client.exists(this.memberPath, { signal }), {
+      ...FOREVER,
+      signal,
+    });
+    return stat !== null && stat.ephemeralOwner === this.client.sessionId;
   }
 
   /** True when `ready` exists, or this member completes the count (and creates `ready`). */
@@ -181,10 +246,11 @@ export class DistributedDoubleBarrier {
     const members = (
       await retry(() => this.client.getChildren(this.path, { signal }), { ...FOREVER, signal })
     ).filter((name) => name !== READY_NODE);
-    if (!members.includes(this.memberName)) {
-      // The session that held our node expired and a new one took over: enter again.
+    if (!(await this.holdsMember(signal))) {
+      // The session that held our node expired and a new one took over: enter again. A node of
+      // the old session still listed does not count: it goes when the server ends that session.
       await this.createMember(bound);
-      members.push(this.memberName);
+      if (!members.includes(this.memberName)) members.push(this.memberName);
     }
     if (members.length < this.memberQty) return false;
     await retry(

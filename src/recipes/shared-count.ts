@@ -3,6 +3,7 @@
 import type { Client } from '../client/client.js';
 import type { WatchedEvent } from '../client/types.js';
 import { hasCode } from '../locks/errors.js';
+import { renewedAfter } from '../locks/renewal.js';
 import { makeError } from '../protocol/errors.js';
 import { createWithParents } from './paths.js';
 import { retry } from './retry.js';
@@ -10,7 +11,7 @@ import { retry } from './retry.js';
 /** The part of the client {@link SharedCount} uses (a `Client` is one). */
 export type SharedCountClient = Pick<
   Client,
-  'create2' | 'delete' | 'getChildren' | 'getData' | 'exists' | 'setData'
+  'create2' | 'delete' | 'getChildren' | 'getData' | 'exists' | 'setData' | 'state' | 'closing'
 >;
 
 /** A count and the node version it was read at: the version {@link SharedCount.trySetCount} checks. */
@@ -184,7 +185,18 @@ export class SharedCount {
       // A deleted node: wait for it to come back (an exists watch fires on its creation).
       if (hasCode(error, 'NONODE')) {
         this.floorVersion = -1;
-        const stat = await this.client.exists(this.path, { watch }).catch(() => null);
+        // Without this watch nothing would ever read the node again: try it through lost links,
+        // and after a renewal read again on the new session.
+        let stat: Awaited<ReturnType<SharedCountClient['exists']>>;
+        try {
+          stat = await retry(() => this.client.exists(this.path, { watch }), {
+            maxAttempts: Number.POSITIVE_INFINITY,
+          });
+        } catch (existsError) {
+          if (renewedAfter(this.client, existsError)) this.rereadWanted = true;
+          else throw existsError;
+          return;
+        }
         // Back already: read it (its exists watch stays armed, and re-reads once more at most).
         if (stat) this.rereadWanted = true;
         return;

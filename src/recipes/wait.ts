@@ -63,14 +63,15 @@ export function startWait(options: WaitOptions = {}, path?: string): WaitBound {
  * Waits for one watch to fire: `arm` sets it with the watcher it is given and resolves `'now'`
  * when there is nothing to wait for, `'wait'` once the watch is set. Watchers on the same `key`
  * (the kind of watch and the path) share one closure in the client, so a wait that gives up
- * leaves nothing behind. Rejects with the signal's reason.
+ * leaves nothing behind. Resolves with the event that fired (undefined when `arm` said
+ * `'now'`); rejects with the signal's reason.
  */
 export function waitForOneWatch(
   client: object,
   key: string,
   signal: AbortSignal,
   arm: (watcher: (event: WatchedEvent) => void) => Promise<'now' | 'wait'>,
-): Promise<void> {
+): Promise<WatchedEvent | undefined> {
   // The lock recipes' wait uses the client only as the key of its shared watchers.
   return waitForWatch(client as LockClient, key, signal, arm);
 }

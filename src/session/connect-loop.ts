@@ -82,34 +82,53 @@ async function pauseUnlessStopped(route: ConnectRoute, ms: number): Promise<bool
 /** One connection: dial, then serve it until it breaks. Returns whether a session was had. */
 async function attempt(route: ConnectRoute, host: HostAddress, budget: number): Promise<boolean> {
   const { clock, stop } = route;
-  const controller = new AbortController();
-  const onStop = () => controller.abort(stop.reason);
-  stop.addEventListener('abort', onStop, { once: true });
-  const timedOut = makeError(
-    'CONNECTIONLOSS',
-    `no handshake from ${formatHost(host)} within ${budget} ms`,
-  );
-  const handshakeTimer = clock.setTimeout(() => controller.abort(timedOut), budget);
+  // An AbortController only for the dial (the transport's seam takes a signal): once connected it
+  // is dropped, and `cut` closes the connection itself. This frame lives as long as the
+  // connection, and an AbortSignal with its listener maps and own hidden class costs about 700
+  // bytes of heap, per session.
+  let dialling: AbortController | null = new AbortController();
+  let cutShort = false;
+  let cutReason: unknown;
   let connection: Connection | null = null;
-  const onAbort = () => connection?.close();
-  controller.signal.addEventListener('abort', onAbort, { once: true });
+  /** Ends the attempt early (the session stops, or the handshake budget ran out). */
+  const cut = (reason: unknown) => {
+    if (cutShort) return;
+    cutShort = true;
+    cutReason = reason;
+    dialling?.abort(reason);
+    connection?.close();
+  };
+  const onStop = () => cut(stop.reason);
+  stop.addEventListener('abort', onStop, { once: true });
+  // Made when the budget runs out, not up front: an error made here would keep its message and
+  // stack trace (about 1 KB) as long as the connection.
+  let timedOut: ZooKeeperError | undefined;
+  const handshakeTimer = clock.setTimeout(() => {
+    timedOut = makeError(
+      'CONNECTIONLOSS',
+      `no handshake from ${formatHost(host)} within ${budget} ms`,
+    );
+    cut(timedOut);
+  }, budget);
   try {
     connection = await route.transport.connect({
       host: host.host,
       port: host.port,
       tls: route.tls,
-      signal: controller.signal,
+      signal: dialling.signal,
     });
+    dialling = null;
     // Stopped (or timed out) while the transport was still dialling: a transport that completes
     // the dial anyway must not get a handshake, which would open a session nobody ends.
-    if (controller.signal.aborted) throw controller.signal.reason;
+    if (cutShort) throw cutReason;
     return await route.serve(connection, host, () => clock.clearTimeout(handshakeTimer));
   } catch (error) {
-    const reason: unknown = controller.signal.aborted ? controller.signal.reason : error;
+    const reason: unknown = cutShort ? cutReason : error;
     // An attempt that connect()'s deadline cut short says only that time ran out: keep the
     // earlier failure (a refused certificate, a refused connection) that says why.
-    const cutShort = reason === timedOut && budget < route.timers().connectTimeout;
-    if (!(cutShort && route.lastError())) route.failed(reason);
+    const outOfTime =
+      timedOut !== undefined && reason === timedOut && budget < route.timers().connectTimeout;
+    if (!(outOfTime && route.lastError())) route.failed(reason);
     if (error instanceof ZooKeeperError && error.code === 'BADARGUMENTS') {
       // The transport refused our settings (e.g. TLS options a runtime cannot honour): no
       // retry can succeed, so stop now with that reason instead of at connectTimeout.
@@ -118,7 +137,6 @@ async function attempt(route: ConnectRoute, host: HostAddress, budget: number): 
     return false;
   } finally {
     clock.clearTimeout(handshakeTimer);
-    controller.signal.removeEventListener('abort', onAbort);
     stop.removeEventListener('abort', onStop);
     connection?.close();
   }

@@ -94,19 +94,22 @@ export class LinkKeeper {
     route.hosts.markConnected();
     route.failed(null);
     this.clearExpiry();
+    // The closures below keep this frame's variables as long as the link lives: they read the
+    // flag, not the response (and its password buffer).
+    const readOnly = response.readOnly;
     // Before any transition: a 'connected' listener may read `server`.
-    this.link = new Link(connection, host, response.readOnly, route.clock, route.identity.timers, {
+    this.link = new Link(connection, host, readOnly, route.clock, route.identity.timers, {
       ping: () => route.outbox.push({ kind: 'control', frame: PING_FRAME }),
       dead: (error) => route.failed(error),
     });
     const sasl = route.sasl;
-    if (!sasl) route.open(connection, response.readOnly);
+    if (!sasl) route.open(connection, readOnly);
     else
       saslOnConnection(sasl, route.pending, connection, {
         nextXid: () => route.nextXid(),
         sent: () => this.current?.heartbeat.sent(),
         done: () => {
-          if (this.isCurrent(connection)) route.open(connection, response.readOnly);
+          if (this.isCurrent(connection)) route.open(connection, readOnly);
         },
         failed: (error) => route.authFailed(error),
       });

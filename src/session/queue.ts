@@ -1,7 +1,8 @@
 // A FIFO with O(1) push and shift: 10,000 requests in flight on one connection must not pay
 // Array.prototype.shift's O(n) per reply.
 export class Deque<T> {
-  private items: (T | undefined)[] = new Array(16);
+  // Empty until the first push: a session has three deques, most of them idle most of the time.
+  private items: (T | undefined)[] = [];
   private head = 0;
   private count = 0;
 
@@ -48,7 +49,7 @@ export class Deque<T> {
   }
 
   private grow(): void {
-    const next: (T | undefined)[] = new Array(this.items.length * 2);
+    const next: (T | undefined)[] = new Array(Math.max(16, this.items.length * 2));
     for (let i = 0; i < this.count; i++) {
       next[i] = this.items[(this.head + i) & (this.items.length - 1)];
     }

@@ -54,23 +54,45 @@ function ancestorsAndSelf(path: string): string[] {
   return out;
 }
 
+/**
+ * The one empty map every registry starts with in place of each of its six maps: most sessions
+ * never watch some kinds (and an idle one none), and an empty Map costs about 180 bytes of heap.
+ * Reading, deleting from and clearing it are harmless; writing goes through `own()`, which swaps
+ * in a map of the registry's own first, and would throw here, so a missed swap cannot leak a
+ * watch into every session.
+ */
+class NoEntries extends Map<string, never> {
+  override set(): this {
+    throw new Error('WatchRegistry: write to the shared empty map');
+  }
+}
+const NONE: Map<string, never> = new NoEntries();
+
 export class WatchRegistry {
   private readonly oneShot: Record<OneShotKind, Map<string, Set<Watcher>>> = {
-    data: new Map(),
-    exist: new Map(),
-    child: new Map(),
+    data: NONE,
+    exist: NONE,
+    child: NONE,
   };
-  private readonly persistent = new Map<string, Set<PersistentListener>>();
-  private readonly recursive = new Map<string, Set<PersistentListener>>();
+  private persistent: Map<string, Set<PersistentListener>> = NONE;
+  private recursive: Map<string, Set<PersistentListener>> = NONE;
   /** addWatch requests in flight per path: the server watch they set must not be removed. */
-  private readonly adding = new Map<string, number>();
+  private adding: Map<string, number> = NONE;
 
   add(kind: OneShotKind, path: string, watcher: Watcher): void {
-    addTo(this.oneShot[kind], path, watcher);
+    let map = this.oneShot[kind];
+    if (map === NONE) map = this.oneShot[kind] = new Map();
+    addTo(map, path, watcher);
   }
 
   addPersistent(path: string, recursive: boolean, listener: PersistentListener): void {
-    addTo(recursive ? this.recursive : this.persistent, path, listener);
+    if (recursive) {
+      if (this.recursive === NONE) this.recursive = new Map();
+      addTo(this.recursive, path, listener);
+    } else {
+      if (this.persistent === NONE) this.persistent = new Map();
+      addTo(this.persistent, path, listener);
+    }
   }
 
   /** Removes one persistent listener; returns true when no listener of that mode is left on the path. */
@@ -98,6 +120,7 @@ export class WatchRegistry {
 
   /** Counts an addWatch for `path` as in flight; returns the function that ends it (idempotent). */
   beginAdd(path: string): () => void {
+    if (this.adding === NONE) this.adding = new Map();
     this.adding.set(path, (this.adding.get(path) ?? 0) + 1);
     let done = false;
     return () => {

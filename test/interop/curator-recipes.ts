@@ -45,7 +45,19 @@ export async function startCuratorRecipe(
   const args = ['-XX:TieredStopAtLevel=1', '-XX:+UseSerialGC', '-Xss512k', '-Xmx64m', '-cp'];
   args.push(classPath(classes), 'RecipePeer', connectString, command, path);
   if (arg !== undefined) args.push(arg);
-  const child = spawn('java', args, { stdio: ['pipe', 'pipe', 'pipe'] });
+  return startRecipeProcess(`curator ${command}`, 'java', args);
+}
+
+/**
+ * Starts a recipe peer speaking the line protocol of RecipePeer (`ready` once connected, `go` on
+ * stdin runs the command, `error <message>` on failure) and waits for it to connect.
+ */
+export async function startRecipeProcess(
+  label: string,
+  executable: string,
+  args: string[],
+): Promise<CuratorRecipeRun> {
+  const child = spawn(executable, args, { stdio: ['pipe', 'pipe', 'pipe'] });
   running.add(child);
   child.on('exit', () => running.delete(child));
   const seen: string[] = [];
@@ -69,14 +81,12 @@ export async function startCuratorRecipe(
         if (settled) return;
         const error = seen.find((text) => text.startsWith('error '));
         settled = true;
-        if (error) return reject(new Error(`curator ${command}: ${error} ${stderr}`));
+        if (error) return reject(new Error(`${label}: ${error} ${stderr}`));
         const index = seen.findIndex((text) => text.startsWith(prefix));
         if (index >= 0) return resolve(seen.splice(index, 1)[0]!);
         if (child.exitCode !== null || Date.now() > deadline) {
           // Exited or out of time: nothing more will come.
-          return reject(
-            new Error(`curator ${command}: no "${prefix}" line (${seen.join(' | ')}) ${stderr}`),
-          );
+          return reject(new Error(`${label}: no "${prefix}" line (${seen.join(' | ')}) ${stderr}`));
         }
         settled = false;
         waiters.push(check);

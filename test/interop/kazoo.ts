@@ -5,7 +5,7 @@ import { LockPeer } from './peer.js';
 
 const SCRIPT = fileURLToPath(new URL('./python/lock_peer.py', import.meta.url));
 /** Debian's interpreter: python3-kazoo installs for it, not for whatever python3 is first on PATH. */
-const PYTHON = '/usr/bin/python3';
+export const PYTHON = '/usr/bin/python3';
 
 /**
  * kazoo's lock recipes, as the peer uses them: Lock, Lock with `extra_lock_patterns=['-lock-']`,

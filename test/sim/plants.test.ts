@@ -104,6 +104,9 @@ describe('planted bugs are found', () => {
     ['semaphore-misses-a-lease', /semaphore over its bound|stuck queue/, 6],
     ['multilock-misses-a-holder', /two holders|stuck queue/, 6],
     ['exclusive-node-exists-is-mine', /two holders|fencing token went back/, 6],
+    // The TreeCache (cache workload): a resync that does not re-read, answers applied out of order.
+    ['cache-resync-skips-reread', /cache differs from the server at a quiescent point/, 12],
+    ['cache-applies-out-of-order', /cache differs from the server at a quiescent point/, 8],
   ];
   for (const [plant, expected, budget] of cases) {
     it(`${plant}: a violation within ${budget} seeds`, () => {

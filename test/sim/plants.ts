@@ -8,9 +8,11 @@ import type { Leadership, Lease, LockClient, LockOptions } from '../../src/locks
 import { encodeRequest } from '../../src/protocol/codecs.js';
 import { OpCode } from '../../src/protocol/ops.js';
 import { Reader } from '../../src/protocol/reader.js';
+import type { TreeCacheClient } from '../../src/recipes/index.js';
 import type { Connection, Transport } from '../../src/session/transport.js';
 import { forwardLockClient } from '../support/forward-lock-client.js';
 import { serverCodecs as codecs, readRequestHeader } from '../wire/server-codecs.js';
+import { cachePlants } from './plants-cache.js';
 import { leasePlants } from './plants-leases.js';
 import { recipePlants } from './plants-recipes.js';
 import type { World } from './world.js';
@@ -42,6 +44,8 @@ export interface Plant {
   term?(term: Leadership, client: Client, world: World): Leadership;
   /** The transport the client uses. */
   transport?(transport: Transport): Transport;
+  /** The client the TreeCache sees (the `cache` workload). */
+  cacheClient?(client: Client, world: World): TreeCacheClient;
 }
 
 /**
@@ -272,6 +276,7 @@ export const plants: Record<string, Plant> = {
   },
   ...leasePlants,
   ...recipePlants,
+  ...cachePlants,
   'wrap-text-order': {
     name: 'wrap-text-order',
     description:

@@ -70,6 +70,15 @@ describe('deterministic simulation', () => {
     expect(summary.totals.handoffs).toBeGreaterThan(250);
   }, 120_000);
 
+  it("the TreeCache equals the server's tree at every quiescent point, across faults and renewals", () => {
+    const args = ['--from', '1', '--count', '20', '--duration', '15000', '--workload', 'cache'];
+    const summary = sim(args);
+    expect(explain(summary)).toBe('');
+    // The invariant was judged often, and the cache's client lived through expiries.
+    expect(summary.totals.cacheChecks).toBeGreaterThan(100);
+    expect(summary.totals.renewals).toBeGreaterThan(0);
+  }, 120_000);
+
   it('the election (LeaderLatch workload) keeps one leader, also with the counters at their limit', () => {
     for (const wrap of [[], ['--wrap']]) {
       const args = ['--from', '1', '--count', '20', '--duration', '15000', '--workload', 'latch'];

@@ -10,10 +10,15 @@ import type { DataTree } from './model/tree.js';
 import { SimNetwork } from './net.js';
 import { type Plant, plants } from './plants.js';
 import { workloads as queueWorkloads, type Workload } from './workloads.js';
+import { cacheWorkload } from './workloads-cache.js';
 import { recipeWorkloads } from './workloads-recipes.js';
 
 /** Every workload a world may draw: the queue locks' and the other recipes'. */
-const workloads: Record<string, Workload> = { ...queueWorkloads, ...recipeWorkloads };
+const workloads: Record<string, Workload> = {
+  ...queueWorkloads,
+  ...recipeWorkloads,
+  cache: cacheWorkload,
+};
 
 export interface WorldOptions {
   seed: number;

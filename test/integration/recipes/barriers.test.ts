@@ -1,5 +1,6 @@
 // DistributedBarrier and DistributedDoubleBarrier against the real server.
 import { describe, expect, it } from 'vitest';
+import { Op } from '../../../src/index.js';
 import {
   DistributedBarrier,
   DistributedDoubleBarrier,
@@ -90,6 +91,19 @@ describe('DistributedDoubleBarrier', () => {
     expect(await barriers[2]!.leave({ timeout: 10_000 })).toBe(true);
     expect(await Promise.all(leaving)).toEqual([true, true]);
     expect(await clients[0]!.getChildren(path)).toEqual([]);
+  });
+
+  it('lets waiters in when ready was created, even if a member removed it again at once', async () => {
+    // Curator's and kazoo's rule: the creation of `ready` is the signal. kazoo's leave deletes
+    // `ready` first, so a fast kazoo member can create and delete it before a waiter looks.
+    const [a, b, fast] = [await newClient(), await newClient(), await newClient()];
+    const path = recipePath('double-fast');
+    const ours = [a, b].map((zk) => new DistributedDoubleBarrier(zk, path, 3));
+    const entering = ours.map((barrier) => barrier.enter({ timeout: 5_000 }));
+    await sleep(300);
+    const ready = `${path}/${READY_NODE}`;
+    await fast.multi([Op.create(ready), Op.delete(ready)]);
+    expect(await Promise.all(entering)).toEqual([true, true]);
   });
 
   it('enter times out with false and takes its node away', async () => {

@@ -1,6 +1,7 @@
 // SharedCount and DistributedAtomicLong against the real server: byte layout, compare-and-set,
 // change events, concurrent increments from several clients.
 import { describe, expect, it } from 'vitest';
+import { makeError } from '../../../src/protocol/errors.js';
 import { DistributedAtomicLong, encodeLong, SharedCount } from '../../../src/recipes/index.js';
 import { newClient, proxiedClient, recipePath, until } from './helpers.js';
 
@@ -56,6 +57,39 @@ describe('SharedCount', () => {
     const count = new SharedCount(zk, path, 3);
     await count.start();
     await other.delete(path);
+    await other.create(path, new Uint8Array([0, 0, 0, 9]));
+    await until(() => count.getCount() === 9, 'the re-created value');
+    count.close();
+  });
+
+  it('follows a deleted node back even when watching for its return first fails (lost link)', async () => {
+    const [zk, other] = [await newClient(), await newClient()];
+    const path = recipePath('recreate-lost');
+    // The real client, except that the first exists (the watch for the node's return) fails as
+    // a lost connection would.
+    let failed = false;
+    const flaky = {
+      create2: zk.create2.bind(zk),
+      delete: zk.delete.bind(zk),
+      getChildren: zk.getChildren.bind(zk),
+      getData: zk.getData.bind(zk),
+      setData: zk.setData.bind(zk),
+      get state() {
+        return zk.state;
+      },
+      get closing() {
+        return zk.closing;
+      },
+      exists: ((...args: Parameters<typeof zk.exists>) => {
+        if (failed) return zk.exists(...args);
+        failed = true;
+        return Promise.reject(makeError('CONNECTIONLOSS', 'the link dropped (injected)'));
+      }) as typeof zk.exists,
+    };
+    const count = new SharedCount(flaky, path, 3);
+    await count.start();
+    await other.delete(path);
+    await until(() => failed, 'the watch for the return to be tried');
     await other.create(path, new Uint8Array([0, 0, 0, 9]));
     await until(() => count.getCount() === 9, 'the re-created value');
     count.close();

@@ -3,6 +3,10 @@
 import { afterEach } from 'vitest';
 import { type Client, type ConnectOptions, connect } from '../../../src/index.js';
 import { sharedServer, TcpProxy, uniquePath } from '../../harness/index.js';
+import { until } from '../locks/helpers.js';
+
+// The lock tests' polling helpers, the same for the recipes.
+export { sleep, until } from '../locks/helpers.js';
 
 const open: Client[] = [];
 const proxies: TcpProxy[] = [];
@@ -34,10 +38,77 @@ export async function proxiedClient(
   return { client, proxy };
 }
 
+/**
+ * Has the server expire `client`'s session while the client is cut off: the proxy refuses and
+ * cuts it, another connection resumes the session and closes it. `whileAway` runs before the
+ * client may reconnect (changes made then are ones its watches cannot have seen). Resolves once
+ * the client has renewed its session.
+ */
+export async function expireSession(
+  client: Client,
+  proxy: TcpProxy,
+  whileAway: () => Promise<void> = async () => {},
+): Promise<void> {
+  const renewed = new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error('no renewal within 20 s')), 20_000);
+    const off = client.on('renewed', () => {
+      clearTimeout(timer);
+      off();
+      resolve();
+    });
+  });
+  proxy.refuse(true);
+  proxy.cut();
+  await until(() => client.state === 'suspended', 'the client to notice the cut', 15_000);
+  const thief = await connect(sharedServer().connectString, {
+    session: { id: client.sessionId, password: client.sessionPassword },
+    renewSession: false,
+  });
+  await thief.close();
+  await whileAway();
+  proxy.refuse(false);
+  await renewed;
+  await until(() => client.state === 'connected', 'the renewed session to connect', 15_000);
+}
+
+/**
+ * The client's session ends for the client but lives on on the server: the client is cut off,
+ * another connection takes the session over and keeps it alive, the client gives up on it after
+ * its session timeout and renews once the proxy lets it in again. The old session's ephemeral
+ * nodes stay until the returned keeper is closed. Resolves once the client is on a new session.
+ */
+export async function renewWhileOldSessionLives(client: Client, proxy: TcpProxy): Promise<Client> {
+  const renewed = new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error('no renewal within 30 s')), 30_000);
+    const off = client.on('renewed', () => {
+      clearTimeout(timer);
+      off();
+      resolve();
+    });
+  });
+  const expired = new Promise<void>((resolve) => {
+    const off = client.on('state', (state) => {
+      if (state !== 'expired') return;
+      off();
+      resolve();
+    });
+  });
+  proxy.refuse(true);
+  proxy.cut();
+  await until(() => client.state === 'suspended', 'the client to notice the cut', 15_000);
+  const keeper = await connect(sharedServer().connectString, {
+    session: { id: client.sessionId, password: client.sessionPassword },
+    renewSession: false,
+  });
+  open.push(keeper);
+  await expired;
+  proxy.refuse(false);
+  await renewed;
+  await until(() => client.state === 'connected', 'the renewed session to connect', 15_000);
+  return keeper;
+}
+
 /** A fresh path for one test. */
 export function recipePath(name: string): string {
   return `${uniquePath('recipes')}/${name}`;
 }
-
-// The lock tests' polling helpers, the same for the recipes.
-export { sleep, until } from '../locks/helpers.js';

@@ -11,7 +11,7 @@ const run = promisify(execFile);
 
 describe('bench options', () => {
   it('--help says how long a run takes and where a run writes', () => {
-    expect(USAGE).toMatch(/full run takes about 12 minutes/);
+    expect(USAGE).toMatch(/full run takes about 14 minutes/);
     expect(USAGE).toMatch(/bench\/results\/local/);
     expect(USAGE).toMatch(/--port <n>/);
   });
@@ -25,6 +25,46 @@ describe('bench options', () => {
     expect(() => parseOptions(['--port', '2181', '--server', 'zk:2181'])).toThrow(
       /with --server .* it starts none/,
     );
+  });
+
+  it('--neighbour takes an optional share (bare: the default 0.5), which must be in (0, 1]', () => {
+    const share = (argv: string[]) => {
+      const options = parseOptions(argv);
+      return options === 'help' ? 'help' : options.neighbour;
+    };
+    expect(share([])).toBeUndefined();
+    expect(share(['--neighbour'])).toBe(0.5);
+    expect(share(['--neighbour', '--quick'])).toBe(0.5);
+    expect(share(['--neighbour', '0.8', '--quick'])).toBe(0.8);
+    expect(share(['--neighbour=0.25'])).toBe(0.25);
+    expect(() => parseOptions(['--neighbour', '1.5'])).toThrow(/--neighbour must be a share/);
+    expect(() => parseOptions(['--neighbour=0'])).toThrow(/--neighbour must be a share/);
+  });
+
+  it('the scale scenarios run only when named: never in the default run or --quick', () => {
+    const scenarios = (argv: string[]) => {
+      const options = parseOptions(argv);
+      return options === 'help' ? [] : options.scenarios;
+    };
+    for (const argv of [[], ['--quick']]) {
+      expect(scenarios(argv)).not.toContain('scale');
+      expect(scenarios(argv)).not.toContain('idle-sessions');
+      expect(scenarios(argv)).toContain('mutex');
+    }
+    expect(scenarios(['--scenario', 'scale', '--scenario', 'idle-sessions'])).toEqual([
+      'scale',
+      'idle-sessions',
+    ]);
+  });
+
+  it('--contenders and --server-jvm are checked', () => {
+    const options = parseOptions(['--contenders', '1,16', '--server-jvm', 'test']);
+    expect(options !== 'help' && options.contenders).toEqual([1, 16]);
+    expect(options !== 'help' && options.serverJvm).toBe('test');
+    const defaults = parseOptions([]);
+    expect(defaults !== 'help' && defaults.serverJvm).toBe('bench');
+    expect(() => parseOptions(['--contenders', '1,x'])).toThrow(/--contenders must be/);
+    expect(() => parseOptions(['--server-jvm', 'fast'])).toThrow(/bench or test/);
   });
 
   it('a default run writes into bench/results/local (ignored), never the tracked reference', async () => {
@@ -48,7 +88,7 @@ describe('bench options', () => {
         timeout: 60_000,
       },
     );
-    expect(stdout).toMatch(/^zookeeper-ts benchmark: the full run takes about 12 minutes/);
+    expect(stdout).toMatch(/^zookeeper-ts benchmark: the full run takes about 14 minutes/);
     expect(stdout).toMatch(
       /Wrote bench\/results\/local\/latest\.json, bench\/results\/local\/run-/,
     );

@@ -79,6 +79,36 @@ describe('WatchRegistry', () => {
     expect(reg.hasOneShot('data', '/x')).toBe(true);
   });
 
+  it('keeps each registry its own although all start without maps: nothing added in one shows in another', () => {
+    const first = new WatchRegistry();
+    const second = new WatchRegistry();
+    const r = recorder();
+    const { l } = listener();
+    first.add('data', '/a', r.watcher);
+    first.add('exist', '/a', r.watcher);
+    first.add('child', '/a', r.watcher);
+    first.addPersistent('/p', false, l);
+    first.addPersistent('/r', true, l);
+    const done = first.beginAdd('/p');
+    expect(second.paths()).toEqual({
+      data: [],
+      exist: [],
+      child: [],
+      persistent: [],
+      persistentRecursive: [],
+    });
+    expect(second.isAdding('/p')).toBe(false);
+    expect(first.isAdding('/p')).toBe(true);
+    done();
+    expect(first.isAdding('/p')).toBe(false);
+    // A registry that never had a watch takes every removal and ending quietly.
+    second.dispatch('NodeDeleted', '/a');
+    expect(second.removeOneShot('/a', ['data', 'exist', 'child'])).toBe(false);
+    expect(second.removePersistent('/p', false, l)).toBe(true);
+    second.endAll('closed', new Error('closed'));
+    expect(first.paths().data).toEqual(['/a']);
+  });
+
   it('ends everything when the session ends: None events and listener ends', () => {
     const reg = new WatchRegistry();
     const w = recorder();

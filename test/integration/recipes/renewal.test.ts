@@ -1,0 +1,296 @@
+// The counters, barriers and the guaranteed delete across a session renewal (the server expired
+// the session while the client was cut off, and the client opened a new one), on the real
+// server: what docs/recipes.md promises at a renewal, and that no wait hangs.
+import { describe, expect, it } from 'vitest';
+import {
+  createWithParents,
+  DistributedAtomicLong,
+  DistributedBarrier,
+  DistributedDoubleBarrier,
+  encodeCount,
+  guaranteedDelete,
+  READY_NODE,
+  SharedCount,
+} from '../../../src/recipes/index.js';
+import {
+  expireSession,
+  newClient,
+  proxiedClient,
+  recipePath,
+  renewWhileOldSessionLives,
+  sleep,
+  until,
+} from './helpers.js';
+
+const SHORT_SESSION = { sessionTimeout: 4_000 };
+
+describe('SharedCount at a renewal', () => {
+  it('hears the value changed while the session was gone, and every change after it', async () => {
+    const { client, proxy } = await proxiedClient(SHORT_SESSION);
+    const writer = await newClient();
+    const path = recipePath('count');
+    const count = new SharedCount(client, path, 0);
+    await count.start();
+    const heard: number[] = [];
+    count.onChange(({ count: value }) => heard.push(value));
+    await expireSession(client, proxy, () => writer.setData(path, encodeCount(5)).then(() => {}));
+    await until(() => heard.includes(5), 'the value set while the session was gone');
+    // The watch is armed on the new session: later changes keep coming.
+    for (const value of [6, 7]) {
+      await writer.setData(path, encodeCount(value));
+      await until(() => count.getCount() === value, `the change to ${value} after the renewal`);
+    }
+    expect(heard.slice(-3)).toEqual([5, 6, 7]);
+    // Writes from the renewed client work too.
+    expect(await count.trySetCount(8, count.getVersionedCount().version)).toBe(true);
+    await until(() => heard.includes(8), 'our own set to be heard');
+    count.close();
+  });
+});
+
+describe('DistributedAtomicLong at a renewal', () => {
+  it('keeps counting from the value the node holds, its node untouched by the expiry', async () => {
+    const { client, proxy } = await proxiedClient(SHORT_SESSION);
+    const writer = await newClient();
+    const path = recipePath('long');
+    const counter = new DistributedAtomicLong(client, path);
+    for (let i = 0; i < 3; i++) expect((await counter.increment()).succeeded).toBe(true);
+    await expireSession(client, proxy, async () => {
+      await new DistributedAtomicLong(writer, path).add(10);
+    });
+    expect(await counter.increment()).toMatchObject({
+      succeeded: true,
+      preValue: 13n,
+      postValue: 14n,
+    });
+    expect(await new DistributedAtomicLong(writer, path).get()).toBe(14n);
+  });
+});
+
+describe('DistributedBarrier at a renewal', () => {
+  it('releases a waiter when the barrier was removed while its session was gone', async () => {
+    const { client, proxy } = await proxiedClient(SHORT_SESSION);
+    const other = await newClient();
+    const path = recipePath('barrier');
+    await new DistributedBarrier(other, path).setBarrier();
+    const waiting = new DistributedBarrier(client, path).waitOnBarrier({ timeout: 30_000 });
+    await sleep(100);
+    await expireSession(client, proxy, () => new DistributedBarrier(other, path).removeBarrier());
+    expect(await waiting).toBe(true);
+  });
+
+  it('keeps a waiter waiting while the barrier stands, then releases it on the new session', async () => {
+    const { client, proxy } = await proxiedClient(SHORT_SESSION);
+    const other = await newClient();
+    const path = recipePath('barrier-stands');
+    await new DistributedBarrier(other, path).setBarrier();
+    let released = false;
+    const waiting = new DistributedBarrier(client, path)
+      .waitOnBarrier({ timeout: 30_000 })
+      .then((ok) => {
+        released = true;
+        return ok;
+      });
+    await sleep(100);
+    await expireSession(client, proxy);
+    await sleep(300);
+    expect(released).toBe(false);
+    expect(await other.exists(path)).not.toBeNull();
+    await new DistributedBarrier(other, path).removeBarrier();
+    expect(await waiting).toBe(true);
+  });
+
+  it('a wait started while the client is cut off goes on on the new session', async () => {
+    // Its first look is queued for the old session and fails with SESSIONEXPIRED at the renewal.
+    const { client, proxy } = await proxiedClient(SHORT_SESSION);
+    const other = await newClient();
+    const path = recipePath('barrier-queued');
+    await new DistributedBarrier(other, path).setBarrier();
+    let waiting: Promise<boolean> | undefined;
+    let released = false;
+    await expireSession(client, proxy, async () => {
+      waiting = new DistributedBarrier(client, path).waitOnBarrier({ timeout: 20_000 });
+      void waiting.then(
+        () => {
+          released = true;
+        },
+        () => {},
+      );
+    });
+    await sleep(300);
+    expect(released).toBe(false);
+    await new DistributedBarrier(other, path).removeBarrier();
+    expect(await waiting).toBe(true);
+  });
+
+  it('a waiter on a standing barrier still times out in time across the renewal', async () => {
+    const { client, proxy } = await proxiedClient(SHORT_SESSION);
+    const other = await newClient();
+    const path = recipePath('barrier-timeout');
+    await new DistributedBarrier(other, path).setBarrier();
+    const started = Date.now();
+    let waiting: Promise<boolean> | undefined;
+    await expireSession(client, proxy, async () => {
+      waiting = new DistributedBarrier(client, path).waitOnBarrier({ timeout: 6_000 });
+      waiting.catch(() => {});
+    });
+    expect(await waiting).toBe(false);
+    expect(Date.now() - started).toBeLessThan(8_000);
+  });
+});
+
+describe('DistributedDoubleBarrier at a renewal', () => {
+  it('a waiting enter re-creates its node on the new session and enters with the others', async () => {
+    const { client, proxy } = await proxiedClient(SHORT_SESSION);
+    const other = await newClient();
+    const path = recipePath('double');
+    const mine = new DistributedDoubleBarrier(client, path, 2);
+    const entering = mine.enter({ timeout: 30_000 });
+    await until(async () => (await other.exists(mine.memberPath)) !== null, 'our member node');
+    await expireSession(client, proxy, async () => {
+      // The old session's member node went with it.
+      expect(await other.exists(mine.memberPath)).toBeNull();
+    });
+    await until(async () => (await other.exists(mine.memberPath)) !== null, 'our node again');
+    const theirs = new DistributedDoubleBarrier(other, path, 2);
+    expect(await theirs.enter({ timeout: 10_000 })).toBe(true);
+    expect(await entering).toBe(true);
+    const members = (await other.getChildren(path)).filter((n) => n !== READY_NODE);
+    expect(members.sort()).toEqual(
+      [mine.memberPath, theirs.memberPath].map((p) => p.slice(path.length + 1)).sort(),
+    );
+    // Both leave; the barrier ends empty.
+    const leaving = mine.leave({ timeout: 10_000 });
+    expect(await theirs.leave({ timeout: 10_000 })).toBe(true);
+    expect(await leaving).toBe(true);
+    expect(await other.getChildren(path)).toEqual([]);
+  });
+
+  it("an enter does not count its old session's node, still on the server, as its own", async () => {
+    // The client gave its session up while the server kept it (another connection kept it
+    // alive): the old member node is still there after the renewal, and vanishes later.
+    const { client, proxy } = await proxiedClient(SHORT_SESSION);
+    const other = await newClient();
+    const path = recipePath('double-old-node');
+    const mine = new DistributedDoubleBarrier(client, path, 2);
+    const entering = mine.enter({ timeout: 20_000 });
+    await until(async () => (await other.exists(mine.memberPath)) !== null, 'our member node');
+    const keeper = await renewWhileOldSessionLives(client, proxy);
+    await until(
+      async () => (await other.exists(mine.memberPath))?.ephemeralOwner === client.sessionId,
+      'our member node on the new session',
+    );
+    await keeper.close();
+    const theirs = new DistributedDoubleBarrier(other, path, 2);
+    expect(await theirs.enter({ timeout: 5_000 })).toBe(true);
+    expect(await entering).toBe(true);
+  });
+
+  it('an enter started while the client is cut off enters on the new session', async () => {
+    const { client, proxy } = await proxiedClient(SHORT_SESSION);
+    const other = await newClient();
+    const path = recipePath('double-queued');
+    const mine = new DistributedDoubleBarrier(client, path, 2);
+    let entering: Promise<boolean> | undefined;
+    await expireSession(client, proxy, async () => {
+      entering = mine.enter({ timeout: 20_000 });
+      entering.catch(() => {});
+    });
+    const theirs = new DistributedDoubleBarrier(other, path, 2);
+    expect(await theirs.enter({ timeout: 10_000 })).toBe(true);
+    expect(await entering).toBe(true);
+    const leaving = mine.leave({ timeout: 10_000 });
+    expect(await theirs.leave({ timeout: 10_000 })).toBe(true);
+    expect(await leaving).toBe(true);
+  });
+
+  it('a leave started while the client is cut off rejects with NONODE on the new session', async () => {
+    const { client, proxy } = await proxiedClient(SHORT_SESSION);
+    const other = await newClient();
+    const path = recipePath('double-leave-queued');
+    const mine = new DistributedDoubleBarrier(client, path, 2);
+    const theirs = new DistributedDoubleBarrier(other, path, 2);
+    await Promise.all([mine.enter({ timeout: 10_000 }), theirs.enter({ timeout: 10_000 })]);
+    let leaving: Promise<boolean> | undefined;
+    await expireSession(client, proxy, async () => {
+      leaving = mine.leave({ timeout: 10_000 });
+      leaving.catch(() => {});
+    });
+    await expect(leaving).rejects.toMatchObject({ code: 'NONODE' });
+    expect(await theirs.leave({ timeout: 10_000 })).toBe(true);
+  });
+
+  it('a member whose node went with the old session gets NONODE from leave, at once', async () => {
+    const { client, proxy } = await proxiedClient(SHORT_SESSION);
+    const other = await newClient();
+    const path = recipePath('double-leave');
+    const mine = new DistributedDoubleBarrier(client, path, 2);
+    const theirs = new DistributedDoubleBarrier(other, path, 2);
+    const [a, b] = await Promise.all([
+      mine.enter({ timeout: 10_000 }),
+      theirs.enter({ timeout: 10_000 }),
+    ]);
+    expect([a, b]).toEqual([true, true]);
+    await expireSession(client, proxy);
+    const started = Date.now();
+    await expect(mine.leave({ timeout: 10_000 })).rejects.toMatchObject({ code: 'NONODE' });
+    expect(Date.now() - started).toBeLessThan(2_000);
+    // The other member is not held up by the vanished one: it leaves alone.
+    expect(await theirs.leave({ timeout: 10_000 })).toBe(true);
+  });
+
+  it('a leave waiting on the vanished member ends when the expiry takes its node', async () => {
+    // The lowest-named member waits for the others to go; here the other member is ours, and its
+    // session expires: its node vanishes, which counts as leaving, and the lowest one finishes.
+    const { client, proxy } = await proxiedClient(SHORT_SESSION);
+    const other = await newClient();
+    const path = recipePath('double-gone');
+    const mine = new DistributedDoubleBarrier(client, path, 2);
+    const theirs = new DistributedDoubleBarrier(other, path, 2);
+    await Promise.all([mine.enter({ timeout: 10_000 }), theirs.enter({ timeout: 10_000 })]);
+    const leaving = theirs.leave({ timeout: 20_000 });
+    await expireSession(client, proxy);
+    expect(await leaving).toBe(true);
+  });
+});
+
+describe('guaranteedDelete across faults', () => {
+  it('deletes once the cut link is back', async () => {
+    const { client, proxy } = await proxiedClient(SHORT_SESSION);
+    const other = await newClient();
+    const path = recipePath('gd-cut');
+    await createWithParents(other, path);
+    proxy.freeze('drop');
+    const outcome = guaranteedDelete(client, path, { retry: { baseDelay: 50, maxDelay: 200 } });
+    await sleep(500);
+    expect(await other.exists(path)).not.toBeNull();
+    proxy.thaw();
+    proxy.cut();
+    expect((await outcome).status).toMatch(/^(deleted|gone)$/);
+    expect(await other.exists(path)).toBeNull();
+  });
+
+  it('goes on after the session expired and deletes on the new session', async () => {
+    const { client, proxy } = await proxiedClient(SHORT_SESSION);
+    const other = await newClient();
+    const path = recipePath('gd-expiry');
+    await createWithParents(other, `${path}/child`);
+    let outcome: unknown;
+    let removed = false;
+    await expireSession(client, proxy, async () => {
+      void guaranteedDelete(client, path, {
+        recursive: true,
+        retry: { baseDelay: 50, maxDelay: 500 },
+        onSettled: (result) => {
+          outcome = result;
+        },
+      });
+      await sleep(300);
+      removed = (await other.exists(path)) === null;
+    });
+    expect(removed).toBe(false);
+    await until(() => outcome !== undefined, 'the guaranteed delete to settle', 15_000);
+    expect(outcome).toMatchObject({ status: 'deleted' });
+    expect(await other.exists(path)).toBeNull();
+  });
+});

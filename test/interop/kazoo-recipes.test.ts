@@ -1,0 +1,86 @@
+// Our SharedCount and barriers together with kazoo's on the same nodes (a real kazoo in Python).
+// kazoo's Counter shares a node with our SharedCount only with `support_curator=True` (4
+// big-endian bytes); its default text layout, and our 8-byte DistributedAtomicLong, do not mix.
+import { afterEach, describe, expect, it } from 'vitest';
+import { connect } from '../../src/index.js';
+import {
+  DistributedBarrier,
+  DistributedDoubleBarrier,
+  READY_NODE,
+  SharedCount,
+} from '../../src/recipes/index.js';
+import { sharedServer, uniquePath } from '../harness/index.js';
+import { killRecipePeers } from './curator-recipes.js';
+import { startKazooRecipe } from './kazoo-recipes.js';
+
+afterEach(() => killRecipePeers());
+
+function ourClient() {
+  return connect(sharedServer().connectString, { sessionTimeout: 10_000 });
+}
+
+describe('SharedCount with kazoo', () => {
+  it("kazoo's Counter(support_curator=True) and we increment one node; the total is the sum", async () => {
+    const path = `${uniquePath('interop')}/kazoo-count`;
+    await using zk = await ourClient();
+    const count = new SharedCount(zk, path, 0);
+    await count.start();
+    const kazoo = await startKazooRecipe(
+      sharedServer().connectString,
+      'count-increment',
+      path,
+      '100',
+    );
+    kazoo.go();
+    for (let done = 0; done < 100; ) {
+      const { count: value, version } = count.getVersionedCount();
+      if (await count.trySetCount(value + 1, version)) done++;
+      else await new Promise((resolve) => setTimeout(resolve, 1));
+    }
+    expect(await kazoo.line('done')).toBe('done 100');
+    expect([...(await zk.getData(path)).data]).toEqual([0, 0, 0, 200]);
+    const reader = await startKazooRecipe(sharedServer().connectString, 'count-get', path);
+    reader.go();
+    expect(await reader.line('value')).toBe('value 200');
+    count.close();
+  }, 60_000);
+});
+
+describe('barriers with kazoo', () => {
+  it('DoubleBarrier: a kazoo member and two of ours enter and leave together', async () => {
+    const path = `${uniquePath('interop')}/kazoo-double`;
+    const kazoo = await startKazooRecipe(sharedServer().connectString, 'double-barrier', path, '3');
+    await using a = await ourClient();
+    await using b = await ourClient();
+    const ours = [a, b].map((zk) => new DistributedDoubleBarrier(zk, path, 3));
+    const entering = ours.map((barrier) => barrier.enter({ timeout: 30_000 }));
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect((await a.getChildren(path)).filter((n) => n !== READY_NODE)).toHaveLength(2);
+    kazoo.go();
+    expect(await kazoo.line('entered')).toBe('entered True');
+    expect(await Promise.all(entering)).toEqual([true, true]);
+    const leaving = ours.map((barrier) => barrier.leave({ timeout: 30_000 }));
+    expect(await Promise.all(leaving)).toEqual([true, true]);
+    expect(await kazoo.line('left')).toBe('left True');
+    expect(await a.getChildren(path)).toEqual([]);
+  }, 60_000);
+
+  it('Barrier: a kazoo waiter is released when we remove ours, and ours when kazoo removes it', async () => {
+    const path = `${uniquePath('interop')}/kazoo-barrier`;
+    await using zk = await ourClient();
+    const barrier = new DistributedBarrier(zk, path);
+    await barrier.setBarrier();
+    const waiter = await startKazooRecipe(sharedServer().connectString, 'barrier-wait', path);
+    waiter.go();
+    await expect(waiter.line('released', 700)).rejects.toThrow(/no "released" line/);
+    await barrier.removeBarrier();
+    expect(await waiter.line('released')).toBe('released True');
+
+    await barrier.setBarrier();
+    const waiting = barrier.waitOnBarrier({ timeout: 30_000 });
+    const remover = await startKazooRecipe(sharedServer().connectString, 'barrier-remove', path);
+    remover.go();
+    expect(await remover.line('removed')).toBe('removed True');
+    expect(await waiting).toBe(true);
+  }, 60_000);
+});
