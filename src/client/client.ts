@@ -54,6 +54,14 @@ export class Client implements AsyncDisposable {
     this.core = { session, paths: new Paths(chroot) };
   }
 
+  /**
+   * @internal The session and chroot mapping behind `client` when it is a Client: the seam the
+   * lock engine sends its requests through (src/locks/seam.ts). Undefined for anything else.
+   */
+  static coreOf(client: unknown): ClientCore | undefined {
+    return client instanceof Client ? client.core : undefined;
+  }
+
   /** Connects and resolves once a session is established (see `connect`). */
   static async connect(connectString: string, options: ConnectOptions = {}): Promise<Client> {
     const { session, chroot } = await openSession(connectString, options);

@@ -27,7 +27,7 @@ const CREATE_MODES: ReadonlySet<unknown> = new Set(Object.values(CreateMode));
  * The default ACL, checked and copied once: most creates use it, and copying it for each would
  * be garbage on every lock acquisition.
  */
-const DEFAULT_ACL = Object.freeze(
+export const DEFAULT_ACL = Object.freeze(
   checkAcl(Ids.OPEN_ACL_UNSAFE, '/', 'create').map((entry) =>
     Object.freeze({ perms: entry.perms, id: Object.freeze(entry.id) }),
   ),

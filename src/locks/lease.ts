@@ -45,8 +45,6 @@ export class Holding {
   private loss: AbortController | undefined;
   /** Why the lock is lost, once it is (kept also while nobody has asked for the signal). */
   private lossReason: LockLostError | undefined;
-  private readonly unsubscribe: () => void;
-  private readonly unsubscribeClosing: () => void;
   private leases = 0;
   private stopped = false;
   /** The removal in progress or done; a failed one is forgotten, so that it can be tried again. */
@@ -60,11 +58,7 @@ export class Holding {
 
   constructor(readonly spec: HoldingSpec) {
     this.owner = spec.client.sessionId;
-    this.unsubscribe = spec.client.on('state', (state) => this.onState(state));
-    // The server may delete the node as soon as closeSession reaches it, long before the close
-    // reply comes back: from close() on, someone else may hold the lock.
-    // (Made only by holdNode, which refuses a grant once close() has begun.)
-    this.unsubscribeClosing = spec.client.on('closing', () => this.lose('closed'));
+    holdingsOf(spec.client).add(this);
     this.onState(spec.client.state);
   }
 
@@ -137,8 +131,7 @@ export class Holding {
     if (!this.stopped) {
       this.stopped = true;
       holdEnded(this.spec, this.heldSince, 'released', undefined, this.lossReason !== undefined);
-      this.unsubscribe();
-      this.unsubscribeClosing();
+      holdingsOf(this.spec.client).delete(this);
       this.leave();
       // A node of an expired session goes with it: a delete from the client's new session (or
       // while it seeks one) would only wait, perhaps for ever, to remove what the server removes.
@@ -185,14 +178,16 @@ export class Holding {
     );
   }
 
-  private lose(reason: LockLossReason): void {
+  /** @internal Told by the client's one listener (see {@link holdingsOf}). */
+  lose(reason: LockLossReason): void {
     if (this.lossReason) return;
     this.lossReason = new LockLostError(reason, this.spec.path);
     if (!this.stopped) holdEnded(this.spec, this.heldSince, 'lost', reason);
     this.loss?.abort(this.lossReason);
   }
 
-  private onState(state: SessionState): void {
+  /** @internal Told by the client's one listener (see {@link holdingsOf}). */
+  onState(state: SessionState): void {
     if (state === 'suspended' && this.spec.lossPolicy === 'suspended') this.lose('suspended');
     else if (state === 'expired' || state === 'closed' || state === 'auth-failed') this.lose(state);
   }
@@ -217,6 +212,32 @@ export class Holding {
   };
 }
 
+/** Per client: the holdings that follow its state (see {@link holdingsOf}). */
+const holdingsByClient = new WeakMap<LockClient, Set<Holding>>();
+
+/**
+ * The live holdings of `client`, told of its state changes and of its close by one listener of
+ * each kind per client, made with the first holding: a hold then costs a set entry instead of two
+ * subscriptions with their closures. The server may delete the nodes as soon as closeSession
+ * reaches it, long before the close reply comes back: from close() on, someone else may hold the
+ * lock (holdNode refuses a grant once close() has begun).
+ */
+function holdingsOf(client: LockClient): Set<Holding> {
+  let holdings = holdingsByClient.get(client);
+  if (!holdings) {
+    const live = new Set<Holding>();
+    holdings = live;
+    holdingsByClient.set(client, live);
+    client.on('state', (state) => {
+      for (const holding of [...live]) holding.onState(state);
+    });
+    client.on('closing', () => {
+      for (const holding of [...live]) holding.lose('closed');
+    });
+  }
+  return holdings;
+}
+
 /**
  * Turns a node that won the lock into a lease at once. The node watch is set when the lease's
  * signal is first read (see {@link Holding}), never on the acquire path.
@@ -239,7 +260,8 @@ class LeaseHandle implements Lease {
   private releasing: Promise<void> | undefined;
   /** The last release failed: the next `release()` tries again. */
   private failed = false;
-  private readonly forwardLoss = () => this.own?.abort(this.#holding.lost.reason);
+  /** Passes the holding's loss on to `own`: made with `own`, when the signal is first read. */
+  private forwardLoss: (() => void) | undefined;
 
   constructor(holding: Holding) {
     this.#holding = holding;
@@ -260,12 +282,15 @@ class LeaseHandle implements Lease {
   }
   get signal(): AbortSignal {
     if (!this.own) {
-      this.own = new AbortController();
-      if (this.releasing) this.own.abort(new LeaseReleasedError(this.path));
+      const own = new AbortController();
+      this.own = own;
+      if (this.releasing) own.abort(new LeaseReleasedError(this.path));
       else {
         const lost = this.#holding.lost;
-        if (lost.aborted) this.forwardLoss();
-        else lost.addEventListener('abort', this.forwardLoss, { once: true });
+        const forwardLoss = () => own.abort(lost.reason);
+        this.forwardLoss = forwardLoss;
+        if (lost.aborted) forwardLoss();
+        else lost.addEventListener('abort', forwardLoss, { once: true });
       }
     }
     return this.own.signal;
@@ -278,7 +303,7 @@ class LeaseHandle implements Lease {
     if (!this.releasing) {
       const own = this.own;
       if (own) {
-        this.#holding.lost.removeEventListener('abort', this.forwardLoss);
+        if (this.forwardLoss) this.#holding.lost.removeEventListener('abort', this.forwardLoss);
         if (!own.signal.aborted) own.abort(new LeaseReleasedError(this.path));
       }
       this.track(this.#holding.leaseReleased());

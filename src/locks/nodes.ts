@@ -2,9 +2,11 @@
 import type { Data, Stat } from '../client/types.js';
 import { CreateMode } from '../client/types.js';
 import { isSessionOver } from '../protocol/errors.js';
+import type { CallSink } from '../session/session.js';
 import { hasCode } from './errors.js';
 import { baseName, childPath, type NamingStyle, newOwnerPrefix, parentOf } from './naming.js';
 import { isRetriable, pauseBeforeRetry, retry } from './retry.js';
+import { seamOf } from './seam.js';
 import type { LockClient } from './types.js';
 
 /** Clients known to refuse CONTAINER nodes (servers before 3.5.3); their parents are persistent. */
@@ -101,6 +103,42 @@ export async function deleteNode(client: LockClient, path: string): Promise<void
 }
 
 /**
+ * {@link deleteNode} with its first try sent through the lock seam (a release's one request, with
+ * no promise of the client's call and no retry wrapper); a try that fails with a retriable error
+ * goes on as deleteNode, after the same pause.
+ */
+export function deleteOwnNode(client: LockClient, path: string): Promise<void> {
+  const removal = new NodeRemoval(client, path);
+  seamOf(client).delete(path, removal, 0);
+  return removal.promise;
+}
+
+class NodeRemoval implements CallSink {
+  readonly promise: Promise<void>;
+  private resolve!: () => void;
+  private reject!: (error: unknown) => void;
+
+  constructor(
+    private readonly client: LockClient,
+    private readonly path: string,
+  ) {
+    this.promise = new Promise((resolve, reject) => {
+      this.resolve = resolve;
+      this.reject = reject;
+    });
+  }
+
+  replied(_step: number, error: Error | null): void {
+    if (error === null || isGone(error)) this.resolve();
+    else if (!isRetriable(error)) this.reject(error);
+    else
+      pauseBeforeRetry(error)
+        .then(() => deleteNode(this.client, this.path))
+        .then(this.resolve, this.reject);
+  }
+}
+
+/**
  * Brings the server this client talks to up to date with the leader, so that the next read sees
  * every write committed before now. Needed before a read that looks for a node whose create had
  * an unknown outcome: after a reconnect the client may be on a follower that has not applied the
@@ -183,12 +221,15 @@ export interface ProtectedCreate {
  * mode. After a CONNECTIONLOSS (or any retriable error) it does not create blindly: it lists `dir` and adopts the node that
  * carries its prefix, if the current session owns it; a node left by an older session is deleted,
  * never adopted, and a fresh prefix is used for the next try. Missing parents are created as
- * containers. Progress is recorded in `attempt` for the caller's cleanup.
+ * containers. `firstPrefix`: the prefix of the first try (a create known not to have landed). Progress is recorded in `attempt` for the caller's cleanup.
  */
-export async function createProtected(spec: ProtectedCreate, attempt: Attempt): Promise<OwnNode> {
-  const { client, dir, style, signal } = spec;
-  for (;;) {
-    const prefix = newOwnerPrefix(style);
+export async function createProtected(
+  spec: ProtectedCreate,
+  attempt: Attempt,
+  firstPrefix?: string,
+): Promise<OwnNode> {
+  for (let again = firstPrefix; ; again = undefined) {
+    const prefix = again ?? newOwnerPrefix(spec.style);
     attempt.prefix = prefix;
     const created = await createOnce(spec, prefix);
     if (created) {
@@ -196,31 +237,46 @@ export async function createProtected(spec: ProtectedCreate, attempt: Attempt): 
       attempt.prefix = undefined;
       return created;
     }
-    // The create's outcome is unknown: look for our node by its prefix, on a server brought up
-    // to date first (see syncFirst). No directory means the create cannot have succeeded (first
-    // use, or its container was reaped): just create again.
-    await syncFirst(client, dir, signal);
-    const children = await retry(() => client.getChildren(dir, { signal }), { signal }).catch(
-      (error: unknown) => {
-        if (hasCode(error, 'NONODE') && !signal?.aborted) return [] as string[];
-        throw error;
-      },
-    );
-    for (const name of children) {
-      if (!name.startsWith(prefix)) continue;
-      const path = childPath(dir, name);
-      const stat = await retry(() => client.exists(path, { signal }), { signal });
-      if (stat && stat.ephemeralOwner === client.sessionId) {
-        const node = { path, name, stat };
-        attempt.node = node;
-        attempt.prefix = undefined;
-        return node;
-      }
-      // Not ours to adopt (another session created it): remove it so it blocks nobody.
-      if (stat) await deleteNode(client, path);
-    }
-    attempt.prefix = undefined;
+    const found = await findOwnByPrefix(spec, attempt, prefix);
+    if (found) return found;
   }
+}
+
+/**
+ * After a create under `prefix` whose outcome is unknown: looks for its node by the prefix, on a
+ * server brought up to date first (see syncFirst), and adopts it if the current session owns it
+ * (recorded in `attempt`); a node of an older session is deleted, never adopted. Null when there
+ * is none: the caller creates again, with a fresh prefix. No directory means the create cannot
+ * have succeeded (first use, or its container was reaped).
+ */
+export async function findOwnByPrefix(
+  spec: ProtectedCreate,
+  attempt: Attempt,
+  prefix: string,
+): Promise<OwnNode | null> {
+  const { client, dir, signal } = spec;
+  await syncFirst(client, dir, signal);
+  const children = await retry(() => client.getChildren(dir, { signal }), { signal }).catch(
+    (error: unknown) => {
+      if (hasCode(error, 'NONODE') && !signal?.aborted) return [] as string[];
+      throw error;
+    },
+  );
+  for (const name of children) {
+    if (!name.startsWith(prefix)) continue;
+    const path = childPath(dir, name);
+    const stat = await retry(() => client.exists(path, { signal }), { signal });
+    if (stat && stat.ephemeralOwner === client.sessionId) {
+      const node = { path, name, stat };
+      attempt.node = node;
+      attempt.prefix = undefined;
+      return node;
+    }
+    // Not ours to adopt (another session created it): remove it so it blocks nobody.
+    if (stat) await deleteNode(client, path);
+  }
+  attempt.prefix = undefined;
+  return null;
 }
 
 /** One create; null when it failed with a retriable error (its outcome unknown: look for it). */

@@ -1,32 +1,22 @@
 // The reentrant queue lock behind Mutex and both sides of ReadWriteLock: an EPHEMERAL_SEQUENTIAL
 // contender node per waiter, ordered by sequence number, each waiting on the one node ahead of it
 // whose deletion may let it in. A recipe only says which contenders ahead keep it waiting.
+import { toBytes } from '../client/bytes.js';
 import type { Data } from '../client/types.js';
-import {
-  type AcquireProbe,
-  acquirePlaced,
-  acquireSettles,
-  acquireStarted,
-} from '../telemetry/lock.js';
+import { type AcquireProbe, acquireSettles, acquireStarted } from '../telemetry/lock.js';
+import { Acquisition, type AcquisitionHost } from './acquisition.js';
 import type { SequenceOrder } from './contenders.js';
 import { acquireWithin } from './deadline.js';
 import { checkRecipePath } from './errors.js';
 import { holdNode, reenter } from './lease.js';
-import { childPath, type NamingStyle } from './naming.js';
-import {
-  type Attempt,
-  cleanupAttempt,
-  createProtected,
-  deleteNode,
-  type OwnNode,
-  retryOnConnectionLoss,
-  settleWhileConnected,
-} from './nodes.js';
+import type { NamingStyle } from './naming.js';
+import { deleteOwnNode, type OwnNode, retryOnConnectionLoss } from './nodes.js';
 import { queueOrder } from './order.js';
-import { PAST_LIMIT, type Place, placeInOrder, placeInQueue, type QueueRule } from './place.js';
-import { acrossRenewals, checkOwnSession } from './renewal.js';
+import { type Place, placeInOrder, type QueueRule } from './place.js';
+import { seamOf } from './seam.js';
 import type { Lease, Lock, LockClient, LossPolicy, ReentrantAcquireOptions } from './types.js';
-import { waitForChange } from './wait.js';
+
+const EMPTY = new Uint8Array(0);
 
 /** How one recipe queues (see {@link QueueLock}). */
 export interface QueueRecipe {
@@ -61,6 +51,8 @@ export interface QueueRecipe {
  */
 export class QueueLock implements Lock {
   private readonly rule: QueueRule;
+  /** What the acquisitions of this lock run on (see {@link Acquisition}): made once per lock. */
+  private readonly host: AcquisitionHost;
   /**
    * The last lease this object granted. While it is not released, a second `acquire()` on this
    * object waits for it: legitimate when two tasks share the object, a self-deadlock when one
@@ -94,6 +86,17 @@ export class QueueLock implements Lock {
     this.rule = {
       names,
       blockedBy: recipe.waitsFor === undefined ? -1 : names.indexOf(recipe.waitsFor),
+    };
+    this.host = {
+      recipe,
+      rule: this.rule,
+      seam: seamOf(recipe.client),
+      data:
+        recipe.data === undefined ? EMPTY : toBytes(recipe.data, recipe.path, recipe.recipeName),
+      hold: (node) => this.hold(node),
+      list: (signal) => this.list(signal),
+      placeByCreation: (children, node, czxids, signal) =>
+        this.placeByCreation(children, node, czxids, signal),
     };
   }
 
@@ -154,74 +157,14 @@ export class QueueLock implements Lock {
     return reenter(options.reentrantFrom!, client, path, reentrantKinds);
   }
 
-  /** {@link contend}, started again on the new session when the session expires meanwhile. */
+  /** One acquisition (see {@link Acquisition}); it starts again on a renewed session by itself. */
   private contendAcrossRenewals(
     signal: AbortSignal | undefined,
     wait: boolean,
     probe?: AcquireProbe,
   ): Promise<Lease | null> {
-    return acrossRenewals(this.recipe.client, signal, () => this.contend(signal, wait, probe));
-  }
-
-  private async contend(
-    signal: AbortSignal | undefined,
-    wait: boolean,
-    probe: AcquireProbe | undefined,
-  ): Promise<Lease | null> {
-    const { client, path } = this.recipe;
-    if (signal?.aborted) throw signal.reason;
-    const attempt: Attempt = {};
-    let czxids: Map<string, bigint> | undefined;
-    try {
-      let children = await this.enqueue(attempt, signal);
-      for (;;) {
-        const node = attempt.node!;
-        let place = placeInQueue(children, node.name, this.rule);
-        if (place === PAST_LIMIT) {
-          czxids ??= new Map();
-          place = await this.placeByCreation(children, node, czxids, signal);
-        }
-        if (place === undefined) {
-          // Our node is gone (deleted by someone else): queue again, as Curator does.
-          attempt.node = undefined;
-          children = await this.enqueue(attempt, signal);
-          continue;
-        }
-        acquirePlaced(probe, place.ahead);
-        if (place.ahead === 0) {
-          // A listing on a renewed session may still show the old session's node: never ours.
-          checkOwnSession(client, node);
-          return this.hold(node);
-        }
-        if (!wait) {
-          await cleanupAttempt(client, path, attempt);
-          return null;
-        }
-        await waitForChange(client, childPath(path, place.watch!), signal);
-        children = await this.list(signal);
-      }
-    } catch (error) {
-      await settleWhileConnected(client, cleanupAttempt(client, path, attempt));
-      throw signal?.aborted ? signal.reason : error;
-    }
-  }
-
-  /**
-   * Creates our node (unless the attempt has one) and lists the children. The create and the
-   * listing go out together: the server answers a session in order, so the listing already holds
-   * our node, and an uncontended acquire costs one round trip.
-   */
-  private async enqueue(attempt: Attempt, signal: AbortSignal | undefined): Promise<string[]> {
-    const { client, path, style, lockName, data } = this.recipe;
-    const creating = createProtected({ client, dir: path, style, lockName, data, signal }, attempt);
-    const listing = client.getChildren(path, signal ? { signal } : QueueLock.noOptions).then(
-      (children) => children,
-      () => null, // e.g. NONODE before the parents exist: listed again below
-    );
-    const node = await creating;
-    const early = await listing;
-    // A create that needed its parents made, or a retry, came after the early listing.
-    return early?.includes(node.name) ? early : this.list(signal);
+    // An acquisition starts again on a renewed session by itself (see Acquisition.fail).
+    return new Acquisition(this.host, signal, wait, probe).promise;
   }
 
   private list(signal: AbortSignal | undefined): Promise<string[]> {
@@ -260,7 +203,7 @@ export class QueueLock implements Lock {
       kind: lockName,
       czxid: node.stat.czxid,
       lossPolicy,
-      removeNode: () => deleteNode(client, node.path),
+      removeNode: () => deleteOwnNode(client, node.path),
     });
     return this.lastLease;
   }

@@ -6,6 +6,7 @@ import { formatHost, type HostAddress } from './hosts.js';
 import type { Deque } from './queue.js';
 import type { PendingRequest } from './requests.js';
 import type { Connection } from './transport.js';
+import { ChunkQueue } from './transports/chunk-queue.js';
 
 /** What serving a connection needs from the session, and what it tells it. */
 export interface ServeRoute {
@@ -39,7 +40,7 @@ export async function serveConnection(
   connection.write(route.connectRequest());
   try {
     let refused = false;
-    for await (const chunk of connection.chunks) {
+    await eachChunk(connection.chunks, (chunk) => {
       // Frames are handled as they are decoded, so that the replies ahead of an oversized one
       // in the same chunk are delivered before the oversized length ends the stream.
       decoder.decode(chunk, (frame) => {
@@ -56,8 +57,9 @@ export async function serveConnection(
         established = true;
         route.established(connection, host);
       });
-      if (refused) return false;
-    }
+      return !refused;
+    });
+    if (refused) return false;
     const closeError = connection.closeError;
     if (!established) {
       route.failed(
@@ -92,4 +94,24 @@ export async function serveConnection(
     if (established) route.lost(connection, host);
   }
   return established;
+}
+
+/**
+ * Hands each chunk of `chunks` to `onChunk` until the stream ends or `onChunk` returns false;
+ * rejects with what `onChunk` throws. A ChunkQueue (node:net, Bun, the simulator) pushes them in
+ * the socket's own callback, with no promise per chunk; any other stream is pulled.
+ */
+function eachChunk(
+  chunks: AsyncIterable<Uint8Array>,
+  onChunk: (chunk: Uint8Array) => boolean,
+): Promise<void> {
+  if (chunks instanceof ChunkQueue) return chunks.drive(onChunk);
+  return pull(chunks, onChunk);
+}
+
+async function pull(
+  chunks: AsyncIterable<Uint8Array>,
+  onChunk: (chunk: Uint8Array) => boolean,
+): Promise<void> {
+  for await (const chunk of chunks) if (!onChunk(chunk)) return;
 }

@@ -33,7 +33,14 @@ import type { SaslOptions } from './sasl/options.js';
 import { type ServeRoute, serveConnection } from './serve.js';
 import { waitForFirstSession } from './startup.js';
 import { StateMachine } from './state.js';
-import { frameTooLarge, queueRequest, type SubmitDetails, type SubmitRoute } from './submit.js';
+import {
+  type CallSink,
+  frameTooLarge,
+  queueCall,
+  queueRequest,
+  type SubmitDetails,
+  type SubmitRoute,
+} from './submit.js';
 import type { Transport } from './transport.js';
 import type { SessionState, TlsOptions } from './types.js';
 import { WatchRegistry } from './watches.js';
@@ -66,7 +73,7 @@ export interface SessionConfig {
 
 export type { SessionRenewal } from './renewal.js';
 
-export type { SubmitDetails } from './submit.js';
+export type { CallSink, SubmitDetails } from './submit.js';
 
 export class Session {
   readonly watches = new WatchRegistry();
@@ -306,6 +313,29 @@ export class Session {
     return traceRequest(start, this.serverName(), (message) =>
       queueRequest(this.submitRoute, xid, codec, body, details, shape, message),
     );
+  }
+
+  /**
+   * @internal {@link submit} with the outcome told to `sink.replied(step, ...)` instead of a
+   * promise, never synchronously (see {@link queueCall}). With a request subscriber the call goes
+   * through {@link submit}, so that telemetry sees it as any other request.
+   */
+  call<Req, Res, Out = Res>(
+    codec: Codec<Req, Res>,
+    body: Req,
+    details: SubmitDetails,
+    sink: CallSink,
+    step: number,
+    shape?: (reply: Res) => Out,
+  ): void {
+    if (this.over || this.closing || details.signal?.aborted || requestTraced()) {
+      this.submit(codec, body, details, shape).then(
+        (value) => sink.replied(step, null, value),
+        (error: Error) => sink.replied(step, error, undefined),
+      );
+      return;
+    }
+    queueCall(this.submitRoute, this.nextXid(), codec, body, details, sink, step, shape);
   }
 
   /** Adds credentials now and for every later reconnect; resolves when the server accepts them. */

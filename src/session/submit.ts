@@ -47,6 +47,16 @@ export interface SubmitDetails {
   signal?: AbortSignal;
 }
 
+/**
+ * Where the outcome of a call goes instead of a promise (see {@link queueCall}): one object, told
+ * which of its steps answered, so that a recipe driven by replies (the lock engine) allocates no
+ * promise and no closure per request.
+ */
+export interface CallSink {
+  /** The request `step` settled: `error`, or null and the (shaped) reply. Must not throw. */
+  replied(step: number, error: Error | null, value: unknown): void;
+}
+
 /** What queueing a request needs from the session. */
 export interface SubmitRoute {
   readonly clock: Clock;
@@ -85,6 +95,8 @@ class Submitted<Res, Out> implements PendingRequest {
     private readonly reject: (error: Error) => void,
     frame: Uint8Array,
     private readonly shape: ((reply: Res) => Out) | undefined,
+    private readonly sink: CallSink | undefined = undefined,
+    private readonly step = 0,
   ) {
     this.item = { kind: 'request', frame, request: this };
   }
@@ -99,6 +111,11 @@ class Submitted<Res, Out> implements PendingRequest {
     if (this.onAbort) this.signal?.removeEventListener('abort', this.onAbort);
     if (this.timer !== null) this.route.clock.clearTimeout(this.timer);
     if (this.trace) requestSettled(this.trace, error);
+    if (this.sink) {
+      // A sink never throws (CallSink), and the lock engine's shapes cannot.
+      this.sink.replied(this.step, error, error || !this.shape ? value : this.shape(value as Res));
+      return;
+    }
     if (error) {
       this.reject(error);
     } else if (this.shape) {
@@ -139,32 +156,100 @@ export function queueRequest<Req, Res, Out = Res>(
   shape?: (reply: Res) => Out,
   trace?: RequestMessage,
 ): Promise<Out> {
-  const { clock, outbox, maxFrameSize } = route;
-  const op = details.op ?? codec.name;
-  const signal = details.signal;
   let frame: Uint8Array;
   try {
-    frame = encodeRequest(xid, codec, body);
+    frame = requestFrame(route, xid, codec, body, details);
   } catch (error) {
     return Promise.reject(error);
   }
-  const tooLarge = frameTooLarge(frame, maxFrameSize, op, details.path);
-  if (tooLarge) return Promise.reject(tooLarge);
   const promise = new Promise<Out>(capture);
   const request = new Submitted<Res, Out>(
     xid,
-    op,
+    details.op ?? codec.name,
     details.path,
     codec as Codec<unknown, Res>,
     details.onReply,
     details.onAbandonedReply,
     route,
-    signal,
+    details.signal,
     captured.resolve as (value: Out) => void,
     captured.reject,
     frame,
     shape,
   );
+  enqueue(route, request, details, frame, trace);
+  return promise;
+}
+
+/**
+ * As {@link queueRequest}, but the outcome goes to `sink.replied(step, ...)` instead of a
+ * promise: the seam the lock engine drives its state machine over. The sink hears of every
+ * outcome exactly once, an encoding or size error included, never synchronously from this call
+ * (so that a sink is never re-entered while it is sending).
+ */
+export function queueCall<Req, Res, Out = Res>(
+  route: SubmitRoute,
+  xid: number,
+  codec: Codec<Req, Res>,
+  body: Req,
+  details: SubmitDetails,
+  sink: CallSink,
+  step: number,
+  shape?: (reply: Res) => Out,
+): void {
+  let frame: Uint8Array;
+  try {
+    frame = requestFrame(route, xid, codec, body, details);
+  } catch (error) {
+    queueMicrotask(() => sink.replied(step, error as Error, undefined));
+    return;
+  }
+  const request = new Submitted<Res, Out>(
+    xid,
+    details.op ?? codec.name,
+    details.path,
+    codec as Codec<unknown, Res>,
+    details.onReply,
+    details.onAbandonedReply,
+    route,
+    details.signal,
+    ignore,
+    ignore,
+    frame,
+    shape,
+    sink,
+    step,
+  );
+  enqueue(route, request, details, frame, undefined);
+}
+
+const ignore = (): void => {};
+
+/** The request's frame; throws BADARGUMENTS when it is over the frame limit. */
+function requestFrame<Req>(
+  route: SubmitRoute,
+  xid: number,
+  codec: Codec<Req, unknown>,
+  body: Req,
+  details: SubmitDetails,
+): Uint8Array {
+  const frame = encodeRequest(xid, codec, body);
+  const tooLarge = frameTooLarge(frame, route.maxFrameSize, details.op ?? codec.name, details.path);
+  if (tooLarge) throw tooLarge;
+  return frame;
+}
+
+/** Arms the request's timeout and abort, and queues it. */
+function enqueue<Res, Out>(
+  route: SubmitRoute,
+  request: Submitted<Res, Out>,
+  details: SubmitDetails,
+  frame: Uint8Array,
+  trace: RequestMessage | undefined,
+): void {
+  const { clock, outbox } = route;
+  const op = request.op;
+  const signal = details.signal;
   if (trace) {
     trace.bytesSent = frame.length;
     request.trace = trace;
@@ -188,7 +273,6 @@ export function queueRequest<Req, Res, Out = Res>(
     signal.addEventListener('abort', onAbort, { once: true });
   }
   outbox.push(request.item);
-  return promise;
 }
 
 /**

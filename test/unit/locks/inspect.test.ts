@@ -284,7 +284,13 @@ describe('inspectLock (scripted client)', () => {
     const [a, b] = [server.connect(), server.connect()];
     const held: Lease = await new Mutex(a, '/gone').acquire();
     const waiter = pending(new Mutex(b, '/gone').acquire());
-    await until(() => server.children('/gone').length === 2);
+    // The waiter's own getData on the holder's node (its watch) must be in before the failures
+    // meant for the inspection's reads are scripted, or it takes the first of them.
+    await until(
+      () =>
+        server.children('/gone').length === 2 &&
+        server.log.some((r) => r.op === 'getData' && r.path === held.path && r.watch),
+    );
     server.fail({ op: 'getData', path: held.path, code: 'NONODE' });
     const view = await summary(a, '/gone');
     expect(view.lines).toHaveLength(1);

@@ -14,7 +14,6 @@ async function until(check: () => boolean, what = 'the condition'): Promise<void
   for (let i = 0; i < 500 && !check(); i++) await new Promise((r) => setTimeout(r, 1));
   if (!check()) throw new Error(`timed out waiting for ${what}`);
 }
-const settle = () => new Promise((r) => setTimeout(r, 5));
 const lossOf = (signal: AbortSignal) => (signal.reason as LockLostError).reason;
 
 async function held(options: { lossPolicy?: 'suspended' | 'expired' } = {}) {

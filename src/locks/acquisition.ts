@@ -1,0 +1,356 @@
+// One acquisition of a queue lock as a state machine driven by replies and watch events: the
+// create and the listing go out together, the listing decides, a waiter sets one data watch on
+// the contender ahead of it and lists again when that fires. Each request answers through the
+// lock seam (seam.ts) into `replied`, so the hot path costs no promise and no closure per step;
+// what is rare (a create whose outcome is unknown, missing parents, a retry after a lost reply, the
+// order past the sequence limit) runs through the general helpers of nodes.ts and comes back.
+import type { WatchedEvent } from '../client/types.js';
+import type { CallSink } from '../session/session.js';
+import { type AcquireProbe, acquirePlaced } from '../telemetry/lock.js';
+import { hasCode } from './errors.js';
+import { baseName, childPath, newOwnerPrefix } from './naming.js';
+import {
+  type Attempt,
+  cleanupAttempt,
+  createProtected,
+  ensurePath,
+  findOwnByPrefix,
+  type OwnNode,
+  type ProtectedCreate,
+  settleWhileConnected,
+} from './nodes.js';
+import { PAST_LIMIT, type Place, placeInQueue, type QueueRule } from './place.js';
+import type { QueueRecipe } from './queue-lock.js';
+import { checkOwnSession, renewedAfter } from './renewal.js';
+import { isRetriable, pauseBeforeRetry } from './retry.js';
+import type { CreatedNode, LockSeam } from './seam.js';
+import type { Lease } from './types.js';
+import { dataWatchKey, joinWatcher, type WatcherMembership } from './watchers.js';
+
+/** What an acquisition asks of the lock it runs for (QueueLock). */
+export interface AcquisitionHost {
+  readonly recipe: QueueRecipe;
+  readonly rule: QueueRule;
+  readonly seam: LockSeam;
+  /** The node's data, as bytes. */
+  readonly data: Uint8Array;
+  /** The lock is ours: the lease on `node`. */
+  hold(node: OwnNode): Lease;
+  /** Lists the children, retrying lost replies (the slow path's listing). */
+  list(signal: AbortSignal | undefined): Promise<string[]>;
+  /** Past the sequence limit: our place by creation zxid. */
+  placeByCreation(
+    children: readonly string[],
+    node: OwnNode,
+    czxids: Map<string, bigint>,
+    signal: AbortSignal | undefined,
+  ): Promise<Place | undefined>;
+}
+
+/** The requests of one round, in the low bits of a step; the round number above them. */
+const Step = { create: 1, earlyList: 2, list: 3, watch: 4 } as const;
+const KIND_BITS = 3;
+const KIND_MASK = (1 << KIND_BITS) - 1;
+
+/**
+ * One acquisition: `promise` resolves with the lease, or null when `wait` is false and the lock is
+ * taken; it rejects with the signal's reason on abort (after cleaning up: its node deleted while
+ * the client stays connected) or with the error that ended it.
+ */
+export class Acquisition implements CallSink {
+  readonly promise: Promise<Lease | null>;
+  private resolve!: (lease: Lease | null) => void;
+  private reject!: (error: unknown) => void;
+  private readonly attempt: Attempt = {};
+  /** Counts the rounds of requests; a reply of an older round is stale and ignored. */
+  private round = 0;
+  private over = false;
+  /** Set while our create is answered and the early listing is not, or the reverse. */
+  private created = false;
+  /** The early listing's answer when it came before the create's (null: it failed). */
+  private early: string[] | null | undefined;
+  /** Waiting for the predecessor's watch: our place among its shared watcher's waiters. */
+  private membership: WatcherMembership | undefined;
+  /** The membership whose getData went out last (its watch, once set, keeps the entry). */
+  private watched: WatcherMembership | undefined;
+  /** The getData of the current wait was answered: the watch is set, nothing is in flight. */
+  private watchSet = false;
+  /** The predecessor's watch fired before the getData that set it was answered. */
+  private woken = false;
+  private wake: ((event: WatchedEvent) => void) | undefined;
+  private onAbort: (() => void) | undefined;
+  private czxids: Map<string, bigint> | undefined;
+  /** A rare step runs through the general helpers (see {@link slow}). */
+  private slowRunning = false;
+
+  constructor(
+    private readonly host: AcquisitionHost,
+    private readonly signal: AbortSignal | undefined,
+    private readonly wait: boolean,
+    private readonly probe: AcquireProbe | undefined,
+  ) {
+    this.promise = new Promise((resolve, reject) => {
+      this.resolve = resolve;
+      this.reject = reject;
+    });
+    if (signal?.aborted) {
+      this.over = true;
+      this.reject(signal.reason);
+      return;
+    }
+    if (signal) {
+      // Ends the attempt at once: its cleanup finds a create still in flight by its prefix (the
+      // server answers a session in order). Not while a rare step runs through the general
+      // helpers: they see the signal themselves, and the machine ends when they come back.
+      this.onAbort = () => {
+        if (!this.slowRunning) this.fail(signal.reason);
+      };
+      signal.addEventListener('abort', this.onAbort, { once: true });
+    }
+    this.enqueue();
+  }
+
+  /** Creates our node and lists the children in one write (see QueueLock). */
+  private enqueue(): void {
+    const { recipe, seam, data } = this.host;
+    const prefix = newOwnerPrefix(recipe.style);
+    this.attempt.prefix = prefix;
+    this.created = false;
+    this.early = undefined;
+    const round = this.nextRound();
+    const nodePath = childPath(recipe.path, prefix + recipe.lockName);
+    seam.createSequential(nodePath, data, this.signal, this, round | Step.create);
+    seam.getChildren(recipe.path, this.signal, this, round | Step.earlyList);
+  }
+
+  private list(): void {
+    this.host.seam.getChildren(
+      this.host.recipe.path,
+      this.signal,
+      this,
+      this.nextRound() | Step.list,
+    );
+  }
+
+  private nextRound(): number {
+    this.round = (this.round + 1) & 0xfffff;
+    return this.round << KIND_BITS;
+  }
+
+  replied(step: number, error: Error | null, value: unknown): void {
+    const kind = step & KIND_MASK;
+    // A watch the server set stays registered in the client whatever became of this wait: the
+    // shared watcher entry must stay with it (see joinWatcher).
+    if (kind === Step.watch && error === null) this.armedWatch(step);
+    if (this.over || step >>> KIND_BITS !== this.round) return;
+    try {
+      if (kind === Step.create) this.onCreated(error, value as CreatedNode);
+      else if (kind === Step.earlyList) this.onEarlyList(error, value as string[]);
+      else if (kind === Step.list) this.onListed(error, value as string[]);
+      else this.onWatchSet(error);
+    } catch (thrown) {
+      this.fail(thrown);
+    }
+  }
+
+  private onCreated(error: Error | null, node: CreatedNode): void {
+    if (error) {
+      const prefix = this.attempt.prefix!;
+      this.slow(this.recoverCreate(error, prefix), (children) => this.decide(children));
+      return;
+    }
+    this.attempt.node = { path: node.path, name: baseName(node.path), stat: node.stat };
+    this.attempt.prefix = undefined;
+    this.created = true;
+    if (this.early !== undefined) this.afterEarly(this.early);
+  }
+
+  private onEarlyList(error: Error | null, children: string[]): void {
+    const early = error ? null : children; // e.g. NONODE before the parents exist
+    if (this.created) this.afterEarly(early);
+    else this.early = early;
+  }
+
+  /** A create that needed its parents made, or a retry, came after the early listing. */
+  private afterEarly(early: string[] | null): void {
+    if (early?.includes(this.attempt.node!.name)) this.decide(early);
+    else this.list();
+  }
+
+  private onListed(error: Error | null, children: string[]): void {
+    if (error) {
+      if (!isRetriable(error) || this.signal?.aborted) throw error;
+      const round = this.nextRound(); // nothing in flight belongs to this machine meanwhile
+      pauseBeforeRetry(error, this.signal).then(() => {
+        if (!this.over && this.round === round >>> KIND_BITS) this.list();
+      });
+      return;
+    }
+    this.decide(children);
+  }
+
+  private decide(children: readonly string[]): void {
+    const node = this.attempt.node!;
+    const place = placeInQueue(children, node.name, this.host.rule);
+    if (place === PAST_LIMIT) {
+      this.czxids ??= new Map();
+      const placing = this.host.placeByCreation(children, node, this.czxids, this.signal);
+      this.slow(placing, (placed) => this.placed(placed));
+      return;
+    }
+    this.placed(place);
+  }
+
+  private placed(place: Place | undefined): void {
+    if (place === undefined) {
+      // Our node is gone (deleted by someone else): queue again, as Curator does.
+      this.attempt.node = undefined;
+      this.enqueue();
+      return;
+    }
+    acquirePlaced(this.probe, place.ahead);
+    const node = this.attempt.node!;
+    if (place.ahead === 0) {
+      // A listing on a renewed session may still show the old session's node: never ours.
+      checkOwnSession(this.host.recipe.client, node);
+      const lease = this.host.hold(node);
+      this.end();
+      this.resolve(lease);
+      return;
+    }
+    if (!this.wait) {
+      this.end();
+      const { client, path } = this.host.recipe;
+      cleanupAttempt(client, path, this.attempt).then(() => this.resolve(null));
+      return;
+    }
+    this.watch(childPath(this.host.recipe.path, place.watch!));
+  }
+
+  /**
+   * Waits for the contender ahead to change: a getData watch (as Curator: getData sets no watch
+   * on a missing node), joined to the client's shared watcher for that node.
+   */
+  private watch(path: string): void {
+    this.wake ??= () => this.onWake();
+    const membership = joinWatcher(this.host.recipe.client, dataWatchKey(path), this.wake);
+    this.membership = membership;
+    this.watched = membership;
+    this.watchSet = false;
+    this.woken = false;
+    const step = this.nextRound() | Step.watch;
+    this.host.seam.watchData(path, membership.watcher, this.signal, this, step);
+  }
+
+  private armedWatch(step: number): void {
+    if (step >>> KIND_BITS === this.round) this.watched?.armed();
+  }
+
+  private onWatchSet(error: Error | null): void {
+    if (error) {
+      // Gone already, or the link broke: nothing to wait for; list again, never assume.
+      if (!hasCode(error, 'NONODE') && !isRetriable(error)) throw error;
+      this.leaveWatch();
+      this.list();
+      return;
+    }
+    this.watchSet = true;
+    if (this.woken) {
+      this.leaveWatch();
+      this.list();
+    }
+  }
+
+  private onWake(): void {
+    if (this.over || !this.membership) return;
+    // Fired before the getData that set it was answered: list once that answer is in.
+    if (!this.watchSet) {
+      this.woken = true;
+      return;
+    }
+    this.leaveWatch();
+    this.list();
+  }
+
+  private leaveWatch(): void {
+    this.membership?.leave();
+    this.membership = undefined;
+  }
+
+  /** Runs a rare step through the general helpers; `next` takes over with its result. */
+  private slow<T>(task: Promise<T>, next: (value: T) => void): void {
+    const round = this.nextRound();
+    this.slowRunning = true;
+    task.then(
+      (value) => {
+        this.slowRunning = false;
+        if (this.over || this.round !== round >>> KIND_BITS) return;
+        if (this.signal?.aborted) return this.fail(this.signal.reason);
+        try {
+          next(value);
+        } catch (error) {
+          this.fail(error);
+        }
+      },
+      (error: unknown) => {
+        this.slowRunning = false;
+        this.fail(error);
+      },
+    );
+  }
+
+  /** A create failed: its parents are missing, or its outcome is unknown (find it by prefix). */
+  private async recoverCreate(error: Error, prefix: string): Promise<string[]> {
+    const { recipe } = this.host;
+    const signal = this.signal;
+    if (signal?.aborted) throw error;
+    const spec: ProtectedCreate = {
+      client: recipe.client,
+      dir: recipe.path,
+      style: recipe.style,
+      lockName: recipe.lockName,
+      data: this.host.data,
+      signal,
+    };
+    if (hasCode(error, 'NONODE')) {
+      // The lock path is missing (first use, or its container was reaped): the create cannot
+      // have landed, so it is sent again as it was once the parents are made.
+      await ensurePath(recipe.client, recipe.path, signal);
+      await createProtected(spec, this.attempt, prefix);
+    } else if (isRetriable(error)) {
+      await pauseBeforeRetry(error, signal);
+      if (!(await findOwnByPrefix(spec, this.attempt, prefix))) {
+        await createProtected(spec, this.attempt);
+      }
+    } else {
+      throw error;
+    }
+    return this.host.list(signal);
+  }
+
+  private end(): void {
+    this.over = true;
+    this.leaveWatch();
+    if (this.onAbort) this.signal!.removeEventListener('abort', this.onAbort);
+  }
+
+  /**
+   * Ends the attempt after cleaning up. When the session it ran on expired and the client renewed
+   * it, the acquisition starts again from the beginning on the new session (see renewal.ts: its
+   * node went with the old session), within the same signal.
+   */
+  private fail(error: unknown): void {
+    if (this.over) return;
+    this.end();
+    const { client, path } = this.host.recipe;
+    const signal = this.signal;
+    settleWhileConnected(client, cleanupAttempt(client, path, this.attempt)).then(() => {
+      if (signal?.aborted) return this.reject(signal.reason);
+      if (!renewedAfter(client, error)) return this.reject(error);
+      this.over = false;
+      this.czxids = undefined;
+      if (this.onAbort) signal!.addEventListener('abort', this.onAbort, { once: true });
+      this.enqueue();
+    });
+  }
+}

@@ -1,0 +1,228 @@
+// The lock engine's seam to the session: the four requests of an acquisition and its release,
+// each answered through a CallSink (a step number and the reply) instead of a promise. On a
+// Client the requests go straight to its session, with no argument checks (the engine only sends
+// paths it built under a path checked once) and no promise or closure per request; any other
+// LockClient (a wrapper that logs or counts calls) is driven through its public calls, so that
+// the one engine serves both.
+import { Client } from '../client/client.js';
+import type { ClientCore } from '../client/core.js';
+import { DEFAULT_ACL } from '../client/create-request.js';
+import { CreateMode, type Stat, type WatchedEvent } from '../client/types.js';
+import { type Codec, codecs, type RequestOf } from '../protocol/codecs.js';
+import { ErrorCode } from '../protocol/errors.js';
+import type { Reader } from '../protocol/reader.js';
+import type { CallSink } from '../session/session.js';
+import type { LockClient } from './types.js';
+
+/** A node created by {@link LockSeam.createSequential}, in the client's paths. */
+export interface CreatedNode {
+  readonly path: string;
+  readonly stat: Stat;
+}
+
+/**
+ * The requests the lock engine makes on its hot path. Each tells `sink.replied(step, error,
+ * value)` once, never synchronously.
+ */
+export interface LockSeam {
+  /** create2 of an EPHEMERAL_SEQUENTIAL node `path` + sequence; replies a {@link CreatedNode}. */
+  createSequential(
+    path: string,
+    data: Uint8Array,
+    signal: AbortSignal | undefined,
+    sink: CallSink,
+    step: number,
+  ): void;
+  /** getChildren of `path` without a watch; replies the names (string[]). */
+  getChildren(path: string, signal: AbortSignal | undefined, sink: CallSink, step: number): void;
+  /** getData of `path` leaving `watcher` as its one-shot data watch when it succeeds. */
+  watchData(
+    path: string,
+    watcher: (event: WatchedEvent) => void,
+    signal: AbortSignal | undefined,
+    sink: CallSink,
+    step: number,
+  ): void;
+  /** delete of `path` at any version; replies nothing. */
+  delete(path: string, sink: CallSink, step: number): void;
+}
+
+const seams = new WeakMap<LockClient, LockSeam>();
+
+/** The seam for `client`: straight to the session of a Client, else through its public calls. */
+export function seamOf(client: LockClient): LockSeam {
+  let seam = seams.get(client);
+  if (!seam) {
+    const core = Client.coreOf(client);
+    seam = core ? new SessionSeam(core) : new CallsSeam(client);
+    seams.set(client, seam);
+  }
+  return seam;
+}
+
+// The replies read only as far as the engine needs them: the create's path and Stat straight
+// into the public form, the names of a listing without a wrapping record, nothing of the getData
+// that sets a watch (its data and Stat are not looked at) or of a delete.
+
+/** A create2 reply: the server's path and the public Stat, with no wire Stat in between. */
+function readCreated(r: Reader): CreatedNode {
+  const path = r.string();
+  const czxid = r.long();
+  const mzxid = r.long();
+  const ctime = Number(r.long());
+  const mtime = Number(r.long());
+  const version = r.int();
+  const cversion = r.int();
+  const aversion = r.int();
+  const ephemeralOwner = r.long();
+  const dataLength = r.int();
+  const numChildren = r.int();
+  const pzxid = r.long();
+  // The field order of toStat's objects (client/stat.ts): one shape for every Stat.
+  const stat = {
+    czxid,
+    mzxid,
+    ctime,
+    mtime,
+    version,
+    cversion,
+    aversion,
+    ephemeralOwner,
+    dataLength,
+    numChildren,
+    pzxid,
+  };
+  return { path, stat };
+}
+
+const createCodec: Codec<RequestOf<'create2'>, CreatedNode> = {
+  name: 'create2',
+  code: codecs.create2.code,
+  write: codecs.create2.write,
+  read: readCreated,
+};
+const listCodec: Codec<RequestOf<'getChildren'>, string[]> = {
+  name: 'getChildren',
+  code: codecs.getChildren.code,
+  write: codecs.getChildren.write,
+  read: (r) => r.strings(),
+};
+const watchCodec: Codec<RequestOf<'getData'>, undefined> = {
+  name: 'getData',
+  code: codecs.getData.code,
+  write: codecs.getData.write,
+  read: () => undefined,
+};
+const deleteCodec: Codec<RequestOf<'delete'>, undefined> = {
+  name: 'delete',
+  code: codecs.delete.code,
+  write: codecs.delete.write,
+  read: () => undefined,
+};
+
+/** Requests queued on the session itself. */
+class SessionSeam implements LockSeam {
+  /** Maps a created node's path out of the chroot; undefined without a chroot. */
+  private readonly created: ((reply: CreatedNode) => CreatedNode) | undefined;
+
+  constructor(private readonly core: ClientCore) {
+    const paths = core.paths;
+    this.created =
+      paths.chroot === ''
+        ? undefined
+        : (reply) => ({ path: paths.fromServer(reply.path), stat: reply.stat });
+  }
+
+  createSequential(
+    path: string,
+    data: Uint8Array,
+    signal: AbortSignal | undefined,
+    sink: CallSink,
+    step: number,
+  ): void {
+    const body = {
+      path: this.core.paths.toServer(path),
+      data,
+      acl: DEFAULT_ACL,
+      flags: CreateMode.EPHEMERAL_SEQUENTIAL,
+      ttl: -1n,
+    };
+    const details = { path, op: 'create2', signal };
+    this.core.session.call(createCodec, body, details, sink, step, this.created);
+  }
+
+  getChildren(path: string, signal: AbortSignal | undefined, sink: CallSink, step: number): void {
+    const body = { path: this.core.paths.toServer(path), watch: false };
+    const details = { path, op: 'getChildren', signal };
+    this.core.session.call(listCodec, body, details, sink, step);
+  }
+
+  watchData(
+    path: string,
+    watcher: (event: WatchedEvent) => void,
+    signal: AbortSignal | undefined,
+    sink: CallSink,
+    step: number,
+  ): void {
+    const session = this.core.session;
+    const body = { path: this.core.paths.toServer(path), watch: true };
+    const onReply = (err: number) => {
+      if (err === ErrorCode.OK) session.watches.add('data', path, watcher);
+    };
+    const details = { path, op: 'getData', signal, onReply };
+    session.call(watchCodec, body, details, sink, step);
+  }
+
+  delete(path: string, sink: CallSink, step: number): void {
+    const body = { path: this.core.paths.toServer(path), version: -1 };
+    this.core.session.call(deleteCodec, body, { path, op: 'delete' }, sink, step);
+  }
+}
+
+/** Requests made through the public calls of any other LockClient. */
+class CallsSeam implements LockSeam {
+  constructor(private readonly client: LockClient) {}
+
+  createSequential(
+    path: string,
+    data: Uint8Array,
+    signal: AbortSignal | undefined,
+    sink: CallSink,
+    step: number,
+  ): void {
+    const mode = CreateMode.EPHEMERAL_SEQUENTIAL;
+    tell(sink, step, () => this.client.create2(path, data, { mode, signal }));
+  }
+
+  getChildren(path: string, signal: AbortSignal | undefined, sink: CallSink, step: number): void {
+    tell(sink, step, () => this.client.getChildren(path, signal ? { signal } : {}));
+  }
+
+  watchData(
+    path: string,
+    watcher: (event: WatchedEvent) => void,
+    signal: AbortSignal | undefined,
+    sink: CallSink,
+    step: number,
+  ): void {
+    tell(sink, step, () => this.client.getData(path, { watch: watcher, signal }));
+  }
+
+  delete(path: string, sink: CallSink, step: number): void {
+    tell(sink, step, () => this.client.delete(path));
+  }
+}
+
+function tell(sink: CallSink, step: number, call: () => Promise<unknown>): void {
+  let pending: Promise<unknown>;
+  try {
+    pending = call();
+  } catch (error) {
+    pending = Promise.reject(error);
+  }
+  pending.then(
+    (value) => sink.replied(step, null, value),
+    (error: unknown) =>
+      sink.replied(step, error instanceof Error ? error : new Error(String(error)), undefined),
+  );
+}
