@@ -100,7 +100,7 @@ export class ExclusiveLock implements Lock {
     try {
       if (held !== undefined) await deleteIfOwned(client, path, (stat) => stat.czxid === held);
       if (mayExist.size > 0) {
-        await deleteIfOwned(client, path, (_, data) => mayExist.has(data), true);
+        await deleteIfOwned(client, path, (_, data) => mayExist.has(data));
       }
     } catch {
       // Best effort beyond the retries: an ephemeral node goes with the session at the latest.
@@ -178,19 +178,23 @@ export class ExclusiveLock implements Lock {
 /**
  * Deletes the node at `path` if `isOurs` says so, checking first (the name is shared by every
  * holder, so a blind retry could delete the next holder's node). Retries connection losses.
+ *
+ * The check reads after a sync, every time. A delete is conditional on the version only, and
+ * every holder's node starts at version 0, so a stale read deletes the next holder's node: after
+ * a delete whose reply was lost the client may reconnect to a follower that has not applied it
+ * (the session's last-seen zxid does not include it), still shows our node, and hands us the
+ * version of a node that is gone; the same after an expiry the follower has not applied yet.
  */
 async function deleteIfOwned(
   client: LockClient,
   path: string,
   isOurs: (stat: Stat, data: string) => boolean,
-  fresh = false,
 ): Promise<void> {
   // BADVERSION: the data changed between the read and the delete; look again. A retriable error
   // (REQUESTTIMEOUT during a blip too) is tried again until the node is gone or the session is
   // over: a node left behind would block every contender.
   const once = async () => {
-    // `fresh`: looking for a node whose create had an unknown outcome (see syncFirst).
-    if (fresh) await syncFirst(client, path);
+    await syncFirst(client, path);
     const { data, stat } = await client.getData(path);
     if (!isOurs(stat, new TextDecoder().decode(data))) return;
     await client.delete(path, stat.version);

@@ -9,6 +9,8 @@
 //   --wrap-last <n> (only the range's last n seeds start at the limit)
 //   --slow-followers (a follower applies commits seconds late for a while; apply stalls)
 //   --no-member-faults (no member crash/restart, no member cut off from the others)
+//   --no-swarm (no per-seed draws of wrap, slow followers, auth, resets aimed at watches)
+//   --faults <kind,kind> (draw faults from these kinds only: a window aimed at)
 //   --workload <name> (mutex, semaphore, rwlock, or latch: an election, only run when named)
 import { plants } from './plants.js';
 import { writeChildCoverage } from './stryker-bridge.js';
@@ -29,6 +31,10 @@ interface Args {
   slowFollowers: boolean;
   memberFaults: boolean;
   workload?: string;
+  /** Draw wrap, slow followers, auth and aimed watch resets per seed (off: `--no-swarm`). */
+  swarm: boolean;
+  /** Draw faults from these kinds only (`--faults reset,lateRevalidation`). */
+  faults?: string[];
 }
 
 function parseArgs(argv: readonly string[]): Args {
@@ -42,6 +48,7 @@ function parseArgs(argv: readonly string[]): Args {
     wrapLast: 0,
     slowFollowers: false,
     memberFaults: true,
+    swarm: true,
   };
   for (let i = 0; i < argv.length; i++) {
     const flag = argv[i]!;
@@ -61,6 +68,8 @@ function parseArgs(argv: readonly string[]): Args {
     else if (flag === '--wrap-last') args.wrapLast = Number(value());
     else if (flag === '--slow-followers') args.slowFollowers = true;
     else if (flag === '--no-member-faults') args.memberFaults = false;
+    else if (flag === '--no-swarm') args.swarm = false;
+    else if (flag === '--faults') args.faults = value().split(',');
     else if (flag === '--json') args.json = true;
     else if (flag === '--stop-at-first') args.stopAtFirst = true;
     else if (flag === '--list-plants') {
@@ -83,6 +92,8 @@ async function main(): Promise<void> {
       slowFollowers: args.slowFollowers,
       memberFaults: args.memberFaults,
       workload: args.workload,
+      swarm: args.swarm,
+      faults: args.faults,
     });
     for (const line of result.trace) console.log(line);
     console.log(`\nseed ${result.seed}: ${result.config}`);
@@ -107,6 +118,8 @@ async function main(): Promise<void> {
       slowFollowers: args.slowFollowers,
       memberFaults: args.memberFaults,
       workload: args.workload,
+      swarm: args.swarm,
+      faults: args.faults,
     });
     worlds++;
     for (const [k, v] of Object.entries(result.stats)) totals[k] = (totals[k] ?? 0) + v;
@@ -119,6 +132,8 @@ async function main(): Promise<void> {
         slowFollowers: args.slowFollowers,
         memberFaults: args.memberFaults,
         workload: args.workload,
+        swarm: args.swarm,
+        faults: args.faults,
       });
       if (again.hash !== result.hash) mismatches.push(seed);
     }

@@ -42,10 +42,14 @@ describe('planted bugs are found', () => {
     ['skip-relist', /two mutex holders/, 12],
     // Deletes lost in flight only now and then: the rarest plant (first found at seed 111).
     ['cleanup-gives-up', /stuck queue/, 150],
-    // Watches restored on the wrong paths, or not at all: a waiter never wakes (stuck queue), or
-    // a watch reports a deletion that never happened.
-    ['restore-forgets-chroot', /stuck queue|reported NodeDeleted, but no such change/, 12],
-    ['restore-drops-watches', /stuck queue|did not fire/, 25],
+    // Watches restored on the wrong paths, or not at all: a waiter never wakes (stuck queue), a
+    // one-shot watch never fires, or a watch reports a deletion that never happened.
+    [
+      'restore-forgets-chroot',
+      /stuck queue|never fired|reported NodeDeleted, but no such change/,
+      12,
+    ],
+    ['restore-drops-watches', /stuck queue|never fired|did not fire/, 25],
     ['wrap-text-order', /two mutex holders|fencing token went back|stuck queue/, 12],
     // The listing after a lost create reply misses the node on a follower that has not applied
     // it yet: a second node is created and the orphan heads the queue.
@@ -104,6 +108,25 @@ describe('planted bugs are found', () => {
     ['semaphore-misses-a-lease', /semaphore over its bound|stuck queue/, 6],
     ['multilock-misses-a-holder', /two holders|stuck queue/, 6],
     ['exclusive-node-exists-is-mine', /two holders|fencing token went back/, 6],
+    // The session core: a heartbeat that never declares a silent link dead (the holder is never
+    // suspended, the server gives its lock away), credentials not sent again after a reconnect
+    // (the ensemble enforces digest auth), exist or child watches left out of SetWatches (a
+    // one-shot watch never fires, a semaphore waiter never wakes), a reconnect without its
+    // random pause (a member dropping each connection after the handshake is re-dialled in a
+    // hot loop).
+    ['heartbeat-never-dead', /two mutex holders/, 8],
+    ['auth-not-resent', /refused for want of auth/, 4],
+    ['restore-drops-exist-watches', /never fired|stuck queue/, 8],
+    ['restore-drops-child-watches', /stuck queue|never fired/, 4],
+    ['reconnect-without-pause', /hot loop/, 4],
+    // Revocation and the elections' progress: a holder that never hears it was asked, a latch
+    // candidate that misses the leader or never wakes when the one ahead of it goes.
+    ['revocation-unheard', /revoked holder did not release/, 4],
+    ['latch-misses-the-leader', /two leaders|election stuck/, 4],
+    ['latch-never-wakes', /election stuck/, 4],
+    // A PersistentNode that never watches its own node: deleted by another process, it is not
+    // created again (the registration workload).
+    ['registration-unwatched', /persistent node .* does not exist/, 20],
     // The TreeCache (cache workload): a resync that does not re-read, answers applied out of order.
     ['cache-resync-skips-reread', /cache differs from the server at a quiescent point/, 12],
     ['cache-applies-out-of-order', /cache differs from the server at a quiescent point/, 8],

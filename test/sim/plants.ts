@@ -15,6 +15,7 @@ import { serverCodecs as codecs, readRequestHeader } from '../wire/server-codecs
 import { cachePlants } from './plants-cache.js';
 import { leasePlants } from './plants-leases.js';
 import { recipePlants } from './plants-recipes.js';
+import { sessionPlants } from './plants-session.js';
 import type { World } from './world.js';
 
 export interface Plant {
@@ -44,6 +45,12 @@ export interface Plant {
   term?(term: Leadership, client: Client, world: World): Leadership;
   /** The transport the client uses. */
   transport?(transport: Transport): Transport;
+  /** Enforce digest auth on the ensemble (every client sends the credentials). */
+  auth?: boolean;
+  /** Reset connections just after a watch is set (a reconnect between a watch and its event). */
+  watchResets?: boolean;
+  /** `Math.random` for the world (the library's source of randomness, the reconnect pauses'). */
+  random?: () => number;
   /** The client the TreeCache sees (the `cache` workload). */
   cacheClient?(client: Client, world: World): TreeCacheClient;
 }
@@ -276,6 +283,7 @@ export const plants: Record<string, Plant> = {
   },
   ...leasePlants,
   ...recipePlants,
+  ...sessionPlants,
   ...cachePlants,
   'wrap-text-order': {
     name: 'wrap-text-order',
@@ -294,10 +302,13 @@ function stripChrootFromSetWatches(connection: Connection, chroot: string): Conn
   return rewriteSetWatches(connection, (paths) => paths.map(strip));
 }
 
-/** A connection whose SetWatches/SetWatches2 frames carry `rewrite`'s path lists instead. */
-function rewriteSetWatches(
+/**
+ * A connection whose SetWatches/SetWatches2 frames carry `rewrite`'s path lists instead (`field`
+ * names the list: `dataWatches`, `existWatches`, `childWatches`, ...).
+ */
+export function rewriteSetWatches(
   connection: Connection,
-  rewrite: (paths: string[]) => string[],
+  rewrite: (paths: string[], field: string) => string[],
 ): Connection {
   return {
     chunks: connection.chunks,
@@ -319,7 +330,7 @@ function rewriteSetWatches(
           const codec = header.type === OpCode.setWatches ? codecs.setWatches : codecs.setWatches2;
           const request = codec.readRequest(reader) as unknown as Record<string, unknown>;
           for (const [key, value] of Object.entries(request)) {
-            if (Array.isArray(value)) request[key] = rewrite(value as string[]);
+            if (Array.isArray(value)) request[key] = rewrite(value as string[], key);
           }
           out.push(encodeRequest(header.xid, codec as typeof codecs.setWatches2, request as never));
           changed = true;

@@ -73,6 +73,8 @@ function electionWorkload(name: string, path: string, selector: boolean): Worklo
       const lostSince = new Map<object, number>();
       let lastToken = -1n;
       let lastPath = '';
+      // The candidate at the head of the line, and since when (the liveness audit).
+      let head: { name: string; since: number } | null = null;
       const granted = (holder: string, client: Client, term: Leadership) => {
         world.stats.handoffs++;
         world.stats.acquires++;
@@ -154,7 +156,34 @@ function electionWorkload(name: string, path: string, selector: boolean): Worklo
               `two leaders: ${valid.map((e) => `${e.holder}:${e.lease.path}`).join(', ')}`,
             );
         },
-        audit() {},
+        audit(view) {
+          // Liveness: the candidate at the head of the line leads (or is gone) within a bound of
+          // getting there. A process that is gone leaves a node only until its session expires.
+          const bound = 2 * view.sessionTimeout + 4_000;
+          if (view.now < view.serviceSince) {
+            head = null;
+            return;
+          }
+          const first = view.children(path).find((c) => c.owner !== 0n);
+          if (!first) {
+            head = null;
+            return;
+          }
+          if (!head || head.name !== first.name) {
+            head = { name: first.name, since: view.now };
+            return;
+          }
+          if (ledger.validOf(path).some((e) => e.lease.path.endsWith(`/${first.name}`))) {
+            // Leading: the clock counts only the time the head has gone without leading.
+            head.since = view.now;
+            return;
+          }
+          if (view.now - Math.max(head.since, view.serviceSince) < bound) return;
+          world.violation(
+            `election stuck: ${path}/${first.name} (owner 0x${first.owner.toString(16)}) has headed the line for ${Math.round(view.now - head.since)} ms without leading`,
+          );
+          head.since = Number.POSITIVE_INFINITY;
+        },
       };
     },
   };

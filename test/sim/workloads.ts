@@ -64,9 +64,16 @@ export type Contend = (
   client: LockClient,
   world: World,
   options: LockOptions,
+  /** The process's own client, unwrapped (for what a lock client does not offer). */
+  raw: Client,
 ) => {
   /** The kind of hold, the lease, and the locks it covers (default: the workload's path). */
   acquire(timeout?: number): Promise<[Holder['kind'], Lease, string[]?]>;
+  /**
+   * How long to hold `granted` (the recipe's lease) and what ends the hold early (default: the
+   * world's hold time, and the signal of `seen`, the lease as the holder sees it).
+   */
+  hold?(granted: Lease, seen: Lease): { ms: number; signal: AbortSignal };
 };
 
 export function lockWorkload(
@@ -94,7 +101,7 @@ export function lockWorkload(
         async run(ctx) {
           const { client, rng } = { client: ctx.client, rng: world.rng };
           const seen = world.plant?.wrap ? world.plant.wrap(client, world, ctx.name) : client;
-          const lock = contend(seen, world, world.plant?.lockOptions ?? {});
+          const lock = contend(seen, world, world.plant?.lockOptions ?? {}, client);
           client.on('state', (state) => {
             if (state === 'connected' || state === 'connected-readonly') lostSince.delete(client);
             else if (!lostSince.has(client)) lostSince.set(client, world.sched.now);
@@ -109,6 +116,7 @@ export function lockWorkload(
             } catch (error) {
               const code = (error as { code?: string }).code ?? (error as Error).name;
               world.log(`${ctx.name} acquire failed: ${code}`);
+              neverSessionMoved(world, `${ctx.name}'s acquire`, error);
               if ((error as Error).name === 'LockTimeoutError') world.stats.timeouts++;
               await sleep(rng.int(10, 300));
               continue;
@@ -146,11 +154,16 @@ export function lockWorkload(
             }
             holders.add(holder);
             // A holder acts until its hold is over or its signal tells it to stop.
-            await holdUntil(world.holdTime(), lease.signal);
+            const hold = lock.hold?.(granted, lease) ?? {
+              ms: world.holdTime(),
+              signal: lease.signal,
+            };
+            await holdUntil(hold.ms, hold.signal);
             holders.delete(holder);
             if (lease.signal.aborted) world.stats.lost++;
             await world.track(`${ctx.name} release`, lease.release()).catch((error: unknown) => {
               world.log(`${ctx.name} release failed: ${(error as Error).message}`);
+              neverSessionMoved(world, `${ctx.name}'s release`, error);
             });
             world.log(`${ctx.name} released ${lease.path}`);
             await sleep(rng.int(0, 100));
@@ -194,8 +207,13 @@ export function lockWorkload(
               heads.set(dir, { name: head.name, since: view.now });
               continue;
             }
+            if ([...holders].some((h) => h.lease.path.includes(`/${head.name}`))) {
+              // Held: the clock counts only the time the head has gone without a holder (a
+              // long hold lost at a suspension leaves the node until the session ends).
+              seen.since = view.now;
+              continue;
+            }
             if (view.now - Math.max(seen.since, view.serviceSince) < bound) continue;
-            if ([...holders].some((h) => h.lease.path.includes(`/${head.name}`))) continue;
             const owner = [...waiting.keys()].find((p) => view.sessionOf(p) === head.owner);
             world.violation(
               `stuck queue: ${dir}/${head.name} (owner 0x${head.owner.toString(16)}${owner ? `, ${owner} waiting` : ''}) has headed the queue for ${Math.round(view.now - seen.since)} ms and nobody holds it`,
@@ -206,6 +224,16 @@ export function lockWorkload(
       };
     },
   };
+}
+
+/**
+ * ZooKeeper never answers SESSIONMOVED: it closes the connection instead (the session may be on
+ * that very connection), the client reconnects and the recipe's retry repeats the request. A
+ * recipe call failing with it means a request was answered so.
+ */
+export function neverSessionMoved(world: World, call: string, error: unknown): void {
+  if ((error as { code?: string }).code !== 'SESSIONMOVED') return;
+  world.violation(`${call} failed with SESSIONMOVED, which ZooKeeper never answers`);
 }
 
 export function isFinal(state: string): boolean {
@@ -219,6 +247,17 @@ export async function watchActivity(ctx: ProcessContext, path: string): Promise<
   const roll = rng.next();
   try {
     if (roll < 0.5) {
+      // One watch per process and path at a time: a second registration would re-arm the
+      // server's watch and hide the loss of the first (the client hands one event to every
+      // watcher of the path), so a watch lost across a reconnect would show only as a late event.
+      const pending = world.watches.some(
+        (w) =>
+          w.process === ctx.name &&
+          w.path === path &&
+          w.fired === null &&
+          w.session === client.sessionId,
+      );
+      if (pending) return;
       let fired = 0;
       const session = client.sessionId;
       let record: WatchRecord | null = null;
@@ -248,6 +287,7 @@ export async function watchActivity(ctx: ProcessContext, path: string): Promise<
         reconnects: world.reconnects.get(ctx.name) ?? 0,
       };
       world.watches.push(record);
+      world.onWatchSet(ctx.name);
     } else if (roll < 0.75) {
       await client.create(path, 'x').catch(() => client.setData(path, 'y'));
     } else {

@@ -3,20 +3,25 @@
 // one seed; `runWorld(seed)` twice gives the same trace hash.
 import { createHash } from 'node:crypto';
 import { Client } from '../../src/client/client.js';
+import type { Transport } from '../../src/session/transport.js';
 import { drainMicrotasks, installEnvironment, Rng, Scheduler } from './env.js';
 import { Ensemble } from './model/ensemble.js';
 import { Quorum } from './model/quorum.js';
 import type { DataTree } from './model/tree.js';
 import { SimNetwork } from './net.js';
 import { type Plant, plants } from './plants.js';
-import { workloads as queueWorkloads, type Workload } from './workloads.js';
+import { workloads as queueWorkloads, ROOT, semaphoreSize, type Workload } from './workloads.js';
 import { cacheWorkload } from './workloads-cache.js';
 import { recipeWorkloads } from './workloads-recipes.js';
+import { registration } from './workloads-registration.js';
+import { revocation } from './workloads-revocation.js';
 
 /** Every workload a world may draw: the queue locks' and the other recipes'. */
 const workloads: Record<string, Workload> = {
   ...queueWorkloads,
   ...recipeWorkloads,
+  revocation,
+  registration,
   cache: cacheWorkload,
 };
 
@@ -39,7 +44,47 @@ export interface WorldOptions {
   memberFaults?: boolean;
   /** Run this workload (by name) instead of drawing one from the pool. */
   workload?: string;
+  /**
+   * Draw the swarm options per seed (default true): a share of the worlds run at the sequence
+   * limit, with slow followers, with digest auth enforced, or with connection resets aimed
+   * between a watch and its event (see `swarmDraws`). Options given explicitly stay on.
+   */
+  swarm?: boolean;
+  /** Draw faults from these kinds only (see `scheduleFaults`), e.g. a window aimed at. */
+  faults?: string[];
 }
+
+/** The per-seed draws of the swarm options: which corners of the space this world visits. */
+export interface SwarmDraws {
+  nearWrap: boolean;
+  slowFollowers: boolean;
+  /** The ensemble enforces digest auth (`enforce.auth.enabled`); every client sends it. */
+  auth: boolean;
+  /** Now and then a process's connection is reset just after it set a one-shot watch. */
+  watchResets: boolean;
+  /** Members now and then drop every connection right after its handshake (pacing). */
+  flaps: boolean;
+}
+
+/**
+ * Draws the swarm options from their own generator (derived from the seed), so that a world's
+ * other draws stay what they were before the swarm existed.
+ */
+export function swarmDraws(seed: number, on: boolean): SwarmDraws {
+  if (!on)
+    return { nearWrap: false, slowFollowers: false, auth: false, watchResets: false, flaps: false };
+  const draw = new Rng(Math.imul(seed, 0x2c1b3c6d) ^ 0x5eed5eed);
+  return {
+    nearWrap: draw.chance(1 / 8),
+    slowFollowers: draw.chance(1 / 4),
+    auth: draw.chance(1 / 4),
+    watchResets: draw.chance(1 / 3),
+    flaps: draw.chance(1 / 4),
+  };
+}
+
+/** The digest credentials of the worlds that enforce auth. */
+export const DIGEST = 'sim:secret';
 
 export interface WorldResult {
   seed: number;
@@ -93,6 +138,10 @@ export class World {
   holdTime: () => number = () => this.rng.int(0, 300);
   /** One-shot watches set by the workload, for the at-most-once / truthful / live checks. */
   readonly watches: WatchRecord[] = [];
+  /** Told when a process has set a one-shot watch (the aimed resets listen). */
+  onWatchSet: (process: string) => void = () => {};
+  /** The swarm options this world drew. */
+  swarm: SwarmDraws = swarmDraws(0, false);
 
   constructor(
     readonly seed: number,
@@ -154,6 +203,8 @@ export async function runWorld(options: WorldOptions): Promise<WorldResult> {
   const world = new World(options.seed, options.keepTrace ?? false, plant);
   const { sched, rng } = world;
   const env = installEnvironment(sched, rng.fork(), EPOCH);
+  // A plant may stand behind the library's source of randomness (the reconnect pauses' one).
+  if (plant?.random) Math.random = plant.random;
   const onUnhandled = (reason: unknown) =>
     world.violation(
       `unhandled rejection: ${reason instanceof Error ? reason.stack : String(reason)}`,
@@ -191,7 +242,7 @@ async function simulate(world: World, options: WorldOptions): Promise<WorldResul
   const tickTime = cfgRng.pick([500, 1000, 2000]);
   const sessionTimeout = cfgRng.pick([4000, 6000, 10000]);
   const processes = cfgRng.int(2, 5);
-  const faulty = world.plant?.faultKinds ? true : cfgRng.chance(0.8);
+  const faulty = world.plant?.faultKinds || options.faults ? true : cfgRng.chance(0.8);
   const lags = Array.from({ length: members + 1 }, () => cfgRng.pick([0.2, 1, 5, 30]));
   // At the sequence limit the elections order candidates by creation (czxid), so they run in
   // the --wrap worlds too. Workloads marked `pooled: false` run only when named.
@@ -199,11 +250,17 @@ async function simulate(world: World, options: WorldOptions): Promise<WorldResul
   const named = world.plant?.workload ?? options.workload;
   const workload: Workload = named ? workloads[named]! : cfgRng.pick(pool);
   const duration = options.duration ?? 30_000;
-  const slowFollowers = world.plant?.slowFollowers ?? options.slowFollowers ?? false;
+  const swarm = swarmDraws(world.seed, options.swarm ?? true);
+  const slowFollowers =
+    world.plant?.slowFollowers ?? ((options.slowFollowers ?? false) || swarm.slowFollowers);
   const chroot = world.plant?.chroot ?? '';
   const slowUntil = Array.from({ length: members + 1 }, () => 0);
   // Some worlds start the lock parent's cversion just below the int wrap.
-  const nearWrap = world.plant?.nearWrap ?? options.nearWrap ?? false;
+  const nearWrap = world.plant?.nearWrap ?? ((options.nearWrap ?? false) || swarm.nearWrap);
+  const auth = world.plant?.auth ?? swarm.auth;
+  const watchResets = world.plant?.watchResets ?? swarm.watchResets;
+  const flaps = swarm.flaps;
+  world.swarm = { nearWrap, slowFollowers, auth, watchResets, flaps };
   const memberFaults = options.memberFaults ?? true;
   // With slow followers: the chance that one transaction stalls a follower's apply pipeline.
   const stallChance = slowFollowers ? cfgRng.pick([0.02, 0.05, 0.1]) : 0;
@@ -222,7 +279,7 @@ async function simulate(world: World, options: WorldOptions): Promise<WorldResul
             holdRng.chance(0.4)
               ? holdRng.int(0, 300)
               : holdRng.int(sessionTimeout / 2, 2 * sessionTimeout);
-  const config = `holds=${holds} members=${members} tick=${tickTime} timeout=${sessionTimeout} processes=${processes} faults=${faulty} workload=${workload.name} lags=${lags.slice(1).join('/')} wrap=${nearWrap} slowFollowers=${slowFollowers}${slowFollowers ? ` stall=${stallChance}` : ''} memberFaults=${memberFaults}${world.plant ? ` plant=${world.plant.name}` : ''}`;
+  const config = `holds=${holds} members=${members} tick=${tickTime} timeout=${sessionTimeout} processes=${processes} faults=${faulty} workload=${workload.name} lags=${lags.slice(1).join('/')} wrap=${nearWrap} slowFollowers=${slowFollowers}${slowFollowers ? ` stall=${stallChance}` : ''} memberFaults=${memberFaults} auth=${auth} watchResets=${watchResets} flaps=${flaps}${world.plant ? ` plant=${world.plant.name}` : ''}`;
   world.log(`world seed=${world.seed} ${config}`);
   world.stats[`workload.${workload.name}`] = 1;
 
@@ -244,6 +301,7 @@ async function simulate(world: World, options: WorldOptions): Promise<WorldResul
       forwardLag: (m) => lags[m]! * (0.5 + netRng.next()),
       recordChanges: (path) => path.includes('/flag-'),
       containerSweep: cfgRng.pick([500, 2000, 5000]),
+      ...(auth ? { requireDigest: DIGEST } : {}),
     },
     (line) => world.log(line),
     (tree) => seedTree(tree, chroot + workload.root, nearWrap),
@@ -283,10 +341,11 @@ async function simulate(world: World, options: WorldOptions): Promise<WorldResul
         try {
           client = await Client.connect(connectString, {
             transport: world.plant?.transport
-              ? world.plant.transport(net.transportFor(name))
-              : net.transportFor(name),
+              ? world.plant.transport(dialsCounted(world, name, net.transportFor(name)))
+              : dialsCounted(world, name, net.transportFor(name)),
             sessionTimeout,
             connectTimeout: sessionTimeout * 3,
+            ...(auth ? { auth: [{ scheme: 'digest', credentials: DIGEST }] } : {}),
           });
         } catch (error) {
           world.log(`${name} connect failed: ${(error as Error).message}`);
@@ -320,6 +379,7 @@ async function simulate(world: World, options: WorldOptions): Promise<WorldResul
     loops.push(world.track(`${name} workload`, started));
   }
 
+  let authReported = 0;
   const audit = () => {
     const leaderTree = ensemble.leader.tree;
     instance.audit({
@@ -348,11 +408,38 @@ async function simulate(world: World, options: WorldOptions): Promise<WorldResul
       sessionTimeout,
     });
     auditWatches(world, sessionTimeout);
+    // Every process sends the credentials the ensemble enforces: a request refused for want of
+    // them means a connection went without (credentials not sent again after a reconnect).
+    if (ensemble.stats.authRefused > authReported) {
+      authReported = ensemble.stats.authRefused;
+      world.violation(
+        `a request was refused for want of auth (SESSIONCLOSEDREQUIRESASLAUTH, ${authReported} so far), though every client has the credentials`,
+      );
+    }
     // Past the close, processes' nodes go with their sessions: stop judging the queue then.
     if (sched.now < world.closedAt) sched.at(1000, 'server', audit);
   };
   sched.at(1000, 'server', audit);
 
+  // The semaphore's rare window: a contender whose create reply is lost while every lease is
+  // taken recovers its node and has to queue. Picks a process holding no lease, when full.
+  const semaphoreFull =
+    workload.name === 'semaphore'
+      ? () => {
+          const leases = ensemble.leader.tree.get(`${chroot}${ROOT}/sem/leases`);
+          if (!leases || leases.children.size < semaphoreSize(world)) return null;
+          const owners = new Set(
+            [...leases.children].map(
+              (name) =>
+                ensemble.leader.tree.get(`${chroot}${ROOT}/sem/leases/${name}`)?.ephemeralOwner,
+            ),
+          );
+          const free = clients.flatMap((c, p) =>
+            c && c.state === 'connected' && !owners.has(c.sessionId) ? [`p${p}`] : [],
+          );
+          return free.length > 0 ? free[0]! : null;
+        }
+      : null;
   if (faulty)
     scheduleFaults(world, {
       net,
@@ -362,7 +449,11 @@ async function simulate(world: World, options: WorldOptions): Promise<WorldResul
       processes,
       duration,
       slowUntil: slowFollowers ? slowUntil : null,
+      semaphoreFull,
+      flaps,
+      kinds: options.faults,
     });
+  if (watchResets) aimResetsAtWatches(world, net, duration);
 
   const afterStep = () => {
     for (let p = 0; p < processes; p++) {
@@ -414,6 +505,9 @@ async function simulate(world: World, options: WorldOptions): Promise<WorldResul
   world.stats.txns = ensemble.stats.txns;
   world.stats.expired = ensemble.stats.expired;
   world.stats.refusedAhead = ensemble.stats.refusedAhead;
+  world.stats.authRefused = ensemble.stats.authRefused;
+  if (auth) world.stats.authWorlds = 1;
+  world.stats.sessionMoved = ensemble.stats.sessionMoved;
   world.stats.crashes = ensemble.stats.crashes;
   world.stats.partitions = ensemble.stats.partitions;
   world.stats.elections = ensemble.stats.elections;
@@ -455,17 +549,26 @@ interface FaultContext {
   processes: number;
   duration: number;
   slowUntil: number[] | null;
+  /** In semaphore worlds: a process holding no lease while every lease is taken, or null. */
+  semaphoreFull: (() => string | null) | null;
+  /** Members may flap (drop each connection right after its handshake) for a while. */
+  flaps: boolean;
+  /** The fault kinds to draw from instead of the menu (a plant's take precedence). */
+  kinds: string[] | undefined;
 }
 
 /** The fault menu: each kind's weight is how often it appears. */
 function faultMenu(ctx: FaultContext): string[] {
   const menu = ['reset', 'cut', 'holeShort', 'holeLong', 'pause', 'lag', 'reset', 'holeShort'];
   menu.push('lostReply');
+  if (ctx.semaphoreFull) menu.push('lostReplyFull', 'lostReplyFull');
+  if (ctx.flaps) menu.push('flap');
   if (ctx.slowUntil) menu.push('slowFollower', 'lostReplyStall');
   if (ctx.quorum) {
     menu.push('crash');
     if (ctx.ensemble.members.length > 1) menu.push('partition');
   }
+  if (ctx.ensemble.members.length > 1) menu.push('lateRevalidation');
   return menu;
 }
 
@@ -473,7 +576,7 @@ function scheduleFaults(world: World, ctx: FaultContext): void {
   const { net, ensemble, sessionTimeout, processes, duration, slowUntil } = ctx;
   const { sched, rng } = world;
   const [gapMin, gapMax] = world.plant?.faultGap ?? [500, 6000];
-  const menu = world.plant?.faultKinds ?? faultMenu(ctx);
+  const menu = world.plant?.faultKinds ?? ctx.kinds ?? faultMenu(ctx);
   const next = () => rng.int(gapMin, gapMax);
   const fault = () => {
     if (sched.now > duration) return;
@@ -495,6 +598,37 @@ function scheduleFaults(world: World, ctx: FaultContext): void {
         world.log(`fault lost-reply ${client} (its next write's reply)`);
         ensemble.loseWriteReply.set(client, 0);
         break;
+      case 'lateRevalidation': {
+        // The client reconnects now; the follower it reaches first forwards its revalidation
+        // only after the client's attempt budget, so it moves on and settles elsewhere first.
+        const perHost = sessionTimeout / ensemble.members.length;
+        const d = Math.round(perHost + rng.int(200, 1500));
+        world.log(`fault late revalidation ${client} (${d} ms) and reset`);
+        ensemble.lateRevalidation.set(client, d);
+        for (const c of conns) c.reset();
+        break;
+      }
+      case 'flap': {
+        const member = rng.pick(ensemble.members);
+        const d = rng.int(1000, 5000);
+        world.log(`fault zk${member.id} drops every connection after its handshake for ${d} ms`);
+        member.flapUntil = sched.now + d;
+        break;
+      }
+      case 'lostReplyFull': {
+        // Wait (a few seconds at most) for the semaphore to be full, then lose the reply of the
+        // next write of a process that holds no lease: its create, as it joins the queue.
+        let tries = 0;
+        const aim = () => {
+          const target = ctx.semaphoreFull?.() ?? null;
+          if (target) {
+            world.log(`fault lost-reply ${target} (its next write's reply; the semaphore is full)`);
+            ensemble.loseWriteReply.set(target, 0);
+          } else if (++tries < 50 && sched.now < duration) sched.at(100, 'server', aim);
+        };
+        aim();
+        break;
+      }
       case 'lostReplyStall': {
         // Aimed at the moment that matters: the other followers are slow to apply exactly the
         // write whose reply is lost, so a reconnect may reach one that has not applied it yet.
@@ -564,11 +698,60 @@ function scheduleFaults(world: World, ctx: FaultContext): void {
   sched.at(next(), 'server', fault);
 }
 
+/** The most connections a process may open within one second (see `dialsCounted`). */
+const MAX_DIALS_PER_SECOND = 20;
+
+/**
+ * `transport` with its dials counted: a process that dials more than MAX_DIALS_PER_SECOND times
+ * in a second reconnects in a hot loop. The pacing allows about six a second at worst (a round
+ * of three hosts failing, then at least half a second's pause; after a session was had, a random
+ * pause of up to a second).
+ */
+function dialsCounted(world: World, process: string, transport: Transport): Transport {
+  const recent: number[] = [];
+  let reported = false;
+  return {
+    connect(options) {
+      const now = world.sched.now;
+      recent.push(now);
+      while (recent.length > 0 && recent[0]! <= now - 1000) recent.shift();
+      if (recent.length > MAX_DIALS_PER_SECOND && !reported) {
+        reported = true;
+        world.violation(
+          `${process} reconnects in a hot loop: ${recent.length} dials within a second`,
+        );
+      }
+      return transport.connect(options);
+    },
+  };
+}
+
+/**
+ * A reconnect between a watch and its event: now and then a process's connection is reset just
+ * after it set a one-shot watch, so the watch lives on only if SetWatches restores it.
+ */
+function aimResetsAtWatches(world: World, net: SimNetwork, duration: number): void {
+  const aim = new Rng(Math.imul(world.seed, 0x1f3d5b79) ^ 0x3a7c4e1);
+  world.onWatchSet = (process) => {
+    if (world.sched.now > duration || !aim.chance(0.4)) return;
+    world.sched.at(aim.int(1, 150), 'server', () => {
+      world.stats.faults++;
+      world.stats['fault.watchReset'] = (world.stats['fault.watchReset'] ?? 0) + 1;
+      world.log(`fault reset ${process} (just after it set a watch)`);
+      for (const c of net.connectionsOf(process)) c.reset();
+    });
+  };
+}
+
 /** A one-shot watch fires once a change after its registration commits (liveness). */
 function auditWatches(world: World, sessionTimeout: number): void {
   const ensemble = world.ensemble;
   if (!ensemble) return;
-  const bound = 2 * sessionTimeout + 8_000;
+  // Tight enough that a lost watch shows as a stall: a connected client hears of the change
+  // within a few seconds; one that lost contact is back (SetWatches) or has lost its session
+  // within a session timeout. A process pause and an election restart the clock.
+  const bound = sessionTimeout + 6_000;
+  const pauseEnd = world.pauseShadowUntil - sessionTimeout;
   for (const w of world.watches) {
     if (w.fired !== null) continue;
     if (
@@ -589,7 +772,7 @@ function auditWatches(world: World, sessionTimeout: number): void {
       change = changes.findLast((c) => c.zxid > w.zxid && c.type === 'NodeCreated') ?? change;
     }
     // An election restarts the clock: the change reaches the watcher once a leader serves again.
-    const since = change ? Math.max(change.at, ensemble.orderingSince) : 0;
+    const since = change ? Math.max(change.at, ensemble.orderingSince, pauseEnd) : 0;
     if (change && ensemble.ordering && world.sched.now - since > bound) {
       world.violation(
         `${w.process} one-shot watch on ${w.path} (set at zxid ${w.zxid}) never fired for ${change.type} at zxid ${change.zxid}, ${Math.round(world.sched.now - change.at)} ms ago`,

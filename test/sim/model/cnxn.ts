@@ -67,6 +67,8 @@ export class Cnxn {
   sessionId = 0n;
   private handshaking = true;
   closed = false;
+  /** The connection sent the credentials `requireDigest` asks for. */
+  private authenticated = false;
   private readonly decoder: FrameDecoder;
   private readonly queue: Entry[] = [];
 
@@ -184,6 +186,12 @@ export class Cnxn {
       });
       return;
     }
+    const late = ens.lateRevalidation.get(this.end.client);
+    if (late !== undefined && !this.member.isLeader) {
+      ens.lateRevalidation.delete(this.end.client);
+      this.trace(`revalidation of 0x${req.sessionId.toString(16)} held up ${late} ms`);
+      this.member.holdForwards(late);
+    }
     this.member.forward(() => {
       const session = ens.sessions.get(req.sessionId);
       const valid =
@@ -226,6 +234,12 @@ export class Cnxn {
         }),
       ),
     );
+    if (this.member.flapUntil > this.ensemble.sched.now) {
+      this.ensemble.sched.at(1, 'server', () => {
+        this.trace('dropping the connection after its handshake (flapping member)');
+        this.close();
+      });
+    }
   }
 
   private refuse(id: bigint): void {
@@ -255,6 +269,17 @@ export class Cnxn {
       }
       if (!entry.reply) return;
       this.queue.shift();
+      if (entry.reply.err === ErrorCode.SESSIONMOVED) {
+        // ZooKeeper never answers SESSIONMOVED: its FinalRequestProcessor tears the connection
+        // down instead (sendCloseSession), since the session may well be on this very connection
+        // (a revalidation through a member the client has given up on can land at the leader
+        // after the one through this member). The client sees a connection loss and reconnects,
+        // and the reconnect's revalidation makes this member the owner again.
+        this.trace(`${entry.op} ${entry.path} -> session moved: connection closed, no reply`);
+        this.ensemble.stats.sessionMoved++;
+        this.close();
+        return;
+      }
       if (entry.loseReply) {
         // The link breaks after the server did the write, before its reply got out.
         this.trace(`${entry.op} ${entry.path} -> ${entry.reply.err}, reply lost: link reset`);
@@ -278,7 +303,21 @@ export class Cnxn {
     // A member cut off from the leader cannot tell it the session is alive.
     if (this.member.isLeader ? ens.ordering : this.member.attached) ens.touch(this.sessionId);
     if (header.type === OpCode.auth) {
+      const auth = codecs.auth.readRequest(r);
+      const required = ens.options.requireDigest;
+      if (required && auth.scheme === 'digest') {
+        this.authenticated ||= new TextDecoder().decode(auth.auth) === required;
+      }
       this.send(Xid.auth, { err: 0 });
+      return;
+    }
+    if (ens.options.requireDigest && !this.authenticated) {
+      // enforce.auth.enabled: the server answers the first request of an unauthenticated
+      // connection with SESSIONCLOSEDREQUIRESASLAUTH and closes the connection.
+      ens.stats.authRefused++;
+      this.trace(`xid ${header.xid} type ${header.type}: not authenticated, connection closed`);
+      this.send(header.xid, { err: ErrorCode.SESSIONCLOSEDREQUIRESASLAUTH });
+      this.close();
       return;
     }
     if (header.type === OpCode.ping) {

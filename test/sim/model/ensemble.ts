@@ -24,6 +24,12 @@ export interface EnsembleOptions {
   recordChanges?: (path: string) => boolean;
   /** Period of the container manager's sweep. */
   containerSweep: number;
+  /**
+   * `enforce.auth.enabled` with the digest scheme: a connection must send these digest
+   * credentials (`user:password`) before anything else, or its first other request is answered
+   * SESSIONCLOSEDREQUIRESASLAUTH and the connection closed. Unset: auth packets are accepted.
+   */
+  requireDigest?: string;
 }
 
 export interface SessionInfo {
@@ -70,6 +76,11 @@ export class Member implements Acceptor {
    * an older generation (applies, forwarded requests, session checks) are lost.
    */
   gen = 0;
+  /**
+   * Until then, the member closes every connection right after answering its handshake, as a
+   * server does that a client's SetWatches overruns (jute.maxbuffer): a session is had, and lost.
+   */
+  flapUntil = 0;
   tree: DataTree;
   readonly watches = new WatchTables<Cnxn>();
   readonly cnxns = new Set<Cnxn>();
@@ -126,6 +137,14 @@ export class Member implements Acceptor {
    * the link breaks on the way or the leader cannot commit (it answers nothing: the client's
    * connection is closed once the member stops serving).
    */
+  /**
+   * The link to the leader stalls for `ms`: this member's forwarded messages (and those behind
+   * them, in order) reach the leader that much later.
+   */
+  holdForwards(ms: number): void {
+    this.forwardAt = Math.max(this.forwardAt, this.ensemble.sched.now + ms);
+  }
+
   forward(task: () => void): void {
     const ensemble = this.ensemble;
     if (this.isLeader) {
@@ -209,6 +228,12 @@ export class Ensemble {
    * how long every follower but the write's own member stalls applying that write (ms, 0: none).
    */
   readonly loseWriteReply = new Map<string, number>();
+  /**
+   * Clients whose next reconnect through a follower has that follower's link to the leader stall
+   * (ms): the revalidation arrives after the client gave up on it and moved on, and moves the
+   * session's owner away from the member it is on now (the ZOOKEEPER-710 window).
+   */
+  readonly lateRevalidation = new Map<string, number>();
   private zxid = 0n;
   private sessionCounter = 0n;
   /** Counters the world reports. */
@@ -220,6 +245,10 @@ export class Ensemble {
     elections: 0,
     crashes: 0,
     partitions: 0,
+    /** Connections closed because a write reached the leader after its session moved. */
+    sessionMoved: 0,
+    /** Requests refused because their connection had not authenticated (`requireDigest`). */
+    authRefused: 0,
   };
   /** Committed changes of recorded paths, in order: what a watch may legitimately report. */
   readonly changes = new Map<string, { zxid: bigint; type: Trigger['type']; at: number }[]>();
