@@ -79,6 +79,23 @@ async function pauseUnlessStopped(route: ConnectRoute, ms: number): Promise<bool
   }
 }
 
+/**
+ * Records why an attempt failed. An attempt that connect()'s deadline cut short says only that
+ * time ran out: the earlier failure (a refused certificate, a refused connection), when there is
+ * one, says why, and is kept.
+ */
+function blame(
+  route: ConnectRoute,
+  reason: unknown,
+  timedOut: unknown,
+  budget: number,
+  earlier: unknown,
+): void {
+  const outOfTime =
+    timedOut !== undefined && reason === timedOut && budget < route.timers().connectTimeout;
+  route.failed(outOfTime && earlier ? earlier : reason);
+}
+
 /** One connection: dial, then serve it until it breaks. Returns whether a session was had. */
 async function attempt(route: ConnectRoute, host: HostAddress, budget: number): Promise<boolean> {
   const { clock, stop } = route;
@@ -121,14 +138,17 @@ async function attempt(route: ConnectRoute, host: HostAddress, budget: number): 
     // Stopped (or timed out) while the transport was still dialling: a transport that completes
     // the dial anyway must not get a handshake, which would open a session nobody ends.
     if (cutShort) throw cutReason;
-    return await route.serve(connection, host, () => clock.clearTimeout(handshakeTimer));
+    const earlier = route.lastError();
+    const established = await route.serve(connection, host, () =>
+      clock.clearTimeout(handshakeTimer),
+    );
+    // We closed it (the budget ran out, or the session stopped) before a session was had: serving
+    // saw only the stream end and blamed the server; the cut is what happened.
+    if (!established && cutShort) blame(route, cutReason, timedOut, budget, earlier);
+    return established;
   } catch (error) {
     const reason: unknown = cutShort ? cutReason : error;
-    // An attempt that connect()'s deadline cut short says only that time ran out: keep the
-    // earlier failure (a refused certificate, a refused connection) that says why.
-    const outOfTime =
-      timedOut !== undefined && reason === timedOut && budget < route.timers().connectTimeout;
-    if (!(outOfTime && route.lastError())) route.failed(reason);
+    blame(route, reason, timedOut, budget, route.lastError());
     if (error instanceof ZooKeeperError && error.code === 'BADARGUMENTS') {
       // The transport refused our settings (e.g. TLS options a runtime cannot honour): no
       // retry can succeed, so stop now with that reason instead of at connectTimeout.

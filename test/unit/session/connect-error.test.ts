@@ -21,7 +21,45 @@ class CertificateThenSilence implements Transport {
   }
 }
 
+/** Every dial connects, and the server never says a word (a host that is slow, not refusing). */
+class SilentServer implements Transport {
+  dials = 0;
+
+  connect(): Promise<Connection> {
+    this.dials++;
+    let end: () => void = () => {};
+    const ended = new Promise<void>((resolve) => {
+      end = resolve;
+    });
+    // No bytes ever; the iteration ends when the connection is closed.
+    const chunks: AsyncIterable<Uint8Array> = {
+      [Symbol.asyncIterator]: () => ({
+        next: () => ended.then(() => ({ done: true as const, value: undefined })),
+      }),
+    };
+    return Promise.resolve({ write: () => undefined, chunks, close: () => end(), closed: ended });
+  }
+}
+
 describe('connect() gives up', () => {
+  it('an attempt its own handshake budget cut is reported as no handshake, not as a server refusing the session', async () => {
+    const transport = new SilentServer();
+    // A short session makes each attempt's budget shorter than connectTimeout, so the attempts
+    // are cut by their own budget (and closed by us) before connect() gives up.
+    const error = await connect('zk:2181', {
+      transport,
+      connectTimeout: 1_500,
+      sessionTimeout: 600,
+    }).then(
+      () => null,
+      (e: Error & { code?: string }) => e,
+    );
+    expect(transport.dials).toBeGreaterThanOrEqual(2);
+    expect(error?.code).toBe('CONNECTIONLOSS');
+    expect(error?.message).toMatch(/no handshake from zk:2181/);
+    expect(error?.message).not.toMatch(/refused/);
+  });
+
   it('with the error that says why, not the time-out of an attempt cut short by its deadline', async () => {
     const transport = new CertificateThenSilence();
     const error = await connect('zk:2181', {
