@@ -37,6 +37,9 @@ function firstFailure(plant: string, count: number): Failure | undefined {
 }
 
 describe('planted bugs are found', () => {
+  // A lease or term still valid after its client lost contact, or the overlap that follows.
+  const LOSS_OF_CONTACT =
+    /still valid after its connection was lost|two mutex holders|two holders|two leaders/;
   // [plant, what must be reported, seed budget]
   const cases: [string, RegExp, number][] = [
     ['skip-relist', /two mutex holders/, 12],
@@ -65,41 +68,15 @@ describe('planted bugs are found', () => {
     ['term-outlives-expiry', /two leaders|did not settle/, 8],
     // A holder or leader not told when its connection drops (the server may give the node away
     // meanwhile): the lease ledger's loss-of-contact rule, in every recipe.
-    [
+    ...[
       'lease-ignores-suspension',
-      /still valid after its connection was lost|two mutex holders|two holders|two leaders/,
-      10,
-    ],
-    [
       'semaphore-ignores-suspension',
-      /still valid after its connection was lost|two mutex holders|two holders|two leaders/,
-      10,
-    ],
-    [
       'rwlock-ignores-suspension',
-      /still valid after its connection was lost|two mutex holders|two holders|two leaders/,
-      10,
-    ],
-    [
       'exclusive-ignores-suspension',
-      /still valid after its connection was lost|two mutex holders|two holders|two leaders/,
-      10,
-    ],
-    [
       'multilock-ignores-suspension',
-      /still valid after its connection was lost|two mutex holders|two holders|two leaders/,
-      10,
-    ],
-    [
       'latch-ignores-suspension',
-      /still valid after its connection was lost|two mutex holders|two holders|two leaders/,
-      10,
-    ],
-    [
       'selector-ignores-suspension',
-      /still valid after its connection was lost|two mutex holders|two holders|two leaders/,
-      10,
-    ],
+    ].map((plant): [string, RegExp, number] => [plant, LOSS_OF_CONTACT, 10]),
     // Leases and terms that outlive their release, tokens that are not czxids.
     ['release-keeps-signal', /two mutex holders/, 6],
     ['latch-close-keeps-term', /two leaders/, 6],
