@@ -19,6 +19,16 @@ export interface ScriptOptions {
   open(k: number): Promise<Client>;
 }
 
+/**
+ * Waits until every watch iterator's loop has taken the events already delivered to it. A sync
+ * reply proves the events reached the session, but a loop takes each event a few microtasks
+ * later: when the events and the sync reply came in one read, the sync's continuation can run
+ * while a loop still has an event queued, and that event would be logged after the next step's
+ * (seen as a flake: a persistent event logged after a later close). One macrotask turn runs
+ * every pending microtask first, on the real event loop and on the simulator's clock alike.
+ */
+const iteratorsCaughtUp = () => new Promise<void>((resolve) => setImmediate(resolve));
+
 const MODES = [
   'PERSISTENT',
   'EPHEMERAL',
@@ -77,6 +87,7 @@ export async function runScript(options: ScriptOptions): Promise<string[]> {
     // A sync on every session: on one server, every notification a change raised reaches its
     // session before that session's sync reply.
     for (const c of clients) await c.sync('/').catch(() => {});
+    await iteratorsCaughtUp();
     for (const k of buffers.keys()) flush(k);
   };
   const attempt = async (k: number, text: string, run: () => Promise<string>) => {
@@ -181,6 +192,7 @@ export async function runScript(options: ScriptOptions): Promise<string[]> {
         await c.close();
         flush(k);
         for (const other of clients) if (other !== c) await other.sync('/').catch(() => {});
+        await iteratorsCaughtUp();
         await open(k);
         return 'ok';
       });
@@ -197,6 +209,7 @@ export async function runScript(options: ScriptOptions): Promise<string[]> {
   for (const [k, c] of clients.entries()) {
     await c.close();
     for (const other of clients.slice(k + 1)) await other.sync('/').catch(() => {});
+    await iteratorsCaughtUp();
     for (const j of buffers.keys()) flush(j);
   }
   return log;
