@@ -6,10 +6,10 @@
 import { decodeConnectResponse } from '../protocol/codecs.js';
 import { makeError, type ZooKeeperError } from '../protocol/errors.js';
 import type { Clock } from './clock.js';
-import { handshakeRefusal, PING_FRAME, REPLY_HEADER_SIZE } from './control-frames.js';
+import { handshakeRefusal, REPLY_HEADER_SIZE } from './control-frames.js';
 import { formatHost, type HostAddress, type HostList } from './hosts.js';
 import { hexSessionId, type SessionIdentity } from './identity.js';
-import { Link } from './link.js';
+import { Link, type LinkEvents } from './link.js';
 import type { Outbox } from './outbox.js';
 import type { Deque } from './queue.js';
 import type { AuthEntry, PendingRequest } from './requests.js';
@@ -20,7 +20,7 @@ import type { Connection } from './transport.js';
 import type { SessionState } from './types.js';
 
 /** What the connected bookkeeping reads from the session, and what it tells it. */
-export interface HandshakeRoute {
+export interface HandshakeRoute extends LinkEvents {
   readonly clock: Clock;
   readonly hosts: HostList;
   readonly identity: SessionIdentity;
@@ -98,10 +98,7 @@ export class LinkKeeper {
     // flag, not the response (and its password buffer).
     const readOnly = response.readOnly;
     // Before any transition: a 'connected' listener may read `server`.
-    this.link = new Link(connection, host, readOnly, route.clock, route.identity.timers, {
-      ping: () => route.outbox.push({ kind: 'control', frame: PING_FRAME }),
-      dead: (error) => route.failed(error),
-    });
+    this.link = new Link(connection, host, readOnly, route.clock, route.identity.timers, route);
     const sasl = route.sasl;
     if (!sasl) route.open(connection, readOnly);
     else

@@ -3,7 +3,7 @@
 // makes it, and drops it when the link breaks or the session ends.
 import { makeError, type ZooKeeperError } from '../protocol/errors.js';
 import type { Clock } from './clock.js';
-import { Heartbeat, type SessionTimers } from './heartbeat.js';
+import { Heartbeat, type HeartbeatEvents, type SessionTimers } from './heartbeat.js';
 import type { HostAddress } from './hosts.js';
 import type { Connection } from './transport.js';
 
@@ -12,11 +12,15 @@ export interface LinkEvents {
   /** Queue a ping (the client has been quiet too long). */
   ping(): void;
   /** The server went silent too long: why (the link is closed right after). */
-  dead(error: ZooKeeperError): void;
+  silent(error: ZooKeeperError): void;
 }
 
-/** One established connection with its server, read-only flag and running heartbeat. */
-export class Link {
+/**
+ * One established connection with its server, read-only flag and running heartbeat. The link is
+ * its heartbeat's listener itself (prototype methods, not closures: a link lives as long as its
+ * connection, and a process may hold thousands).
+ */
+export class Link implements HeartbeatEvents {
   readonly heartbeat: Heartbeat;
 
   constructor(
@@ -25,18 +29,23 @@ export class Link {
     readonly readOnly: boolean,
     clock: Clock,
     timers: SessionTimers,
-    events: LinkEvents,
+    private readonly events: LinkEvents,
   ) {
-    this.heartbeat = new Heartbeat(clock, timers, {
-      ping: () => events.ping(),
-      dead: (silentFor) => {
-        events.dead(
-          makeError('CONNECTIONLOSS', `no reply from the server for ${Math.round(silentFor)} ms`),
-        );
-        connection.close();
-      },
-    });
+    this.heartbeat = new Heartbeat(clock, timers, this);
     this.heartbeat.start();
+  }
+
+  /** @internal The heartbeat's: the client has been quiet too long. */
+  ping(): void {
+    this.events.ping();
+  }
+
+  /** @internal The heartbeat's: nothing heard for `silentFor` ms; the link is dropped. */
+  dead(silentFor: number): void {
+    this.events.silent(
+      makeError('CONNECTIONLOSS', `no reply from the server for ${Math.round(silentFor)} ms`),
+    );
+    this.connection.close();
   }
 
   /** Stops the heartbeat; returns when the server was last heard from on this link. */

@@ -1,9 +1,10 @@
 // The session manager: finds a server, keeps one connection alive, pipelines requests over it and
 // resumes the same session on another server when the link breaks, until the session ends. This
-// file holds the session's state and its endings and wires the parts: the connect loop
-// (connect-loop.ts) dials, serve.ts runs a connection, the handshake (handshake.ts) turns it into
-// the session's link and back, identity.ts keeps what the server said about the session,
-// replies.ts and submit.ts are the two directions of traffic.
+// file holds the session's state and its endings; wiring.ts connects the parts to it: the
+// connect loop (connect-loop.ts) dials, serve.ts runs a connection, the handshake (handshake.ts)
+// turns it into the session's link and back, identity.ts keeps what the server said about the
+// session, replies.ts and submit.ts are the two directions of traffic. Members marked @internal
+// are the wiring's to read.
 //
 // Two queues. The outbox (outbox.ts) holds frames not yet written: user requests in it survive a
 // reconnect and go out on the next connection. `pending` holds written requests awaiting replies,
@@ -24,13 +25,9 @@ import { SessionIdentity } from './identity.js';
 import { Outbox } from './outbox.js';
 import { failAll, takeOwed } from './owed.js';
 import { Deque } from './queue.js';
-import { leaveForReadWrite } from './readonly-probe.js';
 import { RenewalLog, type SessionRenewal } from './renewal.js';
-import { type ReplyRoute, routeReply } from './replies.js';
 import type { AuthEntry, PendingRequest } from './requests.js';
-import { openForRequests } from './restore.js';
 import type { SaslOptions } from './sasl/options.js';
-import { type ServeRoute, serveConnection } from './serve.js';
 import { waitForFirstSession } from './startup.js';
 import { StateMachine } from './state.js';
 import {
@@ -44,6 +41,7 @@ import {
 import type { Transport } from './transport.js';
 import type { SessionState, TlsOptions } from './types.js';
 import { WatchRegistry } from './watches.js';
+import { SessionWiring, type WiredSession } from './wiring.js';
 
 /** The largest xid (int32); the next one wraps to 1. */
 const MAX_XID = 0x7fff_ffff;
@@ -75,10 +73,10 @@ export type { SessionRenewal } from './renewal.js';
 
 export type { CallSink, SubmitDetails } from './submit.js';
 
-export class Session {
+export class Session implements WiredSession {
   readonly watches = new WatchRegistry();
   readonly chroot: string;
-  private readonly machine: StateMachine;
+  /** @internal */ readonly machine: StateMachine;
   private readonly clock: Clock;
   private readonly maxFrameSize: number;
   /** What queueing a request needs: one object for the session's life, not one per request. */
@@ -93,30 +91,32 @@ export class Session {
   });
   private readonly pending = new Deque<PendingRequest>();
   private readonly authInFlight = new Deque<AuthEntry>();
-  private readonly auth: AuthEntry[];
-  private readonly replies: ReplyRoute;
-  private readonly serving: ServeRoute;
-  private readonly identity: SessionIdentity;
-  /** The established connection while there is one; the countdown to expiry while not. */
-  private readonly links: LinkKeeper;
+  /** @internal Credentials, re-sent with every handshake (read by the wiring). */
+  readonly auth: AuthEntry[];
+  /** The routes the session's parts talk through: one object, see wiring.ts. */
+  private readonly wiring: SessionWiring;
+  /** @internal */ readonly identity: SessionIdentity;
+  /** @internal The established connection while there is one; the countdown to expiry while not. */
+  readonly links: LinkKeeper;
   private xid = 0;
   private readonly stop = new AbortController();
   private loop: Promise<void> | null = null;
   private closing: Promise<void> | null = null;
-  /** The server acknowledged closeSession: never reconnect after that. */
-  private closeAnswered = false;
-  private lastError: unknown = null;
+  /** @internal The server acknowledged closeSession: never reconnect after that. */
+  closeAnswered = false;
+  /** @internal Why the last link or attempt ended (reported when connect() gives up). */
+  lastError: unknown = null;
   /** Why the session ended, when something other than the state says it best. */
   private endReason: ZooKeeperError | null = null;
-  /** When start()'s connectTimeout runs out (the first pass's budget is shared up to it). */
-  private connectDeadline: number | null = null;
+  /** @internal When start()'s connectTimeout runs out (the first pass shares its budget). */
+  connectDeadline: number | null = null;
   /** The client is over for good (a final state without renewal): nothing is sent any more. */
   private over = false;
   /** A server granted a session at least once: from then on an expiry renews (if enabled). */
   private established = false;
-  private readonly renewals = new RenewalLog();
-  /** For the telemetry: since when a server is sought, and the last one connected to. */
-  private readonly connects = new ConnectLog();
+  /** @internal */ readonly renewals = new RenewalLog();
+  /** @internal For the telemetry: since when a server is sought, and the last one connected to. */
+  readonly connects = new ConnectLog();
 
   constructor(private readonly config: SessionConfig) {
     this.chroot = config.chroot;
@@ -130,95 +130,23 @@ export class Session {
       requestTimeout: config.requestTimeout,
     };
     this.identity = new SessionIdentity(config.sessionTimeout, config.hosts.size, config.resume);
-    this.links = new LinkKeeper({
+    this.auth = config.auth.map(({ scheme, auth }) => ({ scheme, auth, waiters: [] }));
+    this.wiring = new SessionWiring(this, {
       clock: this.clock,
       hosts: config.hosts,
-      identity: this.identity,
+      transport: config.transport,
+      tls: config.tls,
+      sasl: config.sasl,
+      stop: this.stop.signal,
+      maxFrameSize: this.maxFrameSize,
+      chroot: this.chroot,
+      watches: this.watches,
       outbox: this.outbox,
       pending: this.pending,
       authInFlight: this.authInFlight,
-      sasl: config.sasl,
-      state: () => this.state,
-      closeAnswered: () => this.closeAnswered,
-      lastError: () => this.lastError,
-      failed: (error) => {
-        this.lastError = error;
-      },
-      nextXid: () => this.nextXid(),
-      suspend: (cause) => {
-        this.connects.seeking(this.clock.now());
-        this.renewals.linkLost();
-        this.machine.transition('suspended', cause);
-      },
-      expire: (error) => this.expire(error),
-      adopted: () => this.adopted(),
-      authFailed: (error) => this.authFailed(error),
-      open: (connection, readOnly) =>
-        openForRequests(
-          {
-            auth: this.auth,
-            watches: this.watches,
-            chroot: this.chroot,
-            outbox: this.outbox,
-            lastZxid: () => this.identity.zxid,
-            isCurrent: (c) => this.links.isCurrent(c),
-            announce: (state) => this.machine.transition(state),
-            resync: () => {
-              const gap = this.renewals.takeGap();
-              if (gap) this.watches.resync(gap);
-            },
-          },
-          connection,
-          readOnly,
-        ),
+      identity: this.identity,
     });
-    this.auth = config.auth.map(({ scheme, auth }) => ({ scheme, auth, waiters: [] }));
-    this.replies = {
-      chroot: this.chroot,
-      watches: this.watches,
-      pending: this.pending,
-      authInFlight: this.authInFlight,
-      heard: () => this.links.current?.heartbeat.heard(),
-      zxidSeen: (zxid) => {
-        this.identity.zxid = zxid;
-      },
-      authFailed: (error) => this.authFailed(error),
-    };
-    this.serving = {
-      maxFrameSize: this.maxFrameSize,
-      pending: this.pending,
-      connectRequest: () => this.identity.connectRequest(this.config.readOnly),
-      handshake: (frame, connection, host) => {
-        const established = this.links.handshake(frame, connection, host);
-        const readOnly = this.links.current?.readOnly ?? false;
-        if (established)
-          this.connects.connected(this.identity.id, host, readOnly, this.clock.now());
-        return established;
-      },
-      reply: (frame) => routeReply(frame, this.replies),
-      established: (connection, host) => {
-        if (!this.links.current?.readOnly) return;
-        void leaveForReadWrite({
-          connection,
-          current: host,
-          hosts: this.config.hosts,
-          transport: this.config.transport,
-          tls: this.config.tls,
-          clock: this.clock,
-          stop: this.stop.signal,
-          isCurrent: (c) => this.links.isCurrent(c),
-          leave: (found) =>
-            this.dropConnection(
-              `${formatHost(found)} serves reads and writes; leaving the read-only server`,
-            ),
-        });
-      },
-      lastError: () => this.lastError,
-      failed: (error) => {
-        this.lastError = error;
-      },
-      lost: (connection, host) => this.links.lost(connection, host),
-    };
+    this.links = new LinkKeeper(this.wiring);
     this.machine.subscribe((state, previous, cause) =>
       sessionStateChanged(this.identity.id, state, previous, cause, this.connects.lastServer),
     );
@@ -261,24 +189,7 @@ export class Session {
   start(): Promise<void> {
     this.connects.seeking(this.clock.now());
     this.connectDeadline = this.clock.now() + this.config.connectTimeout;
-    this.loop = connectLoop({
-      clock: this.clock,
-      hosts: this.config.hosts,
-      transport: this.config.transport,
-      tls: this.config.tls,
-      stop: this.stop.signal,
-      running: () => !this.over && !this.closeAnswered,
-      timers: () => this.identity.timers,
-      sessionTimeout: () => this.identity.timeout,
-      deadline: () => (this.state === 'connecting' ? this.connectDeadline : null),
-      serve: (connection, host, handshakeDone) =>
-        serveConnection(this.serving, connection, host, handshakeDone),
-      failed: (error) => {
-        this.lastError = error;
-      },
-      lastError: () => this.lastError,
-      unusable: (error) => void this.shutdown('closed', error),
-    });
+    this.loop = connectLoop(this.wiring);
     return waitForFirstSession({
       clock: this.clock,
       hosts: this.config.hosts,
@@ -382,23 +293,23 @@ export class Session {
 
   // ---- writing -----------------------------------------------------------------------------
 
-  private nextXid(): number {
-    // The Java client's rule: 1 .. 2^31-1, wrapping to 1; 0 and negatives are reserved.
+  /** @internal The next xid, as the Java client counts: 1 .. 2^31-1, then 1 again. */
+  nextXid(): number {
     this.xid = this.xid >= MAX_XID ? 1 : this.xid + 1;
     return this.xid;
   }
 
   // ---- sessions come and go ----------------------------------------------------------------
 
-  /** A server granted a session: the first one, one resumed, or the successor of an expired one. */
-  private adopted(): void {
+  /** @internal A server granted a session: the first, a resumed one, or a successor. */
+  adopted(): void {
     this.established = true;
     this.connectDeadline = null;
     this.renewals.granted(this.identity.id);
   }
 
-  /** The server session is over: renew it (when enabled, and a session was had) or end here. */
-  private expire(error: ZooKeeperError): void {
+  /** @internal The server session is over: renew it (when enabled and one was had) or end. */
+  expire(error: ZooKeeperError): void {
     if (!this.config.renew || !this.established || this.closing) {
       void this.shutdown('expired', error);
       return;
@@ -417,8 +328,24 @@ export class Session {
 
   // ---- endings -----------------------------------------------------------------------------
 
-  private authFailed(error: ZooKeeperError): void {
+  /** @internal */
+  authFailed(error: ZooKeeperError): void {
     void this.shutdown('auth-failed', error);
+  }
+
+  /** @internal The transport refused our settings: no retry can succeed. */
+  unusable(error: ZooKeeperError): void {
+    void this.shutdown('closed', error);
+  }
+
+  /** @internal Over for good, or closed on the server: the connect loop stops. */
+  get finished(): boolean {
+    return this.over || this.closeAnswered;
+  }
+
+  /** @internal Whether a read-only server may be used (ConnectOptions.canBeReadOnly). */
+  get readOnlyAllowed(): boolean {
+    return this.config.readOnly;
   }
 
   private finalError(op?: string, path?: string): ZooKeeperError {
