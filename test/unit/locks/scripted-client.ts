@@ -196,11 +196,37 @@ export class ScriptedServer {
     return node;
   }
 
-  watch(kind: keyof ScriptedServer['watches'], path: string, watcher: Watcher | undefined): void {
+  watch(
+    kind: keyof ScriptedServer['watches'],
+    path: string,
+    watcher: Watcher | undefined,
+    session?: bigint,
+  ): void {
     if (!watcher) return;
+    if (session !== undefined) this.watchOwners.set(watcher, session);
     const set = this.watches[kind].get(path) ?? new Set();
     set.add(watcher);
     this.watches[kind].set(path, set);
+  }
+
+  /** The session that set each watcher (for {@link endWatches}). */
+  private readonly watchOwners = new WeakMap<Watcher, bigint>();
+
+  /**
+   * Ends `session`'s one-shot watches with a `None` event carrying `state`, as the client does at
+   * an expiry: each watcher is removed and told once, after the current call.
+   */
+  endWatches(session: bigint, state: SessionState): void {
+    for (const byPath of Object.values(this.watches)) {
+      for (const [path, set] of byPath) {
+        for (const watcher of [...set]) {
+          if (this.watchOwners.get(watcher) !== session) continue;
+          set.delete(watcher);
+          queueMicrotask(() => watcher({ type: 'None', path: '', state }));
+        }
+        if (set.size === 0) byPath.delete(path);
+      }
+    }
   }
 
   private remove(path: string): void {
@@ -256,11 +282,14 @@ export class ScriptedClient implements ElectionClient, RevokeClient {
 
   /**
    * Scripts a session renewal as the client does it: the old session expires (its ephemeral
-   * nodes go), a new one opens, the state goes back to connected and `'renewed'` names it.
+   * nodes go), a new one opens, the state goes back to connected and `'renewed'` names it. With
+   * `endWatches`, the old session's one-shot watches also end with a `None` event (`expired`),
+   * as the real client ends them.
    */
-  renew(): void {
+  renew(options: { endWatches?: boolean } = {}): void {
     const previousSessionId = this.sessionId;
     this.setState('expired');
+    if (options.endWatches) this.server.endWatches(previousSessionId, 'expired');
     this.setState('connecting');
     this.sessionId = this.server.newSessionId();
     // As the session does it: the renewal listeners hear first, then the state moves.
@@ -340,7 +369,7 @@ export class ScriptedClient implements ElectionClient, RevokeClient {
   exists(path: string, options: { watch?: Watcher } = {}): Promise<Stat | null> {
     return this.serve('exists', path, options.watch !== undefined, () => {
       const node = this.server.nodes.get(path);
-      this.server.watch(node ? 'data' : 'exists', path, options.watch);
+      this.server.watch(node ? 'data' : 'exists', path, options.watch, this.sessionId);
       return node?.stat ?? null;
     });
   }
@@ -348,7 +377,7 @@ export class ScriptedClient implements ElectionClient, RevokeClient {
   getData(path: string, options: { watch?: Watcher } = {}) {
     return this.serve('getData', path, options.watch !== undefined, () => {
       const node = this.server.get(path);
-      this.server.watch('data', path, options.watch);
+      this.server.watch('data', path, options.watch, this.sessionId);
       return { data: node.data, stat: node.stat };
     });
   }
@@ -356,7 +385,7 @@ export class ScriptedClient implements ElectionClient, RevokeClient {
   getChildren(path: string, options: { watch?: Watcher } = {}): Promise<string[]> {
     return this.serve('getChildren', path, options.watch !== undefined, () => {
       this.server.get(path);
-      this.server.watch('children', path, options.watch);
+      this.server.watch('children', path, options.watch, this.sessionId);
       return this.server.children(path);
     });
   }
