@@ -206,3 +206,33 @@ describe('LeaderLatch line (scripted client)', () => {
     await latch.close();
   });
 });
+
+describe('LeaderLatch term lost before it starts (scripted client)', () => {
+  it('a term whose link dropped since the listing is never handed out nor announced', async () => {
+    const events = lockEvents();
+    const server = new ScriptedServer();
+    const client = server.connect();
+    const list = client.getChildren.bind(client);
+    let first = true;
+    client.getChildren = (async (path: string, options?: never) => {
+      const children = await list(path, options);
+      if (first) {
+        first = false;
+        client.setState('suspended');
+      }
+      return children;
+    }) as typeof client.getChildren;
+    const latch = started(client);
+    const waiting = latch.leadership();
+    await until(() => !first);
+    await new Promise((r) => setTimeout(r, 5));
+    expect(latch.hasLeadership).toBe(false);
+    client.setState('connected');
+    const term = await waiting;
+    expect(term.signal.aborted).toBe(false);
+    expect(events.filter((e) => e.type.startsWith('leader-'))).toEqual([
+      { type: 'leader-gained', lockPath: '/el', node: term.path, reason: undefined },
+    ]);
+    await latch.close();
+  });
+});
