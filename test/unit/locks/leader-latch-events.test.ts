@@ -9,6 +9,7 @@ import {
   LeaseReleasedError,
   type LockLostError,
   type LockMessage,
+  LockTimeoutError,
 } from '../../../src/locks/index.js';
 import { type ScriptedClient, ScriptedServer } from './scripted-client.js';
 
@@ -233,6 +234,24 @@ describe('LeaderLatch term lost before it starts (scripted client)', () => {
     expect(events.filter((e) => e.type.startsWith('leader-'))).toEqual([
       { type: 'leader-gained', lockPath: '/el', node: term.path, reason: undefined },
     ]);
+    await latch.close();
+  });
+});
+
+describe('LeaderLatch right after a loss (scripted client)', () => {
+  it('leadership() asked in the same tick as the loss does not hand out the lost term', async () => {
+    const server = new ScriptedServer();
+    const client = server.connect();
+    const latch = started(client);
+    const term = await latch.leadership();
+    client.setState('suspended');
+    expect(latch.hasLeadership).toBe(false);
+    await expect(latch.leadership({ timeout: 0 })).rejects.toBeInstanceOf(LockTimeoutError);
+    const next = latch.leadership({ timeout: 1_000 });
+    client.setState('connected');
+    const again = await next;
+    expect(again).not.toBe(term);
+    expect(again.signal.aborted).toBe(false);
     await latch.close();
   });
 });

@@ -1,0 +1,74 @@
+// The requests a LeaderLatch sends after its node is gone, against the scripted client
+// (scripted-client.ts): a deleted node or an expired session means a new node at once (no listing
+// with a node known gone, no sync on a session that has just begun), and a stale listing on a
+// renewed session never makes the old session's node a leader. Real-server behaviour:
+// test/integration/locks/leader-latch.test.ts and test/integration/locks/renewal.test.ts.
+import { describe, expect, it } from 'vitest';
+import { LeaderLatch } from '../../../src/locks/index.js';
+import { type ScriptedClient, ScriptedServer } from './scripted-client.js';
+
+async function until(check: () => boolean, what = 'the condition'): Promise<void> {
+  for (let i = 0; i < 500 && !check(); i++) await new Promise((r) => setTimeout(r, 1));
+  if (!check()) throw new Error(`timed out waiting for ${what}`);
+}
+
+/** The ops `client`'s current session sent from log index `from` on. */
+const opsSince = (client: ScriptedClient, from: number) =>
+  client.server.log
+    .slice(from)
+    .filter((r) => r.session === client.sessionId)
+    .map((r) => r.op);
+
+describe('LeaderLatch requests after its node is gone (scripted client)', () => {
+  it('a leader whose node was deleted creates a new one before it lists again', async () => {
+    const server = new ScriptedServer();
+    const [client, admin] = [server.connect(), server.connect()];
+    const latch = new LeaderLatch(client, '/el');
+    latch.start();
+    const term = await latch.leadership();
+    void term.signal;
+    await until(() => client.requests({ op: 'getData', watch: true }).length > 0);
+    const mark = server.log.length;
+    await admin.delete(term.path);
+    await until(() => term.signal.aborted, 'the loss');
+    const again = await latch.leadership({ timeout: 1_000 });
+    expect(again.path).not.toBe(term.path);
+    expect(opsSince(client, mark).slice(0, 2)).toEqual(['create2', 'getChildren']);
+    await latch.close();
+  });
+
+  it('after a renewal the new session starts with its new node (no sync first)', async () => {
+    const server = new ScriptedServer();
+    const client = server.connect();
+    const latch = new LeaderLatch(client, '/el');
+    latch.start();
+    await latch.leadership();
+    const mark = server.log.length;
+    client.renew();
+    await until(() => latch.hasLeadership, 'a term on the new session');
+    expect(opsSince(client, mark).slice(0, 2)).toEqual(['create2', 'getChildren']);
+    await latch.close();
+  });
+
+  it("a listing on a renewed session that still shows the old session's node is not a term", async () => {
+    const server = new ScriptedServer();
+    const client = server.connect();
+    const list = client.getChildren.bind(client);
+    let stale = true;
+    // The session is renewed while the first listing is under way, and the server that answers
+    // it has not yet seen the old session's end: the listing still shows the old node.
+    client.getChildren = (async (path: string, options?: never) => {
+      if (!stale) return list(path, options);
+      stale = false;
+      const before = await list(path, options);
+      client.renew();
+      return before;
+    }) as typeof client.getChildren;
+    const latch = new LeaderLatch(client, '/el');
+    latch.start();
+    const term = await latch.leadership({ timeout: 1_000 });
+    expect(server.nodes.get(term.path)?.stat.ephemeralOwner).toBe(client.sessionId);
+    expect(term.signal.aborted).toBe(false);
+    await latch.close();
+  });
+});
