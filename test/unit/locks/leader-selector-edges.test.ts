@@ -86,6 +86,10 @@ describe('LeaderSelector edges (scripted client)', () => {
     await selector.done;
     expect(runs).toBe(1);
     expect(server.children('/q')).toEqual([]);
+    // Nor does it join the line again.
+    expect(server.requests({ op: 'create2' }).filter((r) => r.path.startsWith('/q/'))).toHaveLength(
+      1,
+    );
   });
 
   it('participants include a kazoo lock contender, in line', async () => {
