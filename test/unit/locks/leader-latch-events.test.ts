@@ -50,6 +50,10 @@ describe('LeaderLatch events (zookeeper-ts:lock)', () => {
     expect(events).toEqual([
       { type: 'leader-gained', lockPath: '/el', node: term.path, reason: undefined },
     ]);
+    // Curator's protected layout: `_c_<uuid>-latch-<seq>`.
+    expect(term.path).toMatch(
+      /^\/el\/_c_[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}-latch-\d{10}$/,
+    );
     client.setState('suspended');
     await until(() => events.length >= 4, 'the end of the term');
     expect(events.slice(1)).toEqual([
@@ -104,6 +108,21 @@ describe('LeaderLatch errors (scripted client)', () => {
     expect(() => latch.start()).toThrow('the latch was already started');
     await latch.close();
     await expect(latch.leadership()).rejects.toThrow('the latch was closed');
+  });
+
+  it('names the election in its timeouts', async () => {
+    const server = new ScriptedServer();
+    const first = started(server.connect());
+    await first.leadership();
+    const second = started(server.connect());
+    await expect(second.leadership({ timeout: 0 })).rejects.toThrow(
+      'leadership of /el is not available now (timeout 0 does not wait)',
+    );
+    await expect(second.leadership({ timeout: 10 })).rejects.toThrow(
+      'timed out after 10 ms waiting for leadership of /el',
+    );
+    await second.close();
+    await first.close();
   });
 
   it('the term a close ends aborts with LeaseReleasedError; close before the first listing ends cleanly', async () => {
