@@ -20,6 +20,45 @@ const opsSince = (client: ScriptedClient, from: number) =>
     .map((r) => r.op);
 
 describe('LeaderLatch requests after its node is gone (scripted client)', () => {
+  it('a new latch creates its node and lists, with no sync (nothing to catch up with yet)', async () => {
+    const server = new ScriptedServer();
+    const client = server.connect();
+    const latch = new LeaderLatch(client, '/el');
+    latch.start();
+    await latch.leadership();
+    // The election node is made first (a create refused with NONODE, the parent, the create).
+    expect(opsSince(client, 0).slice(0, 4)).toEqual([
+      'create2',
+      'create2',
+      'create2',
+      'getChildren',
+    ]);
+    expect(client.requests({ op: 'sync' })).toEqual([]);
+    await latch.close();
+  });
+
+  it('after a reconnect it syncs once, not again at its next turn', async () => {
+    const server = new ScriptedServer();
+    const [client, admin] = [server.connect(), server.connect()];
+    const latch = new LeaderLatch(client, '/el');
+    latch.start();
+    const term = await latch.leadership();
+    client.setState('suspended');
+    client.setState('connected');
+    await until(() => latch.hasLeadership, 'a new term');
+    expect(client.requests({ op: 'sync' })).toHaveLength(1);
+    const again = await latch.leadership();
+    void again.signal;
+    await until(() => client.requests({ op: 'getData', watch: true }).length > 1);
+    const mark = server.log.length;
+    await admin.delete(term.path);
+    await until(() => again.signal.aborted, 'the loss');
+    await latch.leadership({ timeout: 1_000 });
+    expect(opsSince(client, mark).slice(0, 2)).toEqual(['create2', 'getChildren']);
+    expect(client.requests({ op: 'sync' })).toHaveLength(1);
+    await latch.close();
+  });
+
   it('a leader whose node was deleted creates a new one before it lists again', async () => {
     const server = new ScriptedServer();
     const [client, admin] = [server.connect(), server.connect()];
