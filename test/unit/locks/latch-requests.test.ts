@@ -111,3 +111,32 @@ describe('LeaderLatch requests after its node is gone (scripted client)', () => 
     await latch.close();
   });
 });
+
+describe('LeaderLatch close() during a disconnection (scripted client)', () => {
+  it('gives up a listing held for the reconnect: waiters are told at once, the node goes later', async () => {
+    const server = new ScriptedServer();
+    const client = server.connect();
+    client.abortable = true;
+    const list = client.getChildren.bind(client);
+    client.getChildren = ((path: string, options?: never) => {
+      // The link drops just as the latch lists: the listing waits for the reconnect.
+      client.setState('suspended');
+      return list(path, options);
+    }) as typeof client.getChildren;
+    const latch = new LeaderLatch(client, '/el');
+    latch.start();
+    const waiting = latch.leadership().catch((error: unknown) => error);
+    await until(() => client.state === 'suspended', 'the listing');
+    const closing = latch.close();
+    const told = await Promise.race([
+      waiting,
+      new Promise((r) => setTimeout(() => r('still waiting'), 200)),
+    ]);
+    expect(told).toMatchObject({ message: 'the latch was closed' });
+    expect(server.children('/el')).toHaveLength(1);
+    client.setState('connected');
+    await closing;
+    expect(server.children('/el')).toEqual([]);
+    expect(client.requests({ op: 'getChildren' })).toHaveLength(1);
+  });
+});

@@ -382,13 +382,24 @@ export class ScriptedClient implements ElectionClient, RevokeClient {
     });
   }
 
-  getChildren(path: string, options: { watch?: Watcher } = {}): Promise<string[]> {
-    return this.serve('getChildren', path, options.watch !== undefined, () => {
+  getChildren(
+    path: string,
+    options: { watch?: Watcher; signal?: AbortSignal } = {},
+  ): Promise<string[]> {
+    const listing = this.serve('getChildren', path, options.watch !== undefined, () => {
       this.server.get(path);
       this.server.watch('children', path, options.watch, this.sessionId);
       return this.server.children(path);
     });
+    return this.abortable ? givenUpOnAbort(listing, options.signal) : listing;
   }
+
+  /**
+   * When true, a listing (`getChildren`) given a `signal` rejects with its reason as soon as it
+   * aborts, also while held for a reconnect, as the real client gives a request up. Default false
+   * (a held listing waits for the reconnect whatever its signal says).
+   */
+  abortable = false;
 
   sync(path: string): Promise<void> {
     return this.serve('sync', path, false, () => {
@@ -427,4 +438,24 @@ export class ScriptedClient implements ElectionClient, RevokeClient {
     }
     return this.server.serve(this.sessionId, op, path, watch, run, mode);
   }
+}
+
+/** `request`, or the signal's reason once `signal` aborts first (the outcome is then ignored). */
+function givenUpOnAbort<T>(request: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (!signal) return request;
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    request.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(error);
+      },
+    );
+  });
 }
