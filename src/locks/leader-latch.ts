@@ -147,6 +147,7 @@ export class LeaderLatch implements AsyncDisposable {
             reject(error);
           },
         };
+        // Stryker disable next-line OptionalChaining: onAbort runs only as the signal's abort listener or once `deadline.signal?.aborted` was true, so the signal is there
         const onAbort = () => waiter.reject(deadline.signal?.reason);
         const cancel = () => {
           this.waiters.delete(waiter);
