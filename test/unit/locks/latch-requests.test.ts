@@ -140,3 +140,24 @@ describe('LeaderLatch close() during a disconnection (scripted client)', () => {
     expect(client.requests({ op: 'getChildren' })).toHaveLength(1);
   });
 });
+
+describe('LeaderLatch while disconnected (scripted client)', () => {
+  it('sends nothing until the connection is back, then catches up and leads again', async () => {
+    const server = new ScriptedServer();
+    const client = server.connect();
+    const latch = new LeaderLatch(client, '/el');
+    latch.start();
+    const term = await latch.leadership();
+    client.setState('suspended');
+    await new Promise((r) => setTimeout(r, 5));
+    client.setState('connecting');
+    await new Promise((r) => setTimeout(r, 5));
+    expect(client.queued).toEqual([]);
+    expect(latch.hasLeadership).toBe(false);
+    client.setState('connected');
+    const again = await latch.leadership({ timeout: 1_000 });
+    expect(again.path).toBe(term.path);
+    expect(client.queued).toEqual([]);
+    await latch.close();
+  });
+});

@@ -316,6 +316,12 @@ export class ScriptedClient implements ElectionClient, RevokeClient {
     return this.server.requests({ ...filter, session: this.sessionId });
   }
 
+  /**
+   * The requests made while the session was disconnected (suspended, connecting): the real client
+   * queues them (and reports them to request telemetry) until it reconnects.
+   */
+  readonly queued: { op: Op; path: string }[] = [];
+
   /** True once {@link beginClose} was called, as `Client.closing` after `close()`. */
   closing = false;
   private readonly closingListeners = new Set<() => void>();
@@ -423,6 +429,8 @@ export class ScriptedClient implements ElectionClient, RevokeClient {
     run: () => T,
     mode?: number,
   ): Promise<T> {
+    if (this.current === 'suspended' || this.current === 'connecting')
+      this.queued.push({ op, path });
     while (this.current === 'suspended' || this.current === 'connecting') {
       await new Promise<void>((resolve) => {
         const off = this.on('state', () => {
