@@ -100,6 +100,16 @@ describe('lease hold events (zookeeper-ts:lock)', () => {
     expect((signal.reason as Error).message).toBe(`lease on ${lease.path} was released`);
   });
 
+  it('a release tried again after a failed delete publishes no second released event', async () => {
+    const events = holdEvents();
+    const { server, lease } = await held();
+    server.fail({ op: 'delete', code: 'NOAUTH' });
+    await expect(lease.release()).rejects.toMatchObject({ code: 'NOAUTH' });
+    await lease.release();
+    expect(server.children('/t')).toEqual([]);
+    expect(events.map((event) => event.type)).toEqual(['released']);
+  });
+
   it('a lease released after its loss keeps the loss as its signal reason', async () => {
     const { client, lease } = await held();
     const signal = lease.signal;
@@ -199,6 +209,14 @@ describe('reentry errors (scripted client)', () => {
     await expect(new Mutex(client, '/other').acquire({ reentrantFrom: lease })).rejects.toThrow(
       'reentrantFrom is not a lease of this lock',
     );
+    for (const notALease of [null, 'lease', 7]) {
+      await expect(
+        mutex.acquire({ reentrantFrom: notALease as unknown as typeof lease }),
+      ).rejects.toMatchObject({
+        code: 'BADARGUMENTS',
+        message: 'reentrantFrom is not a lease of this lock',
+      });
+    }
     await lease.release();
     await expect(mutex.acquire({ reentrantFrom: lease })).rejects.toThrow(
       'reentrantFrom lease was released',
