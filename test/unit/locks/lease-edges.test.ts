@@ -200,6 +200,24 @@ describe('lease node watch and grant edges (scripted client)', () => {
   });
 });
 
+describe('reentry and release (scripted client)', () => {
+  it('releasing one reentrant lease twice leaves the node to the other lease', async () => {
+    const server = new ScriptedServer();
+    const client = server.connect();
+    const mutex = new Mutex(client, '/twice');
+    const first = await mutex.acquire();
+    const second = await mutex.acquire({ reentrantFrom: first });
+    const releasing = first.release();
+    await releasing;
+    expect(first.release()).toBe(releasing);
+    await first.release();
+    expect(server.children('/twice')).toHaveLength(1);
+    expect(second.signal.aborted).toBe(false);
+    await second.release();
+    expect(server.children('/twice')).toEqual([]);
+  });
+});
+
 describe('reentry errors (scripted client)', () => {
   it('names what is wrong with reentrantFrom', async () => {
     const server = new ScriptedServer();
