@@ -123,6 +123,7 @@ export function lockWorkload(
               const code = (error as { code?: string }).code ?? (error as Error).name;
               world.log(`${ctx.name} acquire failed: ${code}`);
               neverSessionMoved(world, `${ctx.name}'s acquire`, error);
+              neverLockPathMissing(world, `${ctx.name}'s acquire`, error);
               if ((error as Error).name === 'LockTimeoutError') world.stats.timeouts++;
               await sleep(rng.int(10, 300));
               continue;
@@ -265,6 +266,16 @@ function waitsBehindAnother(
 export function neverSessionMoved(world: World, call: string, error: unknown): void {
   if ((error as { code?: string }).code !== 'SESSIONMOVED') return;
   world.violation(`${call} failed with SESSIONMOVED, which ZooKeeper never answers`);
+}
+
+/**
+ * A lock's own path is the recipe's business: it makes the path when it is missing (the server
+ * sweeps an empty container), and a waiter whose node went away (its session expired) queues
+ * again, so NONODE never reaches the caller of acquire.
+ */
+export function neverLockPathMissing(world: World, call: string, error: unknown): void {
+  if ((error as { code?: string }).code !== 'NONODE') return;
+  world.violation(`${call} failed with NONODE: ${(error as Error).message}`);
 }
 
 export function isFinal(state: string): boolean {

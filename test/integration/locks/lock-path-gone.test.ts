@@ -1,0 +1,33 @@
+// A waiter whose lock path disappears: its node and the one ahead of it are deleted, and the lock's
+// directory (a container) with them, as when the waiter's session expired and the server swept
+// the empty container before the client renewed. The waiter lists the directory on its wake-up
+// and gets NONODE; it must queue again (making the path), as Curator retries a NoNodeException
+// in its lock loop, not reject its acquire with NONODE.
+import { describe, expect, it } from 'vitest';
+import { Op } from '../../../src/index.js';
+import { Mutex } from '../../../src/locks/index.js';
+import { childrenOf, lockPath, newClient, until } from './helpers.js';
+
+describe('a waiting acquire whose lock path was removed', () => {
+  it('queues again on a new node and gets the lock, instead of failing with NONODE', async () => {
+    const path = lockPath();
+    const [a, b, admin] = [await newClient(), await newClient(), await newClient()];
+    const held = await new Mutex(a, path).acquire({ timeout: 5_000 });
+    const waiting = new Mutex(b, path).acquire({ timeout: 20_000 });
+    waiting.catch(() => {});
+    await until(async () => (await childrenOf(admin, path)).length === 2, 'B queued');
+    const [first, second] = (await childrenOf(admin, path)).sort((x, y) =>
+      x.slice(-10) < y.slice(-10) ? -1 : 1,
+    );
+    expect(held.path).toBe(`${path}/${first}`);
+    // B watches A's node only: deleting its own node first tells it nothing. Then A's node and
+    // the directory go together, so B's wake-up listing finds no directory.
+    await admin.delete(`${path}/${second}`);
+    await admin.multi([Op.delete(`${path}/${first}`), Op.delete(path)]);
+    const lease = await waiting;
+    expect(lease.path.startsWith(`${path}/`)).toBe(true);
+    expect(await childrenOf(admin, path)).toEqual([lease.path.slice(path.length + 1)]);
+    await lease.release();
+    await held.release().catch(() => {});
+  }, 30_000);
+});
