@@ -117,6 +117,16 @@ describe('deterministic simulation', () => {
     }
   }, 120_000);
 
+  it('a Semaphore waiter whose session expired and whose lease directory was swept starts again on the renewed session', () => {
+    // Found by the long run (seed 230164, 30 s worlds): the waiter's listing on the renewed
+    // session got NONODE (the server had swept the empty leases container) and its acquire
+    // failed with it. It now starts again (guard and all) as after any renewal.
+    const summary = sim(['--from', '230164', '--count', '1', '--duration', '30000']);
+    expect(summary.totals['workload.semaphore']).toBe(1);
+    expect(summary.totals.renewals).toBeGreaterThan(0);
+    expect(explain(summary)).toBe('');
+  }, 120_000);
+
   it('a revoked holder behind a black hole: its node goes a session timeout after its held bytes land', () => {
     // Found by the long run (30 s worlds): the holder is black-holed when asked, gives up, and
     // the pings it sent meanwhile reach the server when the hole ends (TCP retransmits them),

@@ -5,7 +5,7 @@
 // in its lock loop, not reject its acquire with NONODE.
 import { describe, expect, it } from 'vitest';
 import { Op } from '../../../src/index.js';
-import { Mutex } from '../../../src/locks/index.js';
+import { Mutex, Semaphore } from '../../../src/locks/index.js';
 import { childrenOf, lockPath, newClient, until } from './helpers.js';
 
 describe('a waiting acquire whose lock path was removed', () => {
@@ -27,6 +27,23 @@ describe('a waiting acquire whose lock path was removed', () => {
     const lease = await waiting;
     expect(lease.path.startsWith(`${path}/`)).toBe(true);
     expect(await childrenOf(admin, path)).toEqual([lease.path.slice(path.length + 1)]);
+    await lease.release();
+    await held.release().catch(() => {});
+  }, 30_000);
+
+  it('a Semaphore waiter takes a new lease node when the lease directory is gone, instead of failing with NONODE', async () => {
+    const path = lockPath('sem');
+    const leases = `${path}/leases`;
+    const [a, b, admin] = [await newClient(), await newClient(), await newClient()];
+    const held = await new Semaphore(a, path, 1).acquire({ timeout: 5_000 });
+    const waiting = new Semaphore(b, path, 1).acquire({ timeout: 20_000 });
+    waiting.catch(() => {});
+    await until(async () => (await childrenOf(admin, leases)).length === 2, 'B has a lease node');
+    // Both lease nodes and their directory in one step: B's wake-up listing finds no directory.
+    const nodes = await childrenOf(admin, leases);
+    await admin.multi([...nodes.map((n) => Op.delete(`${leases}/${n}`)), Op.delete(leases)]);
+    const lease = await waiting;
+    expect(await childrenOf(admin, leases)).toEqual([lease.path.slice(leases.length + 1)]);
     await lease.release();
     await held.release().catch(() => {});
   }, 30_000);

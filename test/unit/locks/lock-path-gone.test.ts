@@ -3,7 +3,7 @@
 // wake-up listing never reaches the caller. The real-server case is in
 // test/integration/locks/lock-path-gone.test.ts.
 import { describe, expect, it } from 'vitest';
-import { Mutex } from '../../../src/locks/index.js';
+import { Mutex, Semaphore } from '../../../src/locks/index.js';
 import { ScriptedServer } from './scripted-client.js';
 
 describe('a waiter whose lock directory was removed (scripted client)', () => {
@@ -27,6 +27,26 @@ describe('a waiter whose lock directory was removed (scripted client)', () => {
     expect(server.requests({ op: 'getChildren', path: '/gone/lock' }).at(-2)?.outcome).toBe(
       'NONODE',
     );
+    await lease.release();
+    await held.release();
+  });
+
+  it('a Semaphore waiter takes a new lease node when the lease directory is gone', async () => {
+    const server = new ScriptedServer();
+    const [a, b] = [server.connect(), server.connect()];
+    const held = await new Semaphore(a, '/gone/sem', 1).acquire();
+    const waiting = new Semaphore(b, '/gone/sem', 1).acquire({ timeout: 5_000 });
+    waiting.catch(() => {});
+    while (server.children('/gone/sem/leases').length < 2)
+      await new Promise((r) => setTimeout(r, 1));
+    await new Promise((r) => setTimeout(r, 1)); // b's watch on the lease list is set
+    for (const node of server.children('/gone/sem/leases'))
+      server.delete(`/gone/sem/leases/${node}`, -1);
+    server.delete('/gone/sem/leases', -1);
+    const lease = await waiting;
+    expect(server.children('/gone/sem/leases')).toEqual([
+      lease.path.slice('/gone/sem/leases/'.length),
+    ]);
     await lease.release();
     await held.release();
   });
