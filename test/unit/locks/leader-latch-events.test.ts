@@ -8,9 +8,9 @@ import {
   LeaderLatch,
   LeaseReleasedError,
   type LockLostError,
-  type LockMessage,
   LockTimeoutError,
 } from '../../../src/locks/index.js';
+import type { LockMessage } from '../../../src/telemetry/index.js';
 import { type ScriptedClient, ScriptedServer } from './scripted-client.js';
 
 async function until(check: () => boolean, what = 'the condition'): Promise<void> {

@@ -4,12 +4,8 @@
 // test/integration/locks/lease.test.ts and test/integration/telemetry/events.test.ts.
 import diagnostics from 'node:diagnostics_channel';
 import { afterEach, describe, expect, it } from 'vitest';
-import {
-  LeaseReleasedError,
-  LockLostError,
-  type LockMessage,
-  Mutex,
-} from '../../../src/locks/index.js';
+import { LeaseReleasedError, LockLostError, Mutex } from '../../../src/locks/index.js';
+import type { LockMessage } from '../../../src/telemetry/index.js';
 import { type ScriptedClient, ScriptedServer } from './scripted-client.js';
 
 async function until(check: () => boolean, what = 'the condition'): Promise<void> {
