@@ -3,7 +3,7 @@
 // election's node gone with our candidate. Real-server behaviour:
 // test/integration/locks/leader-latch.test.ts and test/integration/telemetry/events.test.ts.
 import diagnostics from 'node:diagnostics_channel';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import {
   LeaderLatch,
   LeaseReleasedError,
@@ -271,6 +271,22 @@ describe('LeaderLatch right after a loss (scripted client)', () => {
     const again = await next;
     expect(again).not.toBe(term);
     expect(again.signal.aborted).toBe(false);
+    await latch.close();
+  });
+});
+
+describe('LeaderLatch timers (scripted client)', () => {
+  it('a leadership() answered at once leaves no timer behind', async () => {
+    const server = new ScriptedServer();
+    const latch = started(server.connect());
+    const term = await latch.leadership();
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      expect(await latch.leadership({ timeout: 60_000 })).toBe(term);
+      expect(vi.getTimerCount()).toBe(0);
+    } finally {
+      vi.useRealTimers();
+    }
     await latch.close();
   });
 });
