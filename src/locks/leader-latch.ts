@@ -1,7 +1,5 @@
-// Leader election with Curator LeaderLatch's node layout: a Java LeaderLatch on the same path takes
-// part in the same election.
-import type { SessionState } from '../client/types.js';
 import { electionEvent } from '../telemetry/lock.js';
+import { untilConnected } from './connection-wait.js';
 import { startDeadline } from './deadline.js';
 import {
   type ElectionClient,
@@ -26,7 +24,7 @@ import { queueOrder } from './order.js';
 import { participantsOf } from './participants.js';
 import { checkOwnSession, renewedAfter } from './renewal.js';
 import { isRetriable, pauseBeforeRetry } from './retry.js';
-import type { AcquireOptions, Lease, LockClient, LossPolicy } from './types.js';
+import type { AcquireOptions, Lease, LossPolicy } from './types.js';
 import { waitForChange } from './wait.js';
 
 // Reading an election's line lives in participants.ts and the election's public types in
@@ -379,25 +377,4 @@ export class LeaderLatch implements AsyncDisposable {
 function termEnd(lease: Lease): string {
   const reason: unknown = lease.signal.reason;
   return reason instanceof LockLostError ? reason.reason : 'closed';
-}
-
-/**
- * Resolves once the client is connected again (to a read-write server when `writable`), or its
- * session has ended, or `signal` aborts.
- */
-function untilConnected(client: LockClient, signal: AbortSignal, writable = false): Promise<void> {
-  const waiting = (state: SessionState) =>
-    state === 'suspended' || state === 'connecting' || (writable && state === 'connected-readonly');
-  if (!waiting(client.state) || signal.aborted) return Promise.resolve();
-  return new Promise<void>((resolve) => {
-    const done = () => {
-      unsubscribe();
-      signal.removeEventListener('abort', done);
-      resolve();
-    };
-    const unsubscribe = client.on('state', (state) => {
-      if (!waiting(state)) done();
-    });
-    signal.addEventListener('abort', done, { once: true });
-  });
 }

@@ -3,6 +3,7 @@ import type { Data, Stat } from '../client/types.js';
 import { CreateMode } from '../client/types.js';
 import { isSessionOver } from '../protocol/errors.js';
 import type { CallSink } from '../session/session.js';
+import { untilConnected } from './connection-wait.js';
 import { hasCode } from './errors.js';
 import { baseName, childPath, type NamingStyle, newOwnerPrefix, parentOf } from './naming.js';
 import { isRetriable, pauseBeforeRetry, retry } from './retry.js';
@@ -293,7 +294,9 @@ async function createOnce(spec: ProtectedCreate, prefix: string): Promise<OwnNod
     return { path, name: baseName(path), stat };
   } catch (error) {
     if (!isRetriable(error) || signal?.aborted) throw error;
-    await pauseBeforeRetry(error, signal);
+    // A read-only server refuses every write: wait for a read-write one, not for a timer.
+    if (hasCode(error, 'NOTREADONLY')) await untilConnected(client, signal, true);
+    else await pauseBeforeRetry(error, signal);
     return null;
   }
 }

@@ -94,7 +94,8 @@ describe('LeaderLatch (fake server)', () => {
     const latch = new LeaderLatch(fake.client, '/e', { id: 'a' });
     latch.start();
     const leading = latch.leadership({ timeout: 2_000 });
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    // Longer than several retry pauses (100-200 ms each): a loop would have asked again by now.
+    await new Promise((resolve) => setTimeout(resolve, 600));
     expect(refused).toBe(1); // no retry loop while read-only
     expect(latch.state).toBe('started');
     fake.setState('connected');
