@@ -119,6 +119,7 @@ export class PersistentNode implements AsyncDisposable {
   start(): void {
     if (this.loop || this.stop.signal.aborted)
       throw badArguments('the node was already started', this.path);
+    // Stryker disable next-line OptionalChaining: start() runs keep(), which sets kick synchronously, before any event can call this
     const wake = () => this.kick?.();
     this.unsubscribe = [
       this.client.on('state', (state) => {
@@ -179,6 +180,7 @@ export class PersistentNode implements AsyncDisposable {
     } catch (error) {
       // Gone meanwhile: the loop creates it again, with the new data.
       if (!hasCode(error, 'NONODE') && !this.stop.signal.aborted) throw error;
+      // Stryker disable next-line OptionalChaining: a node is held only after start() (keep() set kick synchronously)
       this.kick?.();
     }
   }
@@ -205,6 +207,7 @@ export class PersistentNode implements AsyncDisposable {
 
   private report(error: unknown): void {
     try {
+      // Stryker disable next-line OptionalChaining: calling a missing handler throws a TypeError that the catch below swallows
       this.options.onError?.(error);
     } catch {
       // A throwing handler must not end the loop or crash the process.
