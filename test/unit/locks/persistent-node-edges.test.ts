@@ -270,6 +270,8 @@ describe('PersistentNode edges (scripted client)', () => {
     expect(touches()).toBe(1);
     await vi.advanceTimersByTimeAsync(200);
     expect(touches()).toBe(3);
+    // Each touch rewrote the node whatever its version.
+    expect(server.nodes.get('/ttl')!.stat.version).toBe(3);
     await node.close();
   });
 });
