@@ -54,21 +54,22 @@ export interface WiredSession {
 }
 
 /** The parts every route hands out as they are: fixed for the session's life. */
-export interface WiringParts {
-  readonly clock: Clock;
-  readonly hosts: HostList;
-  readonly transport: Transport;
-  readonly tls: TlsOptions | undefined;
-  readonly sasl: SaslOptions | undefined;
-  readonly stop: AbortSignal;
-  readonly maxFrameSize: number;
-  readonly chroot: string;
-  readonly watches: WatchRegistry;
-  readonly outbox: Outbox;
-  readonly pending: Deque<PendingRequest>;
-  readonly authInFlight: Deque<AuthEntry>;
-  readonly identity: SessionIdentity;
-}
+export type WiringParts = Pick<
+  SessionWiring,
+  | 'clock'
+  | 'hosts'
+  | 'transport'
+  | 'tls'
+  | 'sasl'
+  | 'stop'
+  | 'maxFrameSize'
+  | 'chroot'
+  | 'watches'
+  | 'outbox'
+  | 'pending'
+  | 'authInFlight'
+  | 'identity'
+>;
 
 export class SessionWiring implements ConnectRoute, ServeRoute, HandshakeRoute, ReplyRoute {
   readonly clock: Clock;
