@@ -131,6 +131,7 @@ export class PersistentNode implements AsyncDisposable {
         wake();
       }),
     ];
+    // Stryker disable next-line ArrowFunction: keep() catches every error of a turn and its pauses never reject; this net never runs
     this.loop = this.keep().catch((error: unknown) => this.report(error));
   }
 

@@ -318,6 +318,8 @@ export class ScriptedClient implements ElectionClient, RevokeClient {
         this.renewedListeners.delete(onRenewed);
       };
     }
+    // No other event is ever emitted here (as by a Client that never emits it).
+    if (event !== 'state') return () => {};
     const onState = listener as ClientEvents['state'];
     this.listeners.add(onState);
     return () => {
