@@ -55,8 +55,10 @@ export function startDeadline(
     timeout,
   );
   if (outer?.aborted) onAbort();
-  // Stryker disable next-line ObjectLiteral,BooleanLiteral: an abort event fires at most once; `once` only frees the listener sooner
-  else outer?.addEventListener('abort', onAbort, { once: true });
+  else {
+    // Stryker disable next-line ObjectLiteral,BooleanLiteral: an abort event fires at most once; `once` only frees the listener sooner
+    outer?.addEventListener('abort', onAbort, { once: true });
+  }
   return {
     signal: controller.signal,
     noWait: false,
@@ -114,8 +116,10 @@ export function onTime<T extends Releasable | null>(
       reject(signal.reason);
     };
     if (signal.aborted) onAbort();
-    // Stryker disable next-line ObjectLiteral,BooleanLiteral: an abort event fires at most once; `once` only frees the listener sooner
-    else signal.addEventListener('abort', onAbort, { once: true });
+    else {
+      // Stryker disable next-line ObjectLiteral,BooleanLiteral: an abort event fires at most once; `once` only frees the listener sooner
+      signal.addEventListener('abort', onAbort, { once: true });
+    }
     attempt.then(
       (lease) => {
         // Stryker disable next-line StringLiteral: once settled, a later abort only rejects a settled promise (no effect) and sets `late`, read no more

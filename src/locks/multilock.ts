@@ -88,8 +88,10 @@ export class MultiLock implements Lock {
           held.push(lease);
           const onLost = () => partLost.abort(lease.signal.reason);
           if (lease.signal.aborted) onLost();
-          // Stryker disable next-line ObjectLiteral,BooleanLiteral: an abort event fires at most once; `once` only frees the listener sooner
-          else lease.signal.addEventListener('abort', onLost, { once: true });
+          else {
+            // Stryker disable next-line ObjectLiteral,BooleanLiteral: an abort event fires at most once; `once` only frees the listener sooner
+            lease.signal.addEventListener('abort', onLost, { once: true });
+          }
           if (partLost.signal.aborted) throw partLost.signal.reason;
         }
         return new Leases(held);
@@ -183,8 +185,10 @@ class Leases implements MultiLease {
         if (!this.own.signal.aborted) this.own.abort(lease.signal.reason);
       };
       if (lease.signal.aborted) forward();
-      // Stryker disable next-line ObjectLiteral,BooleanLiteral: an abort event fires at most once; `once` only frees the listener sooner
-      else lease.signal.addEventListener('abort', forward, { once: true });
+      else {
+        // Stryker disable next-line ObjectLiteral,BooleanLiteral: an abort event fires at most once; `once` only frees the listener sooner
+        lease.signal.addEventListener('abort', forward, { once: true });
+      }
     }
   }
 
