@@ -288,6 +288,7 @@ export class PersistentNode implements AsyncDisposable {
         // A failed touch is retried at the next tick; a node gone is found by the watch.
       });
     }, every);
+    // Stryker disable next-line ObjectLiteral,BooleanLiteral: an abort event fires at most once; `once` only frees the listener sooner
     touching.signal.addEventListener('abort', () => clearInterval(timer), { once: true });
     return touching;
   }
@@ -388,10 +389,12 @@ function pause(error: unknown, failures: number, stop: AbortSignal): Promise<voi
   return new Promise((resolve) => {
     const done = () => {
       clearTimeout(timer);
+      // Stryker disable next-line StringLiteral: a later abort calling done again clears a spent timer and resolves a settled promise: no effect
       stop.removeEventListener('abort', done);
       resolve();
     };
     const timer = setTimeout(done, ms);
+    // Stryker disable next-line ObjectLiteral,BooleanLiteral: an abort event fires at most once; `once` only frees the listener sooner
     stop.addEventListener('abort', done, { once: true });
   });
 }
