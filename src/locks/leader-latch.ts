@@ -77,7 +77,8 @@ export class LeaderLatch implements AsyncDisposable {
   private readonly czxids = new Map<string, bigint>();
   /** Whether the first listing after `start()` decided (we led, or someone was ahead of us). */
   private decided = false;
-  private current: { lease: Lease; leadership: Leadership } | undefined;
+  /** The running term; `gained` once it was handed out (and announced as `leader-gained`). */
+  private current: { lease: Lease; leadership: Leadership; gained: boolean } | undefined;
   private status: LatchState = 'latent';
   private failure: unknown;
   private loop: Promise<void> | undefined;
@@ -146,6 +147,7 @@ export class LeaderLatch implements AsyncDisposable {
             reject(error);
           },
         };
+        // Stryker disable next-line OptionalChaining: onAbort runs only as the signal's abort listener or once `deadline.signal?.aborted` was true, so the signal is there
         const onAbort = () => waiter.reject(deadline.signal?.reason);
         const cancel = () => {
           this.waiters.delete(waiter);
@@ -331,10 +333,13 @@ export class LeaderLatch implements AsyncDisposable {
       signal: lease.signal,
       id: this.id,
     };
-    this.current = { lease, leadership };
-    if (!lease.signal.aborted) electionEvent('leader-gained', this.path, node.path);
-    // A term lost at once (the link dropped since the listing) is never handed out.
-    if (!lease.signal.aborted) for (const waiter of [...this.waiters]) waiter.resolve(leadership);
+    // A term lost at once (the link dropped since the listing) is never handed out nor announced.
+    const gained = !lease.signal.aborted;
+    this.current = { lease, leadership, gained };
+    if (gained) {
+      electionEvent('leader-gained', this.path, node.path);
+      for (const waiter of [...this.waiters]) waiter.resolve(leadership);
+    }
     this.firstListingDecided();
     await new Promise<void>((resolve) => {
       if (lease.signal.aborted || stop.aborted) return resolve();
@@ -362,7 +367,10 @@ export class LeaderLatch implements AsyncDisposable {
   private endTerm(): void {
     const term = this.current;
     this.current = undefined;
-    if (term) electionEvent('leader-lost', this.path, term.leadership.path, termEnd(term.lease));
+    // A term never announced as gained is not announced as lost either.
+    if (term?.gained) {
+      electionEvent('leader-lost', this.path, term.leadership.path, termEnd(term.lease));
+    }
     void term?.lease.release();
   }
 }

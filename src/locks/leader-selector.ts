@@ -112,6 +112,7 @@ export class LeaderSelector implements AsyncDisposable {
 
   private report(error: unknown): void {
     try {
+      // Stryker disable next-line OptionalChaining: without a handler the call throws a TypeError, which the catch below swallows just the same
       this.options.onError?.(error);
     } catch {
       // A throwing error handler must not end the selector's loop or crash the process.

@@ -199,11 +199,37 @@ export class ScriptedServer {
     return node;
   }
 
-  watch(kind: keyof ScriptedServer['watches'], path: string, watcher: Watcher | undefined): void {
+  watch(
+    kind: keyof ScriptedServer['watches'],
+    path: string,
+    watcher: Watcher | undefined,
+    session?: bigint,
+  ): void {
     if (!watcher) return;
+    if (session !== undefined) this.watchOwners.set(watcher, session);
     const set = this.watches[kind].get(path) ?? new Set();
     set.add(watcher);
     this.watches[kind].set(path, set);
+  }
+
+  /** The session that set each watcher (for {@link endWatches}). */
+  private readonly watchOwners = new WeakMap<Watcher, bigint>();
+
+  /**
+   * Ends `session`'s one-shot watches with a `None` event carrying `state`, as the client does at
+   * an expiry: each watcher is removed and told once, after the current call.
+   */
+  endWatches(session: bigint, state: SessionState): void {
+    for (const byPath of Object.values(this.watches)) {
+      for (const [path, set] of byPath) {
+        for (const watcher of [...set]) {
+          if (this.watchOwners.get(watcher) !== session) continue;
+          set.delete(watcher);
+          queueMicrotask(() => watcher({ type: 'None', path: '', state }));
+        }
+        if (set.size === 0) byPath.delete(path);
+      }
+    }
   }
 
   private remove(path: string): void {
@@ -259,11 +285,14 @@ export class ScriptedClient implements ElectionClient, RevokeClient {
 
   /**
    * Scripts a session renewal as the client does it: the old session expires (its ephemeral
-   * nodes go), a new one opens, the state goes back to connected and `'renewed'` names it.
+   * nodes go), a new one opens, the state goes back to connected and `'renewed'` names it. With
+   * `endWatches`, the old session's one-shot watches also end with a `None` event (`expired`),
+   * as the real client ends them.
    */
-  renew(): void {
+  renew(options: { endWatches?: boolean } = {}): void {
     const previousSessionId = this.sessionId;
     this.setState('expired');
+    if (options.endWatches) this.server.endWatches(previousSessionId, 'expired');
     this.setState('connecting');
     this.sessionId = this.server.newSessionId();
     // As the session does it: the renewal listeners hear first, then the state moves.
@@ -289,6 +318,12 @@ export class ScriptedClient implements ElectionClient, RevokeClient {
   requests(filter: Partial<Pick<Request, 'op' | 'path' | 'watch'>> = {}): Request[] {
     return this.server.requests({ ...filter, session: this.sessionId });
   }
+
+  /**
+   * The requests made while the session was disconnected (suspended, connecting): the real client
+   * queues them (and reports them to request telemetry) until it reconnects.
+   */
+  readonly queued: { op: Op; path: string }[] = [];
 
   /** True once {@link beginClose} was called, as `Client.closing` after `close()`. */
   closing = false;
@@ -345,7 +380,7 @@ export class ScriptedClient implements ElectionClient, RevokeClient {
   exists(path: string, options: { watch?: Watcher } = {}): Promise<Stat | null> {
     return this.serve('exists', path, options.watch !== undefined, () => {
       const node = this.server.nodes.get(path);
-      this.server.watch(node ? 'data' : 'exists', path, options.watch);
+      this.server.watch(node ? 'data' : 'exists', path, options.watch, this.sessionId);
       return node?.stat ?? null;
     });
   }
@@ -353,18 +388,29 @@ export class ScriptedClient implements ElectionClient, RevokeClient {
   getData(path: string, options: { watch?: Watcher } = {}) {
     return this.serve('getData', path, options.watch !== undefined, () => {
       const node = this.server.get(path);
-      this.server.watch('data', path, options.watch);
+      this.server.watch('data', path, options.watch, this.sessionId);
       return { data: node.data, stat: node.stat };
     });
   }
 
-  getChildren(path: string, options: { watch?: Watcher } = {}): Promise<string[]> {
-    return this.serve('getChildren', path, options.watch !== undefined, () => {
+  getChildren(
+    path: string,
+    options: { watch?: Watcher; signal?: AbortSignal } = {},
+  ): Promise<string[]> {
+    const listing = this.serve('getChildren', path, options.watch !== undefined, () => {
       this.server.get(path);
-      this.server.watch('children', path, options.watch);
+      this.server.watch('children', path, options.watch, this.sessionId);
       return this.server.children(path);
     });
+    return this.abortable ? givenUpOnAbort(listing, options.signal) : listing;
   }
+
+  /**
+   * When true, a listing (`getChildren`) given a `signal` rejects with its reason as soon as it
+   * aborts, also while held for a reconnect, as the real client gives a request up. Default false
+   * (a held listing waits for the reconnect whatever its signal says).
+   */
+  abortable = false;
 
   sync(path: string): Promise<void> {
     return this.serve('sync', path, false, () => {
@@ -389,6 +435,8 @@ export class ScriptedClient implements ElectionClient, RevokeClient {
     run: () => T,
     mode?: number,
   ): Promise<T> {
+    if (this.current === 'suspended' || this.current === 'connecting')
+      this.queued.push({ op, path });
     while (this.current === 'suspended' || this.current === 'connecting') {
       await new Promise<void>((resolve) => {
         const off = this.on('state', () => {
@@ -404,4 +452,24 @@ export class ScriptedClient implements ElectionClient, RevokeClient {
     }
     return this.server.serve(this.sessionId, op, path, watch, run, mode);
   }
+}
+
+/** `request`, or the signal's reason once `signal` aborts first (the outcome is then ignored). */
+function givenUpOnAbort<T>(request: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (!signal) return request;
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    signal.addEventListener('abort', onAbort, { once: true });
+    request.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(error);
+      },
+    );
+  });
 }

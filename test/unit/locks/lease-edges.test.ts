@@ -1,0 +1,239 @@
+// A lease's edges through the public Mutex, against the scripted client (scripted-client.ts): the
+// hold events it publishes on `zookeeper-ts:lock`, the node watch across a lost reply, a grant
+// decided after close() began, the errors reentry answers with. Real-server behaviour:
+// test/integration/locks/lease.test.ts and test/integration/telemetry/events.test.ts.
+import diagnostics from 'node:diagnostics_channel';
+import { afterEach, describe, expect, it } from 'vitest';
+import { LeaseReleasedError, LockLostError, Mutex } from '../../../src/locks/index.js';
+import type { LockMessage } from '../../../src/telemetry/index.js';
+import { type ScriptedClient, ScriptedServer } from './scripted-client.js';
+
+async function until(check: () => boolean, what = 'the condition'): Promise<void> {
+  for (let i = 0; i < 500 && !check(); i++) await new Promise((r) => setTimeout(r, 1));
+  if (!check()) throw new Error(`timed out waiting for ${what}`);
+}
+const lossOf = (signal: AbortSignal) => (signal.reason as LockLostError).reason;
+
+/** The hold messages (`released`, `lost`) published while the test runs. */
+function holdEvents(): LockMessage[] {
+  const seen: LockMessage[] = [];
+  const onMessage = (message: unknown) => {
+    const event = message as LockMessage;
+    if (event.type === 'released' || event.type === 'lost') seen.push(event);
+  };
+  diagnostics.subscribe('zookeeper-ts:lock', onMessage);
+  unsubscribe.push(() => diagnostics.unsubscribe('zookeeper-ts:lock', onMessage));
+  return seen;
+}
+const unsubscribe: (() => void)[] = [];
+afterEach(() => {
+  for (const off of unsubscribe.splice(0)) off();
+});
+
+async function held(path = '/t', options: { lossPolicy?: 'suspended' | 'expired' } = {}) {
+  const server = new ScriptedServer();
+  const client = server.connect();
+  const lease = await new Mutex(client, path, options).acquire();
+  return { server, client, lease, admin: server.connect() };
+}
+
+async function watched(client: ScriptedClient, count = 1): Promise<void> {
+  await until(
+    () => client.requests({ op: 'getData', watch: true }).length >= count,
+    'the node watch',
+  );
+}
+
+describe('lease hold events (zookeeper-ts:lock)', () => {
+  it('a release publishes one released event naming the lock, node and kind', async () => {
+    const events = holdEvents();
+    const { lease } = await held();
+    await lease.release();
+    await lease.release();
+    expect(events).toEqual([
+      {
+        type: 'released',
+        lockPath: '/t',
+        node: lease.path,
+        kind: 'lock-',
+        holdTime: expect.any(Number),
+        reason: undefined,
+        afterLoss: false,
+      },
+    ]);
+  });
+
+  it('a loss publishes lost with its reason once; the release after it says afterLoss', async () => {
+    const events = holdEvents();
+    const { client, lease } = await held();
+    client.setState('suspended');
+    client.setState('expired');
+    expect(lossOf(lease.signal)).toBe('suspended');
+    await lease.release();
+    expect(events).toEqual([
+      {
+        type: 'lost',
+        lockPath: '/t',
+        node: lease.path,
+        kind: 'lock-',
+        holdTime: expect.any(Number),
+        reason: 'suspended',
+        afterLoss: false,
+      },
+      expect.objectContaining({ type: 'released', afterLoss: true, reason: undefined }),
+    ]);
+  });
+
+  it('a session that ends after the release reports no loss, and the signal keeps its reason', async () => {
+    const events = holdEvents();
+    const { client, lease } = await held();
+    const signal = lease.signal;
+    await lease.release();
+    client.setState('suspended');
+    client.setState('expired');
+    expect(events.map((event) => event.type)).toEqual(['released']);
+    expect(signal.reason).toBeInstanceOf(LeaseReleasedError);
+    expect((signal.reason as Error).message).toBe(`lease on ${lease.path} was released`);
+  });
+
+  it('a release tried again after a failed delete publishes no second released event', async () => {
+    const events = holdEvents();
+    const { server, lease } = await held();
+    server.fail({ op: 'delete', code: 'NOAUTH' });
+    await expect(lease.release()).rejects.toMatchObject({ code: 'NOAUTH' });
+    await lease.release();
+    expect(server.children('/t')).toEqual([]);
+    expect(events.map((event) => event.type)).toEqual(['released']);
+  });
+
+  it('a lease released after its loss keeps the loss as its signal reason', async () => {
+    const { client, lease } = await held();
+    const signal = lease.signal;
+    client.setState('suspended');
+    // The delete waits for the connection to come back.
+    const releasing = lease.release();
+    expect(signal.reason).toBeInstanceOf(LockLostError);
+    expect(lossOf(signal)).toBe('suspended');
+    client.setState('connected');
+    await releasing;
+    expect(lossOf(signal)).toBe('suspended');
+  });
+});
+
+describe('lease node watch and grant edges (scripted client)', () => {
+  it('a node watch whose reply was lost is set again, and still sees the deletion', async () => {
+    const { server, client, admin, lease } = await held();
+    server.fail({ op: 'getData', path: lease.path, code: 'CONNECTIONLOSS' });
+    const signal = lease.signal;
+    await watched(client, 2);
+    expect(signal.aborted).toBe(false);
+    await admin.delete(lease.path);
+    await until(() => signal.aborted, 'the loss');
+    expect(lossOf(signal)).toBe('deleted');
+    await lease.release();
+  });
+
+  it('a node watch refused for good leaves the lease held (the session state still counts)', async () => {
+    const { server, client, lease } = await held();
+    server.fail({ op: 'getData', path: lease.path, code: 'NOAUTH' });
+    const signal = lease.signal;
+    await watched(client);
+    await new Promise((r) => setTimeout(r, 5));
+    expect(signal.aborted).toBe(false);
+    client.setState('suspended');
+    expect(lossOf(signal)).toBe('suspended');
+    client.setState('connected');
+    await lease.release();
+  });
+
+  it('a grant decided after close() began is refused with LockLostError closed', async () => {
+    const server = new ScriptedServer();
+    const client = server.connect();
+    const list = client.getChildren.bind(client);
+    client.getChildren = (async (path: string, options?: never) => {
+      const children = await list(path, options);
+      client.beginClose();
+      return children;
+    }) as typeof client.getChildren;
+    const error = await new Mutex(client, '/c').acquire().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(LockLostError);
+    expect(error).toMatchObject({ reason: 'closed', path: expect.stringMatching(/^\/c\//) });
+  });
+
+  it('await using releases the lease', async () => {
+    const server = new ScriptedServer();
+    const client = server.connect();
+    let signal: AbortSignal;
+    {
+      await using lease = await new Mutex(client, '/u').acquire();
+      signal = lease.signal;
+    }
+    expect(signal.reason).toBeInstanceOf(LeaseReleasedError);
+    expect(server.children('/u')).toEqual([]);
+  });
+
+  it("lossPolicy 'expired': no state short of the session's end is a loss", async () => {
+    const { client, lease } = await held('/p', { lossPolicy: 'expired' });
+    const signal = lease.signal;
+    for (const state of ['suspended', 'connecting', 'connected-readonly', 'connected'] as const) {
+      client.setState(state);
+    }
+    expect(signal.aborted).toBe(false);
+    await lease.release();
+  });
+
+  it('the loss of one client’s session leaves another client’s lease held', async () => {
+    const server = new ScriptedServer();
+    const [a, b] = [server.connect(), server.connect()];
+    const first = await new Mutex(a, '/x').acquire();
+    const second = await new Mutex(b, '/y').acquire();
+    a.setState('suspended');
+    expect(first.signal.aborted).toBe(true);
+    expect(second.signal.aborted).toBe(false);
+    a.setState('connected');
+    await first.release();
+    await second.release();
+  });
+});
+
+describe('reentry and release (scripted client)', () => {
+  it('releasing one reentrant lease twice leaves the node to the other lease', async () => {
+    const server = new ScriptedServer();
+    const client = server.connect();
+    const mutex = new Mutex(client, '/twice');
+    const first = await mutex.acquire();
+    const second = await mutex.acquire({ reentrantFrom: first });
+    const releasing = first.release();
+    await releasing;
+    expect(first.release()).toBe(releasing);
+    await first.release();
+    expect(server.children('/twice')).toHaveLength(1);
+    expect(second.signal.aborted).toBe(false);
+    await second.release();
+    expect(server.children('/twice')).toEqual([]);
+  });
+});
+
+describe('reentry errors (scripted client)', () => {
+  it('names what is wrong with reentrantFrom', async () => {
+    const server = new ScriptedServer();
+    const client = server.connect();
+    const mutex = new Mutex(client, '/re');
+    const lease = await mutex.acquire();
+    await expect(new Mutex(client, '/other').acquire({ reentrantFrom: lease })).rejects.toThrow(
+      'reentrantFrom is not a lease of this lock',
+    );
+    for (const notALease of [null, 'lease', 7]) {
+      await expect(
+        mutex.acquire({ reentrantFrom: notALease as unknown as typeof lease }),
+      ).rejects.toMatchObject({
+        code: 'BADARGUMENTS',
+        message: 'reentrantFrom is not a lease of this lock',
+      });
+    }
+    await lease.release();
+    await expect(mutex.acquire({ reentrantFrom: lease })).rejects.toThrow(
+      'reentrantFrom lease was released',
+    );
+  });
+});
