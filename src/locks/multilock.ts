@@ -86,11 +86,12 @@ export class MultiLock implements Lock {
         for (const lock of this.locks) {
           const lease = await lock.acquire(each);
           held.push(lease);
-          if (lease.signal.aborted) partLost.abort(lease.signal.reason);
-          else
-            lease.signal.addEventListener('abort', () => partLost.abort(lease.signal.reason), {
-              once: true,
-            });
+          const onLost = () => partLost.abort(lease.signal.reason);
+          if (lease.signal.aborted) onLost();
+          else {
+            // Stryker disable next-line ObjectLiteral,BooleanLiteral: an abort event fires at most once; `once` only frees the listener sooner
+            lease.signal.addEventListener('abort', onLost, { once: true });
+          }
           if (partLost.signal.aborted) throw partLost.signal.reason;
         }
         return new Leases(held);
@@ -184,7 +185,10 @@ class Leases implements MultiLease {
         if (!this.own.signal.aborted) this.own.abort(lease.signal.reason);
       };
       if (lease.signal.aborted) forward();
-      else lease.signal.addEventListener('abort', forward, { once: true });
+      else {
+        // Stryker disable next-line ObjectLiteral,BooleanLiteral: an abort event fires at most once; `once` only frees the listener sooner
+        lease.signal.addEventListener('abort', forward, { once: true });
+      }
     }
   }
 

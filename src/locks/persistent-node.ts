@@ -119,6 +119,7 @@ export class PersistentNode implements AsyncDisposable {
   start(): void {
     if (this.loop || this.stop.signal.aborted)
       throw badArguments('the node was already started', this.path);
+    // Stryker disable next-line OptionalChaining: start() runs keep(), which sets kick synchronously, before any event can call this
     const wake = () => this.kick?.();
     this.unsubscribe = [
       this.client.on('state', (state) => {
@@ -130,6 +131,7 @@ export class PersistentNode implements AsyncDisposable {
         wake();
       }),
     ];
+    // Stryker disable next-line ArrowFunction: keep() catches every error of a turn and its pauses never reject; this net never runs
     this.loop = this.keep().catch((error: unknown) => this.report(error));
   }
 
@@ -179,6 +181,7 @@ export class PersistentNode implements AsyncDisposable {
     } catch (error) {
       // Gone meanwhile: the loop creates it again, with the new data.
       if (!hasCode(error, 'NONODE') && !this.stop.signal.aborted) throw error;
+      // Stryker disable next-line OptionalChaining: a node is held only after start() (keep() set kick synchronously)
       this.kick?.();
     }
   }
@@ -205,6 +208,7 @@ export class PersistentNode implements AsyncDisposable {
 
   private report(error: unknown): void {
     try {
+      // Stryker disable next-line OptionalChaining: calling a missing handler throws a TypeError that the catch below swallows
       this.options.onError?.(error);
     } catch {
       // A throwing handler must not end the loop or crash the process.
@@ -284,6 +288,7 @@ export class PersistentNode implements AsyncDisposable {
         // A failed touch is retried at the next tick; a node gone is found by the watch.
       });
     }, every);
+    // Stryker disable next-line ObjectLiteral,BooleanLiteral: an abort event fires at most once; `once` only frees the listener sooner
     touching.signal.addEventListener('abort', () => clearInterval(timer), { once: true });
     return touching;
   }
@@ -384,10 +389,12 @@ function pause(error: unknown, failures: number, stop: AbortSignal): Promise<voi
   return new Promise((resolve) => {
     const done = () => {
       clearTimeout(timer);
+      // Stryker disable next-line StringLiteral: a later abort calling done again clears a spent timer and resolves a settled promise: no effect
       stop.removeEventListener('abort', done);
       resolve();
     };
     const timer = setTimeout(done, ms);
+    // Stryker disable next-line ObjectLiteral,BooleanLiteral: an abort event fires at most once; `once` only frees the listener sooner
     stop.addEventListener('abort', done, { once: true });
   });
 }

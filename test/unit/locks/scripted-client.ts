@@ -181,8 +181,11 @@ export class ScriptedServer {
     this.remove(path);
   }
 
-  setData(path: string, data: Data): Stat {
+  setData(path: string, data: Data, version = -1): Stat {
     const node = this.get(path);
+    if (version !== -1 && version !== node.stat.version) {
+      throw new ZooKeeperError('BADVERSION', `version of ${path}`, { path });
+    }
     node.data = bytes(data);
     node.stat = { ...node.stat, version: node.stat.version + 1, mzxid: ++this.zxid };
     this.trigger('data', path, 'NodeDataChanged');
@@ -350,6 +353,8 @@ export class ScriptedClient implements ElectionClient, RevokeClient {
         this.renewedListeners.delete(onRenewed);
       };
     }
+    // No other event is ever emitted here (as by a Client that never emits it).
+    if (event !== 'state') return () => {};
     const onState = listener as ClientEvents['state'];
     this.listeners.add(onState);
     return () => {
@@ -413,8 +418,9 @@ export class ScriptedClient implements ElectionClient, RevokeClient {
     });
   }
 
-  setData(path: string, data: Data): Promise<Stat> {
-    return this.serve('setData', path, false, () => this.server.setData(path, data));
+  /** As `Client.setData`: `version` -1 (default) writes whatever the node's version. */
+  setData(path: string, data: Data, version = -1): Promise<Stat> {
+    return this.serve('setData', path, false, () => this.server.setData(path, data, version));
   }
 
   /**

@@ -47,6 +47,7 @@ describe('withLock (scripted client)', () => {
     );
     await expect(withLock(new Mutex(b, '/o'), undefined as never)).rejects.toMatchObject({
       code: 'BADARGUMENTS',
+      message: 'withLock needs a function (lease) => result',
     });
     expect(server.children('/o')).toHaveLength(1);
     await held.release();

@@ -1,0 +1,94 @@
+// Semaphore edges against the scripted client (scripted-client.ts): what its refusals say, and
+// what it publishes on the lock channel.
+import diagnostics from 'node:diagnostics_channel';
+import { describe, expect, it } from 'vitest';
+import { CreateMode } from '../../../src/index.js';
+import { Semaphore } from '../../../src/locks/index.js';
+import { ScriptedServer } from './scripted-client.js';
+
+async function until(check: () => boolean, what = 'the condition'): Promise<void> {
+  for (let i = 0; i < 500 && !check(); i++) await new Promise((r) => setTimeout(r, 1));
+  if (!check()) throw new Error(`timed out waiting for ${what}`);
+}
+
+describe('Semaphore edges (scripted client)', () => {
+  it('refuses an invalid path or maxLeases, saying which', () => {
+    const client = new ScriptedServer().connect();
+    expect(() => new Semaphore(client, 'x', 1)).toThrow(
+      expect.objectContaining({
+        code: 'BADARGUMENTS',
+        message: expect.stringMatching(/^Semaphore: invalid path "x"/),
+      }),
+    );
+    expect(() => new Semaphore(client, '/s', 0)).toThrow(
+      expect.objectContaining({
+        code: 'BADARGUMENTS',
+        message: 'maxLeases must be a positive integer, got 0',
+      }),
+    );
+  });
+
+  it("publishes its acquires and holds with the kind 'lease-'", async () => {
+    const seen: { type: string; kind?: string; lockPath?: string }[] = [];
+    const listener = (message: unknown) => seen.push(message as (typeof seen)[number]);
+    diagnostics.subscribe('zookeeper-ts:lock', listener);
+    try {
+      const client = new ScriptedServer().connect();
+      const lease = await new Semaphore(client, '/k', 1).acquire();
+      await lease.release();
+      const tried = await new Semaphore(client, '/k', 1).tryAcquire();
+      await tried!.release();
+    } finally {
+      diagnostics.unsubscribe('zookeeper-ts:lock', listener);
+    }
+    const ofSemaphore = seen.filter((m) => m.lockPath === '/k');
+    const kinds = (type: string) => ofSemaphore.filter((m) => m.type === type).map((m) => m.kind);
+    expect(kinds('acquire-start')).toEqual(['lease-', 'lease-']);
+    expect(kinds('granted')).toEqual(['lease-', 'lease-']);
+    expect(kinds('released')).toEqual(['lease-', 'lease-']);
+  });
+
+  it("its guard follows the semaphore's sequenceOrder", async () => {
+    const server = new ScriptedServer();
+    const [a, b] = [server.connect(), server.connect()];
+    await b.create2('/o', undefined, { mode: CreateMode.PERSISTENT });
+    await b.create2('/o/locks', undefined, { mode: CreateMode.PERSISTENT });
+    // Another process's guard node at the counter's limit, created before ours: it holds the
+    // guard in creation order ('numeric'), ours does by sequence text ('interop').
+    await b.create2('/o/locks/_c_z-lock-2147483647', undefined, { mode: CreateMode.EPHEMERAL });
+    expect(await new Semaphore(a, '/o', 1).tryAcquire()).toBeNull();
+    const lease = await new Semaphore(a, '/o', 1, { sequenceOrder: 'interop' }).tryAcquire();
+    expect(lease).not.toBeNull();
+    await lease!.release();
+  });
+
+  it('gives the guard back after a grant: the next process takes a lease at once', async () => {
+    const server = new ScriptedServer();
+    const [a, b] = [server.connect(), server.connect()];
+    const first = await new Semaphore(a, '/g', 2).acquire();
+    expect(server.children('/g/locks')).toEqual([]);
+    const second = await new Semaphore(b, '/g', 2).tryAcquire();
+    expect(second).not.toBeNull();
+    await first.release();
+    await second!.release();
+  });
+
+  it('waiters of one client on two semaphores: a release wakes only the waiter of its semaphore', async () => {
+    const server = new ScriptedServer();
+    const [a, b] = [server.connect(), server.connect()];
+    const [one, two] = [
+      await new Semaphore(a, '/s1', 1).acquire(),
+      await new Semaphore(a, '/s2', 1).acquire(),
+    ];
+    const onOne = new Semaphore(b, '/s1', 1).acquire();
+    const onTwo = new Semaphore(b, '/s2', 1).acquire();
+    const listings = (dir: string) => b.requests({ op: 'getChildren', path: dir }).length;
+    await until(() => listings('/s1/leases') === 1 && listings('/s2/leases') === 1);
+    await two.release();
+    await (await onTwo).release();
+    await new Promise((r) => setTimeout(r, 10));
+    expect(listings('/s1/leases')).toBe(1);
+    await one.release();
+    await (await onOne).release();
+  });
+});
