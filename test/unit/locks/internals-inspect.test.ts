@@ -3,7 +3,7 @@
 // age, the requests the inspection sends. Against the scripted client (scripted-client.ts).
 import { describe, expect, it } from 'vitest';
 import { CreateMode } from '../../../src/index.js';
-import { findLocks, inspectLock } from '../../../src/locks/index.js';
+import { findLocks, inspectLock, Semaphore } from '../../../src/locks/index.js';
 import { kindOf } from '../../../src/locks/inspect-plan.js';
 import { type ScriptedClient, ScriptedServer } from './scripted-client.js';
 
@@ -75,14 +75,32 @@ describe('inspectLock layouts (scripted client)', () => {
     expect(found).toMatchObject({ path: '/s', layout: 'semaphore', holder: undefined });
   });
 
-  it("a folder with a 'leases' child but no 'locks' is not read as a semaphore", async () => {
+  it('a semaphore whose empty locks/ container the server has reaped still shows its holders', async () => {
+    const server = new ScriptedServer();
+    const a = server.connect();
+    const lease = await new Semaphore(a, '/reaped', 2).acquire();
+    // Nobody waits: the guard's container is empty, and the server removes empty containers.
+    expect(server.children('/reaped/locks')).toEqual([]);
+    await a.delete('/reaped/locks');
+    expect(await states(a, '/reaped')).toEqual([`${lease.path} holder`]);
+    const found = await findLocks(a, '/');
+    expect(found.map((f) => `${f.path} ${f.layout} ${f.holder?.path}`)).toEqual([
+      `/reaped semaphore ${lease.path}`,
+    ]);
+    await lease.release();
+  });
+
+  it("a folder with a 'leases' child holding no lease nodes is not a semaphore", async () => {
     const server = new ScriptedServer();
     const a = server.connect();
     await persistent(a, '/p');
     await persistent(a, '/p/leases');
-    await ephemeral(a, '/p/leases/_c_a-lease-0000000000');
+    await ephemeral(a, '/p/leases/_c_a-lock-0000000000');
     expect(await states(a, '/p')).toEqual([]);
-    expect(await findLocks(a, '/p')).toEqual([]);
+    // The mutex at /p/leases is found as such.
+    expect((await findLocks(a, '/p')).map((f) => `${f.path} ${f.layout}`)).toEqual([
+      '/p/leases curator',
+    ]);
   });
 
   it('a reader behind a writer at the head of the queue waits for it', async () => {
