@@ -58,6 +58,20 @@ describe('inspectLock layouts (scripted client)', () => {
     ]);
   });
 
+  it("a semaphore's leases at the sequence limit are in creation order by default", async () => {
+    const server = new ScriptedServer();
+    const a = server.connect();
+    await persistent(a, '/lim');
+    await persistent(a, '/lim/locks');
+    await persistent(a, '/lim/leases');
+    await ephemeral(a, '/lim/leases/_c_b-lease-2147483647');
+    await ephemeral(a, '/lim/leases/_c_a-lease-2147483647');
+    expect(await states(a, '/lim', { maxLeases: 1 })).toEqual([
+      '/lim/leases/_c_b-lease-2147483647 holder',
+      '/lim/leases/_c_a-lease-2147483647 waiting -> _c_b-lease-2147483647',
+    ]);
+  });
+
   it('two guard nodes of one session, no lease yet: both wait', async () => {
     const server = new ScriptedServer();
     const a = server.connect();
