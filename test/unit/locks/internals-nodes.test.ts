@@ -2,8 +2,8 @@
 // a semaphore's lease create whose reply was lost, parents that cannot be made, cleanup after a
 // timeout while the link is down. Against the scripted client (scripted-client.ts).
 import { describe, expect, it } from 'vitest';
-import { ZooKeeperError } from '../../../src/index.js';
-import { LockTimeoutError, Mutex, Semaphore } from '../../../src/locks/index.js';
+import { CreateMode, ZooKeeperError } from '../../../src/index.js';
+import { LockTimeoutError, Mutex, PersistentNode, Semaphore } from '../../../src/locks/index.js';
 import { type ScriptedClient, ScriptedServer } from './scripted-client.js';
 
 const LEASES = /^\/sem\/leases\/_c_/;
@@ -147,5 +147,37 @@ describe('cleanup after a timeout while the link is down (scripted client)', () 
     }
     expect(server.children('/t')).toHaveLength(1);
     await held.release();
+  });
+});
+
+describe('the create request of a node with a time to live (scripted client)', () => {
+  it('carries the ttl (a node without one sends none)', async () => {
+    const server = new ScriptedServer();
+    const client = server.connect();
+    const sent: { path: string; options: Record<string, unknown> }[] = [];
+    const realCreate = client.create2.bind(client);
+    client.create2 = (path, data, options = {}) => {
+      sent.push({ path, options: { ...options } });
+      return realCreate(path, data, options);
+    };
+    const withTtl = new PersistentNode(client, '/ttl/a', {
+      mode: CreateMode.PERSISTENT_WITH_TTL,
+      ttl: 60_000,
+    });
+    withTtl.start();
+    await withTtl.waitForInitialCreate({ timeout: 2_000 });
+    const plain = new PersistentNode(client, '/ttl/b');
+    plain.start();
+    await plain.waitForInitialCreate({ timeout: 2_000 });
+    const own = sent.filter((s) => s.path === '/ttl/a' || s.path === '/ttl/b');
+    expect(own.map((s) => [s.path, s.options.mode, s.options.ttl])).toEqual([
+      ['/ttl/a', CreateMode.PERSISTENT_WITH_TTL, 60_000],
+      ['/ttl/a', CreateMode.PERSISTENT_WITH_TTL, 60_000],
+      ['/ttl/b', CreateMode.EPHEMERAL, undefined],
+    ]);
+    // The parent made on the way is a container.
+    expect(sent.find((s) => s.path === '/ttl')?.options.mode).toBe(CreateMode.CONTAINER);
+    await withTtl.close();
+    await plain.close();
   });
 });
