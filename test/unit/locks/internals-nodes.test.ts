@@ -87,6 +87,9 @@ describe('Semaphore lease create whose reply was lost (scripted client)', () => 
     expect(leaseNodes(server)).toEqual([lease.path.slice('/sem/leases/'.length)]);
     expect(server.nodes.get(lease.path)?.stat.ephemeralOwner).toBe(a.sessionId);
     expect(a.requests({ op: 'delete' }).filter((r) => LEASES.test(r.path))).toHaveLength(1);
+    // Recovered within the one attempt: the guard was taken once, not again from the start.
+    const guards = a.requests({ op: 'create2' }).filter((r) => r.path.startsWith('/sem/locks/'));
+    expect(guards.filter((r) => r.outcome === 'ok')).toHaveLength(1);
     await lease.release();
   });
 });
@@ -179,5 +182,47 @@ describe('the create request of a node with a time to live (scripted client)', (
     expect(sent.find((s) => s.path === '/ttl')?.options.mode).toBe(CreateMode.CONTAINER);
     await withTtl.close();
     await plain.close();
+  });
+});
+
+describe('requests after the caller gives up (scripted client)', () => {
+  it('a timed-out acquire stops repeating a listing the server keeps refusing', async () => {
+    const server = new ScriptedServer();
+    const [a, b] = [server.connect(), server.connect()];
+    const held = await new Mutex(a, '/busy').acquire();
+    server.fail({ op: 'getChildren', path: '/busy', code: 'THROTTLEDOP', times: 100 });
+    await expect(new Mutex(b, '/busy').acquire({ timeout: 50 })).rejects.toBeInstanceOf(
+      LockTimeoutError,
+    );
+    const listings = () => b.requests({ op: 'getChildren', path: '/busy' }).length;
+    await new Promise((r) => setTimeout(r, 50));
+    const afterTimeout = listings();
+    await new Promise((r) => setTimeout(r, 400));
+    expect(listings()).toBe(afterTimeout);
+    await held.release();
+  });
+
+  it('a lease create lost while its leases/ container was reaped: none found, created again', async () => {
+    const server = new ScriptedServer();
+    const a = server.connect();
+    await a.create2('/sem');
+    await a.create2('/sem/leases');
+    server.fail({ op: 'create2', path: LEASES, code: 'CONNECTIONLOSS' });
+    server.fail({ op: 'getChildren', path: '/sem/leases', code: 'NONODE' });
+    const lease = await new Semaphore(a, '/sem', 1).acquire({ timeout: 2_000 });
+    expect(leaseNodes(server)).toEqual([lease.path.slice('/sem/leases/'.length)]);
+    await lease.release();
+  });
+
+  it('a semaphore acquire that times out while the link is down answers at once', async () => {
+    const server = new ScriptedServer();
+    const [a, b] = [server.connect(), server.connect()];
+    const held = await new Semaphore(a, '/sus', 1).acquire();
+    const waiting = new Semaphore(b, '/sus', 1).acquire({ timeout: 30 });
+    await new Promise((r) => setTimeout(r, 10));
+    b.setState('suspended');
+    await expect(waiting).rejects.toBeInstanceOf(LockTimeoutError);
+    b.setState('connected');
+    await held.release();
   });
 });
