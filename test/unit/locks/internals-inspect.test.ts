@@ -162,6 +162,16 @@ describe('inspectLock layouts (scripted client)', () => {
     expect(seen.every((s) => s === signal)).toBe(true);
   });
 
+  it('the root of an empty tree holds no lock, and is not read as one', async () => {
+    const client = new ScriptedServer().connect();
+    expect(await inspectLock(client, '/')).toMatchObject({
+      contenders: [],
+      holders: 0,
+      waiting: 0,
+    });
+    expect(client.requests({ op: 'getData' })).toEqual([]);
+  });
+
   it('refuses a bad maxLeases with a message that says what is wrong', async () => {
     const client = new ScriptedServer().connect();
     await expect(inspectLock(client, '/x', { maxLeases: 0 })).rejects.toThrow(
