@@ -18,7 +18,7 @@ export interface LockFolder {
   /** The lock path (the folder holding the contender nodes). */
   readonly path: string;
   /**
-   * `semaphore` (Curator's `leases/` + `locks/`), `election` (LeaderLatch candidates only), else
+   * `semaphore` (Curator's `leases/` + `locks/`, or `leases/` alone), `election` (LeaderLatch candidates only), else
    * the naming of its sequential lock nodes.
    */
   readonly layout: 'curator' | 'kazoo' | 'curator+kazoo' | 'semaphore' | 'election';
