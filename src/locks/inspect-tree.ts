@@ -18,8 +18,8 @@ export interface LockFolder {
   /** The lock path (the folder holding the contender nodes). */
   readonly path: string;
   /**
-   * `semaphore` (Curator's `leases/` + `locks/`, or `leases/` alone), `election` (LeaderLatch candidates only), else
-   * the naming of its sequential lock nodes.
+   * `semaphore` (Curator's `leases/` + `locks/`, or `leases/` alone), `election` (LeaderLatch
+   * candidates only), else the naming of its sequential lock nodes.
    */
   readonly layout: 'curator' | 'kazoo' | 'curator+kazoo' | 'semaphore' | 'election';
   /** The first holder (in grant order; an election's leader), if any. */

@@ -157,9 +157,9 @@ async function planSemaphore(
  * Lists the contenders of the lock at `path` in grant order, with their owner session, age,
  * fencing token and data. Understands every layout the recipes use: Curator's mutex and
  * read/write lock (and our {@link Mutex} and {@link ReadWriteLock}), kazoo's Lock, ReadLock and
- * WriteLock, the semaphore (`leases/` and `locks/` under `path`, or `leases/` alone once the server has
- * removed the empty `locks/` container), the {@link ExclusiveLock}
- * (an ephemeral node at `path`), and elections: Curator's LeaderLatch (ours too; candidates in
+ * WriteLock, the semaphore (`leases/` and `locks/` under `path`, or `leases/` alone once the
+ * server has removed the empty `locks/` container), the {@link ExclusiveLock} (an ephemeral node
+ * at `path`), and elections: Curator's LeaderLatch (ours too; candidates in
  * line, the leader as holder) and LeaderSelector (a mutex). A path that does not exist has no
  * contenders.
  *
