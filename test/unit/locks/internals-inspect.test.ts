@@ -104,6 +104,37 @@ describe('inspectLock layouts (scripted client)', () => {
     await lease.release();
   });
 
+  it('what marks a semaphore without locks/: lease nodes in a child named leases, beside anything else', async () => {
+    const server = new ScriptedServer();
+    const a = server.connect();
+    // A mutex folder with a child named locks, and one with an empty child named leases.
+    await persistent(a, '/m');
+    await persistent(a, '/m/locks');
+    await ephemeral(a, '/m/_c_a-lock-0000000000');
+    await persistent(a, '/n');
+    await persistent(a, '/n/leases');
+    await ephemeral(a, '/n/_c_a-lock-0000000000');
+    expect(await states(a, '/m')).toEqual(['/m/_c_a-lock-0000000000 holder']);
+    expect(await states(a, '/n')).toEqual(['/n/_c_a-lock-0000000000 holder']);
+    // Lease nodes beside another child: still a semaphore. In a folder not named leases: none.
+    await persistent(a, '/s');
+    await persistent(a, '/s/leases');
+    await persistent(a, '/s/leases/notes');
+    await ephemeral(a, '/s/leases/_c_a-lease-0000000000');
+    await persistent(a, '/t');
+    await persistent(a, '/t/other');
+    await ephemeral(a, '/t/other/_c_a-lease-0000000000');
+    expect(await states(a, '/s')).toEqual(['/s/leases/_c_a-lease-0000000000 holder']);
+    const found = await findLocks(a, '/');
+    expect(found.map((f) => `${f.path} ${f.layout}`)).toEqual([
+      '/m curator',
+      '/n curator',
+      '/s semaphore',
+    ]);
+    // Walking from the leases folder itself names nothing above the root.
+    expect(await findLocks(a, '/s/leases')).toEqual([]);
+  });
+
   it("a folder with a 'leases' child holding no lease nodes is not a semaphore", async () => {
     const server = new ScriptedServer();
     const a = server.connect();
