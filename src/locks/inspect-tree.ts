@@ -5,20 +5,21 @@ import {
   type InspectClient,
   type InspectOptions,
   inspectLock,
+  isLeaseNode,
   KAZOO_READ_NAME,
   type LockContender,
   type LockInspection,
 } from './inspect.js';
 import { LATCH_NAME } from './leader-latch.js';
-import { childPath, LockName } from './naming.js';
+import { baseName, childPath, LockName, parentOf } from './naming.js';
 
 /** A lock found under a root: where, which layout, who holds and how many wait. */
 export interface LockFolder {
   /** The lock path (the folder holding the contender nodes). */
   readonly path: string;
   /**
-   * `semaphore` (Curator's `leases/` + `locks/`), `election` (LeaderLatch candidates only), else
-   * the naming of its sequential lock nodes.
+   * `semaphore` (Curator's `leases/` + `locks/`, or `leases/` alone), `election` (LeaderLatch
+   * candidates only), else the naming of its sequential lock nodes.
    */
   readonly layout: 'curator' | 'kazoo' | 'curator+kazoo' | 'semaphore' | 'election';
   /** The first holder (in grant order; an election's leader), if any. */
@@ -86,6 +87,15 @@ export async function findLocks(
         if (children.includes('leases') && children.includes('locks')) {
           found.push({ path, layout: 'semaphore' });
           skip = new Set(['leases', 'locks']);
+        } else if (
+          path !== root &&
+          baseName(path) === 'leases' &&
+          children.some((name) => isLeaseNode(name))
+        ) {
+          // A semaphore whose empty `locks/` container the server has removed: its leases/ is
+          // listed on the way down, and names the semaphore above it.
+          found.push({ path: parentOf(path), layout: 'semaphore' });
+          skip = new Set(children);
         } else {
           const contenders = sortContenders(children, ALL_NAMES);
           if (contenders.length > 0) {

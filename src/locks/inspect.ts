@@ -14,7 +14,14 @@ import {
   readNode,
 } from './inspect-plan.js';
 import { LATCH_NAME } from './leader-latch.js';
-import { baseName, childPath, LockName, type NamingStyle, parentOf } from './naming.js';
+import {
+  baseName,
+  childPath,
+  LockName,
+  type NamingStyle,
+  parentOf,
+  parseContender,
+} from './naming.js';
 import type { LockClient } from './types.js';
 
 export { KAZOO_READ_NAME } from './inspect-plan.js';
@@ -150,8 +157,9 @@ async function planSemaphore(
  * Lists the contenders of the lock at `path` in grant order, with their owner session, age,
  * fencing token and data. Understands every layout the recipes use: Curator's mutex and
  * read/write lock (and our {@link Mutex} and {@link ReadWriteLock}), kazoo's Lock, ReadLock and
- * WriteLock, the semaphore (`leases/` and `locks/` under `path`), the {@link ExclusiveLock}
- * (an ephemeral node at `path`), and elections: Curator's LeaderLatch (ours too; candidates in
+ * WriteLock, the semaphore (`leases/` and `locks/` under `path`, or `leases/` alone once the
+ * server has removed the empty `locks/` container), the {@link ExclusiveLock} (an ephemeral node
+ * at `path`), and elections: Curator's LeaderLatch (ours too; candidates in
  * line, the leader as holder) and LeaderSelector (a mutex). A path that does not exist has no
  * contenders.
  *
@@ -185,7 +193,7 @@ export async function inspectLock(
   const signal = options.signal;
   const children = await childrenOf(client, path, signal);
   let planned: Planned[];
-  if (children.includes('leases') && children.includes('locks')) {
+  if (await isSemaphore(client, path, children, signal)) {
     planned = await planSemaphore(client, path, options);
   } else if (children.length > 0) {
     // Read first: the order at the sequence limit needs each node's czxid.
@@ -209,6 +217,28 @@ export async function inspectLock(
   ];
   const holders = contenders.filter((c) => c.state === 'holder').length;
   return { path, contenders, holders, waiting: contenders.length - holders };
+}
+
+/**
+ * Whether the folder at `path` (with `children`) is a semaphore: `leases/` and `locks/` under it,
+ * or `leases/` alone holding lease nodes. Both are containers, and the server removes an empty one:
+ * a semaphore whose leases are held while nobody waits soon has no `locks/`.
+ */
+async function isSemaphore(
+  client: InspectClient,
+  path: string,
+  children: readonly string[],
+  signal: AbortSignal | undefined,
+): Promise<boolean> {
+  if (!children.includes('leases')) return false;
+  if (children.includes('locks')) return true;
+  const leases = await childrenOf(client, childPath(path, 'leases'), signal);
+  return leases.some((name) => isLeaseNode(name));
+}
+
+/** Whether `name` is a semaphore lease node (`<prefix>lease-<sequence>`). */
+export function isLeaseNode(name: string): boolean {
+  return parseContender(name, [LockName.lease]) !== undefined;
 }
 
 /**
