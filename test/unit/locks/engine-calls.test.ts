@@ -205,4 +205,22 @@ describe('what the calls seam passes and how it reads a call', () => {
       'not an error object',
     );
   });
+
+  it('an abort at the instant a rare step’s listing is answered ends the acquire with the reason, not a lease', async () => {
+    const server = new ScriptedServer();
+    const b = server.connect(); // the lock path is missing: the first create takes the rare step
+    const controller = new AbortController();
+    const list = b.getChildren.bind(b);
+    let listings = 0;
+    b.getChildren = ((...args: Parameters<typeof list>) => {
+      const answer = list(...args);
+      // The rare step's own listing (after the parents were made): the caller gives up as it
+      // is answered.
+      if (++listings === 2) controller.abort(new Error('stop'));
+      return answer;
+    }) as typeof b.getChildren;
+    await expect(new Mutex(b, DIR).acquire({ signal: controller.signal })).rejects.toThrow('stop');
+    expect(listings).toBe(2);
+    expect(server.children(DIR)).toEqual([]);
+  });
 });

@@ -2,7 +2,9 @@
 // model in-process (model-client.ts): the requests an acquisition sends, their replies, the node
 // layout they leave, the chroot mapping of what the server answers, and a predecessor that goes
 // between the listing and the watch.
+import { tracingChannel } from 'node:diagnostics_channel';
 import { describe, expect, it } from 'vitest';
+import { CreateMode } from '../../../src/client/types.js';
 import { LockTimeoutError, Mutex } from '../../../src/locks/index.js';
 import { inModel, type ModelWorld } from './model-client.js';
 
@@ -285,5 +287,52 @@ describe('lost replies and connection loss over a real Client', () => {
       expect(stat?.ephemeralOwner).toBe(b.sessionId);
       expect(await world.settle(a.getChildren('/locks/m'))).toEqual([lease.path.split('/')[3]]);
     });
+  });
+});
+
+describe('the direct seam’s requests as request telemetry sees them', () => {
+  it('names each request’s op and client path, and a failed create’s error names them too', async () => {
+    const channel = tracingChannel<unknown, { op: string; path?: string }>('zookeeper-ts:request');
+    const seen: string[] = [];
+    const start = (message: { op: string; path?: string }) => {
+      seen.push(`${message.op} ${message.path}`);
+    };
+    const handlers = { start, end() {}, asyncStart() {}, asyncEnd() {}, error() {} };
+    channel.subscribe(handlers);
+    try {
+      await inModel(async (world) => {
+        const root = await world.connect('root');
+        await world.settle(root.create('/app', null));
+        await world.settle(root.create('/app/locks', null));
+        await world.settle(root.create('/app/locks/m', null));
+        const a = await world.connect('a', { chroot: '/app' });
+        const b = await world.connect('b', { chroot: '/app' });
+        const held = await world.settle(new Mutex(a, '/locks/m').acquire());
+        seen.length = 0;
+        const waiting = new Mutex(b, '/locks/m').acquire();
+        await world.until((r) => r.client === 'b' && r.op === 'getData');
+        await world.run(100);
+        await world.settle(held.release());
+        const lease = await world.settle(waiting);
+        expect(lease.path).toMatch(LOCK_NODE);
+        expect(seen).toEqual([
+          expect.stringMatching(/^create2 \/locks\/m\/_c_[0-9a-f-]+-lock-$/),
+          'getChildren /locks/m',
+          `getData ${held.path}`,
+          `delete ${held.path}`,
+          'getChildren /locks/m',
+        ]);
+        // A lock path under an ephemeral node: the create fails for good and says where.
+        await world.settle(a.create('/eph', null, { mode: CreateMode.EPHEMERAL }));
+        const failed = world.settle(new Mutex(b, '/eph').acquire());
+        await expect(failed).rejects.toMatchObject({
+          code: 'NOCHILDRENFOREPHEMERALS',
+          op: 'create2',
+          path: expect.stringMatching(/^\/eph\/_c_[0-9a-f-]+-lock-$/),
+        });
+      });
+    } finally {
+      channel.unsubscribe(handlers);
+    }
   });
 });
