@@ -164,7 +164,7 @@ describe('what the calls seam passes and how it reads a call', () => {
       signals.create2!.push(options.signal);
       return create(path, data, options);
     }) as typeof b.create2;
-    b.getChildren = ((path: string, options: { signal?: AbortSignal } = {}) => {
+    b.getChildren = ((path: string, options: { signal?: AbortSignal; watch?: never } = {}) => {
       signals.getChildren!.push(options.signal);
       return list(path, options);
     }) as typeof b.getChildren;

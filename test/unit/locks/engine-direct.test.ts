@@ -12,8 +12,8 @@ const LOCK_NODE = /^\/locks\/m\/_c_[0-9a-f-]+-lock-\d{10}$/;
 
 async function lockDir(world: ModelWorld, name = 'a'): Promise<void> {
   const client = await world.connect(name);
-  await world.settle(client.create('/locks', null));
-  await world.settle(client.create('/locks/m', null));
+  await world.settle(client.create('/locks'));
+  await world.settle(client.create('/locks/m'));
 }
 
 describe('acquisition over a real Client (direct seam)', () => {
@@ -56,9 +56,9 @@ describe('acquisition over a real Client (direct seam)', () => {
   it('maps the created path out of the chroot: the lease path is the client’s, the node the server’s', async () => {
     await inModel(async (world) => {
       const root = await world.connect('root');
-      await world.settle(root.create('/app', null));
-      await world.settle(root.create('/app/locks', null));
-      await world.settle(root.create('/app/locks/m', null));
+      await world.settle(root.create('/app'));
+      await world.settle(root.create('/app/locks'));
+      await world.settle(root.create('/app/locks/m'));
       const a = await world.connect('a', { chroot: '/app' });
       const from = world.sent.length;
       const lease = await world.settle(new Mutex(a, '/locks/m').acquire());
@@ -302,9 +302,9 @@ describe('the direct seam’s requests as request telemetry sees them', () => {
     try {
       await inModel(async (world) => {
         const root = await world.connect('root');
-        await world.settle(root.create('/app', null));
-        await world.settle(root.create('/app/locks', null));
-        await world.settle(root.create('/app/locks/m', null));
+        await world.settle(root.create('/app'));
+        await world.settle(root.create('/app/locks'));
+        await world.settle(root.create('/app/locks/m'));
         const a = await world.connect('a', { chroot: '/app' });
         const b = await world.connect('b', { chroot: '/app' });
         const held = await world.settle(new Mutex(a, '/locks/m').acquire());
@@ -323,7 +323,7 @@ describe('the direct seam’s requests as request telemetry sees them', () => {
           'getChildren /locks/m',
         ]);
         // A lock path under an ephemeral node: the create fails for good and says where.
-        await world.settle(a.create('/eph', null, { mode: CreateMode.EPHEMERAL }));
+        await world.settle(a.create('/eph', undefined, { mode: CreateMode.EPHEMERAL }));
         const failed = world.settle(new Mutex(b, '/eph').acquire());
         await expect(failed).rejects.toMatchObject({
           code: 'NOCHILDRENFOREPHEMERALS',

@@ -24,8 +24,8 @@ function registeredWatchers(client: Client, path: string): number {
 
 async function lockDir(world: ModelWorld): Promise<void> {
   const client = await world.connect('setup');
-  await world.settle(client.create('/locks', null));
-  await world.settle(client.create('/locks/m', null));
+  await world.settle(client.create('/locks'));
+  await world.settle(client.create('/locks/m'));
 }
 
 describe('what an acquisition leaves in the client', () => {

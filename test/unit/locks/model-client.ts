@@ -68,11 +68,13 @@ export class ModelWorld {
   }
 
   /** A connected Client named `name` (its process's name on the network). */
-  async connect(name: string, options: Omit<ConnectOptions, 'transport'> = {}): Promise<Client> {
-    const connectString = `${this.host}${options.chroot ?? ''}`;
-    const { chroot: _chroot, ...rest } = options;
+  async connect(
+    name: string,
+    options: Omit<ConnectOptions, 'transport'> & { chroot?: string } = {},
+  ): Promise<Client> {
+    const { chroot, ...rest } = options;
     const client = await this.settle(
-      Client.connect(connectString, {
+      Client.connect(`${this.host}${chroot ?? ''}`, {
         sessionTimeout: 10_000,
         ...rest,
         transport: this.tap(name, this.net.transportFor(name)),
