@@ -184,6 +184,12 @@ export class Acquisition implements CallSink {
 
   private onListed(error: Error | null, children: string[]): void {
     if (error) {
+      // No lock directory, so no node of ours in it (its session expired and the server swept
+      // the empty container, or someone removed it): queue again, as for a deleted node.
+      if (hasCode(error, 'NONODE') && !this.signal?.aborted) {
+        this.placed(undefined);
+        return;
+      }
       if (!isRetriable(error) || this.signal?.aborted) throw error;
       const round = this.nextRound(); // nothing in flight belongs to this machine meanwhile
       pauseBeforeRetry(error, this.signal).then(() => {

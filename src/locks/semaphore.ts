@@ -3,7 +3,7 @@ import type { Data } from '../client/types.js';
 import { acquireSettles, acquireStarted } from '../telemetry/lock.js';
 import { sortContenders } from './contenders.js';
 import { acquireWithin } from './deadline.js';
-import { badArguments, checkRecipePath, lossPolicyOf } from './errors.js';
+import { badArguments, checkRecipePath, hasCode, lossPolicyOf } from './errors.js';
 import { holdNode } from './lease.js';
 import { Mutex } from './mutex.js';
 import { childPath, LockName } from './naming.js';
@@ -116,7 +116,17 @@ export class Semaphore implements Lock {
           const children = await retry(
             () => client.getChildren(this.leasesPath, { watch: joined.watcher, signal }),
             { signal },
-          );
+          ).catch((error: unknown) => {
+            // No lease directory, so no node of ours in it: an old session's node went with
+            // its session (start again, guard and all), or someone removed it (take a new one).
+            if (!hasCode(error, 'NONODE') || signal?.aborted) throw error;
+            checkOwnSession(client, node);
+            return null;
+          });
+          if (children === null) {
+            attempt.node = undefined;
+            continue;
+          }
           joined.armed();
           // A listing on a renewed session may still show the old session's node: never ours.
           checkOwnSession(client, node);

@@ -75,6 +75,8 @@ class SimConnection implements Connection {
     const copy = bytes.slice();
     const at = this.due(this.toServerAt);
     this.toServerAt = at;
+    if (this.net.holeUntil(this.client, this.host) > this.net.sched.now)
+      this.net.held(this.client, at);
     this.net.sched.atTime(at, 'server', () => {
       if (!this.serverClosed) this.server.onData(copy);
     });
@@ -160,6 +162,7 @@ export class SimNetwork {
   readonly open = new Set<SimConnection>();
   readonly stats: LinkStats = { connections: 0, resets: 0, cuts: 0 };
   private readonly holes = new Map<string, number>();
+  private readonly heldBytes = new Map<string, number>();
   private readonly down = new Map<string, number>();
   private nextId = 1;
   /** Typical one-way latency (ms) and the chance of a slow packet. */
@@ -193,6 +196,20 @@ export class SimNetwork {
 
   holeUntil(client: string, host: string): number {
     return Math.max(this.holes.get(`${client}|${host}`) ?? 0, this.holes.get(`${client}|*`) ?? 0);
+  }
+
+  /**
+   * When the last bytes `client` wrote while a black hole held them reach the server (-Infinity
+   * if none were held). They may keep its session alive past the client's own giving up: a
+   * session lives a session timeout from the last request or ping the server read, and TCP
+   * delivers what it retransmitted once the path is back, even after the client closed.
+   */
+  heldUntil(client: string): number {
+    return this.heldBytes.get(client) ?? Number.NEGATIVE_INFINITY;
+  }
+
+  held(client: string, until: number): void {
+    this.heldBytes.set(client, Math.max(this.heldUntil(client), until));
   }
 
   /** Holds every byte between `client` and `host` ('*' = every member) until `until`. */

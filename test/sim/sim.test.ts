@@ -102,6 +102,44 @@ describe('deterministic simulation', () => {
     expect(explain(summary)).toBe('');
   }, 120_000);
 
+  it('a MultiLock contender heading one queue while it waits in the other is not a stuck queue', () => {
+    // Found by the long run (30 s worlds): the contender holds multi-a's part while it queues
+    // for multi-b behind two or three long holds (and in 230809 a black hole), so multi-a's head
+    // went unheld past the audit's bound though everything moved. The audit now judges such a
+    // head by the queue it waits in; it failed all five worlds before. In 237989 a waiter's
+    // session expired, the server swept the empty multi-a container, and the waiter's listing
+    // on the renewed session got NONODE: its acquire failed with it (a library bug, now fixed:
+    // it queues again; the workload's acquires must never fail with NONODE).
+    for (const seed of [230809, 230847, 234517, 237989, 239398]) {
+      const summary = sim(['--from', String(seed), '--count', '1', '--duration', '30000']);
+      expect(summary.totals['workload.multilock'], String(seed)).toBe(1);
+      expect(explain(summary)).toBe('');
+    }
+  }, 120_000);
+
+  it('a Semaphore waiter whose session expired and whose lease directory was swept starts again on the renewed session', () => {
+    // Found by the long run (seed 230164, 30 s worlds): the waiter's listing on the renewed
+    // session got NONODE (the server had swept the empty leases container) and its acquire
+    // failed with it. It now starts again (guard and all) as after any renewal.
+    const summary = sim(['--from', '230164', '--count', '1', '--duration', '30000']);
+    expect(summary.totals['workload.semaphore']).toBe(1);
+    expect(summary.totals.renewals).toBeGreaterThan(0);
+    expect(explain(summary)).toBe('');
+  }, 120_000);
+
+  it('a revoked holder behind a black hole: its node goes a session timeout after its held bytes land', () => {
+    // Found by the long run (30 s worlds): the holder is black-holed when asked, gives up, and
+    // the pings it sent meanwhile reach the server when the hole ends (TCP retransmits them),
+    // keeping its old session, and so its node, alive a session timeout from then. The audit's
+    // clock now restarts there; it failed both worlds before.
+    for (const seed of [230927, 238356]) {
+      const summary = sim(['--from', String(seed), '--count', '1', '--duration', '30000']);
+      expect(summary.totals['workload.revocation'], String(seed)).toBe(1);
+      expect(summary.totals['fault.holeLong'], String(seed)).toBeGreaterThan(0);
+      expect(explain(summary)).toBe('');
+    }
+  }, 120_000);
+
   it('keeps every invariant with the sequence counters at their 2^31-1 limit', () => {
     const summary = sim(['--from', '1', '--count', '10', '--duration', '15000', '--wrap']);
     expect(explain(summary)).toBe('');

@@ -109,7 +109,10 @@ function auditRevocations(world: World, view: AuditView, asked: Request[]): void
       continue;
     }
     if (request.reported || view.now < view.serviceSince) continue;
-    const since = Math.max(request.at, view.serviceSince, pauseEnd);
+    // A holder cut off by a black hole hears of the request late or never; what it sent before it
+    // gave up reaches the server when the hole ends and keeps its session alive from then.
+    const owner = view.children(dir).find((c) => c.name === name)?.owner ?? 0n;
+    const since = Math.max(request.at, view.serviceSince, pauseEnd, view.heldBytesLanded(owner));
     if (view.now - since <= bound) continue;
     request.reported = true;
     world.violation(

@@ -44,6 +44,12 @@ export interface AuditView {
    * session a fresh timeout, so an abandoned session's nodes may stay that much longer.
    */
   serviceSince: number;
+  /**
+   * When the last bytes that the process of session `owner` wrote while a black hole held them
+   * reached the server (-Infinity if none): they touch its session then, so its nodes may outlive
+   * the client's giving up by a session timeout from that moment.
+   */
+  heldBytesLanded(owner: bigint): number;
 }
 
 export interface Workload {
@@ -117,6 +123,7 @@ export function lockWorkload(
               const code = (error as { code?: string }).code ?? (error as Error).name;
               world.log(`${ctx.name} acquire failed: ${code}`);
               neverSessionMoved(world, `${ctx.name}'s acquire`, error);
+              neverLockPathMissing(world, `${ctx.name}'s acquire`, error);
               if ((error as Error).name === 'LockTimeoutError') world.stats.timeouts++;
               await sleep(rng.int(10, 300));
               continue;
@@ -196,8 +203,9 @@ export function lockWorkload(
             heads.clear();
             return;
           }
+          const listings = new Map(queues.map((dir) => [dir, view.children(dir)]));
           for (const dir of queues) {
-            const head = view.children(dir).find((c) => c.owner !== 0n);
+            const head = listings.get(dir)?.find((c) => c.owner !== 0n);
             if (!head) {
               heads.delete(dir);
               continue;
@@ -210,6 +218,13 @@ export function lockWorkload(
             if ([...holders].some((h) => h.lease.path.includes(`/${head.name}`))) {
               // Held: the clock counts only the time the head has gone without a holder (a
               // long hold lost at a suspension leaves the node until the session ends).
+              seen.since = view.now;
+              continue;
+            }
+            if (waitsBehindAnother(listings, dir, head.owner)) {
+              // A MultiLock contender holds this lock's part while it queues for the next lock
+              // (it takes them in order), behind holds of their own: that queue is judged on its
+              // own, and this head moves when it does. A contender heading both is not excused.
               seen.since = view.now;
               continue;
             }
@@ -227,6 +242,23 @@ export function lockWorkload(
 }
 
 /**
+ * Whether `owner` also has a node in another of the audited queues that is not that queue's head
+ * (it waits there behind another contender).
+ */
+function waitsBehindAnother(
+  listings: ReadonlyMap<string, { name: string; owner: bigint }[]>,
+  dir: string,
+  owner: bigint,
+): boolean {
+  for (const [other, children] of listings) {
+    if (other === dir) continue;
+    const head = children.find((c) => c.owner !== 0n);
+    if (children.some((c) => c.owner === owner && c !== head)) return true;
+  }
+  return false;
+}
+
+/**
  * ZooKeeper never answers SESSIONMOVED: it closes the connection instead (the session may be on
  * that very connection), the client reconnects and the recipe's retry repeats the request. A
  * recipe call failing with it means a request was answered so.
@@ -234,6 +266,16 @@ export function lockWorkload(
 export function neverSessionMoved(world: World, call: string, error: unknown): void {
   if ((error as { code?: string }).code !== 'SESSIONMOVED') return;
   world.violation(`${call} failed with SESSIONMOVED, which ZooKeeper never answers`);
+}
+
+/**
+ * A lock's own path is the recipe's business: it makes the path when it is missing (the server
+ * sweeps an empty container), and a waiter whose node went away (its session expired) queues
+ * again, so NONODE never reaches the caller of acquire.
+ */
+export function neverLockPathMissing(world: World, call: string, error: unknown): void {
+  if ((error as { code?: string }).code !== 'NONODE') return;
+  world.violation(`${call} failed with NONODE: ${(error as Error).message}`);
 }
 
 export function isFinal(state: string): boolean {

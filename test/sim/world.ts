@@ -329,6 +329,8 @@ async function simulate(world: World, options: WorldOptions): Promise<WorldResul
   const loops: Promise<void>[] = [];
   let stopping = false;
   const lastZxid: bigint[] = [];
+  // Every session a process had (its sessions' nodes may outlive them).
+  const processOfSession = new Map<bigint, string>();
   for (let p = 0; p < processes; p++) {
     const name = `p${p}`;
     clients.push(null);
@@ -357,6 +359,7 @@ async function simulate(world: World, options: WorldOptions): Promise<WorldResul
         }
         clients[p] = client;
         lastZxid[p] = 0n;
+        processOfSession.set(client.sessionId, name);
         world.log(`${name} connected 0x${client.sessionId.toString(16)} to ${client.server}`);
         client.on('state', (state) => {
           world.log(`${name} state ${state}`);
@@ -365,6 +368,7 @@ async function simulate(world: World, options: WorldOptions): Promise<WorldResul
         });
         client.on('renewed', ({ previousSessionId, sessionId }) => {
           world.stats.renewals = (world.stats.renewals ?? 0) + 1;
+          processOfSession.set(sessionId, name);
           world.log(
             `${name} renewed 0x${previousSessionId.toString(16)} -> 0x${sessionId.toString(16)}`,
           );
@@ -406,6 +410,10 @@ async function simulate(world: World, options: WorldOptions): Promise<WorldResul
       now: sched.now,
       serviceSince: ensemble.ordering ? ensemble.orderingSince : Number.POSITIVE_INFINITY,
       sessionTimeout,
+      heldBytesLanded: (owner) => {
+        const process = processOfSession.get(owner);
+        return process ? net.heldUntil(process) : Number.NEGATIVE_INFINITY;
+      },
     });
     auditWatches(world, sessionTimeout);
     // Every process sends the credentials the ensemble enforces: a request refused for want of
