@@ -138,6 +138,7 @@ export class Acquisition implements CallSink {
   }
 
   private nextRound(): number {
+    // Stryker disable next-line ArithmeticOperator: counting down gives distinct rounds as well
     this.round = (this.round + 1) & 0xfffff;
     return this.round << KIND_BITS;
   }
