@@ -66,6 +66,7 @@ export class Acquisition implements CallSink {
   private round = 0;
   private over = false;
   /** Set while our create is answered and the early listing is not, or the reverse. */
+  // Stryker disable next-line BooleanLiteral: enqueue() sets it before anything reads it
   private created = false;
   /** The early listing's answer when it came before the create's (null: it failed). */
   private early: string[] | null | undefined;
@@ -74,8 +75,10 @@ export class Acquisition implements CallSink {
   /** The membership whose getData went out last (its watch, once set, keeps the entry). */
   private watched: WatcherMembership | undefined;
   /** The getData of the current wait was answered: the watch is set, nothing is in flight. */
+  // Stryker disable next-line BooleanLiteral: watch() sets it before anything reads it
   private watchSet = false;
   /** The predecessor's watch fired before the getData that set it was answered. */
+  // Stryker disable next-line BooleanLiteral: watch() sets it before anything reads it
   private woken = false;
   private wake: ((event: WatchedEvent) => void) | undefined;
   private onAbort: (() => void) | undefined;
@@ -94,6 +97,7 @@ export class Acquisition implements CallSink {
       this.reject = reject;
     });
     if (signal?.aborted) {
+      // Stryker disable next-line BooleanLiteral: nothing runs after an abort before the start (no listener, no request)
       this.over = true;
       this.reject(signal.reason);
       return;
@@ -105,6 +109,7 @@ export class Acquisition implements CallSink {
       this.onAbort = () => {
         if (!this.slowRunning) this.fail(signal.reason);
       };
+      // Stryker disable next-line ObjectLiteral,BooleanLiteral: a signal aborts once, and end() removes the listener
       signal.addEventListener('abort', this.onAbort, { once: true });
     }
     this.enqueue();
@@ -133,6 +138,7 @@ export class Acquisition implements CallSink {
   }
 
   private nextRound(): number {
+    // Stryker disable next-line ArithmeticOperator: counting down gives distinct rounds as well
     this.round = (this.round + 1) & 0xfffff;
     return this.round << KIND_BITS;
   }
@@ -355,6 +361,7 @@ export class Acquisition implements CallSink {
       if (!renewedAfter(client, error)) return this.reject(error);
       this.over = false;
       this.czxids = undefined;
+      // Stryker disable next-line ObjectLiteral,BooleanLiteral: a signal aborts once, and end() removes the listener
       if (this.onAbort) signal!.addEventListener('abort', this.onAbort, { once: true });
       this.enqueue();
     });
