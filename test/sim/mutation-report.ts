@@ -3,7 +3,13 @@
 // src/locks and for the session files, and every surviving or uncovered mutant by file and line:
 //
 //   npx tsx test/sim/mutation-report.ts [report.json] [--survivors]
-import { readFileSync } from 'node:fs';
+//   npx tsx test/sim/mutation-report.ts --events reports/mutation/events [--survivors]
+//
+// `--events` reads a run that has not finished (or was stopped) from the event recorder's files:
+// one per mutant tested, and the plan, which gives each file's number of mutants (the `planned`
+// column; a file is complete when its tested mutants reach it).
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 
 interface Mutant {
   id: string;
@@ -17,9 +23,42 @@ interface Report {
   files: Record<string, { mutants: Mutant[] }>;
 }
 
+interface EventMutant extends Mutant {
+  fileName: string;
+}
+
+/** A report built from the event recorder's files, with each file's planned mutant count. */
+function fromEvents(dir: string): { report: Report; planned: Map<string, number> } {
+  const files: Report['files'] = {};
+  const planned = new Map<string, number>();
+  for (const name of readdirSync(dir).sort()) {
+    const event = JSON.parse(readFileSync(join(dir, name), 'utf8')) as unknown;
+    if (name.endsWith('onMutationTestingPlanReady.json')) {
+      const plans = (event as { mutantPlans: { mutant: EventMutant }[] }).mutantPlans;
+      for (const { mutant } of plans)
+        planned.set(mutant.fileName, (planned.get(mutant.fileName) ?? 0) + 1);
+    } else if (name.endsWith('onMutantTested.json')) {
+      const mutant = event as EventMutant;
+      files[mutant.fileName] ??= { mutants: [] };
+      files[mutant.fileName]!.mutants.push(mutant);
+    }
+  }
+  return { report: { files }, planned };
+}
+
 const args = process.argv.slice(2);
-const file = args.find((a) => !a.startsWith('--')) ?? 'reports/mutation/mutation.json';
-const report = JSON.parse(readFileSync(file, 'utf8')) as Report;
+const eventsAt = args.indexOf('--events');
+const positional = args.filter((a, i) => !a.startsWith('--') && i !== eventsAt + 1);
+const source =
+  eventsAt >= 0
+    ? fromEvents(args[eventsAt + 1] ?? 'reports/mutation/events')
+    : {
+        report: JSON.parse(
+          readFileSync(positional[0] ?? 'reports/mutation/mutation.json', 'utf8'),
+        ) as Report,
+        planned: undefined,
+      };
+const { report, planned } = source;
 
 interface Tally {
   killed: number;
@@ -60,21 +99,26 @@ function score(t: Tally): { all: string; covered: string } {
   return { all: pct(detected, valid), covered: pct(detected, covered) };
 }
 
-const row = (name: string, t: Tally) => {
+const row = (name: string, t: Tally, of?: number) => {
   const s = score(t);
-  return `| ${name} | ${t.killed} | ${t.timeout} | ${t.survived} | ${t.noCoverage} | ${t.ignored} | ${s.all} | ${s.covered} |`;
+  const tested = t.killed + t.timeout + t.survived + t.noCoverage + t.ignored + t.errors;
+  const plan = planned ? ` ${tested} / ${of ?? '-'} |` : '';
+  return `| ${name} |${plan} ${t.killed} | ${t.timeout} | ${t.survived} | ${t.noCoverage} | ${t.ignored} | ${s.all} | ${s.covered} |`;
 };
 
 const names = Object.keys(report.files).sort();
 const locks = empty();
 const session = empty();
+const planColumn = planned ? ' tested / planned |' : '';
 process.stdout.write(
-  '| file | killed | timeout | survived | no coverage | ignored | score | of covered |\n| --- | --- | --- | --- | --- | --- | --- | --- |\n',
+  `| file |${planColumn} killed | timeout | survived | no coverage | ignored | score | of covered |\n|${' --- |'.repeat(planned ? 9 : 8)}\n`,
 );
 for (const name of names) {
   const t = tally(report.files[name]!.mutants);
   tally(report.files[name]!.mutants, name.includes('src/locks/') ? locks : session);
-  process.stdout.write(`${row(`\`${name.replace(/^.*src\//, 'src/')}\``, t)}\n`);
+  process.stdout.write(
+    `${row(`\`${name.replace(/^.*src\//, 'src/')}\``, t, planned?.get(name))}\n`,
+  );
 }
 process.stdout.write(
   `${row('**src/locks**', locks)}\n${row('**src/session (four files)**', session)}\n`,
