@@ -3,26 +3,9 @@
 // that include kazoo's lock nodes, the loss policy it hands its mutex. Real-server and Curator
 // behaviour: test/integration/locks/leader-selector.test.ts.
 import { describe, expect, it } from 'vitest';
-import { LeaderSelector, type Leadership, type LockLostError } from '../../../src/locks/index.js';
+import { LeaderSelector, type LockLostError } from '../../../src/locks/index.js';
 import { ScriptedServer } from './scripted-client.js';
-
-async function until(check: () => boolean, what = 'the condition'): Promise<void> {
-  for (let i = 0; i < 500 && !check(); i++) await new Promise((r) => setTimeout(r, 1));
-  if (!check()) throw new Error(`timed out waiting for ${what}`);
-}
-
-/** A task that records its term and runs until `end()` or its signal aborts. */
-function controlledTask() {
-  const terms: Leadership[] = [];
-  let end = () => {};
-  const task = (leadership: Leadership) =>
-    new Promise<void>((resolve) => {
-      terms.push(leadership);
-      end = resolve;
-      leadership.signal.addEventListener('abort', () => resolve(), { once: true });
-    });
-  return { terms, task, end: () => end() };
-}
+import { controlledTask, until } from './selector-task.js';
 
 describe('LeaderSelector edges (scripted client)', () => {
   it('names the problem in its BADARGUMENTS errors', async () => {

@@ -2,26 +2,9 @@
 // errors reported and never thrown, close. Real-server and Curator behaviour:
 // test/integration/locks/leader-selector.test.ts.
 import { describe, expect, it } from 'vitest';
-import { LeaderSelector, type Leadership, LockLostError } from '../../../src/locks/index.js';
+import { LeaderSelector, LockLostError } from '../../../src/locks/index.js';
 import { ScriptedServer } from './scripted-client.js';
-
-async function until(check: () => boolean, what = 'the condition'): Promise<void> {
-  for (let i = 0; i < 500 && !check(); i++) await new Promise((r) => setTimeout(r, 1));
-  if (!check()) throw new Error(`timed out waiting for ${what}`);
-}
-
-/** A task that records its term and runs until `end()` or its signal aborts. */
-function controlledTask() {
-  const terms: Leadership[] = [];
-  let end = () => {};
-  const task = (leadership: Leadership) =>
-    new Promise<void>((resolve) => {
-      terms.push(leadership);
-      end = resolve;
-      leadership.signal.addEventListener('abort', () => resolve(), { once: true });
-    });
-  return { terms, task, end: () => end() };
-}
+import { controlledTask, until } from './selector-task.js';
 
 describe('LeaderSelector (scripted client)', () => {
   it('refuses a task that is not a function, an id that is not a string, and a second start', async () => {
