@@ -112,6 +112,7 @@ function singleHolder(spec: ProbeSpec): boolean {
     PROBE_LOCK.nzkRecipe,
     PROBE_LOCK.nzkNoRelist,
     PROBE_LOCK.floor,
+    PROBE_LOCK.floorNamed,
   ];
   return spec.sessions > 1 && spec.paths === undefined && oneAtATime.includes(spec.lock);
 }
@@ -132,7 +133,12 @@ async function runFloor(spec: ProbeSpec): Promise<ProbeResult> {
   );
   try {
     for (const path of lockPaths(spec)) await sessions[0]!.mkdirp(path);
-    const locks = spreadOverPaths(spec, sessions, (session, path) => new FloorMutex(session, path));
+    const named = spec.lock === PROBE_LOCK.floorNamed;
+    const locks = spreadOverPaths(
+      spec,
+      sessions,
+      (session, path) => new FloorMutex(session, path, named),
+    );
     const measured = await measure(
       spec,
       locks.map((lock) => () => lock.acquire()),
@@ -144,7 +150,11 @@ async function runFloor(spec: ProbeSpec): Promise<ProbeResult> {
 }
 
 async function run(spec: ProbeSpec): Promise<ProbeResult> {
-  if (spec.lock === PROBE_LOCK.floor || spec.lock === PROBE_LOCK.floorManyPaths) {
+  if (
+    spec.lock === PROBE_LOCK.floor ||
+    spec.lock === PROBE_LOCK.floorManyPaths ||
+    spec.lock === PROBE_LOCK.floorNamed
+  ) {
     return runFloor(spec);
   }
   if (spec.lock === PROBE_LOCK.nzkRecipe || spec.lock === PROBE_LOCK.nzkNoRelist) {
