@@ -7,6 +7,7 @@
 import type { WatchedEvent } from '../client/types.js';
 import type { CallSink } from '../session/session.js';
 import { type AcquireProbe, acquirePlaced } from '../telemetry/lock.js';
+import { type Children, namesOf, placeAmong } from './children.js';
 import { hasCode } from './errors.js';
 import { baseName, childPath, newOwnerPrefix } from './naming.js';
 import {
@@ -19,7 +20,7 @@ import {
   type ProtectedCreate,
   settleWhileConnected,
 } from './nodes.js';
-import { PAST_LIMIT, type Place, placeInQueue, type QueueRule } from './place.js';
+import { PAST_LIMIT, type Place, type QueueRule } from './place.js';
 import type { QueueRecipe } from './queue-lock.js';
 import { checkOwnSession, renewedAfter } from './renewal.js';
 import { isRetriable, pauseBeforeRetry } from './retry.js';
@@ -69,7 +70,7 @@ export class Acquisition implements CallSink {
   // Stryker disable next-line BooleanLiteral: enqueue() sets it before anything reads it
   private created = false;
   /** The early listing's answer when it came before the create's (null: it failed). */
-  private early: string[] | null | undefined;
+  private early: Children | null | undefined;
   /** Waiting for the predecessor's watch: our place among its shared watcher's waiters. */
   private membership: WatcherMembership | undefined;
   /** The membership whose getData went out last (its watch, once set, keeps the entry). */
@@ -151,8 +152,8 @@ export class Acquisition implements CallSink {
     if (this.over || step >>> KIND_BITS !== this.round) return;
     try {
       if (kind === Step.create) this.onCreated(error, value as CreatedNode);
-      else if (kind === Step.earlyList) this.onEarlyList(error, value as string[]);
-      else if (kind === Step.list) this.onListed(error, value as string[]);
+      else if (kind === Step.earlyList) this.onEarlyList(error, value as Children);
+      else if (kind === Step.list) this.onListed(error, value as Children);
       else this.onWatchSet(error);
     } catch (thrown) {
       this.fail(thrown);
@@ -171,19 +172,19 @@ export class Acquisition implements CallSink {
     if (this.early !== undefined) this.afterEarly(this.early);
   }
 
-  private onEarlyList(error: Error | null, children: string[]): void {
+  private onEarlyList(error: Error | null, children: Children): void {
     const early = error ? null : children; // e.g. NONODE before the parents exist
     if (this.created) this.afterEarly(early);
     else this.early = early;
   }
 
   /** A create that needed its parents made, or a retry, came after the early listing. */
-  private afterEarly(early: string[] | null): void {
+  private afterEarly(early: Children | null): void {
     if (early?.includes(this.attempt.node!.name)) this.decide(early);
     else this.list();
   }
 
-  private onListed(error: Error | null, children: string[]): void {
+  private onListed(error: Error | null, children: Children): void {
     if (error) {
       // No lock directory, so no node of ours in it (its session expired and the server swept
       // the empty container, or someone removed it): queue again, as for a deleted node.
@@ -201,12 +202,13 @@ export class Acquisition implements CallSink {
     this.decide(children);
   }
 
-  private decide(children: readonly string[]): void {
+  private decide(children: Children): void {
     const node = this.attempt.node!;
-    const place = placeInQueue(children, node.name, this.host.rule);
+    const place = placeAmong(children, node.name, this.host.rule);
     if (place === PAST_LIMIT) {
       this.czxids ??= new Map();
-      const placing = this.host.placeByCreation(children, node, this.czxids, this.signal);
+      const names = namesOf(children);
+      const placing = this.host.placeByCreation(names, node, this.czxids, this.signal);
       this.slow(placing, (placed) => this.placed(placed));
       return;
     }

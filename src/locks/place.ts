@@ -43,7 +43,7 @@ function sequenceAt(name: string, start: number): number {
 }
 
 /** Parsed in place (one object per queue, reused): the lock name index and sequence of a child. */
-interface Parsed {
+export interface Parsed {
   kind: number;
   sequence: number;
 }
@@ -55,7 +55,7 @@ interface Parsed {
  * lock name does, so an occurrence followed by a sequence can only end 10 or 11 characters before
  * the end: two places to look instead of a search through the name.
  */
-function parseInto(name: string, names: readonly string[], out: Parsed): boolean {
+export function parseInto(name: string, names: readonly string[], out: Parsed): boolean {
   let bestAt = -1;
   for (let k = 0; k < names.length; k++) {
     const lockName = names[k]!;

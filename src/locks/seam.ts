@@ -4,6 +4,7 @@
 // paths it built under a path checked once) and no promise or closure per request; any other
 // LockClient (a wrapper that logs or counts calls) is driven through its public calls, so that
 // the one engine serves both.
+
 import { Client } from '../client/client.js';
 import type { ClientCore } from '../client/core.js';
 import { DEFAULT_ACL } from '../client/create-request.js';
@@ -12,6 +13,7 @@ import { type Codec, codecs, type RequestOf } from '../protocol/codecs.js';
 import { ErrorCode } from '../protocol/errors.js';
 import type { Reader } from '../protocol/reader.js';
 import type { CallSink } from '../session/session.js';
+import { EncodedChildren } from './children.js';
 import type { LockClient } from './types.js';
 
 /** A node created by {@link LockSeam.createSequential}, in the client's paths. */
@@ -33,7 +35,7 @@ export interface LockSeam {
     sink: CallSink,
     step: number,
   ): void;
-  /** getChildren of `path` without a watch; replies the names (string[]). */
+  /** getChildren of `path` without a watch; replies the names ({@link Children}). */
   getChildren(path: string, signal: AbortSignal | undefined, sink: CallSink, step: number): void;
   /** getData of `path` leaving `watcher` as its one-shot data watch when it succeeds. */
   watchData(
@@ -103,12 +105,12 @@ const createCodec: Codec<RequestOf<'create2'>, CreatedNode> = {
   write: codecs.create2.write,
   read: readCreated,
 };
-const listCodec: Codec<RequestOf<'getChildren'>, string[]> = {
+const listCodec: Codec<RequestOf<'getChildren'>, EncodedChildren> = {
   // Stryker disable next-line StringLiteral: every request here names its op in its details, so the codec's name is never read
   name: 'getChildren',
   code: codecs.getChildren.code,
   write: codecs.getChildren.write,
-  read: (r) => r.strings(),
+  read: EncodedChildren.read,
 };
 const watchCodec: Codec<RequestOf<'getData'>, undefined> = {
   // Stryker disable next-line StringLiteral: every request here names its op in its details, so the codec's name is never read

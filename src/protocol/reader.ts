@@ -118,6 +118,21 @@ export class Reader {
   }
 
   /**
+   * jute `vector<ustring>` left encoded: a copy of its bytes (the count, then each length and
+   * name), checked as {@link strings} checks them. For a reader that looks at a few names of a
+   * long list (a lock's queue) without a string per name; `new Reader(copy).strings()` decodes it.
+   */
+  encodedStrings(): Uint8Array {
+    const start = this.pos;
+    const count = this.count();
+    for (let i = 0; i < count; i++) {
+      const len = this.length('buffer');
+      if (len > 0) this.pos += len;
+    }
+    return this.bytes.slice(start, this.pos);
+  }
+
+  /**
    * `count` items read with `readItem`; null for count -1. Every jute item takes
    * at least one byte, so a count above `remaining` is malformed: refuse it before
    * looping (a corrupt count must not drive a huge allocation or a long loop).

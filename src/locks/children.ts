@@ -1,0 +1,209 @@
+// A lock path's children as the server listed them, left encoded. Where a contender stands in the
+// queue is read off the names' bytes, and only the name the decision hands on (the contender to
+// watch) becomes a string: a queue of 1,024 contenders would otherwise cost 1,024 strings per
+// listing, two listings per contended acquisition. The rare steps (past the sequence limit, a
+// create whose reply was lost) ask for the names, which are then decoded once.
+import { Reader } from '../protocol/reader.js';
+import { SEQUENCE_LIMIT } from './contenders.js';
+import {
+  PAST_LIMIT,
+  type Parsed,
+  type Place,
+  parseInto,
+  placeInQueue,
+  type QueueRule,
+} from './place.js';
+
+const encoder = new TextEncoder();
+// Decodes one name as the protocol reader does (Reader.ustring), so a name is the same string
+// whichever way the listing was read.
+const decoder = new TextDecoder('utf-8');
+
+const INT32_MIN = -2_147_483_648;
+const INT32_MAX = 2_147_483_647;
+const ZERO = 48;
+const MINUS = 45;
+
+/** The lock names of a rule as bytes, encoded once per rule. */
+const encodedNames = new WeakMap<readonly string[], readonly Uint8Array[]>();
+
+function namesAsBytes(names: readonly string[]): readonly Uint8Array[] {
+  let bytes = encodedNames.get(names);
+  if (bytes === undefined) {
+    bytes = names.map((name) => encoder.encode(name));
+    encodedNames.set(names, bytes);
+  }
+  return bytes;
+}
+
+/** Whether `bytes[at..]` starts with `part` (false for a negative `at`). */
+function matchAt(bytes: Uint8Array, at: number, end: number, part: Uint8Array): boolean {
+  if (at < 0 || at + part.length > end) return false;
+  for (let i = 0; i < part.length; i++) if (bytes[at + i] !== part[i]) return false;
+  return true;
+}
+
+/** The sequence number in `bytes[from..end]`, by the rule of place.ts's `sequenceAt`; or NaN. */
+function sequenceIn(bytes: Uint8Array, from: number, end: number): number {
+  const length = end - from;
+  let i = from;
+  let negative = false;
+  if (length === 11 || (length === 10 && bytes[from] === MINUS)) {
+    if (bytes[from] !== MINUS) return Number.NaN;
+    negative = true;
+    i++;
+  } else if (length !== 10) return Number.NaN;
+  let value = 0;
+  for (; i < end; i++) {
+    const digit = bytes[i]! - ZERO;
+    if (digit < 0 || digit > 9) return Number.NaN;
+    value = value * 10 + digit;
+  }
+  if (negative) value = -value;
+  return value >= INT32_MIN && value <= INT32_MAX ? value : Number.NaN;
+}
+
+/**
+ * place.ts's `parseInto` over the name at `bytes[start..start+length]`. The sequence and the lock
+ * names are compared as bytes: UTF-8 is self-synchronizing, so a lock name's bytes can only match
+ * where its first character starts, and a sequence is ASCII digits in either form.
+ */
+function parseBytesInto(
+  bytes: Uint8Array,
+  start: number,
+  length: number,
+  names: readonly Uint8Array[],
+  out: Parsed,
+): boolean {
+  const end = start + length;
+  let bestAt = -1;
+  for (let k = 0; k < names.length; k++) {
+    const lockName = names[k]!;
+    let at = length - 10 - lockName.length;
+    if (!matchAt(bytes, start + at, end, lockName)) at--;
+    if (at < 0 || at <= bestAt || !matchAt(bytes, start + at, end, lockName)) continue;
+    const sequence = sequenceIn(bytes, start + at + lockName.length, end);
+    if (Number.isNaN(sequence)) continue;
+    out.kind = k;
+    out.sequence = sequence;
+    bestAt = at;
+  }
+  return bestAt >= 0;
+}
+
+function sameBytes(bytes: Uint8Array, start: number, length: number, other: Uint8Array): boolean {
+  if (length !== other.length) return false;
+  for (let i = 0; i < length; i++) if (bytes[start + i] !== other[i]) return false;
+  return true;
+}
+
+const ownScratch: Parsed = { kind: -1, sequence: 0 };
+const childScratch: Parsed = { kind: -1, sequence: 0 };
+
+/** The children of a lock path as the server sent them (a jute vector of strings, copied). */
+export class EncodedChildren {
+  private decoded: string[] | undefined;
+  private readonly view: DataView;
+
+  /** @param bytes the vector's bytes: its count, then each name's length and UTF-8 bytes */
+  constructor(private readonly bytes: Uint8Array) {
+    this.view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  }
+
+  /** Reads a getChildren reply's names, checked as `Reader.strings` checks them, not decoded. */
+  static read(r: Reader): EncodedChildren {
+    return new EncodedChildren(r.encodedStrings());
+  }
+
+  /** The names, decoded on the first call. */
+  names(): readonly string[] {
+    this.decoded ??= new Reader(this.bytes).strings();
+    return this.decoded;
+  }
+
+  private name(start: number, length: number): string {
+    return decoder.decode(this.bytes.subarray(start, start + length));
+  }
+
+  /** Whether `name` is among the children. */
+  includes(name: string): boolean {
+    if (this.decoded) return this.decoded.includes(name);
+    const wanted = encoder.encode(name);
+    const count = Math.max(0, this.view.getInt32(0));
+    for (let at = 4, i = 0; i < count; i++) {
+      const length = Math.max(0, this.view.getInt32(at));
+      at += 4;
+      if (sameBytes(this.bytes, at, length, wanted)) return true;
+      at += length;
+    }
+    return false;
+  }
+
+  /**
+   * The same answer as `placeInQueue(this.names(), own, rule)`, decoding at most the contender to
+   * watch (and, for two contenders with one sequence number, which only names made by hand can
+   * be, the names to compare).
+   */
+  place(own: string, rule: QueueRule): Place | undefined | typeof PAST_LIMIT {
+    if (this.decoded) return placeInQueue(this.decoded, own, rule);
+    const { names, blockedBy } = rule;
+    if (!parseInto(own, names, ownScratch)) return undefined;
+    const ownSequence = ownScratch.sequence;
+    if (ownSequence === SEQUENCE_LIMIT || ownSequence < 0) return PAST_LIMIT;
+    const lockNames = namesAsBytes(names);
+    const ownBytes = encoder.encode(own);
+    const bytes = this.bytes;
+    let present = false;
+    let ahead = 0;
+    let watchAt = -1;
+    let watchLength = 0;
+    let watchSequence = -1;
+    const count = Math.max(0, this.view.getInt32(0));
+    for (let at = 4, i = 0; i < count; i++) {
+      const length = Math.max(0, this.view.getInt32(at));
+      const start = at + 4;
+      at = start + length;
+      if (!parseBytesInto(bytes, start, length, lockNames, childScratch)) continue;
+      const sequence = childScratch.sequence;
+      if (sequence === SEQUENCE_LIMIT || sequence < 0) return PAST_LIMIT;
+      if (sequence === ownSequence && sameBytes(bytes, start, length, ownBytes)) {
+        present = true;
+        continue;
+      }
+      const isAhead =
+        sequence < ownSequence || (sequence === ownSequence && this.name(start, length) < own);
+      if (!isAhead || (blockedBy >= 0 && childScratch.kind !== blockedBy)) continue;
+      ahead++;
+      if (
+        watchAt < 0 ||
+        sequence > watchSequence ||
+        (sequence === watchSequence && this.name(start, length) > this.name(watchAt, watchLength))
+      ) {
+        watchAt = start;
+        watchLength = length;
+        watchSequence = sequence;
+      }
+    }
+    if (!present) return undefined;
+    return { ahead, watch: watchAt < 0 ? undefined : this.name(watchAt, watchLength) };
+  }
+}
+
+/** A listing as the lock engine gets it: names from the public calls, or left encoded. */
+export type Children = readonly string[] | EncodedChildren;
+
+/** Our place among `children` (see {@link placeInQueue}). */
+export function placeAmong(
+  children: Children,
+  own: string,
+  rule: QueueRule,
+): Place | undefined | typeof PAST_LIMIT {
+  return children instanceof EncodedChildren
+    ? children.place(own, rule)
+    : placeInQueue(children, own, rule);
+}
+
+/** The children's names. */
+export function namesOf(children: Children): readonly string[] {
+  return children instanceof EncodedChildren ? children.names() : children;
+}
