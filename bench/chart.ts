@@ -14,6 +14,7 @@ const SERIES: { impl: Impl; label: string; color: string; dash?: string }[] = [
     dash: '6 4',
   },
   { impl: IMPL.floor, label: 'floor (raw socket)', color: '#9467bd', dash: '2 3' },
+  { impl: IMPL.floorNamed, label: 'floor, Curator names', color: '#8c564b', dash: '2 3' },
 ];
 
 const W = 760;

@@ -38,6 +38,7 @@ if (values.subscribe) {
   const ignore = () => {};
   diagnostics.subscribe('zookeeper-ts:session', ignore);
   diagnostics.subscribe('zookeeper-ts:lock', ignore);
+  diagnostics.subscribe('zookeeper-ts:watch', ignore);
   diagnostics
     .tracingChannel('zookeeper-ts:request')
     .subscribe({ start: ignore, end: ignore, asyncStart: ignore, asyncEnd: ignore, error: ignore });

@@ -14,6 +14,8 @@ export const PROBE_LOCK = {
   floor: 'floor',
   /** The floor on many paths at once, laid out as `many-paths`. */
   floorManyPaths: 'floor-many-paths',
+  /** The floor with Curator's protected node names (`_c_<uuid>-lock-`), as our Mutex names them. */
+  floorNamed: 'floor-named',
 } as const;
 export type ProbeLock = (typeof PROBE_LOCK)[keyof typeof PROBE_LOCK];
 

@@ -3,14 +3,7 @@
 // process of its own, so none inherits another's JIT state, heap or leftover timers, and the
 // client CPU per acquisition is that implementation's alone.
 import type { Client } from '../src/index.js';
-import {
-  ExclusiveLock,
-  type Lease,
-  type LockClient,
-  Mutex,
-  ReadWriteLock,
-  Semaphore,
-} from '../src/locks/index.js';
+import { ExclusiveLock, type Lease, Mutex, ReadWriteLock, Semaphore } from '../src/locks/index.js';
 import { FloorMutex, FloorSession } from './baselines/floor.js';
 import { closeNzk, mkdirpNzk } from './baselines/nzk.js';
 import { NzkRecipeMutex } from './baselines/nzk-lock.js';
@@ -44,8 +37,8 @@ function leaseAcquire(acquire: () => Promise<Lease>, held: HeldNodes): Acquire {
   };
 }
 
-function oursContenders(spec: ProbeSpec, clients: LockClient[], counter: WatchCounter): Acquire[] {
-  const on = (client: LockClient): HeldNodes => ({
+function oursContenders(spec: ProbeSpec, clients: Client[], counter: WatchCounter): Acquire[] {
+  const on = (client: Client): HeldNodes => ({
     hold: (path) => counter.holds(client, path),
     forget: (path) => counter.forgets(client, path),
   });
@@ -119,6 +112,7 @@ function singleHolder(spec: ProbeSpec): boolean {
     PROBE_LOCK.nzkRecipe,
     PROBE_LOCK.nzkNoRelist,
     PROBE_LOCK.floor,
+    PROBE_LOCK.floorNamed,
   ];
   return spec.sessions > 1 && spec.paths === undefined && oneAtATime.includes(spec.lock);
 }
@@ -139,7 +133,12 @@ async function runFloor(spec: ProbeSpec): Promise<ProbeResult> {
   );
   try {
     for (const path of lockPaths(spec)) await sessions[0]!.mkdirp(path);
-    const locks = spreadOverPaths(spec, sessions, (session, path) => new FloorMutex(session, path));
+    const named = spec.lock === PROBE_LOCK.floorNamed;
+    const locks = spreadOverPaths(
+      spec,
+      sessions,
+      (session, path) => new FloorMutex(session, path, named),
+    );
     const measured = await measure(
       spec,
       locks.map((lock) => () => lock.acquire()),
@@ -151,7 +150,11 @@ async function runFloor(spec: ProbeSpec): Promise<ProbeResult> {
 }
 
 async function run(spec: ProbeSpec): Promise<ProbeResult> {
-  if (spec.lock === PROBE_LOCK.floor || spec.lock === PROBE_LOCK.floorManyPaths) {
+  if (
+    spec.lock === PROBE_LOCK.floor ||
+    spec.lock === PROBE_LOCK.floorManyPaths ||
+    spec.lock === PROBE_LOCK.floorNamed
+  ) {
     return runFloor(spec);
   }
   if (spec.lock === PROBE_LOCK.nzkRecipe || spec.lock === PROBE_LOCK.nzkNoRelist) {
@@ -177,17 +180,17 @@ async function run(spec: ProbeSpec): Promise<ProbeResult> {
   const clients: Client[] = await openOurs(spec.server, spec.sessions);
   try {
     const counter = new WatchCounter();
-    const contenders = oursContenders(
-      spec,
-      clients.map((c) => counter.wrap(c)),
-      counter,
-    );
-    const measured = await measure(spec, contenders);
-    return {
-      ...measured,
-      notifications: counter.events,
-      ownNodeNotifications: counter.ownNodeEvents,
-    };
+    counter.start();
+    try {
+      const measured = await measure(spec, oursContenders(spec, clients, counter));
+      return {
+        ...measured,
+        notifications: counter.events,
+        ownNodeNotifications: counter.ownNodeEvents,
+      };
+    } finally {
+      counter.stop();
+    }
   } finally {
     await closeAll(clients, closeOurs);
   }

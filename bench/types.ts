@@ -11,6 +11,11 @@ export const IMPL = {
   nzkNoRelist: 'node-zookeeper-client no-re-list',
   /** The safe recipe on hand-built frames over a raw socket: what any client could reach. */
   floor: 'floor (raw socket, safe recipe)',
+  /**
+   * The floor with our default node names (Curator's protected `_c_<uuid>-lock-` names): how much
+   * of the server's and the client's work per handoff is the names' length, not the library.
+   */
+  floorNamed: 'floor, Curator node names',
   java: 'zookeeper-java',
   curator: 'curator',
 } as const;

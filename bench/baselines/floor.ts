@@ -181,13 +181,23 @@ export class FloorMutex {
   private readonly createFrame: Buffer;
   private readonly listFrame: Buffer;
 
+  /**
+   * @param protectedNames name each node as our Mutex and Curator do, `_c_<uuid>-lock-<seq>` with
+   *   a fresh UUID per acquisition (the frame is then built per acquisition), instead of `lock-<seq>`
+   */
   constructor(
     private readonly session: FloorSession,
     private readonly path: string,
+    private readonly protectedNames = false,
   ) {
-    this.createFrame = requestFrame(OP.create, (b) =>
+    this.createFrame = this.createFrameFor(PREFIX);
+    this.listFrame = requestFrame(OP.getChildren, (b) => b.string(path).bool(false));
+  }
+
+  private createFrameFor(name: string): Buffer {
+    return requestFrame(OP.create, (b) =>
       b
-        .string(`${path}/${PREFIX}`)
+        .string(`${this.path}/${name}`)
         .int(-1) // no data
         .int(1) // one ACL: world:anyone, all permissions
         .int(31)
@@ -195,7 +205,6 @@ export class FloorMutex {
         .string('anyone')
         .int(EPHEMERAL_SEQUENTIAL),
     );
-    this.listFrame = requestFrame(OP.getChildren, (b) => b.string(path).bool(false));
   }
 
   /** Resolves with the release function once this contender holds the lock. */
@@ -211,7 +220,7 @@ export class FloorMutex {
         let aheadSequence = -1;
         let present = false;
         for (const name of readStrings(body, offset)) {
-          if (!name.startsWith(PREFIX)) continue;
+          if (!name.includes(PREFIX)) continue;
           const sequence = sequenceOf(name);
           if (sequence === ownSequence) present = true;
           else if (sequence < ownSequence && sequence > aheadSequence) {
@@ -246,7 +255,10 @@ export class FloorMutex {
         own = readString(body, offset);
         ownName = own.slice(this.path.length + 1);
       };
-      this.session.send([this.createFrame, this.listFrame], [created, decide]);
+      const create = this.protectedNames
+        ? this.createFrameFor(`_c_${crypto.randomUUID()}-${PREFIX}`)
+        : this.createFrame;
+      this.session.send([create, this.listFrame], [created, decide]);
     });
   }
 

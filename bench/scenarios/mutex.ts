@@ -62,6 +62,14 @@ const CONTESTANTS: readonly MutexContestant[] = [
       return probeLockRun(ctx, { lock: PROBE_LOCK.floor, path, sessions: n }, timing);
     },
   },
+  {
+    impl: IMPL.floorNamed,
+    note: 'the floor naming its nodes as our Mutex does (_c_<uuid>-lock-<seq>, a create frame built per acquisition): the cost of the longer names',
+    async run(ctx, n, timing) {
+      const path = await ctx.casePath(`mutex-floor-named-${n}`);
+      return probeLockRun(ctx, { lock: PROBE_LOCK.floorNamed, path, sessions: n }, timing);
+    },
+  },
 ];
 
 export const mutex: Scenario = {

@@ -9,6 +9,7 @@ import { Xid } from '../protocol/ops.js';
 import { stripChroot } from '../protocol/paths.js';
 import { Reader } from '../protocol/reader.js';
 import { sessionAuthAnswered } from '../telemetry/session.js';
+import { watchEventDelivered } from '../telemetry/watch.js';
 import { eventTypeName } from './events.js';
 import type { Deque } from './queue.js';
 import { replyError } from './reply-errors.js';
@@ -19,6 +20,8 @@ import { CONFIG_NODE, type WatchRegistry } from './watches.js';
 export interface ReplyRoute {
   readonly chroot: string;
   readonly watches: WatchRegistry;
+  /** The session's id (for the watch events' telemetry). */
+  readonly sessionId: bigint;
   /** Written requests awaiting their replies, oldest first. */
   readonly pending: Deque<PendingRequest>;
   /** Written credentials awaiting their replies, oldest first. */
@@ -45,7 +48,9 @@ export function routeReply(frame: Uint8Array, route: ReplyRoute): void {
     if (type) {
       const path = stripChroot(route.chroot, event.path);
       // A path outside the chroot is the configuration node's: only getConfig watches it.
-      if (route.chroot === '' || path !== event.path) route.watches.dispatch(type, path);
+      if (route.chroot === '' || path !== event.path) {
+        watchEventDelivered(route.sessionId, type, path, route.watches.dispatch(type, path));
+      }
       if (event.path === CONFIG_NODE) route.watches.dispatchConfig(type);
     }
     return;

@@ -145,8 +145,11 @@ export class WatchRegistry {
     return this.oneShot[kind].has(path);
   }
 
-  /** Delivers a server notification (path already relative to the chroot). */
-  dispatch(type: EventType, path: string): void {
+  /**
+   * Delivers a server notification (path already relative to the chroot). Returns how many
+   * watchers and listeners it reached.
+   */
+  dispatch(type: EventType, path: string): number {
     const watchers = new Set<Watcher>();
     const listeners = new Set<PersistentListener>();
     const persistentHere = this.persistent.get(path);
@@ -175,12 +178,13 @@ export class WatchRegistry {
         addRecursive();
         break;
       default:
-        return;
+        return 0;
     }
     if (persistentHere) for (const l of persistentHere) listeners.add(l);
     const event: WatchedEvent = { type, path };
     for (const watcher of watchers) safeCall(() => watcher(event));
     for (const listener of listeners) safeCall(() => listener.event(event));
+    return watchers.size + listeners.size;
   }
 
   /** Delivers a notification for the configuration node to getConfig's watchers. */

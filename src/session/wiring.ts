@@ -251,6 +251,10 @@ export class SessionWiring implements ConnectRoute, ServeRoute, HandshakeRoute, 
 
   // ---- ReplyRoute: every frame after the handshake ----------------------------------------
 
+  get sessionId(): bigint {
+    return this.identity.id;
+  }
+
   heard(): void {
     this.session.links.current?.heartbeat.heard();
   }

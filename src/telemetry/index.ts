@@ -12,6 +12,7 @@ export type {
   SessionMessage,
   SessionRenewedMessage,
   SessionStateMessage,
+  WatchEventMessage,
 } from './messages.js';
 export { ChannelName } from './names.js';
 export type {

@@ -95,6 +95,23 @@ export type SessionMessage =
   | SessionRenewedMessage
   | SessionAuthMessage;
 
+/**
+ * The server notified a watch and the session handed the event to its watchers
+ * (`zookeeper-ts:watch`). One message per notification, however many watchers it reached.
+ */
+export interface WatchEventMessage {
+  /** Tells the watch messages apart. */
+  readonly type: 'event';
+  /** The session the server notified. */
+  readonly sessionId: bigint;
+  /** The event's type (`NodeDeleted`, `NodeDataChanged`...). */
+  readonly eventType: string;
+  /** The node, relative to the chroot. */
+  readonly path: string;
+  /** How many one-shot watchers and persistent listeners it was handed to (0: none was left). */
+  readonly delivered: number;
+}
+
 /** An acquire began (`zookeeper-ts:lock`). */
 export interface LockAcquireStartMessage {
   /** Tells the lock messages apart. */

@@ -15,4 +15,6 @@ export const ChannelName = {
   session: 'zookeeper-ts:session',
   /** Lock and election events: a {@link LockMessage} per acquire, grant, release, loss... */
   lock: 'zookeeper-ts:lock',
+  /** Watch events: a {@link WatchEventMessage} per server notification the session delivers. */
+  watch: 'zookeeper-ts:watch',
 } as const;

@@ -10,6 +10,7 @@ import {
   type LockMessage,
   type RequestMessage,
   type SessionMessage,
+  type WatchEventMessage,
 } from '../../../src/index.js';
 import { ExclusiveLock, LeaderLatch, Mutex, revoke, Semaphore } from '../../../src/locks/index.js';
 import { sharedServer, startEnsemble, TcpProxy, type ZkEnsemble } from '../../harness/index.js';
@@ -82,6 +83,93 @@ describe('zookeeper-ts:request', () => {
     const missing = mine[4]!.message;
     expect(missing.resultCode).toBe('NONODE');
     expect(missing.error).toMatchObject({ code: 'NONODE' });
+  });
+});
+
+describe('zookeeper-ts:watch', () => {
+  const watchEvents: WatchEventMessage[] = [];
+  const onWatch = (m: unknown) => watchEvents.push(m as WatchEventMessage);
+
+  it('one message per notification: the session, the chroot-relative path, its type, how many watchers it reached', async () => {
+    const root = lockPath('watch');
+    const plain = await newClient();
+    await plain.create2(root.slice(0, root.lastIndexOf('/')));
+    await plain.create2(root);
+    await plain.create2(`${root}/n`);
+    const zk = await newClient({}, `${sharedServer().connectString}${root}`);
+    diagnostics.subscribe(ChannelName.watch, onWatch);
+    try {
+      const seen: string[] = [];
+      const first = () => seen.push('first');
+      // The same watcher twice is one watcher; a second function is another.
+      await zk.getData('/n', { watch: first });
+      await zk.exists('/n', { watch: first });
+      await zk.getData('/n', { watch: () => seen.push('second') });
+      await plain.setData(`${root}/n`, new Uint8Array([1]));
+      await until(() => watchEvents.length >= 1 && seen.length >= 2, 'the data change event');
+      // A child watch whose node the other client then deletes: NodeDeleted reaches it.
+      await zk.getChildren('/n', { watch: () => seen.push('child') });
+      await plain.delete(`${root}/n`);
+      await until(() => watchEvents.length >= 2, 'the deletion event');
+      const mine = watchEvents.filter((m) => m.sessionId === zk.sessionId);
+      expect(mine).toEqual([
+        {
+          type: 'event',
+          sessionId: zk.sessionId,
+          eventType: 'NodeDataChanged',
+          path: '/n',
+          delivered: 2,
+        },
+        {
+          type: 'event',
+          sessionId: zk.sessionId,
+          eventType: 'NodeDeleted',
+          path: '/n',
+          delivered: 1,
+        },
+      ]);
+      expect(seen.sort()).toEqual(['child', 'first', 'second']);
+    } finally {
+      diagnostics.unsubscribe(ChannelName.watch, onWatch);
+      await zk.close();
+      await plain.close();
+    }
+  });
+
+  it('a Mutex handoff between two sessions costs the waiter exactly one watch event, the holder none', async () => {
+    const path = lockPath('watch-handoff');
+    const [a, b] = [await newClient(), await newClient()];
+    diagnostics.subscribe(ChannelName.watch, onWatch);
+    try {
+      const held = await new Mutex(a, path).acquire();
+      // The waiter's watch is set once its getData of the holder's node has been answered.
+      let watchSet = false;
+      const requests = diagnostics.tracingChannel(ChannelName.request);
+      const handlers = {
+        asyncEnd: (m: RequestMessage) => {
+          if (m.sessionId === b.sessionId && m.op === 'getData' && m.path === held.path) {
+            watchSet = true;
+          }
+        },
+      };
+      requests.subscribe(handlers as never);
+      const waiting = new Mutex(b, path).acquire();
+      await until(() => watchSet, 'the waiter watching the holder').finally(() =>
+        requests.unsubscribe(handlers as never),
+      );
+      await held.release();
+      const next = await waiting;
+      await next.release();
+      expect(watchEvents.filter((m) => m.sessionId === a.sessionId)).toEqual([]);
+      const waiter = watchEvents.filter((m) => m.sessionId === b.sessionId);
+      expect(waiter.map((m) => `${m.eventType} ${m.path} ${m.delivered}`)).toEqual([
+        `NodeDeleted ${held.path} 1`,
+      ]);
+    } finally {
+      diagnostics.unsubscribe(ChannelName.watch, onWatch);
+      await a.close();
+      await b.close();
+    }
   });
 });
 

@@ -138,6 +138,39 @@ describe('a session that expires under an acquisition', () => {
     });
   });
 
+  it('a waiter watching its predecessor when its session expires queues again as soon as the session is renewed', async () => {
+    await inModel(async (world) => {
+      await lockDir(world);
+      const a = await world.connect('a');
+      const b = await world.connect('b');
+      const held = await world.settle(new Mutex(a, '/locks/m').acquire());
+      const waiting = new Mutex(b, '/locks/m').acquire();
+      waiting.catch(() => {});
+      // The waiter is queued once its watch read of the holder's node has gone out.
+      await world.until((r) => r.client === 'b' && r.op === 'getData' && r.watch === true);
+      await world.run(100);
+      let renewedAt = -1;
+      b.on('renewed', () => {
+        renewedAt = world.sched.now;
+      });
+      const from = world.sent.length;
+      world.net.blackHole('b', '*', world.sched.now + 15_000);
+      const again = await world.until(
+        (r) => r.client === 'b' && r.op === 'create2' && renewedAt >= 0,
+        60_000,
+      );
+      // Within the renewal's own turn, once, and long before the holder lets go.
+      expect(renewedAt).toBeGreaterThan(0);
+      expect(again.at - renewedAt).toBeLessThan(50);
+      expect(
+        world.sent.slice(from).filter((r) => r.client === 'b' && r.op === 'create2'),
+      ).toHaveLength(1);
+      await world.settle(held.release());
+      const lease = await world.settle(waiting);
+      expect((await world.settle(b.exists(lease.path)))?.ephemeralOwner).toBe(b.sessionId);
+    });
+  });
+
   it('after starting again on the renewed session, an abort still ends the wait and removes the node', async () => {
     await inModel(async (world) => {
       await lockDir(world);
