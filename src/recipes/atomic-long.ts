@@ -3,14 +3,37 @@
 import type { Client } from '../client/client.js';
 import { hasCode } from '../locks/errors.js';
 import { makeError } from '../protocol/errors.js';
+import {
+  type Outcome,
+  type Progress,
+  type PromotedAtomicLongClient,
+  type PromotedToLock,
+  type Promotion,
+  promoteThroughLock,
+  promotionOf,
+  type Snapshot,
+  unchanged,
+} from './atomic-promotion.js';
 import { createWithParents } from './paths.js';
-import { backoffDelay, pause, type RetryPolicy, retry } from './retry.js';
+import { backoffDelay, checkPolicy, pause, type RetryPolicy, retry } from './retry.js';
 
 /** The part of the client {@link DistributedAtomicLong} uses (a `Client` is one). */
 export type AtomicLongClient = Pick<
   Client,
   'create2' | 'delete' | 'getChildren' | 'getData' | 'setData'
 >;
+
+/** How a change went (Curator's `AtomicStats`). */
+export interface AtomicStats {
+  /** Compare-and-set rounds before any lock (at least 1). */
+  readonly optimisticTries: number;
+  /** Compare-and-set rounds under the lock (0: the change was not promoted, or got no lock). */
+  readonly promotedLockTries: number;
+  /** Time spent in the optimistic rounds, ms. */
+  readonly optimisticTimeMs: number;
+  /** Time spent waiting for the lock and in the rounds under it, ms (0 when not promoted). */
+  readonly promotedTimeMs: number;
+}
 
 /** The outcome of one change (Curator's `AtomicValue`). */
 export interface AtomicResult {
@@ -20,16 +43,27 @@ export interface AtomicResult {
   readonly preValue: bigint;
   /** The value after the change (equal to `preValue` when it did not succeed). */
   readonly postValue: bigint;
+  /** How many rounds it took, and how long (see {@link AtomicStats}). */
+  readonly stats: AtomicStats;
 }
+
+export type { PromotedAtomicLongClient, PromotedToLock } from './atomic-promotion.js';
 
 /** Options of {@link DistributedAtomicLong}. */
 export interface AtomicLongOptions {
   /**
    * How many compare-and-set rounds a change gets, and the pauses between them when another
    * writer won the round. Default: 10 attempts, backoff from 10 ms up to 1 s. Lost connections
-   * within a round are retried with the same policy.
+   * within a round are retried with the same policy. Its `signal` stops the change (it rejects
+   * with the signal's reason; a write already sent is not taken back).
    */
   retry?: Omit<RetryPolicy, 'retryOn'>;
+  /**
+   * Take a lock when every optimistic round lost, and try again under it (Curator's
+   * `PromotedToLock`); see {@link PromotedToLock}. Needs a {@link PromotedAtomicLongClient}.
+   * `compareAndSet` and `forceSet` are never promoted (as in Curator).
+   */
+  promotedToLock?: PromotedToLock;
 }
 
 /** Encodes `value` as Curator's DistributedAtomicLong does: 8 bytes, big-endian, two's complement. */
@@ -52,44 +86,64 @@ export function decodeLong(data: Uint8Array, path?: string): bigint {
   return new DataView(data.buffer, data.byteOffset, 8).getBigInt64(0, false);
 }
 
-/** The value read and the version to compare against (-1: the node does not exist). */
-interface Snapshot {
-  value: bigint;
-  version: number;
-}
-
 /**
  * A distributed 64-bit counter, interoperable with Curator's `DistributedAtomicLong` (and the
  * same idea as kazoo's `Counter`, whose node holds the value as text instead: the two do not share
  * a node). Each change reads the value and writes the new one only if the node is still at the
  * version read (or creates the node, parents as containers, if it did not exist); a lost round
  * is tried again per the retry policy, and when the rounds run out the result says
- * `succeeded: false`. Values wrap around at 64 bits as Java's `long` does.
+ * `succeeded: false`. With {@link AtomicLongOptions.promotedToLock}, a change whose rounds all
+ * lost then takes a mutex and tries again under it. Values wrap around at 64 bits as Java's
+ * `long` does.
  *
  * At a reconnect, reads are retried per the policy. A session renewal changes nothing (the node
  * is persistent and no watch is kept). A compare-and-set whose reply was lost is never sent again:
  * it may have applied, and a second round would count twice, so the change rejects with
- * CONNECTIONLOSS and {@link get} tells the value now. No sequential nodes are created.
+ * CONNECTIONLOSS and {@link get} tells the value now. A promoted change whose lock is lost (the
+ * connection was suspended, the session expired) writes nothing more and resolves
+ * `succeeded: false`, unless a write of it was in flight (that write's outcome counts). The
+ * counter itself creates no sequential nodes; the lock does (one per promoted change, deleted
+ * again before the change resolves).
  */
 export class DistributedAtomicLong {
+  /** The node holding the value. */
+  readonly path: string;
   private readonly policy: RetryPolicy;
+  private readonly promotion: Promotion | undefined;
 
   /**
    * @param client The client to use.
    * @param path The node holding the value.
-   * @param options The retry policy.
+   * @param options The retry policy, without promotion.
    */
   constructor(
+    client: AtomicLongClient,
+    path: string,
+    options?: AtomicLongOptions & { promotedToLock?: undefined },
+  );
+  /**
+   * @param client The client to use; the lock takes part of it too.
+   * @param path The node holding the value.
+   * @param options The retry policy and the promotion to a lock.
+   */
+  constructor(client: PromotedAtomicLongClient, path: string, options: AtomicLongOptions);
+  constructor(
     private readonly client: AtomicLongClient,
-    readonly path: string,
+    path: string,
     options: AtomicLongOptions = {},
   ) {
+    this.path = path;
     this.policy = { maxAttempts: 10, baseDelay: 10, maxDelay: 1_000, ...options.retry };
+    checkPolicy(this.policy);
+    this.promotion =
+      options.promotedToLock === undefined
+        ? undefined
+        : promotionOf(client, path, options.promotedToLock, this.policy);
   }
 
   /** The current value (0 when the node does not exist). */
   async get(): Promise<bigint> {
-    return (await this.read()).value;
+    return (await this.read(this.policy)).value;
   }
 
   /** Adds 1. */
@@ -114,24 +168,28 @@ export class DistributedAtomicLong {
     return this.change((value) => value - amount);
   }
 
-  /** Sets the value whatever it is now (still through compare-and-set rounds). */
+  /** Sets the value whatever it is now (still through compare-and-set rounds, promoted if set up). */
   trySet(value: bigint | number): Promise<AtomicResult> {
     const next = toBigInt(value, this.path);
     return this.change(() => next);
   }
 
-  /** Sets the value only if it is `expected` now: one round, `succeeded: false` if not. */
+  /** Sets the value only if it is `expected` now: one round, `succeeded: false` if not; never promoted. */
   async compareAndSet(expected: bigint | number, value: bigint | number): Promise<AtomicResult> {
     const want = BigInt.asIntN(64, toBigInt(expected, this.path));
-    const next = toBigInt(value, this.path);
-    const snapshot = await this.read();
-    if (snapshot.value !== want) {
-      return { succeeded: false, preValue: snapshot.value, postValue: snapshot.value };
-    }
-    const written = await this.write(snapshot, BigInt.asIntN(64, next));
+    const next = BigInt.asIntN(64, toBigInt(value, this.path));
+    const started = Date.now();
+    const snapshot = await this.read(this.policy);
+    const written = snapshot.value === want && (await this.write(snapshot, next));
+    const stats = {
+      optimisticTries: 1,
+      promotedLockTries: 0,
+      optimisticTimeMs: Date.now() - started,
+      promotedTimeMs: 0,
+    };
     return written
-      ? { succeeded: true, preValue: snapshot.value, postValue: BigInt.asIntN(64, next) }
-      : { succeeded: false, preValue: snapshot.value, postValue: snapshot.value };
+      ? { succeeded: true, preValue: snapshot.value, postValue: next, stats }
+      : { ...unchanged(snapshot), stats };
   }
 
   /** Writes `value` unconditionally (Curator's `forceSet`), creating the node if needed. */
@@ -155,24 +213,62 @@ export class DistributedAtomicLong {
     }
   }
 
+  /** The optimistic rounds, then (when they all lost and a lock is set up) the promoted ones. */
   private async change(next: (value: bigint) => bigint): Promise<AtomicResult> {
-    const { maxAttempts = 10 } = this.policy;
-    let last: Snapshot = { value: 0n, version: -1 };
+    const started = Date.now();
+    const optimistic: Progress = { tries: 0, last: { value: 0n, version: -1 } };
+    const outcome = await this.rounds(next, this.policy, this.policy, optimistic);
+    const optimisticTimeMs = Date.now() - started;
+    const stats = (promoted: Progress | undefined) => ({
+      optimisticTries: optimistic.tries,
+      promotedLockTries: promoted?.tries ?? 0,
+      optimisticTimeMs,
+      promotedTimeMs: promoted ? Date.now() - started - optimisticTimeMs : 0,
+    });
+    if (outcome.succeeded || !this.promotion) return { ...outcome, stats: stats(undefined) };
+    const promoted: Progress = { tries: 0, last: optimistic.last };
+    const result = await promoteThroughLock(
+      this.promotion,
+      this.policy.signal,
+      promoted,
+      (rounds, reads, held) => this.rounds(next, rounds, reads, promoted, held),
+    );
+    return { ...result, stats: stats(promoted) };
+  }
+
+  /**
+   * Compare-and-set rounds per `rounds` (attempts, elapsed time, pauses); reads retry lost
+   * connections per `reads`. With `held`, no write goes out once the lock is lost.
+   */
+  private async rounds(
+    next: (value: bigint) => bigint,
+    rounds: RetryPolicy,
+    reads: RetryPolicy,
+    progress: Progress,
+    held?: AbortSignal,
+  ): Promise<Outcome> {
+    const { maxAttempts = 10, maxElapsed = Number.POSITIVE_INFINITY } = rounds;
+    const started = Date.now();
     for (let round = 1; ; round++) {
-      last = await this.read();
+      if (held?.aborted) return unchanged(progress.last);
+      progress.tries++;
+      const last = await this.read(reads);
+      progress.last = last;
+      if (held?.aborted) return unchanged(last);
       const value = BigInt.asIntN(64, next(last.value));
       if (await this.write(last, value)) {
         return { succeeded: true, preValue: last.value, postValue: value };
       }
-      if (round >= maxAttempts)
-        return { succeeded: false, preValue: last.value, postValue: last.value };
-      await pause(backoffDelay(round, this.policy), this.policy.signal);
+      if (round >= maxAttempts) return unchanged(last);
+      const delay = backoffDelay(round, rounds);
+      if (Date.now() + delay - started > maxElapsed) return unchanged(last);
+      await pause(delay, rounds.signal);
     }
   }
 
-  private async read(): Promise<Snapshot> {
+  private async read(policy: RetryPolicy): Promise<Snapshot> {
     try {
-      const { data, stat } = await retry(() => this.client.getData(this.path), this.policy);
+      const { data, stat } = await retry(() => this.client.getData(this.path), policy);
       return { value: decodeLong(data, this.path), version: stat.version };
     } catch (error) {
       if (hasCode(error, 'NONODE')) return { value: 0n, version: -1 };

@@ -3,7 +3,14 @@
  * @module zookeeper-ts/recipes
  */
 
-export type { AtomicLongClient, AtomicLongOptions, AtomicResult } from './atomic-long.js';
+export type {
+  AtomicLongClient,
+  AtomicLongOptions,
+  AtomicResult,
+  AtomicStats,
+  PromotedAtomicLongClient,
+  PromotedToLock,
+} from './atomic-long.js';
 export { DistributedAtomicLong, decodeLong, encodeLong } from './atomic-long.js';
 export type { BarrierClient } from './barrier.js';
 export { DistributedBarrier } from './barrier.js';

@@ -118,7 +118,8 @@ export function pause(ms: number, signal?: AbortSignal): Promise<void> {
   });
 }
 
-function checkPolicy(policy: RetryPolicy): void {
+/** @internal Throws BADARGUMENTS for a policy {@link retry} would refuse. */
+export function checkPolicy(policy: RetryPolicy): void {
   if (typeof policy !== 'object' || policy === null) {
     throw makeError('BADARGUMENTS', 'the retry policy must be an object');
   }

@@ -7,12 +7,15 @@ import { hasCode } from '../locks/errors.js';
 import { childPath } from '../locks/naming.js';
 import { makeError } from '../protocol/errors.js';
 import { EventQueue } from './event-queue.js';
+import { cacheClosed, PendingReads, syncCache } from './tree-cache-sync.js';
+import { startWait, type WaitOptions } from './wait.js';
 
-/** The part of the client {@link TreeCache} uses (a `Client` is one). */
+/** The part of the client {@link TreeCache} uses (a `Client` is one); `sync` only for {@link TreeCache.sync}. */
 export type TreeCacheClient = Pick<
   Client,
   'getData' | 'getChildren' | 'watch' | 'on' | 'sessionId'
->;
+> &
+  Partial<Pick<Client, 'sync'>>;
 
 /** One cached node. */
 export interface CachedNode {
@@ -80,8 +83,8 @@ export interface TreeCacheOptions {
  * session's replies come in order, and every reply is applied as it comes), so it never goes back
  * in time, but it lags behind the server by at least a round trip, and changes in quick
  * succession may be seen as one. It is the server's tree at every quiescent point. For a read
- * that must include a change made elsewhere, call `client.sync(path)` and wait for the change's
- * event first.
+ * that must include every change committed before it (by any client, on any server of the
+ * ensemble), `await cache.sync()` first (see {@link sync}).
  *
  * At a reconnect, changes made while the link was down produce no events: the cache re-reads
  * the whole tree, reports the differences, then a `resync` event with cause `'reconnect'`. At a
@@ -99,6 +102,14 @@ export class TreeCache {
   /** Paths read since the current resync began (undefined outside a resync). */
   private touched: Set<string> | undefined;
   private resyncing: Promise<void> | undefined;
+  /** The initial load while it runs. */
+  private loading: Promise<unknown> | undefined;
+  /** The refresh reads in flight (see {@link sync}). */
+  private readonly reads = new PendingReads();
+  /** Nodes whose last refresh read failed for a reason other than NONODE. */
+  private readonly failed = new Set<string>();
+  /** Why the cache no longer follows the server, once its watch ended without close(). */
+  private ended: Error | undefined;
 
   /**
    * @param client The client to use.
@@ -130,15 +141,63 @@ export class TreeCache {
     this.watching = watching;
     await watching.ready;
     void this.follow(watching);
+    const loading = this.load(this.root, 0);
+    this.loading = loading.catch(() => undefined);
     try {
-      await this.load(this.root, 0);
+      await loading;
     } catch (error) {
       // Half a load is no mirror: take the watch and the listener away again.
       await this.close();
       throw error;
     }
+    this.loading = undefined;
     this.initialized = true;
     this.queue.push({ type: 'initialized' });
+  }
+
+  /**
+   * Resolves once the cache holds every change committed before the call, by any client on any
+   * server of the ensemble: read from the cache right after it for an answer that is current
+   * (as `client.sync(path)` before a read). It syncs the server with the leader, whose reply
+   * comes after the watch events of those changes, lets the cache take those events and waits
+   * for the reads they started (and a resync under way). After a lost link it waits for the
+   * resync of the reconnect. Call it after {@link start}.
+   *
+   * Rejects with OPERATIONTIMEOUT after `timeout` ms, with the signal's reason when it aborts,
+   * and with BADARGUMENTS when the cache is closed (before or meanwhile) or not started, or
+   * SESSIONEXPIRED when its watch ended (the session expired with renewal off): such a cache is
+   * no longer kept current.
+   */
+  async sync(options: WaitOptions = {}): Promise<void> {
+    if (!this.watching) {
+      throw makeError('BADARGUMENTS', 'start() the cache before sync()', { path: this.root });
+    }
+    const client = this.client;
+    if (typeof client.sync !== 'function') {
+      throw makeError('BADARGUMENTS', 'sync() needs a client with sync', { path: this.root });
+    }
+    const bound = startWait(options, this.root);
+    try {
+      const signal = AbortSignal.any([bound.signal, this.stop.signal]);
+      await syncCache(
+        {
+          root: this.root,
+          reads: this.reads,
+          sync: (signal) => client.sync!(this.root, { signal }),
+          loads: () => [this.loading, this.resyncing].filter((p) => p !== undefined),
+          stopped: () =>
+            this.stop.signal.aborted ? (this.stop.signal.reason as Error) : this.ended,
+          rereadFailed: () => {
+            const paths = [...this.failed];
+            this.failed.clear();
+            for (const path of paths) this.refresh(path);
+          },
+        },
+        signal,
+      );
+    } finally {
+      bound.dispose();
+    }
   }
 
   /** The cached node at `path`, or undefined. */
@@ -187,7 +246,7 @@ export class TreeCache {
 
   /** Removes the watch and ends the event iterators. The cached contents stay readable. */
   async close(): Promise<void> {
-    this.stop.abort(makeError('OPERATIONTIMEOUT', 'the cache was closed', { path: this.root }));
+    this.stop.abort(cacheClosed(this.root));
     await this.watching?.return?.().catch(() => undefined);
     this.queue.end();
   }
@@ -209,6 +268,9 @@ export class TreeCache {
     } catch {
       // The watch ended (close, or the session is over without renewal): the cache stops.
     }
+    this.ended ??= makeError('SESSIONEXPIRED', 'the cache stopped: its watch ended', {
+      path: this.root,
+    });
   }
 
   /** Whether `path` belongs in the mirror (under the root, within depth, passing the filter). */
@@ -230,12 +292,17 @@ export class TreeCache {
 
   /** Reads one node again and applies the answer as it comes (in the session's reply order). */
   private refresh(path: string): void {
-    this.client.getData(path).then(
-      ({ data, stat }) => this.apply(path, data, stat),
-      (error: unknown) => {
-        if (hasCode(error, 'NONODE')) this.remove(path);
-        // Other errors (a lost link): the reconnect's resync reads it again.
-      },
+    this.reads.track(
+      this.client.getData(path).then(
+        ({ data, stat }) => this.apply(path, data, stat),
+        (error: unknown) => {
+          if (hasCode(error, 'NONODE')) return this.remove(path);
+          // Other errors (a lost link): the reconnect's resync reads it again; sync() reads it
+          // again itself (a request timeout brings no resync).
+          this.failed.add(path);
+          this.reads.failures++;
+        },
+      ),
     );
   }
 
@@ -307,6 +374,7 @@ export class TreeCache {
       })
       .catch(() => {
         // The link dropped again: the next reconnect resyncs.
+        this.reads.failures++;
       });
   }
 }

@@ -42,6 +42,61 @@ describe('counters with Curator', () => {
     expect(await reader.line('value')).toBe('value 300');
   }, 120_000);
 
+  it('DistributedAtomicLong promoted to one lock path: Curator and we both take the lock; the total is the sum', async () => {
+    const base = uniquePath('interop');
+    const [path, lock] = [`${base}/promoted`, `${base}/promoted-lock`];
+    const curator = await startCuratorRecipe(
+      sharedServer().connectString,
+      'atomic-increment-promoted',
+      path,
+      '100',
+      lock,
+    );
+    await using zk = await ourClient();
+    await using watcher = await ourClient();
+    // Whose nodes show up on the lock path: Curator's and ours share the one queue.
+    const lockNodes = new Set<string>();
+    const watching = watcher.watch(lock, { recursive: true });
+    await watching.ready;
+    void (async () => {
+      for await (const event of watching) {
+        if (event.type === 'NodeCreated' && event.path?.startsWith(`${lock}/`))
+          lockNodes.add(event.path);
+      }
+    })();
+    const counters = [zk, zk].map(
+      () =>
+        new DistributedAtomicLong(zk, path, {
+          retry: { maxAttempts: 1 },
+          promotedToLock: { path: lock, retry: { maxAttempts: 1_000, baseDelay: 1, maxDelay: 10 } },
+        }),
+    );
+    curator.go();
+    let ours = 0;
+    let oursPromoted = 0;
+    await Promise.all(
+      counters.map(async (counter) => {
+        for (let i = 0; i < 50; i++) {
+          const result = await counter.increment();
+          if (result.succeeded) ours++;
+          if (result.stats.promotedLockTries > 0) oursPromoted++;
+        }
+      }),
+    );
+    const done = await curator.line('done');
+    const [, curatorSucceeded, , curatorPromoted] = done.split(' ');
+    expect(curatorSucceeded).toBe('100');
+    expect(ours).toBe(100);
+    expect(await counters[0]!.get()).toBe(200n);
+    // Both sides were promoted, so both took the lock on the same path.
+    expect(oursPromoted).toBeGreaterThan(0);
+    expect(Number(curatorPromoted)).toBeGreaterThan(0);
+    expect(await zk.getChildren(lock).catch(() => [])).toEqual([]);
+    await watching.return?.();
+    expect(lockNodes.size).toBeGreaterThan(0);
+    expect([...lockNodes].every((p) => /\/_c_[0-9a-f-]{36}-lock-\d{10}$/.test(p))).toBe(true);
+  }, 120_000);
+
   it('SharedCount: Curator and we increment by compare-and-set; the total is the sum', async () => {
     const path = `${uniquePath('interop')}/count`;
     await using zk = await ourClient();

@@ -34,17 +34,19 @@ export function killRecipePeers(): void {
   running.clear();
 }
 
-/** Starts `java RecipePeer <connect> <command> <path> [arg]` and waits for it to connect. */
+/** Starts `java RecipePeer <connect> <command> <path> [arg] [arg2]` and waits for it to connect. */
 export async function startCuratorRecipe(
   connectString: string,
   command: string,
   path: string,
   arg?: string,
+  arg2?: string,
 ): Promise<CuratorRecipeRun> {
   const classes = recipePeerClasses();
   const args = ['-XX:TieredStopAtLevel=1', '-XX:+UseSerialGC', '-Xss512k', '-Xmx64m', '-cp'];
   args.push(classPath(classes), 'RecipePeer', connectString, command, path);
   if (arg !== undefined) args.push(arg);
+  if (arg2 !== undefined) args.push(arg2);
   return startRecipeProcess(`curator ${command}`, 'java', args);
 }
 

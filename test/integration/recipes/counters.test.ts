@@ -177,4 +177,31 @@ describe('DistributedAtomicLong', () => {
     expect(result.succeeded).toBe(false);
     expect(writes).toBe(3);
   });
+
+  it("ends the rounds at the retry policy's maxElapsed too", async () => {
+    const zk = await newClient();
+    const path = recipePath('elapsed');
+    let writes = 0;
+    const racing = {
+      getData: zk.getData.bind(zk),
+      create2: zk.create2.bind(zk),
+      delete: zk.delete.bind(zk),
+      getChildren: zk.getChildren.bind(zk),
+      setData: async (p: string, data: Uint8Array, version: number) => {
+        writes++;
+        await zk.setData(p, encodeLong(BigInt(writes * 100)), -1);
+        return zk.setData(p, data, version);
+      },
+    } as unknown as ConstructorParameters<typeof DistributedAtomicLong>[0];
+    await new DistributedAtomicLong(zk, path).forceSet(1);
+    // Pauses of 50 ms, at most 120 ms in all: the third round would start too late.
+    const counter = new DistributedAtomicLong(racing, path, {
+      retry: { maxAttempts: 100, baseDelay: 50, maxDelay: 50, jitter: 'none', maxElapsed: 120 },
+    });
+    const result = await counter.increment();
+    expect(result.succeeded).toBe(false);
+    expect(result.stats.optimisticTries).toBe(writes);
+    expect(writes).toBeGreaterThanOrEqual(2);
+    expect(writes).toBeLessThanOrEqual(3);
+  });
 });

@@ -1,8 +1,9 @@
 // TreeCache against the real server: initial load, events, depth and filter, the iterator, a
-// resync after a cut link, and a randomized workload compared with a fresh read of the tree
-// after every step.
+// resync after a cut link, a randomized workload compared with a fresh read of the tree after
+// every step, and sync(): the cache current at once after another client's writes.
 import { describe, expect, it } from 'vitest';
 import { type Client, connect } from '../../../src/index.js';
+import { makeError } from '../../../src/protocol/errors.js';
 import { ensurePath, TreeCache, type TreeCacheEvent } from '../../../src/recipes/index.js';
 import { sharedServer } from '../../harness/index.js';
 import { newClient, proxiedClient, recipePath, sleep, until } from './helpers.js';
@@ -206,4 +207,169 @@ describe('TreeCache', () => {
     expect(applied).toBeGreaterThan(40);
     await cache.close();
   }, 120_000);
+
+  it('sync(): after another client writes, the cache equals a fresh read of the tree at once, every time', async () => {
+    const [zk, writer] = [await newClient(), await newClient()];
+    const root = recipePath('sync');
+    await ensurePath(writer, root, { containers: false });
+    const cache = new TreeCache(zk, root);
+    await cache.start();
+    let seed = 7;
+    const random = (n: number) => {
+      seed = (seed * 1_103_515_245 + 12_345) % 2 ** 31;
+      return seed % n;
+    };
+    const names = ['a', 'b', 'c', 'd'];
+    let changed = 0;
+    for (let round = 0; round < 40; round++) {
+      const known = [...(await serverTree(writer, root)).keys()];
+      // A burst of writes sent together (their events come in one batch), on several levels.
+      const writes = Array.from({ length: 12 }, (_, i) => {
+        const near = known[random(known.length)]!;
+        const action = random(3);
+        if (action === 0 && near.split('/').length - root.split('/').length < 4) {
+          return writer.create(`${near}/${names[random(4)]}`, `r${round}.${i}`);
+        }
+        if (action === 1 && near !== root) return writer.delete(near);
+        return writer.setData(near, `r${round}.${i}`);
+      });
+      const settled = await Promise.allSettled(writes);
+      changed += settled.filter((r) => r.status === 'fulfilled').length;
+      await cache.sync({ timeout: 10_000 });
+      expect(sorted(mirror(cache))).toEqual(sorted(await serverTree(writer, root)));
+    }
+    expect(changed).toBeGreaterThan(200);
+    await cache.close();
+  }, 120_000);
+
+  it('sync() waits out a lost link: the resync of the reconnect is in the cache when it resolves', async () => {
+    const { client, proxy } = await proxiedClient();
+    const writer = await newClient();
+    const root = recipePath('sync-cut');
+    await ensurePath(writer, `${root}/gone`, { containers: false });
+    const cache = new TreeCache(client, root);
+    await cache.start();
+    proxy.freeze('drop');
+    await writer.delete(`${root}/gone`);
+    await writer.create(`${root}/added`, 'a');
+    const syncing = cache.sync({ timeout: 15_000 });
+    await sleep(100);
+    proxy.thaw();
+    proxy.cut();
+    await syncing;
+    expect(sorted(mirror(cache))).toEqual(sorted(await serverTree(writer, root)));
+    expect(cache.get(`${root}/added`)).toBeDefined();
+    await cache.close();
+  }, 30_000);
+
+  it('sync() is bounded: OPERATIONTIMEOUT after its timeout, the reason when its signal aborts, BADARGUMENTS when the cache closes', async () => {
+    const { client, proxy } = await proxiedClient();
+    const root = recipePath('sync-bounds');
+    await ensurePath(client, root, { containers: false });
+    const unstarted = new TreeCache(client, root);
+    await expect(unstarted.sync()).rejects.toMatchObject({ code: 'BADARGUMENTS' });
+    const cache = new TreeCache(client, root);
+    await cache.start();
+    await expect(cache.sync({ timeout: -1 })).rejects.toMatchObject({ code: 'BADARGUMENTS' });
+    proxy.freeze('drop');
+    const started = Date.now();
+    await expect(cache.sync({ timeout: 300 })).rejects.toMatchObject({ code: 'OPERATIONTIMEOUT' });
+    expect(Date.now() - started).toBeLessThan(3_000);
+    const stop = new AbortController();
+    const aborted = cache.sync({ signal: stop.signal });
+    const reason = new Error('enough');
+    stop.abort(reason);
+    await expect(aborted).rejects.toBe(reason);
+    const closedMeanwhile = cache.sync();
+    const closing = cache.close();
+    await expect(closedMeanwhile).rejects.toMatchObject({
+      code: 'BADARGUMENTS',
+      message: expect.stringContaining('closed'),
+    });
+    proxy.thaw();
+    await closing;
+    await expect(cache.sync()).rejects.toMatchObject({ code: 'BADARGUMENTS' });
+  }, 30_000);
+
+  it('sync() lets every event that came before the reply reach the cache, however many promise steps the iterator takes', async () => {
+    const [zk, writer] = [await newClient(), await newClient()];
+    const root = recipePath('sync-slow');
+    await ensurePath(writer, root, { containers: false });
+    // The real client, but its watch iterator hands each event on 200 promise steps later.
+    const slow = new Proxy(zk, {
+      get(target, prop) {
+        if (prop === 'watch') {
+          return (path: string, options: Parameters<Client['watch']>[1]) => {
+            const inner = target.watch(path, options);
+            const iterator: ReturnType<Client['watch']> = {
+              ready: inner.ready,
+              async next() {
+                const result = await inner.next();
+                for (let i = 0; i < 200; i++) await null;
+                return result;
+              },
+              return: () => inner.return!(),
+              [Symbol.asyncIterator]: () => iterator,
+            };
+            return iterator;
+          };
+        }
+        const value = Reflect.get(target, prop, target);
+        return typeof value === 'function' ? value.bind(target) : value;
+      },
+    });
+    const cache = new TreeCache(slow, root);
+    await cache.start();
+    for (let round = 0; round < 10; round++) {
+      await Promise.all(
+        ['a', 'b', 'c', 'd', 'e'].map((name) => writer.create(`${root}/${round}-${name}`, 'x')),
+      );
+      await cache.sync({ timeout: 10_000 });
+      expect(sorted(mirror(cache))).toEqual(sorted(await serverTree(writer, root)));
+    }
+    await cache.close();
+  }, 60_000);
+
+  it('sync() reads again a node whose read failed without a reconnect (a request given up), before or during the call', async () => {
+    const [zk, writer] = [await newClient(), await newClient()];
+    const root = recipePath('sync-failed');
+    await ensurePath(writer, `${root}/n`, { containers: false });
+    let fail: 'at once' | 'later' | undefined;
+    let failed = 0;
+    const flaky = new Proxy(zk, {
+      get(target, prop) {
+        if (prop === 'getData') {
+          return (path: string, options?: Parameters<Client['getData']>[1]) => {
+            const how = path === `${root}/n` ? fail : undefined;
+            if (how === undefined) return target.getData(path, options);
+            fail = undefined;
+            const error = makeError('REQUESTTIMEOUT', 'given up (injected)');
+            // 'later': given up a while after, as a request timeout does, while sync() waits.
+            const wait = how === 'later' ? sleep(200) : Promise.resolve();
+            return wait.then(() => {
+              failed++;
+              throw error;
+            });
+          };
+        }
+        const value = Reflect.get(target, prop, target);
+        return typeof value === 'function' ? value.bind(target) : value;
+      },
+    });
+    const cache = new TreeCache(flaky, root);
+    await cache.start();
+    // The read fails before sync() is called.
+    fail = 'at once';
+    await writer.setData(`${root}/n`, 'one');
+    await until(() => failed === 1, 'the failed read');
+    await cache.sync({ timeout: 10_000 });
+    expect(text(cache.get(`${root}/n`)!.data)).toBe('one');
+    // The read fails while sync() waits for it.
+    fail = 'later';
+    await writer.setData(`${root}/n`, 'two');
+    await cache.sync({ timeout: 10_000 });
+    expect(failed).toBe(2);
+    expect(text(cache.get(`${root}/n`)!.data)).toBe('two');
+    await cache.close();
+  });
 });

@@ -2,6 +2,10 @@
 //
 // Usage: java RecipePeer <connectString> <command> <path> [argument]
 //   atomic-increment <path> <n>   DistributedAtomicLong.increment() n times; prints `done <succeeded>`
+//   atomic-increment-promoted <path> <n> <lockPath>
+//                                 the same with one optimistic round and PromotedToLock on
+//                                 lockPath (1000 rounds under the lock); prints
+//                                 `done <succeeded> promoted <changes that took the lock>`
 //   atomic-get <path>             prints `value <DistributedAtomicLong.get().postValue()>`
 //   count-increment <path> <n>    SharedCount: n rounds of trySetCount(versioned, count + 1),
 //                                 retrying each lost round; prints `done <n>`
@@ -19,6 +23,7 @@ import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.framework.recipes.atomic.AtomicValue;
 import org.apache.curator.framework.recipes.atomic.DistributedAtomicLong;
+import org.apache.curator.framework.recipes.atomic.PromotedToLock;
 import org.apache.curator.framework.recipes.barriers.DistributedBarrier;
 import org.apache.curator.framework.recipes.barriers.DistributedDoubleBarrier;
 import org.apache.curator.framework.recipes.shared.SharedCount;
@@ -36,7 +41,7 @@ public final class RecipePeer {
       System.out.println("ready");
       System.out.flush();
       new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8)).readLine();
-      run(client, command, path, args.length > 3 ? args[3] : null);
+      run(client, command, path, args.length > 3 ? args[3] : null, args.length > 4 ? args[4] : null);
     } catch (Exception e) {
       System.out.println("error " + e);
       System.out.flush();
@@ -46,7 +51,8 @@ public final class RecipePeer {
     }
   }
 
-  private static void run(CuratorFramework client, String command, String path, String arg)
+  private static void run(
+      CuratorFramework client, String command, String path, String arg, String arg2)
       throws Exception {
     switch (command) {
       case "atomic-increment" -> {
@@ -58,6 +64,23 @@ public final class RecipePeer {
           if (result.succeeded()) succeeded++;
         }
         System.out.println("done " + succeeded);
+      }
+      case "atomic-increment-promoted" -> {
+        PromotedToLock promotion =
+            PromotedToLock.builder()
+                .lockPath(arg2)
+                .retryPolicy(new RetryNTimes(1_000, 1))
+                .timeout(30, TimeUnit.SECONDS)
+                .build();
+        DistributedAtomicLong counter =
+            new DistributedAtomicLong(client, path, new RetryNTimes(0, 0), promotion);
+        int n = Integer.parseInt(arg), succeeded = 0, promoted = 0;
+        for (int i = 0; i < n; i++) {
+          AtomicValue<Long> result = counter.increment();
+          if (result.succeeded()) succeeded++;
+          if (result.getStats().getPromotedLockTries() > 0) promoted++;
+        }
+        System.out.println("done " + succeeded + " promoted " + promoted);
       }
       case "atomic-get" -> {
         DistributedAtomicLong counter = new DistributedAtomicLong(client, path, new RetryNTimes(10, 10));
