@@ -91,16 +91,36 @@ function parseBytesInto(
   return bestAt >= 0;
 }
 
-function sameBytes(bytes: Uint8Array, start: number, length: number, other: Uint8Array): boolean {
-  if (length !== other.length) return false;
-  for (let i = 0; i < length; i++) if (bytes[start + i] !== other[i]) return false;
+function isAscii(text: string): boolean {
+  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) > 0x7f) return false;
+  return true;
+}
+
+/**
+ * Whether the name at `bytes[start..start+length]` is `name`. An ASCII name is compared unit by
+ * byte, with no encoding (each call to the encoder would allocate a buffer outside the heap);
+ * any other is decoded and compared.
+ */
+function isName(
+  bytes: Uint8Array,
+  start: number,
+  length: number,
+  name: string,
+  ascii: boolean,
+): boolean {
+  if (!ascii) return decoder.decode(bytes.subarray(start, start + length)) === name;
+  if (length !== name.length) return false;
+  for (let i = 0; i < length; i++) if (bytes[start + i] !== name.charCodeAt(i)) return false;
   return true;
 }
 
 const ownScratch: Parsed = { kind: -1, sequence: 0 };
 const childScratch: Parsed = { kind: -1, sequence: 0 };
 
-/** The children of a lock path as the server sent them (a jute vector of strings, copied). */
+/**
+ * The children of a lock path as the server sent them: a view of the reply's jute vector of
+ * strings (frames are never reused, as the data views getData hands out rely on too).
+ */
 export class EncodedChildren {
   private decoded: string[] | undefined;
   private readonly view: DataView;
@@ -128,12 +148,12 @@ export class EncodedChildren {
   /** Whether `name` is among the children. */
   includes(name: string): boolean {
     if (this.decoded) return this.decoded.includes(name);
-    const wanted = encoder.encode(name);
+    const ascii = isAscii(name);
     const count = Math.max(0, this.view.getInt32(0));
     for (let at = 4, i = 0; i < count; i++) {
       const length = Math.max(0, this.view.getInt32(at));
       at += 4;
-      if (sameBytes(this.bytes, at, length, wanted)) return true;
+      if (isName(this.bytes, at, length, name, ascii)) return true;
       at += length;
     }
     return false;
@@ -151,7 +171,6 @@ export class EncodedChildren {
     const ownSequence = ownScratch.sequence;
     if (ownSequence === SEQUENCE_LIMIT || ownSequence < 0) return PAST_LIMIT;
     const lockNames = namesAsBytes(names);
-    const ownBytes = encoder.encode(own);
     const bytes = this.bytes;
     let present = false;
     let ahead = 0;
@@ -166,7 +185,7 @@ export class EncodedChildren {
       if (!parseBytesInto(bytes, start, length, lockNames, childScratch)) continue;
       const sequence = childScratch.sequence;
       if (sequence === SEQUENCE_LIMIT || sequence < 0) return PAST_LIMIT;
-      if (sequence === ownSequence && sameBytes(bytes, start, length, ownBytes)) {
+      if (sequence === ownSequence && isName(bytes, start, length, own, isAscii(own))) {
         present = true;
         continue;
       }

@@ -118,9 +118,12 @@ export class Reader {
   }
 
   /**
-   * jute `vector<ustring>` left encoded: a copy of its bytes (the count, then each length and
-   * name), checked as {@link strings} checks them. For a reader that looks at a few names of a
-   * long list (a lock's queue) without a string per name; `new Reader(copy).strings()` decodes it.
+   * jute `vector<ustring>` left encoded: a view of its bytes (the count, then each length and
+   * name; not a copy, as {@link buffer}), checked as {@link strings} checks them. For a reader
+   * that looks at a few names of a long list (a lock's queue) without a string per name;
+   * `new Reader(view).strings()` decodes it. A copy would cost a new backing store per listing,
+   * which V8 counts as external memory: at hundreds of contenders its growth alone set off a
+   * full garbage collection every few hundred milliseconds.
    */
   encodedStrings(): Uint8Array {
     const start = this.pos;
@@ -129,7 +132,7 @@ export class Reader {
       const len = this.length('buffer');
       if (len > 0) this.pos += len;
     }
-    return this.bytes.slice(start, this.pos);
+    return this.bytes.subarray(start, this.pos);
   }
 
   /**
