@@ -123,11 +123,14 @@ const childScratch: Parsed = { kind: -1, sequence: 0 };
  */
 export class EncodedChildren {
   private decoded: string[] | undefined;
-  private readonly view: DataView;
 
   /** @param bytes the vector's bytes: its count, then each name's length and UTF-8 bytes */
-  constructor(private readonly bytes: Uint8Array) {
-    this.view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  constructor(private readonly bytes: Uint8Array) {}
+
+  /** The big-endian int32 at `at` (read by hand: a DataView per listing costs an object). */
+  private int(at: number): number {
+    const b = this.bytes;
+    return (b[at]! << 24) | (b[at + 1]! << 16) | (b[at + 2]! << 8) | b[at + 3]!;
   }
 
   /** Reads a getChildren reply's names, checked as `Reader.strings` checks them, not decoded. */
@@ -149,9 +152,9 @@ export class EncodedChildren {
   includes(name: string): boolean {
     if (this.decoded) return this.decoded.includes(name);
     const ascii = isAscii(name);
-    const count = Math.max(0, this.view.getInt32(0));
+    const count = Math.max(0, this.int(0));
     for (let at = 4, i = 0; i < count; i++) {
-      const length = Math.max(0, this.view.getInt32(at));
+      const length = Math.max(0, this.int(at));
       at += 4;
       if (isName(this.bytes, at, length, name, ascii)) return true;
       at += length;
@@ -177,9 +180,9 @@ export class EncodedChildren {
     let watchAt = -1;
     let watchLength = 0;
     let watchSequence = -1;
-    const count = Math.max(0, this.view.getInt32(0));
+    const count = Math.max(0, this.int(0));
     for (let at = 4, i = 0; i < count; i++) {
-      const length = Math.max(0, this.view.getInt32(at));
+      const length = Math.max(0, this.int(at));
       const start = at + 4;
       at = start + length;
       if (!parseBytesInto(bytes, start, length, lockNames, childScratch)) continue;
