@@ -2,7 +2,7 @@
 // Watch notifications go to the registry, pings and credentials are answered in place, and every
 // other reply must belong to the oldest written request (the server answers strictly in order).
 
-import { decodeReplyHeader, decodeWatcherEvent } from '../protocol/codecs.js';
+import { decodeWatcherEvent } from '../protocol/codecs.js';
 import type { ZooKeeperError } from '../protocol/errors.js';
 import { ErrorCode, errorFromCode, ProtocolError } from '../protocol/errors.js';
 import { Xid } from '../protocol/ops.js';
@@ -40,9 +40,12 @@ export interface ReplyRoute {
  */
 export function routeReply(frame: Uint8Array, route: ReplyRoute): void {
   const reader = new Reader(frame);
-  const header = decodeReplyHeader(reader);
+  // The ReplyHeader (xid, zxid, err) read field by field: no record object per reply.
+  const xid = reader.int();
+  const zxid = reader.long();
+  const err = reader.int();
   route.heard();
-  if (header.xid === Xid.notification) {
+  if (xid === Xid.notification) {
     const event = decodeWatcherEvent(reader);
     const type = eventTypeName(event.type);
     if (type) {
@@ -55,39 +58,39 @@ export function routeReply(frame: Uint8Array, route: ReplyRoute): void {
     }
     return;
   }
-  if (header.xid === Xid.ping) return;
-  if (header.xid === Xid.auth) {
+  if (xid === Xid.ping) return;
+  if (xid === Xid.auth) {
     const entry = route.authInFlight.shift();
     const waiters = entry?.waiters.splice(0) ?? [];
-    if (header.err === ErrorCode.OK) {
+    if (err === ErrorCode.OK) {
       if (entry) sessionAuthAnswered(entry.scheme, null);
       for (const waiter of waiters) waiter.resolve();
       return;
     }
-    const error = errorFromCode(header.err, { op: 'addAuth' });
+    const error = errorFromCode(err, { op: 'addAuth' });
     if (entry) sessionAuthAnswered(entry.scheme, error);
     for (const waiter of waiters) waiter.reject(error);
     route.authFailed(error);
     return;
   }
   const request = route.pending.shift();
-  if (!request || request.xid !== header.xid) {
+  if (!request || request.xid !== xid) {
     if (request) route.pending.unshift(request);
     throw new ProtocolError(
-      `reply xid ${header.xid} does not match the oldest request (${request ? request.xid : 'none'})`,
+      `reply xid ${xid} does not match the oldest request (${request ? request.xid : 'none'})`,
     );
   }
-  if (header.zxid > 0n) route.zxidSeen(header.zxid);
+  if (zxid > 0n) route.zxidSeen(zxid);
   if (request.trace) request.trace.bytesReceived = frame.length;
   try {
-    if (request.abandoned) request.onAbandonedReply?.(header.err);
-    else request.onReply?.(header.err);
+    if (request.abandoned) request.onAbandonedReply?.(err);
+    else request.onReply?.(err);
   } catch {
     // Watch bookkeeping must never break reply delivery.
   }
   if (request.abandoned) return;
-  if (header.err !== ErrorCode.OK) {
-    request.settle(replyError(header.err, request.path, request.op, route.chroot));
+  if (err !== ErrorCode.OK) {
+    request.settle(replyError(err, request.path, request.op, route.chroot));
     return;
   }
   let value: unknown;
