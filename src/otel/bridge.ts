@@ -6,6 +6,7 @@ import type {
   LockMessage,
   RequestMessage,
   SessionMessage,
+  WatchEventMessage,
 } from '../telemetry/messages.js';
 import { ChannelName } from '../telemetry/names.js';
 import type { TracingHandlers } from '../telemetry/portable.js';
@@ -151,14 +152,22 @@ export function instrumentZooKeeper(
   const requestChannel = tracingChannel<RequestMessage>(ChannelName.request);
   const sessionChannel = channel(ChannelName.session);
   const lockChannel = channel(ChannelName.lock);
+  const watchChannel = channel(ChannelName.watch);
+  const onWatch = (raw: unknown) => {
+    const message = raw as WatchEventMessage;
+    instruments?.watchEvents.add(1, { 'zookeeper.watch.event_type': message.eventType });
+  };
   requestChannel.subscribe(requests);
   sessionChannel.subscribe(onSession);
   lockChannel.subscribe(onLock);
+  // Only for the metric: without it, no message is built for each notification.
+  if (instruments) watchChannel.subscribe(onWatch);
   return {
     close() {
       requestChannel.unsubscribe(requests);
       sessionChannel.unsubscribe(onSession);
       lockChannel.unsubscribe(onLock);
+      if (instruments) watchChannel.unsubscribe(onWatch);
       for (const span of acquireSpans.values()) span.end();
       acquireSpans.clear();
     },

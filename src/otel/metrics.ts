@@ -24,6 +24,8 @@ export const MetricName = {
   reconnects: 'zookeeper.session.reconnects',
   /** Counter: sessions expired. */
   expirations: 'zookeeper.session.expirations',
+  /** Counter: watch events the server sent, by event type. */
+  watchEvents: 'zookeeper.watch.events',
 } as const;
 
 export interface Instruments {
@@ -37,6 +39,7 @@ export interface Instruments {
   waiters: OtelCounter;
   reconnects: OtelCounter;
   expirations: OtelCounter;
+  watchEvents: OtelCounter;
 }
 
 export function makeInstruments(meter: OtelMeter): Instruments {
@@ -80,6 +83,10 @@ export function makeInstruments(meter: OtelMeter): Instruments {
     expirations: meter.createCounter(MetricName.expirations, {
       description: 'Sessions that expired',
       unit: '{expiration}',
+    }),
+    watchEvents: meter.createCounter(MetricName.watchEvents, {
+      description: 'Watch events the server sent, by event type (one per notification)',
+      unit: '{event}',
     }),
   };
 }

@@ -116,6 +116,36 @@ describe('zookeeper-ts/otel with the OpenTelemetry SDK', () => {
     expect(await unitOf(MetricName.requestDuration)).toBe('s');
   });
 
+  it('watch events count once per notification, by event type', async () => {
+    const changedBefore = await total(MetricName.watchEvents, {
+      'zookeeper.watch.event_type': 'NodeDataChanged',
+    });
+    const deletedBefore = await total(MetricName.watchEvents, {
+      'zookeeper.watch.event_type': 'NodeDeleted',
+    });
+    const path = lockPath('watched');
+    const [watcher, writer] = (await newClients(2)) as [Client, Client];
+    await writer.create2(path.slice(0, path.lastIndexOf('/')));
+    await writer.create2(path);
+    let fired = 0;
+    // Two watchers on one node: still one notification from the server.
+    await watcher.getData(path, { watch: () => fired++ });
+    await watcher.exists(path, { watch: () => fired++ });
+    await writer.setData(path, new Uint8Array([1]));
+    await until(() => fired === 2, 'both watchers fired');
+    await watcher.getData(path, { watch: () => fired++ });
+    await writer.delete(path);
+    await until(() => fired === 3, 'the deletion fired');
+    const changed = await total(MetricName.watchEvents, {
+      'zookeeper.watch.event_type': 'NodeDataChanged',
+    });
+    const deleted = await total(MetricName.watchEvents, {
+      'zookeeper.watch.event_type': 'NodeDeleted',
+    });
+    expect(changed - changedBefore).toBe(1);
+    expect(deleted - deletedBefore).toBe(1);
+  });
+
   it('a timeout counts once, with its wait recorded as outcome timeout', async () => {
     const before = await total(MetricName.timeouts);
     const path = lockPath();
