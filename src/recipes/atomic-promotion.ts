@@ -6,6 +6,7 @@ import type { Lease, LockClient } from '../locks/types.js';
 import { makeError } from '../protocol/errors.js';
 import type { AtomicLongClient, AtomicResult } from './atomic-long.js';
 import { checkPolicy, type RetryPolicy } from './retry.js';
+import { checkTimeout } from './wait.js';
 
 /**
  * The client a {@link DistributedAtomicLong} with {@link AtomicLongOptions.promotedToLock} needs:
@@ -124,16 +125,7 @@ export function promotionOf(
   if (lockPath === path) {
     throw makeError('BADARGUMENTS', "the lock's path must not be the value's own node", { path });
   }
-  if (
-    timeout !== undefined &&
-    !(typeof timeout === 'number' && timeout >= 0 && Number.isFinite(timeout))
-  ) {
-    throw makeError(
-      'BADARGUMENTS',
-      `timeout must be a non-negative number of ms, got ${String(timeout)}`,
-      { path },
-    );
-  }
+  checkTimeout(timeout, path);
   const lockClient = client as Partial<LockClient>;
   if (typeof lockClient.exists !== 'function' || typeof lockClient.on !== 'function') {
     throw makeError(

@@ -5,6 +5,7 @@
 // one macrotask has passed, every event that came before the reply has been taken.
 import { hasCode } from '../locks/errors.js';
 import { RETRIABLE } from '../locks/retry.js';
+import { abortable } from '../locks/wait.js';
 import { makeError } from '../protocol/errors.js';
 import { backoffDelay, pause } from './retry.js';
 
@@ -77,26 +78,16 @@ function throwIfStopped(host: SyncHost): void {
 }
 
 /**
- * `promise`, or a rejection with `signal`'s reason when it aborts first. A promise given up on
- * may still reject later: that rejection is handled here.
+ * `promise`, or a rejection with `signal`'s reason when it aborts first; a failure while the
+ * cache stopped rejects with the stop reason. A promise given up on may still reject later: that
+ * rejection is handled here.
  */
 function within<T>(promise: Promise<T>, signal: AbortSignal, host: SyncHost): Promise<T> {
-  promise.catch(() => undefined);
-  if (signal.aborted) return Promise.reject(signal.reason);
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason);
-    signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(
-      (value) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(host.stopped() ?? error);
-      },
-    );
+  const mapped = promise.catch((error: unknown) => {
+    throw host.stopped() ?? error;
   });
+  mapped.catch(() => undefined);
+  return abortable(mapped, signal);
 }
 
 function nextMacrotask(): Promise<void> {

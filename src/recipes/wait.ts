@@ -20,10 +20,8 @@ export interface WaitBound {
   dispose(): void;
 }
 
-/** Starts the clock of one wait; throws BADARGUMENTS for a bad timeout or signal. */
-export function startWait(options: WaitOptions = {}, path?: string): WaitBound {
-  const { timeout, signal } = options;
-  const details = path === undefined ? {} : { path };
+/** Throws BADARGUMENTS unless `timeout` is undefined or a non-negative finite number of ms. */
+export function checkTimeout(timeout: unknown, path?: string): void {
   if (
     timeout !== undefined &&
     !(typeof timeout === 'number' && timeout >= 0 && Number.isFinite(timeout))
@@ -31,9 +29,16 @@ export function startWait(options: WaitOptions = {}, path?: string): WaitBound {
     throw makeError(
       'BADARGUMENTS',
       `timeout must be a non-negative number of ms, got ${String(timeout)}`,
-      details,
+      path === undefined ? {} : { path },
     );
   }
+}
+
+/** Starts the clock of one wait; throws BADARGUMENTS for a bad timeout or signal. */
+export function startWait(options: WaitOptions = {}, path?: string): WaitBound {
+  const { timeout, signal } = options;
+  const details = path === undefined ? {} : { path };
+  checkTimeout(timeout, path);
   if (signal !== undefined && !(signal instanceof AbortSignal)) {
     throw makeError('BADARGUMENTS', 'signal must be an AbortSignal', details);
   }
