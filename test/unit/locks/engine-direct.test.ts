@@ -6,15 +6,9 @@ import { tracingChannel } from 'node:diagnostics_channel';
 import { describe, expect, it } from 'vitest';
 import { CreateMode } from '../../../src/client/types.js';
 import { LockTimeoutError, Mutex } from '../../../src/locks/index.js';
-import { inModel, type ModelWorld } from './model-client.js';
+import { holderAndWaiter, inModel, lockDir } from './model-client.js';
 
 const LOCK_NODE = /^\/locks\/m\/_c_[0-9a-f-]+-lock-\d{10}$/;
-
-async function lockDir(world: ModelWorld, name = 'a'): Promise<void> {
-  const client = await world.connect(name);
-  await world.settle(client.create('/locks'));
-  await world.settle(client.create('/locks/m'));
-}
 
 describe('acquisition over a real Client (direct seam)', () => {
   it('an uncontended acquire sends one create2 and one unwatched getChildren; release one delete at any version', async () => {
@@ -77,10 +71,7 @@ describe('acquisition over a real Client (direct seam)', () => {
 
   it('a waiter watches the contender ahead with one getData and takes the lock when it goes', async () => {
     await inModel(async (world) => {
-      await lockDir(world);
-      const a = await world.connect('a');
-      const b = await world.connect('b');
-      const held = await world.settle(new Mutex(a, '/locks/m').acquire());
+      const { b, held } = await holderAndWaiter(world, 'a');
       const from = world.sent.length;
       const waiting = new Mutex(b, '/locks/m').acquire();
       const watch = await world.until((r) => r.client === 'b' && r.op === 'getData');
@@ -102,18 +93,12 @@ describe('acquisition over a real Client (direct seam)', () => {
 
   it('a predecessor deleted between the listing and the watch: the getData finds no node, lists again and takes the lock, leaving no watcher', async () => {
     await inModel(async (world) => {
-      await lockDir(world);
-      const a = await world.connect('a');
-      const b = await world.connect('b');
-      const held = await world.settle(new Mutex(a, '/locks/m').acquire());
+      const { b, held } = await holderAndWaiter(world, 'a');
       // Hold b's getData on the wire while a's node goes.
-      world.onSend = (r) => {
-        if (r.client === 'b' && r.op === 'getData') {
-          world.onSend = undefined;
-          world.net.blackHole('b', '*', world.sched.now + 200);
-          void held.release();
-        }
-      };
+      world.onceSent('b', 'getData', () => {
+        world.net.blackHole('b', '*', world.sched.now + 200);
+        void held.release();
+      });
       const from = world.sent.length;
       const lease = await world.settle(new Mutex(b, '/locks/m').acquire());
       expect(world.requests('b', from)).toEqual([
@@ -132,10 +117,7 @@ describe('acquisition over a real Client (direct seam)', () => {
 
   it('a tryAcquire that finds the lock taken deletes its node and resolves null', async () => {
     await inModel(async (world) => {
-      await lockDir(world);
-      const a = await world.connect('a');
-      const b = await world.connect('b');
-      const held = await world.settle(new Mutex(a, '/locks/m').acquire());
+      const { a, b, held } = await holderAndWaiter(world, 'a');
       const from = world.sent.length;
       expect(await world.settle(new Mutex(b, '/locks/m').tryAcquire())).toBeNull();
       const ops = world.requests('b', from);
@@ -152,10 +134,7 @@ describe('acquisition over a real Client (direct seam)', () => {
 describe('ending an acquisition over a real Client', () => {
   it('a timeout while waiting rejects with LockTimeoutError and leaves neither node nor watcher', async () => {
     await inModel(async (world) => {
-      await lockDir(world);
-      const a = await world.connect('a');
-      const b = await world.connect('b');
-      const held = await world.settle(new Mutex(a, '/locks/m').acquire());
+      const { a, b, held } = await holderAndWaiter(world, 'a');
       await expect(
         world.settle(new Mutex(b, '/locks/m').acquire({ timeout: 5_000 })),
       ).rejects.toBeInstanceOf(LockTimeoutError);
@@ -169,15 +148,12 @@ describe('ending an acquisition over a real Client', () => {
 
   it('an abort while the create is in flight rejects at once with the reason and removes the node once it lands', async () => {
     await inModel(async (world) => {
-      await lockDir(world);
+      await lockDir(world, 'a');
       const b = await world.connect('b');
       const controller = new AbortController();
-      world.onSend = (r) => {
-        if (r.client === 'b' && r.op === 'create2') {
-          world.onSend = undefined;
-          world.net.blackHole('b', '*', world.sched.now + 500);
-        }
-      };
+      world.onceSent('b', 'create2', () => {
+        world.net.blackHole('b', '*', world.sched.now + 500);
+      });
       const acquiring = new Mutex(b, '/locks/m').acquire({ signal: controller.signal });
       await world.until((r) => r.op === 'create2');
       const abortedAt = world.sched.now;
@@ -191,10 +167,7 @@ describe('ending an acquisition over a real Client', () => {
 
   it('an abort while waiting rejects with the reason and deletes the node', async () => {
     await inModel(async (world) => {
-      await lockDir(world);
-      const a = await world.connect('a');
-      const b = await world.connect('b');
-      const held = await world.settle(new Mutex(a, '/locks/m').acquire());
+      const { a, b, held } = await holderAndWaiter(world, 'a');
       const controller = new AbortController();
       const acquiring = new Mutex(b, '/locks/m').acquire({ signal: controller.signal });
       await world.until((r) => r.client === 'b' && r.op === 'getData');
@@ -209,15 +182,12 @@ describe('ending an acquisition over a real Client', () => {
 describe('lost replies and connection loss over a real Client', () => {
   it('a create whose reply is lost after the server applied it is found by its prefix, not made twice', async () => {
     await inModel(async (world) => {
-      await lockDir(world);
+      await lockDir(world, 'a');
       const b = await world.connect('b');
       // Hold everything past the client's read timeout (2/3 of 10 s) but within the session's.
-      world.onSend = (r) => {
-        if (r.client === 'b' && r.op === 'create2') {
-          world.onSend = undefined;
-          world.net.blackHole('b', '*', world.sched.now + 8_000);
-        }
-      };
+      world.onceSent('b', 'create2', () => {
+        world.net.blackHole('b', '*', world.sched.now + 8_000);
+      });
       const from = world.sent.length;
       const lease = await world.settle(new Mutex(b, '/locks/m').acquire());
       expect(world.requests('b', from).filter((op) => op.startsWith('create2'))).toHaveLength(1);
@@ -229,20 +199,14 @@ describe('lost replies and connection loss over a real Client', () => {
 
   it('a listing whose reply is lost is sent again after the reconnect', async () => {
     await inModel(async (world) => {
-      await lockDir(world);
-      const a = await world.connect('a');
-      const b = await world.connect('b');
-      const held = await world.settle(new Mutex(a, '/locks/m').acquire());
+      const { b, held } = await holderAndWaiter(world, 'a');
       const waiting = new Mutex(b, '/locks/m').acquire();
       await world.until((r) => r.client === 'b' && r.op === 'getData');
       await world.run(100);
       // The wake's listing goes out and the link drops before its answer.
-      world.onSend = (r) => {
-        if (r.client === 'b' && r.op === 'getChildren') {
-          world.onSend = undefined;
-          world.sched.at(0, 'client', () => b.dropConnection('test'));
-        }
-      };
+      world.onceSent('b', 'getChildren', () => {
+        world.sched.at(0, 'client', () => b.dropConnection('test'));
+      });
       await world.settle(held.release());
       const lease = await world.settle(waiting);
       expect(lease.path).toMatch(LOCK_NODE);
@@ -252,10 +216,7 @@ describe('lost replies and connection loss over a real Client', () => {
 
   it('a dropped connection while waiting keeps the wait: the lock comes when the holder releases', async () => {
     await inModel(async (world) => {
-      await lockDir(world);
-      const a = await world.connect('a');
-      const b = await world.connect('b');
-      const held = await world.settle(new Mutex(a, '/locks/m').acquire());
+      const { b, held } = await holderAndWaiter(world, 'a');
       const waiting = new Mutex(b, '/locks/m').acquire();
       await world.until((r) => r.client === 'b' && r.op === 'getData');
       await world.run(100);
@@ -269,10 +230,7 @@ describe('lost replies and connection loss over a real Client', () => {
 
   it('a session renewed while waiting: the acquisition queues again on the new session', async () => {
     await inModel(async (world) => {
-      await lockDir(world);
-      const a = await world.connect('a');
-      const b = await world.connect('b');
-      const held = await world.settle(new Mutex(a, '/locks/m').acquire());
+      const { a, b, held } = await holderAndWaiter(world, 'a');
       const waiting = new Mutex(b, '/locks/m').acquire();
       waiting.catch(() => {});
       await world.until((r) => r.client === 'b' && r.op === 'getData');

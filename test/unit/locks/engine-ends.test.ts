@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import type { Client } from '../../../src/client/client.js';
 import { LockTimeoutError, Mutex } from '../../../src/locks/index.js';
 import { watchedKeyCount } from '../../../src/locks/watchers.js';
-import { inModel, type ModelWorld } from './model-client.js';
+import { holderAndWaiter, inModel, lockDir } from './model-client.js';
 
 /** The one-shot watchers `client` holds for `path` (as the integration leak tests count them). */
 function registeredWatchers(client: Client, path: string): number {
@@ -22,19 +22,10 @@ function registeredWatchers(client: Client, path: string): number {
   return count;
 }
 
-async function lockDir(world: ModelWorld): Promise<void> {
-  const client = await world.connect('setup');
-  await world.settle(client.create('/locks'));
-  await world.settle(client.create('/locks/m'));
-}
-
 describe('what an acquisition leaves in the client', () => {
   it('repeated timed-out waits on one holder share one watcher closure, gone when the holder releases', async () => {
     await inModel(async (world) => {
-      await lockDir(world);
-      const a = await world.connect('a');
-      const b = await world.connect('b');
-      const held = await world.settle(new Mutex(a, '/locks/m').acquire());
+      const { b, held } = await holderAndWaiter(world);
       for (let i = 0; i < 4; i++) {
         await expect(
           world.settle(new Mutex(b, '/locks/m').acquire({ timeout: 1_000 })),
@@ -52,17 +43,11 @@ describe('what an acquisition leaves in the client', () => {
 
   it('a wait whose predecessor was gone before the watch leaves no entry behind', async () => {
     await inModel(async (world) => {
-      await lockDir(world);
-      const a = await world.connect('a');
-      const b = await world.connect('b');
-      const held = await world.settle(new Mutex(a, '/locks/m').acquire());
-      world.onSend = (r) => {
-        if (r.client === 'b' && r.op === 'getData') {
-          world.onSend = undefined;
-          world.net.blackHole('b', '*', world.sched.now + 200);
-          void held.release();
-        }
-      };
+      const { b, held } = await holderAndWaiter(world);
+      world.onceSent('b', 'getData', () => {
+        world.net.blackHole('b', '*', world.sched.now + 200);
+        void held.release();
+      });
       const lease = await world.settle(new Mutex(b, '/locks/m').acquire());
       expect(registeredWatchers(b, held.path)).toBe(0);
       expect(watchedKeyCount(b)).toBe(0);
@@ -92,12 +77,9 @@ describe('an abort while a rare step runs', () => {
     await inModel(async (world) => {
       const a = await world.connect('a');
       const controller = new AbortController();
-      world.onSend = (r) => {
-        if (r.op === 'createContainer') {
-          world.onSend = undefined;
-          world.sched.at(0, 'client', () => controller.abort(new Error('stop')));
-        }
-      };
+      world.onceSent(undefined, 'createContainer', () => {
+        world.sched.at(0, 'client', () => controller.abort(new Error('stop')));
+      });
       await expect(
         world.settle(new Mutex(a, '/locks/m').acquire({ signal: controller.signal })),
       ).rejects.toThrow('stop');
@@ -111,17 +93,11 @@ describe('an abort while a rare step runs', () => {
 describe('a session that expires under an acquisition', () => {
   it('a create in flight when the session expires: the acquisition starts again on the renewed session', async () => {
     await inModel(async (world) => {
-      await lockDir(world);
-      const a = await world.connect('a');
-      const b = await world.connect('b');
-      const held = await world.settle(new Mutex(a, '/locks/m').acquire());
+      const { a, b, held } = await holderAndWaiter(world);
       const oldSession = b.sessionId;
-      world.onSend = (r) => {
-        if (r.client === 'b' && r.op === 'create2') {
-          world.onSend = undefined;
-          world.net.blackHole('b', '*', world.sched.now + 30_000);
-        }
-      };
+      world.onceSent('b', 'create2', () => {
+        world.net.blackHole('b', '*', world.sched.now + 30_000);
+      });
       const waiting = new Mutex(b, '/locks/m').acquire();
       waiting.catch(() => {});
       await world.run(40_000);
@@ -140,10 +116,7 @@ describe('a session that expires under an acquisition', () => {
 
   it('a waiter watching its predecessor when its session expires queues again as soon as the session is renewed', async () => {
     await inModel(async (world) => {
-      await lockDir(world);
-      const a = await world.connect('a');
-      const b = await world.connect('b');
-      const held = await world.settle(new Mutex(a, '/locks/m').acquire());
+      const { b, held } = await holderAndWaiter(world);
       const waiting = new Mutex(b, '/locks/m').acquire();
       waiting.catch(() => {});
       // The waiter is queued once its watch read of the holder's node has gone out.
@@ -173,16 +146,10 @@ describe('a session that expires under an acquisition', () => {
 
   it('after starting again on the renewed session, an abort still ends the wait and removes the node', async () => {
     await inModel(async (world) => {
-      await lockDir(world);
-      const a = await world.connect('a');
-      const b = await world.connect('b');
-      const held = await world.settle(new Mutex(a, '/locks/m').acquire());
-      world.onSend = (r) => {
-        if (r.client === 'b' && r.op === 'create2') {
-          world.onSend = undefined;
-          world.net.blackHole('b', '*', world.sched.now + 30_000);
-        }
-      };
+      const { a, b, held } = await holderAndWaiter(world);
+      world.onceSent('b', 'create2', () => {
+        world.net.blackHole('b', '*', world.sched.now + 30_000);
+      });
       const controller = new AbortController();
       const waiting = new Mutex(b, '/locks/m').acquire({ signal: controller.signal });
       waiting.catch(() => {});

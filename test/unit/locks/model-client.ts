@@ -5,6 +5,7 @@
 // (call it in a finally): the unit tests share one process with other files.
 import { Client } from '../../../src/client/client.js';
 import type { ConnectOptions } from '../../../src/client/types.js';
+import { type Lease, Mutex } from '../../../src/locks/index.js';
 import { OpCode } from '../../../src/protocol/ops.js';
 import type { Connection, Transport } from '../../../src/session/transport.js';
 import { type Installed, installEnvironment, Rng, Scheduler } from '../../sim/env.js';
@@ -140,6 +141,16 @@ export class ModelWorld {
       .map((r) => `${r.op} ${r.path}`);
   }
 
+  /** Runs `then` once, when `client` (any client if undefined) next writes an `op` request. */
+  onceSent(client: string | undefined, op: string, then: (request: SentRequest) => void): void {
+    this.onSend = (request) => {
+      if ((client === undefined || request.client === client) && request.op === op) {
+        this.onSend = undefined;
+        then(request);
+      }
+    };
+  }
+
   /** Closes the clients and puts the real globals back. */
   async close(): Promise<void> {
     try {
@@ -210,4 +221,26 @@ export async function inModel(body: (world: ModelWorld) => Promise<void>, seed =
   } finally {
     await world.close();
   }
+}
+
+/** Makes the lock directory `/locks/m` through a client named `name`. */
+export async function lockDir(world: ModelWorld, name = 'setup'): Promise<void> {
+  const client = await world.connect(name);
+  await world.settle(client.create('/locks'));
+  await world.settle(client.create('/locks/m'));
+}
+
+/**
+ * The lock directory (made by a client named `setupName`), then clients `a` and `b`, with `a`
+ * holding `/locks/m`.
+ */
+export async function holderAndWaiter(
+  world: ModelWorld,
+  setupName?: string,
+): Promise<{ a: Client; b: Client; held: Lease }> {
+  await lockDir(world, setupName);
+  const a = await world.connect('a');
+  const b = await world.connect('b');
+  const held = await world.settle(new Mutex(a, '/locks/m').acquire());
+  return { a, b, held };
 }
