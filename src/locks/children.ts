@@ -6,23 +6,22 @@
 import { Reader } from '../protocol/reader.js';
 import { SEQUENCE_LIMIT } from './contenders.js';
 import {
+  INT32_MAX,
+  INT32_MIN,
+  MINUS,
   PAST_LIMIT,
   type Parsed,
   type Place,
   parseInto,
   placeInQueue,
   type QueueRule,
+  ZERO,
 } from './place.js';
 
 const encoder = new TextEncoder();
 // Decodes one name as the protocol reader does (Reader.ustring), so a name is the same string
 // whichever way the listing was read.
 const decoder = new TextDecoder('utf-8');
-
-const INT32_MIN = -2_147_483_648;
-const INT32_MAX = 2_147_483_647;
-const ZERO = 48;
-const MINUS = 45;
 
 /** The lock names of a rule as bytes, encoded once per rule. */
 const encodedNames = new WeakMap<readonly string[], readonly Uint8Array[]>();

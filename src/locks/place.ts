@@ -15,9 +15,12 @@ export interface Place {
 /** Returned instead of a place when the sequence numbers no longer tell the order. */
 export const PAST_LIMIT = 'past-limit';
 
-const INT32_MIN = -2_147_483_648;
-const INT32_MAX = 2_147_483_647;
-const ZERO = 48;
+// The sequence rule's bounds and characters, shared with the byte-level reader (children.ts).
+export const INT32_MIN = -2_147_483_648;
+export const INT32_MAX = 2_147_483_647;
+/** Character codes of '0' and '-' (the same in UTF-16 and in UTF-8 bytes). */
+export const ZERO = 48;
+export const MINUS = 45;
 
 /**
  * The sequence number at `name[start..]` (`%010d` as the server writes it: 10 digits, or a minus
@@ -27,8 +30,8 @@ function sequenceAt(name: string, start: number): number {
   const length = name.length - start;
   let i = start;
   let negative = false;
-  if (length === 11 || (length === 10 && name.charCodeAt(start) === 45)) {
-    if (name.charCodeAt(start) !== 45) return Number.NaN;
+  if (length === 11 || (length === 10 && name.charCodeAt(start) === MINUS)) {
+    if (name.charCodeAt(start) !== MINUS) return Number.NaN;
     negative = true;
     i++;
   } else if (length !== 10) return Number.NaN;
