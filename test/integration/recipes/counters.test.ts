@@ -1,9 +1,32 @@
 // SharedCount and DistributedAtomicLong against the real server: byte layout, compare-and-set,
 // change events, concurrent increments from several clients.
 import { describe, expect, it } from 'vitest';
+import type { Client } from '../../../src/index.js';
 import { makeError } from '../../../src/protocol/errors.js';
 import { DistributedAtomicLong, encodeLong, SharedCount } from '../../../src/recipes/index.js';
 import { newClient, proxiedClient, recipePath, until } from './helpers.js';
+
+type AtomicClient = ConstructorParameters<typeof DistributedAtomicLong>[0];
+
+/**
+ * `zk` with a setData whose every compare-and-set loses: another write changes the node just
+ * before it. `writes()` tells how many compare-and-sets were tried.
+ */
+function losingClient(zk: Client): { racing: AtomicClient; writes: () => number } {
+  let writes = 0;
+  const racing = {
+    getData: zk.getData.bind(zk),
+    create2: zk.create2.bind(zk),
+    delete: zk.delete.bind(zk),
+    getChildren: zk.getChildren.bind(zk),
+    setData: async (p: string, data: Uint8Array, version: number) => {
+      writes++;
+      await zk.setData(p, encodeLong(BigInt(writes * 100)), -1);
+      return zk.setData(p, data, version);
+    },
+  } as unknown as AtomicClient;
+  return { racing, writes: () => writes };
+}
 
 describe('SharedCount', () => {
   it('creates the node with the seed as 4 big-endian bytes and reads it back', async () => {
@@ -156,43 +179,20 @@ describe('DistributedAtomicLong', () => {
   it('reports succeeded: false when every round loses', async () => {
     const zk = await newClient();
     const path = recipePath('lose');
-    let writes = 0;
-    // A client whose every compare-and-set loses: another writer changes the node in between.
-    const racing = {
-      getData: zk.getData.bind(zk),
-      create2: zk.create2.bind(zk),
-      delete: zk.delete.bind(zk),
-      getChildren: zk.getChildren.bind(zk),
-      setData: async (p: string, data: Uint8Array, version: number) => {
-        writes++;
-        await zk.setData(p, encodeLong(BigInt(writes * 100)), -1);
-        return zk.setData(p, data, version);
-      },
-    } as unknown as ConstructorParameters<typeof DistributedAtomicLong>[0];
+    const { racing, writes } = losingClient(zk);
     await new DistributedAtomicLong(zk, path).forceSet(1);
     const counter = new DistributedAtomicLong(racing, path, {
       retry: { maxAttempts: 3, baseDelay: 1 },
     });
     const result = await counter.increment();
     expect(result.succeeded).toBe(false);
-    expect(writes).toBe(3);
+    expect(writes()).toBe(3);
   });
 
   it("ends the rounds at the retry policy's maxElapsed too", async () => {
     const zk = await newClient();
     const path = recipePath('elapsed');
-    let writes = 0;
-    const racing = {
-      getData: zk.getData.bind(zk),
-      create2: zk.create2.bind(zk),
-      delete: zk.delete.bind(zk),
-      getChildren: zk.getChildren.bind(zk),
-      setData: async (p: string, data: Uint8Array, version: number) => {
-        writes++;
-        await zk.setData(p, encodeLong(BigInt(writes * 100)), -1);
-        return zk.setData(p, data, version);
-      },
-    } as unknown as ConstructorParameters<typeof DistributedAtomicLong>[0];
+    const { racing, writes } = losingClient(zk);
     await new DistributedAtomicLong(zk, path).forceSet(1);
     // Pauses of 50 ms, at most 120 ms in all: the third round would start too late.
     const counter = new DistributedAtomicLong(racing, path, {
@@ -200,8 +200,8 @@ describe('DistributedAtomicLong', () => {
     });
     const result = await counter.increment();
     expect(result.succeeded).toBe(false);
-    expect(result.stats.optimisticTries).toBe(writes);
-    expect(writes).toBeGreaterThanOrEqual(2);
-    expect(writes).toBeLessThanOrEqual(3);
+    expect(result.stats.optimisticTries).toBe(writes());
+    expect(writes()).toBeGreaterThanOrEqual(2);
+    expect(writes()).toBeLessThanOrEqual(3);
   });
 });
