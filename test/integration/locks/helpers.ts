@@ -128,17 +128,4 @@ export function instrument(
   return { client: wrapped, calls, wakes };
 }
 
-/**
- * One-shot watchers the client has registered on `path`, of every kind. The registry is private
- * to the client; tests read it to count closures, which no timing can show.
- */
-export function registeredWatchers(client: Client, path: string): number {
-  const registry = (
-    client as unknown as {
-      session: { watches: { oneShot: Record<string, Map<string, Set<unknown>>> } };
-    }
-  ).session.watches.oneShot;
-  let count = 0;
-  for (const kind of Object.values(registry)) count += kind.get(path)?.size ?? 0;
-  return count;
-}
+export { registeredWatchers } from '../../support/registered-watchers.js';

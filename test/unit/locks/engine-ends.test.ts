@@ -5,22 +5,10 @@
 // on the caller's signal.
 import { getEventListeners } from 'node:events';
 import { describe, expect, it } from 'vitest';
-import type { Client } from '../../../src/client/client.js';
 import { LockTimeoutError, Mutex } from '../../../src/locks/index.js';
 import { watchedKeyCount } from '../../../src/locks/watchers.js';
+import { registeredWatchers } from '../../support/registered-watchers.js';
 import { holderAndWaiter, inModel, lockDir } from './model-client.js';
-
-/** The one-shot watchers `client` holds for `path` (as the integration leak tests count them). */
-function registeredWatchers(client: Client, path: string): number {
-  const registry = (
-    client as unknown as {
-      session: { watches: { oneShot: Record<string, Map<string, Set<unknown>>> } };
-    }
-  ).session.watches.oneShot;
-  let count = 0;
-  for (const kind of Object.values(registry)) count += kind.get(path)?.size ?? 0;
-  return count;
-}
 
 describe('what an acquisition leaves in the client', () => {
   it('repeated timed-out waits on one holder share one watcher closure, gone when the holder releases', async () => {
