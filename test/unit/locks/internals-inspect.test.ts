@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { CreateMode } from '../../../src/index.js';
 import { findLocks, inspectLock, Semaphore } from '../../../src/locks/index.js';
 import { kindOf } from '../../../src/locks/inspect-plan.js';
+import { recordSignals } from './record-signals.js';
 import { type ScriptedClient, ScriptedServer } from './scripted-client.js';
 
 const ephemeral = (client: ScriptedClient, path: string, data = '') =>
@@ -16,25 +17,6 @@ const states = async (client: ScriptedClient, path: string, options = {}) =>
   (await inspectLock(client, path, options)).contenders.map(
     (c) => `${c.path} ${c.state}${c.waitsFor ? ` -> ${c.waitsFor}` : ''}`,
   );
-
-/** A client whose reads record the signal they were given, as a real client would honour it. */
-function recordingSignals(client: ScriptedClient): (AbortSignal | undefined)[] {
-  const seen: (AbortSignal | undefined)[] = [];
-  for (const op of ['getChildren', 'getData', 'exists'] as const) {
-    const original = client[op].bind(client) as (
-      path: string,
-      options?: { signal?: AbortSignal },
-    ) => Promise<unknown>;
-    (client as unknown as Record<string, unknown>)[op] = (
-      path: string,
-      options?: { signal?: AbortSignal },
-    ) => {
-      seen.push(options?.signal);
-      return original(path, options);
-    };
-  }
-  return seen;
-}
 
 describe('inspectLock layouts (scripted client)', () => {
   it("a semaphore's guard node stands for its process only until that process has a lease", async () => {
@@ -181,16 +163,17 @@ describe('inspectLock layouts (scripted client)', () => {
     await persistent(a, '/q/config');
     await ephemeral(a, '/q/_c_a-lock-0000000000');
     const signal = new AbortController().signal;
-    const seen = recordingSignals(a);
+    const seen = recordSignals(a, ['getChildren', 'getData', 'exists']);
+    const all = () => [...seen.values()].flat();
     await inspectLock(a, '/q', { signal });
     await inspectLock(a, '/q/_c_a-lock-0000000000', { signal });
     expect(a.requests({ op: 'getData', path: '/q/config' })).toEqual([]);
-    expect(seen.length).toBeGreaterThan(2);
-    expect(seen.every((s) => s === signal)).toBe(true);
-    seen.length = 0;
+    expect(all().length).toBeGreaterThan(2);
+    expect(all().every((s) => s === signal)).toBe(true);
+    seen.clear();
     await findLocks(a, '/', { signal });
-    expect(seen.length).toBeGreaterThan(2);
-    expect(seen.every((s) => s === signal)).toBe(true);
+    expect(all().length).toBeGreaterThan(2);
+    expect(all().every((s) => s === signal)).toBe(true);
   });
 
   it('the root of an empty tree holds no lock, and is not read as one', async () => {

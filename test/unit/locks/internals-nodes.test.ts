@@ -4,29 +4,11 @@
 import { describe, expect, it } from 'vitest';
 import { CreateMode, ZooKeeperError } from '../../../src/index.js';
 import { LockTimeoutError, Mutex, PersistentNode, Semaphore } from '../../../src/locks/index.js';
-import { type ScriptedClient, ScriptedServer } from './scripted-client.js';
+import { recordSignals } from './record-signals.js';
+import { ScriptedServer } from './scripted-client.js';
 
 const LEASES = /^\/sem\/leases\/_c_/;
 const leaseNodes = (server: ScriptedServer) => server.children('/sem/leases');
-
-/** Records the signal each read and sync of `client` is given. */
-function recordingSignals(client: ScriptedClient): Map<string, (AbortSignal | undefined)[]> {
-  const seen = new Map<string, (AbortSignal | undefined)[]>();
-  for (const op of ['getChildren', 'getData', 'exists', 'sync'] as const) {
-    const original = client[op].bind(client) as (
-      path: string,
-      options?: { signal?: AbortSignal },
-    ) => Promise<unknown>;
-    (client as unknown as Record<string, unknown>)[op] = (
-      path: string,
-      options?: { signal?: AbortSignal },
-    ) => {
-      seen.set(op, [...(seen.get(op) ?? []), options?.signal]);
-      return original(path, options);
-    };
-  }
-  return seen;
-}
 
 describe('Semaphore lease create whose reply was lost (scripted client)', () => {
   it("not applied: creates again under a fresh prefix, and never touches another holder's lease", async () => {
@@ -52,7 +34,7 @@ describe('Semaphore lease create whose reply was lost (scripted client)', () => 
     await a.create2('/sem/leases');
     server.fail({ op: 'create2', path: LEASES, code: 'CONNECTIONLOSS', applied: true });
     const signal = new AbortController().signal;
-    const seen = recordingSignals(a);
+    const seen = recordSignals(a, ['getChildren', 'getData', 'exists', 'sync']);
     const lease = await new Semaphore(a, '/sem', 1).acquire({ signal });
     expect(leaseNodes(server)).toEqual([lease.path.slice('/sem/leases/'.length)]);
     expect(server.nodes.get(lease.path)?.stat.ephemeralOwner).toBe(a.sessionId);
