@@ -4,8 +4,7 @@
 import { Client } from '../../src/client/client.js';
 import { runScript } from './differential.js';
 import { installEnvironment, Rng, Scheduler } from './env.js';
-import { Ensemble } from './model/ensemble.js';
-import { SimNetwork } from './net.js';
+import { oneMemberWorld } from './one-member.js';
 
 const args = new Map<string, string>();
 for (let i = 2; i < process.argv.length; i += 2) args.set(process.argv[i]!, process.argv[i + 1]!);
@@ -18,26 +17,7 @@ const tickTime = Number(args.get('--tick') ?? 2000);
 const sched = new Scheduler();
 const rng = new Rng(seed ^ 0x5eed);
 const env = installEnvironment(sched, rng.fork(), 1_700_000_000_000);
-const ensemble = new Ensemble(
-  sched,
-  rng.fork(),
-  {
-    members: 1,
-    tickTime,
-    maxBuffer: 1_048_575,
-    followerLag: () => 0,
-    forwardLag: () => 0,
-    // The real server's container sweep runs once a minute; a script is over long before.
-    containerSweep: 10 * 60_000,
-  },
-  () => {},
-  () => {},
-);
-const net = new SimNetwork(
-  sched,
-  rng.fork(),
-  new Map([[ensemble.members[0]!.host, ensemble.members[0]!]]),
-);
+const { ensemble, net } = oneMemberWorld(sched, rng, tickTime);
 let done = false;
 let log: string[] = [];
 let failure: unknown = null;

@@ -9,8 +9,9 @@ import { type Lease, Mutex } from '../../../src/locks/index.js';
 import { OpCode } from '../../../src/protocol/ops.js';
 import type { Connection, Transport } from '../../../src/session/transport.js';
 import { type Installed, installEnvironment, Rng, Scheduler } from '../../sim/env.js';
-import { Ensemble } from '../../sim/model/ensemble.js';
-import { SimNetwork } from '../../sim/net.js';
+import type { Ensemble } from '../../sim/model/ensemble.js';
+import type { SimNetwork } from '../../sim/net.js';
+import { oneMemberWorld } from '../../sim/one-member.js';
 
 /** One request a client sent, as read from its bytes on the wire. */
 export interface SentRequest {
@@ -48,23 +49,10 @@ export class ModelWorld {
   constructor(seed = 1) {
     const rng = new Rng(seed);
     this.env = installEnvironment(this.sched, rng.fork(), 1_700_000_000_000);
-    this.ensemble = new Ensemble(
-      this.sched,
-      rng.fork(),
-      {
-        members: 1,
-        tickTime: 2000,
-        maxBuffer: 1_048_575,
-        followerLag: () => 0,
-        forwardLag: () => 0,
-        containerSweep: 10 * 60_000,
-      },
-      () => {},
-      () => {},
-    );
-    const member = this.ensemble.members[0]!;
-    this.host = member.host;
-    this.net = new SimNetwork(this.sched, rng.fork(), new Map([[member.host, member]]));
+    const { ensemble, net, host } = oneMemberWorld(this.sched, rng);
+    this.ensemble = ensemble;
+    this.host = host;
+    this.net = net;
     this.net.spikeChance = 0;
   }
 
