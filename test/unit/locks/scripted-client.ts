@@ -17,6 +17,7 @@ import {
   ZooKeeperError,
 } from '../../../src/index.js';
 import type { ElectionClient, RevokeClient } from '../../../src/locks/index.js';
+import { abortable } from '../../../src/locks/wait.js';
 
 export type Op = 'create2' | 'delete' | 'exists' | 'getData' | 'getChildren' | 'sync' | 'setData';
 
@@ -402,7 +403,7 @@ export class ScriptedClient implements ElectionClient, RevokeClient {
       this.server.watch('children', path, options.watch, this.sessionId);
       return this.server.children(path);
     });
-    return this.abortable ? givenUpOnAbort(listing, options.signal) : listing;
+    return this.abortable ? abortable(listing, options.signal) : listing;
   }
 
   /**
@@ -452,24 +453,4 @@ export class ScriptedClient implements ElectionClient, RevokeClient {
     }
     return this.server.serve(this.sessionId, op, path, watch, run, mode);
   }
-}
-
-/** `request`, or the signal's reason once `signal` aborts first (the outcome is then ignored). */
-function givenUpOnAbort<T>(request: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
-  if (!signal) return request;
-  if (signal.aborted) return Promise.reject(signal.reason);
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason);
-    signal.addEventListener('abort', onAbort, { once: true });
-    request.then(
-      (value) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(error);
-      },
-    );
-  });
 }
