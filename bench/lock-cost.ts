@@ -9,6 +9,7 @@
  *   npx tsx bench/lock-cost.ts --sessions 16 --runs 9 --acquisitions 20000
  *   npx tsx bench/lock-cost.ts --subscribe            # with no-op telemetry subscribers attached
  *   npx tsx bench/lock-cost.ts --pipelined 256        # also pipelined getData, 256 in flight
+ *   npx tsx bench/lock-cost.ts --sessions 256 --per-path 4   # 64 paths, 4 sessions on each
  *
  * Under tsx every closure pays esbuild's keepNames helper; for the figures users would see, run
  * an esbuild bundle of this file with plain node (bench/README.md).
@@ -30,6 +31,7 @@ const { values } = parseArgs({
     acquisitions: { type: 'string', default: '20000' },
     subscribe: { type: 'boolean', default: false },
     pipelined: { type: 'string', default: '0' },
+    'per-path': { type: 'string', default: '0' },
   },
 });
 
@@ -61,7 +63,12 @@ async function measure(locks: readonly Mutex[], count: number): Promise<number> 
   return (used.user + used.system) / count;
 }
 
-async function run(sessions: number, runs: number, acquisitions: number): Promise<void> {
+async function run(
+  sessions: number,
+  perPath: number,
+  runs: number,
+  acquisitions: number,
+): Promise<void> {
   const server = new InMemoryZooKeeper();
   const clients: Client[] = await Promise.all(
     Array.from({ length: sessions }, () =>
@@ -69,14 +76,20 @@ async function run(sessions: number, runs: number, acquisitions: number): Promis
     ),
   );
   try {
-    const locks = clients.map((client) => new Mutex(client, `/lock-cost/x${sessions}`));
+    // One path for all, or `perPath` sessions on each path (the many-paths benchmark's layout).
+    const locks = clients.map((client, i) =>
+      perPath > 0
+        ? new Mutex(client, `/lock-cost/x${sessions}-by-${perPath}/${Math.floor(i / perPath)}`)
+        : new Mutex(client, `/lock-cost/x${sessions}`),
+    );
+    const shape = perPath > 0 ? `x${sessions} (${perPath} per path)` : `x${sessions}`;
     await measure(locks, Math.max(2000, acquisitions / 4)); // warm-up
     const figures: number[] = [];
     for (let i = 0; i < runs; i++) figures.push(await measure(locks, acquisitions));
     figures.sort((a, b) => a - b);
     const median = figures[Math.floor(figures.length / 2)]!;
     console.log(
-      `mutex x${sessions}: ${median.toFixed(1)} µs CPU per acquisition (median of ${runs}; lowest ${figures[0]!.toFixed(1)})`,
+      `mutex ${shape}: ${median.toFixed(1)} µs CPU per acquisition (median of ${runs}; lowest ${figures[0]!.toFixed(1)})`,
     );
   } finally {
     await Promise.all(clients.map((client) => client.close()));
@@ -112,7 +125,7 @@ async function runPipelined(inFlight: number, runs: number, requests: number): P
 }
 
 for (const sessions of values.sessions.split(',').map(Number)) {
-  await run(sessions, Number(values.runs), Number(values.acquisitions));
+  await run(sessions, Number(values['per-path']), Number(values.runs), Number(values.acquisitions));
 }
 if (Number(values.pipelined) > 0) {
   await runPipelined(

@@ -3,14 +3,6 @@
 import type { WatchedEvent } from '../client/types.js';
 import type { LockClient } from './types.js';
 
-interface Shared {
-  /** The closure registered with the client: it wakes every current waiter. */
-  readonly watcher: (event: WatchedEvent) => void;
-  readonly waiters: Set<(event: WatchedEvent) => void>;
-  /** A read with this watcher succeeded: the client holds the closure until the node changes. */
-  armed: boolean;
-}
-
 /** One wait's place among the waiters of a shared watcher. */
 export interface WatcherMembership {
   /** The closure to pass as the read's `watch`. */
@@ -25,7 +17,7 @@ export interface WatcherMembership {
 }
 
 /** Per client: what is watched (`<kind>:<path>`) and its shared watcher. */
-const byClient = new WeakMap<LockClient, Map<string, Shared>>();
+const byClient = new WeakMap<LockClient, Map<string, SharedWatcher>>();
 
 /**
  * The watcher to register for `key` (the kind of watch and the path, see {@link dataWatchKey}),
@@ -49,38 +41,65 @@ export function joinWatcher(
   }
   let shared = watched.get(key);
   if (!shared) {
-    const waiters = new Set<(event: WatchedEvent) => void>();
-    const entry: Shared = {
-      waiters,
-      armed: false,
-      watcher: (event) => {
-        // The client has dropped this one-shot watcher: a later wait registers afresh.
-        if (watched.get(key) === entry) watched.delete(key);
-        const woken = [...waiters];
-        waiters.clear();
-        for (const waiter of woken) waiter(event);
-      },
-    };
-    shared = entry;
+    shared = new SharedWatcher(watched, key);
     watched.set(key, shared);
   }
-  const entry = shared;
-  entry.waiters.add(wake);
-  return {
-    watcher: entry.watcher,
-    armed: () => {
-      entry.armed = true;
-      // A read that was given up on came back and set the watch: share the closure again.
-      if (!watched.has(key)) watched.set(key, entry);
-    },
-    leave: () => {
-      entry.waiters.delete(wake);
-      // No read set the watch (the node was gone, the link broke, the wait was given up): the
-      // client holds no closure, so neither must the map, or every such wait would leave one.
-      if (entry.waiters.size === 0 && !entry.armed && watched.get(key) === entry)
-        watched.delete(key);
-    },
-  };
+  shared.waiters.add(wake);
+  return new Membership(shared, wake);
+}
+
+type Wake = (event: WatchedEvent) => void;
+
+// Classes rather than closures: a wait joins and leaves once per acquisition of a contended lock,
+// and an object with methods costs less than an object holding two closures and their context.
+
+/** The one closure registered with the client for a watched node, and the waits it wakes. */
+class SharedWatcher {
+  readonly waiters = new Set<Wake>();
+  /** A read with this watcher succeeded: the client holds the closure until the node changes. */
+  armed = false;
+  /** The closure registered with the client: it wakes every current waiter. */
+  readonly watcher = (event: WatchedEvent): void => this.fire(event);
+
+  constructor(
+    readonly watched: Map<string, SharedWatcher>,
+    readonly key: string,
+  ) {}
+
+  private fire(event: WatchedEvent): void {
+    // The client has dropped this one-shot watcher: a later wait registers afresh.
+    if (this.watched.get(this.key) === this) this.watched.delete(this.key);
+    const woken = [...this.waiters];
+    this.waiters.clear();
+    for (const waiter of woken) waiter(event);
+  }
+}
+
+class Membership implements WatcherMembership {
+  constructor(
+    private readonly shared: SharedWatcher,
+    private readonly wake: Wake,
+  ) {}
+
+  get watcher(): Wake {
+    return this.shared.watcher;
+  }
+
+  armed(): void {
+    const { shared } = this;
+    shared.armed = true;
+    // A read that was given up on came back and set the watch: share the closure again.
+    if (!shared.watched.has(shared.key)) shared.watched.set(shared.key, shared);
+  }
+
+  leave(): void {
+    const { shared } = this;
+    shared.waiters.delete(this.wake);
+    // No read set the watch (the node was gone, the link broke, the wait was given up): the
+    // client holds no closure, so neither must the map, or every such wait would leave one.
+    if (shared.waiters.size === 0 && !shared.armed && shared.watched.get(shared.key) === shared)
+      shared.watched.delete(shared.key);
+  }
 }
 
 /**

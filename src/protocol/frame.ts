@@ -80,7 +80,9 @@ export class FrameDecoder {
     while (chunk.length - pos >= 4) {
       const len = this.checkedLength(chunk, pos);
       if (chunk.length - pos - 4 < len) break;
-      const frame = chunk.subarray(pos + 4, pos + 4 + len);
+      // A view made with the constructor: subarray() asks the chunk for its species on every
+      // call, a slower path, and this runs for every frame.
+      const frame = new Uint8Array(chunk.buffer, chunk.byteOffset + pos + 4, len);
       pos += 4 + len;
       onFrame(frame);
     }

@@ -16,14 +16,20 @@ const decoder = new TextDecoder('utf-8');
  */
 const BULK_STRINGS_MAX = 4096;
 
+/** The big-endian int32 at `at` (the caller checked that four bytes are there). */
+function int32At(bytes: Uint8Array, at: number): number {
+  return (bytes[at]! << 24) | (bytes[at + 1]! << 16) | (bytes[at + 2]! << 8) | bytes[at + 3]!;
+}
+
+// Integers are read off the bytes rather than through a DataView: a reader is made for every
+// frame, and a DataView's construction is a call into the runtime that cost about as much as
+// reading the whole reply header.
 export class Reader {
   private readonly bytes: Uint8Array;
-  private readonly view: DataView;
   private pos = 0;
 
   constructor(bytes: Uint8Array) {
     this.bytes = bytes;
-    this.view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   }
 
   get offset(): number {
@@ -36,16 +42,18 @@ export class Reader {
 
   int(): number {
     this.need(4, 'int');
-    const v = this.view.getInt32(this.pos);
+    const v = int32At(this.bytes, this.pos);
     this.pos += 4;
     return v;
   }
 
   long(): bigint {
     this.need(8, 'long');
-    const v = this.view.getBigInt64(this.pos);
+    const high = int32At(this.bytes, this.pos);
+    const low = int32At(this.bytes, this.pos + 4) >>> 0;
     this.pos += 8;
-    return v;
+    // A negative high word keeps its sign: BigInt's | is two's complement at any width.
+    return (BigInt(high) << 32n) | BigInt(low);
   }
 
   /** Any non-zero byte is true, as in Java's BinaryInputArchive. */
@@ -100,7 +108,7 @@ export class Reader {
       const text = decoder.decode(this.bytes.subarray(start, end));
       if (text.length === end - start) {
         for (let at = start, i = 0; i < count; i++) {
-          const len = this.view.getInt32(at);
+          const len = int32At(this.bytes, at);
           at += 4;
           if (len <= 0) {
             items.push('');

@@ -24,7 +24,8 @@ export function pooledBuffer(size: number): Uint8Array {
     slab = new Uint8Array(SLAB_SIZE);
     used = 0;
   }
-  const out = slab.subarray(used, used + size);
+  // The constructor rather than subarray(), which looks up the species on every call.
+  const out = new Uint8Array(slab.buffer, used, size);
   // The next one starts 8-byte aligned.
   used += (size + 7) & ~7;
   return out;

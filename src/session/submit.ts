@@ -72,13 +72,14 @@ export interface SubmitRoute {
  * at thousands of requests per second their garbage was a visible share of the client's CPU.
  */
 class Submitted<Res, Out> implements PendingRequest {
+  /** The request is its own outbox item (see {@link request}): no second object per request. */
+  readonly kind = 'request' as const;
   abandoned = false;
   private settled = false;
   /** The requestTimeout timer, when there is one. */
   timer: unknown = null;
   /** The signal's abort listener, when there is a signal. */
   onAbort: (() => void) | undefined;
-  readonly item: Outbound;
   /** The request's telemetry context, when someone listens to requests. */
   trace: RequestMessage | undefined = undefined;
 
@@ -93,12 +94,15 @@ class Submitted<Res, Out> implements PendingRequest {
     private readonly signal: AbortSignal | undefined,
     private readonly resolve: (value: Out) => void,
     private readonly reject: (error: Error) => void,
-    frame: Uint8Array,
+    readonly frame: Uint8Array,
     private readonly shape: ((reply: Res) => Out) | undefined,
     private readonly sink: CallSink | undefined = undefined,
     private readonly step = 0,
-  ) {
-    this.item = { kind: 'request', frame, request: this };
+  ) {}
+
+  /** As an outbox item ({@link Outbound}): the request it carries is itself. */
+  get request(): this {
+    return this;
   }
 
   read(reader: Reader): unknown {
@@ -137,7 +141,7 @@ class Submitted<Res, Out> implements PendingRequest {
    * reply must still be consumed in order, so it stays pending, abandoned.
    */
   giveUp(reason: unknown): void {
-    if (!this.route.outbox.remove(this.item)) this.abandoned = true;
+    if (!this.route.outbox.remove(this)) this.abandoned = true;
     this.settle(reason instanceof Error ? reason : new Error(String(reason)));
   }
 }
@@ -272,7 +276,7 @@ function enqueue<Res, Out>(
     request.onAbort = onAbort;
     signal.addEventListener('abort', onAbort, { once: true });
   }
-  outbox.push(request.item);
+  outbox.push(request);
 }
 
 /**

@@ -32,15 +32,31 @@ export interface WatchPaths {
 
 function addTo<T>(map: Map<string, Set<T>>, path: string, item: T): void {
   const set = map.get(path);
-  if (set) set.add(item);
-  else map.set(path, new Set([item]));
+  if (set) {
+    set.add(item);
+    return;
+  }
+  const made = new Set<T>();
+  made.add(item);
+  map.set(path, made);
 }
 
-function takeFrom<T>(map: Map<string, Set<T>>, path: string, into: Set<T>): void {
+/**
+ * Removes `path`'s set from `map` and merges it into `into`. The first set found is handed back
+ * as it is (the map no longer holds it), so a notification with one kind of watcher, nearly
+ * every one, costs no new set.
+ */
+function takeFrom<T>(
+  map: Map<string, Set<T>>,
+  path: string,
+  into: Set<T> | undefined,
+): Set<T> | undefined {
   const set = map.get(path);
-  if (!set) return;
+  if (!set) return into;
   map.delete(path);
+  if (!into) return set;
   for (const item of set) into.add(item);
+  return into;
 }
 
 function ancestorsAndSelf(path: string): string[] {
@@ -150,41 +166,46 @@ export class WatchRegistry {
    * watchers and listeners it reached.
    */
   dispatch(type: EventType, path: string): number {
-    const watchers = new Set<Watcher>();
-    const listeners = new Set<PersistentListener>();
-    const persistentHere = this.persistent.get(path);
-    const addRecursive = () => {
-      // Most clients have no recursive watch: then there are no ancestors to look up.
-      if (this.recursive.size === 0) return;
-      for (const ancestor of ancestorsAndSelf(path)) {
-        const set = this.recursive.get(ancestor);
-        if (set) for (const l of set) listeners.add(l);
-      }
-    };
+    const { data, exist, child } = this.oneShot;
+    let watchers: Set<Watcher> | undefined;
+    let recursiveToo = false;
     switch (type) {
       case 'NodeCreated':
       case 'NodeDataChanged':
-        takeFrom(this.oneShot.data, path, watchers);
-        takeFrom(this.oneShot.exist, path, watchers);
-        addRecursive();
+        watchers = takeFrom(exist, path, takeFrom(data, path, watchers));
+        recursiveToo = true;
         break;
       case 'NodeChildrenChanged':
-        takeFrom(this.oneShot.child, path, watchers);
+        watchers = takeFrom(child, path, watchers);
         break;
       case 'NodeDeleted':
-        takeFrom(this.oneShot.data, path, watchers);
-        takeFrom(this.oneShot.exist, path, watchers);
-        takeFrom(this.oneShot.child, path, watchers);
-        addRecursive();
+        watchers = takeFrom(child, path, takeFrom(exist, path, takeFrom(data, path, watchers)));
+        recursiveToo = true;
         break;
       default:
         return 0;
     }
-    if (persistentHere) for (const l of persistentHere) listeners.add(l);
+    const listeners = this.listenersOf(path, recursiveToo);
+    if (!watchers && !listeners) return 0;
     const event: WatchedEvent = { type, path };
-    for (const watcher of watchers) safeCall(() => watcher(event));
-    for (const listener of listeners) safeCall(() => listener.event(event));
-    return watchers.size + listeners.size;
+    if (watchers) for (const watcher of watchers) deliver(watcher, event);
+    if (listeners) for (const listener of listeners) tell(listener, event);
+    return (watchers?.size ?? 0) + (listeners?.size ?? 0);
+  }
+
+  /** The persistent listeners on `path`, and with `recursiveToo` the recursive ones above it. */
+  private listenersOf(path: string, recursiveToo: boolean): Set<PersistentListener> | undefined {
+    const here = this.persistent.get(path);
+    // Most clients have no recursive watch: then there are no ancestors to look up.
+    // A copy: a listener added while this event is delivered must not receive it.
+    if (!recursiveToo || this.recursive.size === 0) return here && new Set(here);
+    const listeners = new Set<PersistentListener>();
+    for (const ancestor of ancestorsAndSelf(path)) {
+      const set = this.recursive.get(ancestor);
+      if (set) for (const l of set) listeners.add(l);
+    }
+    if (here) for (const l of here) listeners.add(l);
+    return listeners;
   }
 
   /** Delivers a notification for the configuration node to getConfig's watchers. */
@@ -272,9 +293,30 @@ function safeCall(fn: () => void): void {
   try {
     fn();
   } catch (error) {
-    // A user's watcher threw: surface it without breaking the read loop that delivers replies.
-    queueMicrotask(() => {
-      throw error;
-    });
+    rethrowLater(error);
   }
+}
+
+// The two deliveries of every notification, without a closure per watcher as safeCall needs.
+function deliver(watcher: Watcher, event: WatchedEvent): void {
+  try {
+    watcher(event);
+  } catch (error) {
+    rethrowLater(error);
+  }
+}
+
+function tell(listener: PersistentListener, event: WatchedEvent): void {
+  try {
+    listener.event(event);
+  } catch (error) {
+    rethrowLater(error);
+  }
+}
+
+/** A user's watcher threw: surface it without breaking the read loop that delivers replies. */
+function rethrowLater(error: unknown): void {
+  queueMicrotask(() => {
+    throw error;
+  });
 }

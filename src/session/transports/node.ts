@@ -47,10 +47,10 @@ class NodeConnection implements Connection {
 
   constructor(private readonly socket: net.Socket) {
     socket.setNoDelay(true);
-    // Plain Uint8Array views (no copy): decoded data handed to users should not be a Buffer.
-    socket.on('data', (chunk: Uint8Array) =>
-      this.chunks.push(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength)),
-    );
+    // The Buffers go to the frame decoder as they are: the frames it cuts from them are plain
+    // Uint8Array views (made with the Uint8Array constructor), so decoded data handed to users
+    // is never a Buffer, and no view per chunk is made here.
+    socket.on('data', (chunk: Uint8Array) => this.chunks.push(chunk));
     this.closed = new Promise((resolve) => {
       socket.once('close', () => {
         this.chunks.end();

@@ -25,6 +25,21 @@ describe('operations against a real server', () => {
     expect(await zk.exists('/a')).toBeNull();
   });
 
+  it('hands data back as plain Uint8Arrays, never Node Buffers, small or spanning chunks', async () => {
+    const { zk } = await chrooted();
+    // 600 KB arrives in many socket chunks: the frame is assembled from them.
+    const big = new Uint8Array(600_000).map((_, i) => i % 251);
+    await zk.create('/small', 'tiny');
+    await zk.create('/big', big);
+    const [small, large] = await Promise.all([zk.getData('/small'), zk.getData('/big')]);
+    for (const { data } of [small, large]) {
+      expect(Object.getPrototypeOf(data)).toBe(Uint8Array.prototype);
+      expect(Buffer.isBuffer(data)).toBe(false);
+    }
+    expect(text(small.data)).toBe('tiny');
+    expect(large.data).toEqual(big);
+  });
+
   it('reports server errors with the Java code name, the path and the operation', async () => {
     const { zk } = await chrooted();
     const missing = await rejection(zk.getData('/missing'));

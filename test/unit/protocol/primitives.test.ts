@@ -99,7 +99,9 @@ describe('frame()', () => {
 describe('Reader', () => {
   it('round-trips every primitive', () => {
     const longs = [0n, 1n, -1n, 2n ** 53n + 1n, -(2n ** 63n), 2n ** 63n - 1n, -123456789012345n];
-    const ints = [0, 1, -1, 0x7fffffff, -0x80000000, 4000];
+    // Words with their top bit set, in either half (the reader assembles a long from two).
+    longs.push(0x80000000n, 0xffffffffn, -0x80000000n, 0x7fffffff80000000n, -0x7fffffff7fffffffn);
+    const ints = [0, 1, -1, 0x7fffffff, -0x80000000, 4000, -0x7f000001];
     const w = new Writer(8);
     for (const v of ints) w.int(v);
     for (const v of longs) w.long(v);
