@@ -26,6 +26,35 @@ describe('WatchRegistry', () => {
     expect(r.events).toEqual([{ type: 'NodeDataChanged', path: '/a' }]);
   });
 
+  it('a watcher or listener added while an event is delivered hears only later events', () => {
+    const reg = new WatchRegistry();
+    const late = recorder();
+    const lateListener = listener();
+    const seen: string[] = [];
+    // Each re-registers on the same path, as a watch loop does, and adds a newcomer.
+    const again = (e: WatchedEvent) => {
+      seen.push(`watcher ${e.type}`);
+      reg.add('data', '/a', late.watcher);
+    };
+    const first: PersistentListener = {
+      event: (e) => {
+        seen.push(`listener ${e.type}`);
+        reg.addPersistent('/a', false, lateListener.l);
+      },
+      end: () => {},
+    };
+    reg.add('data', '/a', again);
+    reg.add('exist', '/a', again);
+    reg.addPersistent('/a', false, first);
+    expect(reg.dispatch('NodeDataChanged', '/a')).toBe(2);
+    expect(seen).toEqual(['watcher NodeDataChanged', 'listener NodeDataChanged']);
+    expect(late.events).toEqual([]);
+    expect(lateListener.events).toEqual([]);
+    expect(reg.dispatch('NodeDeleted', '/a')).toBe(3);
+    expect(late.events).toEqual([{ type: 'NodeDeleted', path: '/a' }]);
+    expect(lateListener.events).toEqual([{ type: 'NodeDeleted', path: '/a' }]);
+  });
+
   it('routes each event type to the right kinds (Java rules)', () => {
     const reg = new WatchRegistry();
     const data = recorder();
