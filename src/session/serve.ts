@@ -40,23 +40,25 @@ export async function serveConnection(
   connection.write(route.connectRequest());
   try {
     let refused = false;
+    // One frame handler per connection, not one closure per chunk.
+    const onFrame = (frame: Uint8Array): void => {
+      if (refused) return;
+      if (established) {
+        route.reply(frame);
+        return;
+      }
+      handshakeDone();
+      if (!route.handshake(frame, connection, host)) {
+        refused = true;
+        return;
+      }
+      established = true;
+      route.established(connection, host);
+    };
     await eachChunk(connection.chunks, (chunk) => {
       // Frames are handled as they are decoded, so that the replies ahead of an oversized one
       // in the same chunk are delivered before the oversized length ends the stream.
-      decoder.decode(chunk, (frame) => {
-        if (refused) return;
-        if (established) {
-          route.reply(frame);
-          return;
-        }
-        handshakeDone();
-        if (!route.handshake(frame, connection, host)) {
-          refused = true;
-          return;
-        }
-        established = true;
-        route.established(connection, host);
-      });
+      decoder.decode(chunk, onFrame);
       return !refused;
     });
     if (refused) return false;
