@@ -6,7 +6,8 @@ import type { Client } from '../../src/client/client.js';
 import type { Lease, LockClient, LockOptions } from '../../src/locks/index.js';
 import { Mutex, ReadWriteLock, Semaphore } from '../../src/locks/index.js';
 import { holdUntil, LeaseLedger, type LedgerEntry } from './leases.js';
-import { checkWatchEvent, type WatchRecord, type World } from './world.js';
+import { checkWatchEvent } from './watch-audit.js';
+import type { WatchRecord, World } from './world.js';
 
 export interface ProcessContext {
   world: World;
