@@ -27,7 +27,7 @@ import {
   WatcherEvent,
 } from './records.js';
 import * as rec from './requests.js';
-import { pooledCopy } from './slab.js';
+import { pooledBuffer } from './slab.js';
 import { frame, Writer } from './writer.js';
 
 /** One operation's client side: its opcode, how its request is written and its reply read. */
@@ -142,7 +142,8 @@ export function encodeRequest<Req>(xid: number, codec: Codec<Req, unknown>, req:
   scratch.int(0).int(xid).int(codec.code);
   codec.write(scratch, req);
   scratch.patchInt(0, scratch.length - 4);
-  const bytes = pooledCopy(scratch.finish());
+  const bytes = pooledBuffer(scratch.length);
+  scratch.copyInto(bytes);
   // A huge request (1 MB of data) must not pin that much memory for the process's life.
   if (scratch.capacity > SCRATCH_KEEP) scratch.shrink(4096);
   return bytes;

@@ -10,13 +10,6 @@ const POOLED_MAX = 1024;
 let slab = new Uint8Array(SLAB_SIZE);
 let used = 0;
 
-/** A copy of `bytes`; a small one is a view into a shared slab, not a buffer of its own. */
-export function pooledCopy(bytes: Uint8Array): Uint8Array {
-  const out = pooledBuffer(bytes.length);
-  out.set(bytes);
-  return out;
-}
-
 /** `size` bytes to fill (their content is undefined); small ones are carved from a shared slab. */
 export function pooledBuffer(size: number): Uint8Array {
   if (size > POOLED_MAX) return new Uint8Array(size);

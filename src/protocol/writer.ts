@@ -27,6 +27,9 @@ function writeAscii(v: string, bytes: Uint8Array, at: number): number {
   return v.length;
 }
 
+/** Frames up to this size are copied out by a loop (see {@link Writer.copyInto}). */
+const COPY_LOOP_MAX = 256;
+
 const INT_MIN = -0x8000_0000;
 const INT_MAX = 0x7fff_ffff;
 const LONG_MIN = -(1n << 63n);
@@ -63,6 +66,21 @@ export class Writer {
   /** A copy of the written bytes, exactly sized (the buffer stays reusable). */
   copy(): Uint8Array {
     return this.bytes.slice(0, this.pos);
+  }
+
+  /**
+   * Copies the written bytes to the start of `target` (at least {@link length} long). Unlike
+   * `target.set(finish())`, a short frame (every request a lock makes) costs no view: it is copied
+   * by a plain loop.
+   */
+  copyInto(target: Uint8Array): void {
+    const n = this.pos;
+    if (n > COPY_LOOP_MAX) {
+      target.set(this.bytes.subarray(0, n));
+      return;
+    }
+    const bytes = this.bytes;
+    for (let i = 0; i < n; i++) target[i] = bytes[i]!;
   }
 
   /** Bytes written so far. */

@@ -96,6 +96,19 @@ describe('frame()', () => {
   });
 });
 
+describe('Writer.copyInto', () => {
+  it('copies exactly the written bytes, by loop or by set, leaving the rest of the target', () => {
+    for (const size of [0, 1, 255, 256, 257, 5000]) {
+      const w = new Writer(8);
+      for (let i = 0; i < size; i++) w.bool(i % 3 !== 0);
+      const target = new Uint8Array(size + 4).fill(7);
+      w.copyInto(target);
+      expect([...target.subarray(0, size)]).toEqual([...w.finish()]);
+      expect([...target.subarray(size)]).toEqual([7, 7, 7, 7]);
+    }
+  });
+});
+
 describe('Reader', () => {
   it('round-trips every primitive', () => {
     const longs = [0n, 1n, -1n, 2n ** 53n + 1n, -(2n ** 63n), 2n ** 63n - 1n, -123456789012345n];
