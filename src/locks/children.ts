@@ -3,7 +3,7 @@
 // watch) becomes a string: a queue of 1,024 contenders would otherwise cost 1,024 strings per
 // listing, two listings per contended acquisition. The rare steps (past the sequence limit, a
 // create whose reply was lost) ask for the names, which are then decoded once.
-import { Reader } from '../protocol/reader.js';
+import { int32At, Reader } from '../protocol/reader.js';
 import { SEQUENCE_LIMIT } from './contenders.js';
 import {
   INT32_MAX,
@@ -128,8 +128,7 @@ export class EncodedChildren {
 
   /** The big-endian int32 at `at` (read by hand: a DataView per listing costs an object). */
   private int(at: number): number {
-    const b = this.bytes;
-    return (b[at]! << 24) | (b[at + 1]! << 16) | (b[at + 2]! << 8) | b[at + 3]!;
+    return int32At(this.bytes, at);
   }
 
   /** Reads a getChildren reply's names, checked as `Reader.strings` checks them, not decoded. */

@@ -16,8 +16,12 @@ const decoder = new TextDecoder('utf-8');
  */
 const BULK_STRINGS_MAX = 4096;
 
-/** The big-endian int32 at `at` (the caller checked that four bytes are there). */
-function int32At(bytes: Uint8Array, at: number): number {
+/**
+ * The big-endian int32 at `at` (the caller checked that four bytes are there). Shared with the
+ * lock engine's listing view; not part of the package's API.
+ * @internal
+ */
+export function int32At(bytes: Uint8Array, at: number): number {
   return (bytes[at]! << 24) | (bytes[at + 1]! << 16) | (bytes[at + 2]! << 8) | bytes[at + 3]!;
 }
 
