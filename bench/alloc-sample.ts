@@ -57,14 +57,17 @@ async function report(): Promise<void> {
   const result = JSON.parse(written.join('')) as { acquisitions: number };
   const bySite = new Map<string, number>();
   let total = 0;
-  const walk = (node: SamplingNode): void => {
+  // A built-in (Map, Set, a typed array's constructor) has no script of its own: it is named with
+  // the nearest caller that has one, which says whose Map it is.
+  const walk = (node: SamplingNode, caller: string): void => {
     const { functionName, url, lineNumber } = node.callFrame;
-    const site = `${functionName || '(anonymous)'} ${url.split('/').pop()}:${lineNumber + 1}`;
+    const own = `${functionName || '(anonymous)'} ${url.split('/').pop()}:${lineNumber + 1}`;
+    const site = url === '' && caller !== '' ? `${functionName} <- ${caller}` : own;
     total += node.selfSize;
     if (node.selfSize > 0) bySite.set(site, (bySite.get(site) ?? 0) + node.selfSize);
-    for (const child of node.children) walk(child);
+    for (const child of node.children) walk(child, url === '' ? caller : own);
   };
-  walk(profile.head as SamplingNode);
+  walk(profile.head as SamplingNode, '');
   const per = (bytes: number) => Math.round(bytes / result.acquisitions);
   const log = (line: string) => write(`${line}\n`);
   log(`${result.acquisitions} acquisitions, ${per(total)} bytes allocated per acquisition`);

@@ -17,12 +17,19 @@ export class WatchCounter {
   events = 0;
   /** Of which: about a node the receiving session holds or has just released. */
   ownNodeEvents = 0;
-  /** Lock nodes each session (by id) holds, or has just released: see the probe's leaseAcquire. */
-  private readonly heldBy = new Map<bigint, Set<string>>();
+  /**
+   * The sessions (by id) that hold each lock node, or have just released it: see the probe's
+   * leaseAcquire. Keyed by the node's path, whose hash a string caches, where a session id, a
+   * bigint, is hashed afresh on every lookup; a sequential node has one holder, the exclusive
+   * lock's one node one at a time (and the one that has just released it).
+   */
+  private readonly holders = new Map<string, bigint[]>();
   private readonly listener = (message: unknown): void => {
     const event = message as WatchEventMessage;
     this.events += event.delivered;
-    if (this.heldBy.get(event.sessionId)?.has(event.path)) this.ownNodeEvents += event.delivered;
+    if (this.holders.get(event.path)?.includes(event.sessionId)) {
+      this.ownNodeEvents += event.delivered;
+    }
   };
 
   /** Starts counting every session's watch events in this process. */
@@ -36,16 +43,17 @@ export class WatchCounter {
 
   /** The session of `client` was granted node `path`. */
   holds(client: Client, path: string): void {
-    let held = this.heldBy.get(client.sessionId);
-    if (held === undefined) {
-      held = new Set();
-      this.heldBy.set(client.sessionId, held);
-    }
-    held.add(path);
+    const ids = this.holders.get(path);
+    if (ids === undefined) this.holders.set(path, [client.sessionId]);
+    else ids.push(client.sessionId);
   }
 
-  /** Events on `path` are no longer about a node of this session's. */
+  /** Events on `path` are no longer about a node of the session of `client`. */
   forgets(client: Client, path: string): void {
-    this.heldBy.get(client.sessionId)?.delete(path);
+    const ids = this.holders.get(path);
+    if (ids === undefined) return;
+    const at = ids.indexOf(client.sessionId);
+    if (at >= 0) ids.splice(at, 1);
+    if (ids.length === 0) this.holders.delete(path);
   }
 }

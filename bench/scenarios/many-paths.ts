@@ -11,7 +11,12 @@ export const MANY_PATHS = { paths: 64, sessions: 4 } as const;
 export const MANY_PATHS_CASE = `mutex ${MANY_PATHS.paths} paths x ${MANY_PATHS.sessions} sessions`;
 /** The second layout: the same 256 contenders, one per session. */
 export const MANY_SESSIONS = { paths: 64, perPath: 4 } as const;
-export const MANY_SESSIONS_CASE = `mutex ${MANY_SESSIONS.paths} paths x ${MANY_SESSIONS.perPath} (${MANY_SESSIONS.paths * MANY_SESSIONS.perPath} sessions, one contender each)`;
+
+/** The name of the one-contender-per-session layout with `paths` paths of `perPath` sessions. */
+export function manySessionsCaseName(paths: number, perPath: number): string {
+  return `mutex ${paths} paths x ${perPath} (${paths * perPath} sessions, one contender each)`;
+}
+export const MANY_SESSIONS_CASE = manySessionsCaseName(MANY_SESSIONS.paths, MANY_SESSIONS.perPath);
 
 export const FLOOR_NOTE =
   'not a library: the safe recipe on hand-built frames over a raw socket, no error handling (bench/baselines/floor.ts)';
