@@ -178,10 +178,16 @@ export class Acquisition implements CallSink {
     else this.early = early;
   }
 
-  /** A create that needed its parents made, or a retry, came after the early listing. */
+  /**
+   * Both answers of the round are in. The server applied the create before it read the listing
+   * (it answers a session's requests in order), so the listing shows our node unless someone
+   * deleted it in between; without it, or without a listing (NONODE before the parents exist),
+   * a fresh listing decides. One pass over the names: the place says whether our node is there.
+   */
   private afterEarly(early: Children | null): void {
-    if (early?.includes(this.attempt.node!.name)) this.decide(early);
-    else this.list();
+    const place = early ? placeAmong(early, this.attempt.node!.name, this.host.rule) : undefined;
+    if (place === undefined) this.list();
+    else this.decided(early!, place);
   }
 
   private onListed(error: Error | null, children: Children): void {
@@ -203,8 +209,12 @@ export class Acquisition implements CallSink {
   }
 
   private decide(children: Children): void {
+    this.decided(children, placeAmong(children, this.attempt.node!.name, this.host.rule));
+  }
+
+  /** Goes on from our `place` in `children`. */
+  private decided(children: Children, place: Place | undefined | typeof PAST_LIMIT): void {
     const node = this.attempt.node!;
-    const place = placeAmong(children, node.name, this.host.rule);
     if (place === PAST_LIMIT) {
       this.czxids ??= new Map();
       const names = namesOf(children);

@@ -42,21 +42,44 @@ function addTo<T>(map: Map<string, Set<T>>, path: string, item: T): void {
 }
 
 /**
- * Removes `path`'s set from `map` and merges it into `into`. The first set found is handed back
- * as it is (the map no longer holds it), so a notification with one kind of watcher, nearly
- * every one, costs no new set.
+ * The one-shot watchers of a path: one watcher as it is, or a set of several. Nearly every path
+ * has one (a lock's waiter, a cache's read), and a set per watch cost an allocation when it was
+ * set and another when it fired.
  */
-function takeFrom<T>(
-  map: Map<string, Set<T>>,
+type OneShotWatchers = Watcher | Set<Watcher>;
+
+function addOneShot(map: Map<string, OneShotWatchers>, path: string, watcher: Watcher): void {
+  const entry = map.get(path);
+  if (entry === undefined) map.set(path, watcher);
+  else if (typeof entry !== 'function') entry.add(watcher);
+  // A watcher set twice on one path is told once (as the Java client's sets do).
+  else if (entry !== watcher) map.set(path, new Set([entry, watcher]));
+}
+
+/**
+ * Removes `path`'s watchers from `map` and merges them with `into`. What the map held is handed
+ * back as it is when `into` is empty, so a notification with one kind of watcher, nearly every
+ * one, costs no new set.
+ */
+function takeFrom(
+  map: Map<string, OneShotWatchers>,
   path: string,
-  into: Set<T> | undefined,
-): Set<T> | undefined {
-  const set = map.get(path);
-  if (!set) return into;
+  into: OneShotWatchers | undefined,
+): OneShotWatchers | undefined {
+  const entry = map.get(path);
+  if (entry === undefined) return into;
   map.delete(path);
-  if (!into) return set;
-  for (const item of set) into.add(item);
-  return into;
+  if (into === undefined) return entry;
+  const merged = typeof into === 'function' ? new Set([into]) : into;
+  if (typeof entry === 'function') merged.add(entry);
+  else for (const watcher of entry) merged.add(watcher);
+  return merged;
+}
+
+/** Each of `watchers`, once. */
+function eachWatcher(watchers: OneShotWatchers, visit: (watcher: Watcher) => void): void {
+  if (typeof watchers === 'function') visit(watchers);
+  else for (const watcher of watchers) visit(watcher);
 }
 
 function ancestorsAndSelf(path: string): string[] {
@@ -85,7 +108,7 @@ class NoEntries extends Map<string, never> {
 const NONE: Map<string, never> = new NoEntries();
 
 export class WatchRegistry {
-  private readonly oneShot: Record<OneShotKind, Map<string, Set<Watcher>>> = {
+  private readonly oneShot: Record<OneShotKind, Map<string, OneShotWatchers>> = {
     data: NONE,
     exist: NONE,
     child: NONE,
@@ -98,7 +121,7 @@ export class WatchRegistry {
   add(kind: OneShotKind, path: string, watcher: Watcher): void {
     let map = this.oneShot[kind];
     if (map === NONE) map = this.oneShot[kind] = new Map();
-    addTo(map, path, watcher);
+    addOneShot(map, path, watcher);
   }
 
   addPersistent(path: string, recursive: boolean, listener: PersistentListener): void {
@@ -167,7 +190,7 @@ export class WatchRegistry {
    */
   dispatch(type: EventType, path: string): number {
     const { data, exist, child } = this.oneShot;
-    let watchers: Set<Watcher> | undefined;
+    let watchers: OneShotWatchers | undefined;
     let recursiveToo = false;
     switch (type) {
       case 'NodeCreated':
@@ -188,9 +211,16 @@ export class WatchRegistry {
     const listeners = this.listenersOf(path, recursiveToo);
     if (!watchers && !listeners) return 0;
     const event: WatchedEvent = { type, path };
-    if (watchers) for (const watcher of watchers) deliver(watcher, event);
+    let told = 0;
+    if (typeof watchers === 'function') {
+      deliver(watchers, event);
+      told = 1;
+    } else if (watchers) {
+      for (const watcher of watchers) deliver(watcher, event);
+      told = watchers.size;
+    }
     if (listeners) for (const listener of listeners) tell(listener, event);
-    return (watchers?.size ?? 0) + (listeners?.size ?? 0);
+    return told + (listeners?.size ?? 0);
   }
 
   /** The persistent listeners on `path`, and with `recursiveToo` the recursive ones above it. */
@@ -211,10 +241,10 @@ export class WatchRegistry {
   /** Delivers a notification for the configuration node to getConfig's watchers. */
   dispatchConfig(type: EventType): void {
     if (type !== 'NodeDataChanged' && type !== 'NodeCreated' && type !== 'NodeDeleted') return;
-    const watchers = new Set<Watcher>();
-    takeFrom(this.oneShot.data, CONFIG_WATCH_KEY, watchers);
+    const watchers = takeFrom(this.oneShot.data, CONFIG_WATCH_KEY, undefined);
+    if (watchers === undefined) return;
     const event: WatchedEvent = { type, path: CONFIG_NODE };
-    for (const watcher of watchers) safeCall(() => watcher(event));
+    eachWatcher(watchers, (watcher) => deliver(watcher, event));
   }
 
   /**
@@ -224,16 +254,19 @@ export class WatchRegistry {
   removeOneShot(path: string, kinds: readonly OneShotKind[], watcher?: Watcher): boolean {
     let removed = false;
     for (const kind of kinds) {
-      const set = this.oneShot[kind].get(path);
-      if (!set) continue;
-      const victims = watcher ? (set.has(watcher) ? [watcher] : []) : [...set];
+      const map = this.oneShot[kind];
+      const entry = map.get(path);
+      if (entry === undefined) continue;
+      const all = typeof entry === 'function' ? [entry] : [...entry];
+      const victims = watcher ? all.filter((w) => w === watcher) : all;
+      const kept = all.filter((w) => !victims.includes(w));
+      if (kept.length === 0) map.delete(path);
+      else map.set(path, kept.length === 1 ? kept[0]! : new Set(kept));
       for (const victim of victims) {
-        set.delete(victim);
         removed = true;
         const type: EventType = kind === 'child' ? 'ChildWatchRemoved' : 'DataWatchRemoved';
         safeCall(() => victim({ type, path }));
       }
-      if (set.size === 0) this.oneShot[kind].delete(path);
     }
     return removed;
   }
@@ -256,7 +289,7 @@ export class WatchRegistry {
   endOneShot(state: SessionState): void {
     const watchers = new Set<Watcher>();
     for (const map of Object.values(this.oneShot)) {
-      for (const set of map.values()) for (const w of set) watchers.add(w);
+      for (const entry of map.values()) eachWatcher(entry, (w) => watchers.add(w));
       map.clear();
     }
     for (const watcher of watchers) safeCall(() => watcher({ type: 'None', path: '', state }));

@@ -97,6 +97,54 @@ describe('WatchRegistry edges', () => {
     expect(d2.events).toHaveLength(1);
   });
 
+  it('one watcher on a path or several: each is told once, and dispatch counts them', () => {
+    const registry = new WatchRegistry();
+    const [w1, w2, w3] = [recorder(), recorder(), recorder()];
+    const deleted = (path: string) => ({ type: 'NodeDeleted', path });
+    // One.
+    registry.add('data', '/a', w1.watcher);
+    expect(registry.dispatch('NodeDeleted', '/a')).toBe(1);
+    expect(w1.events).toEqual([deleted('/a')]);
+    // Two, one of them set twice.
+    registry.add('data', '/b', w1.watcher);
+    registry.add('data', '/b', w2.watcher);
+    registry.add('data', '/b', w1.watcher);
+    expect(registry.dispatch('NodeDeleted', '/b')).toBe(2);
+    expect(w1.events).toEqual([deleted('/a'), deleted('/b')]);
+    expect(w2.events).toEqual([deleted('/b')]);
+    // The same watcher in two kinds, another in a third: merged, each told once.
+    registry.add('data', '/c', w1.watcher);
+    registry.add('exist', '/c', w1.watcher);
+    registry.add('child', '/c', w2.watcher);
+    registry.add('exist', '/c', w3.watcher);
+    expect(registry.dispatch('NodeDeleted', '/c')).toBe(3);
+    expect(w1.events.filter((e) => e.path === '/c')).toHaveLength(1);
+    expect(w2.events.filter((e) => e.path === '/c')).toHaveLength(1);
+    expect(w3.events.filter((e) => e.path === '/c')).toHaveLength(1);
+    // Down from two to one, and up again.
+    registry.add('data', '/d', w1.watcher);
+    registry.add('data', '/d', w2.watcher);
+    expect(registry.removeOneShot('/d', ['data'], w2.watcher)).toBe(true);
+    expect(registry.removeOneShot('/d', ['data'], w2.watcher)).toBe(false);
+    registry.add('data', '/d', w3.watcher);
+    registry.add('data', '/d', w1.watcher);
+    expect(registry.dispatch('NodeDataChanged', '/d')).toBe(2);
+    expect(w1.events.at(-1)).toEqual({ type: 'NodeDataChanged', path: '/d' });
+    expect(w3.events.at(-1)).toEqual({ type: 'NodeDataChanged', path: '/d' });
+    expect(w2.events.at(-1)).toEqual({ type: 'DataWatchRemoved', path: '/d' });
+    // The last one removed: nothing left to tell.
+    registry.add('data', '/e', w1.watcher);
+    expect(registry.removeOneShot('/e', ['data'], w1.watcher)).toBe(true);
+    expect(registry.hasOneShot('data', '/e')).toBe(false);
+    expect(registry.dispatch('NodeDeleted', '/e')).toBe(0);
+    // Ended with the session: one watcher and several alike.
+    registry.add('data', '/f', w1.watcher);
+    registry.add('child', '/g', w2.watcher);
+    registry.add('child', '/g', w3.watcher);
+    registry.endOneShot('expired');
+    for (const w of [w1, w2, w3]) expect(w.events.at(-1)).toMatchObject({ type: 'None' });
+  });
+
   it('lists the paths to restore by kind', () => {
     const registry = new WatchRegistry();
     registry.add('data', '/d', recorder().watcher);
