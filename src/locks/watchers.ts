@@ -44,7 +44,7 @@ export function joinWatcher(
     shared = new SharedWatcher(watched, key);
     watched.set(key, shared);
   }
-  shared.waiters.add(wake);
+  shared.join(wake);
   return new Membership(shared, wake);
 }
 
@@ -55,7 +55,10 @@ type Wake = (event: WatchedEvent) => void;
 
 /** The one closure registered with the client for a watched node, and the waits it wakes. */
 class SharedWatcher {
-  readonly waiters = new Set<Wake>();
+  // The waiters: the first as it is, any more in a set. Nearly every watched node has one waiter
+  // (a lock's next contender), and a set per wait was made, copied when it fired, and dropped.
+  private first: Wake | undefined = undefined;
+  private more: Set<Wake> | undefined = undefined;
   /** A read with this watcher succeeded: the client holds the closure until the node changes. */
   armed = false;
   /** The closure registered with the client: it wakes every current waiter. */
@@ -66,12 +69,34 @@ class SharedWatcher {
     readonly key: string,
   ) {}
 
+  get waiting(): boolean {
+    return this.first !== undefined || (this.more !== undefined && this.more.size > 0);
+  }
+
+  join(wake: Wake): void {
+    if (wake === this.first || this.more?.has(wake)) return;
+    if (this.first === undefined) {
+      this.first = wake;
+      return;
+    }
+    this.more ??= new Set();
+    this.more.add(wake);
+  }
+
+  leave(wake: Wake): void {
+    if (wake === this.first) this.first = undefined;
+    else this.more?.delete(wake);
+  }
+
   private fire(event: WatchedEvent): void {
     // The client has dropped this one-shot watcher: a later wait registers afresh.
     if (this.watched.get(this.key) === this) this.watched.delete(this.key);
-    const woken = [...this.waiters];
-    this.waiters.clear();
-    for (const waiter of woken) waiter(event);
+    // Those waiting now are woken; a wait that joins meanwhile waits for the next event.
+    const { first, more } = this;
+    this.first = undefined;
+    this.more = undefined;
+    if (first !== undefined) first(event);
+    if (more !== undefined) for (const waiter of more) waiter(event);
   }
 }
 
@@ -94,10 +119,10 @@ class Membership implements WatcherMembership {
 
   leave(): void {
     const { shared } = this;
-    shared.waiters.delete(this.wake);
+    shared.leave(this.wake);
     // No read set the watch (the node was gone, the link broke, the wait was given up): the
     // client holds no closure, so neither must the map, or every such wait would leave one.
-    if (shared.waiters.size === 0 && !shared.armed && shared.watched.get(shared.key) === shared)
+    if (!shared.waiting && !shared.armed && shared.watched.get(shared.key) === shared)
       shared.watched.delete(shared.key);
   }
 }

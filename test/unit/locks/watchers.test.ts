@@ -25,6 +25,41 @@ function clientAnswering(answer: () => 'ok' | 'NONODE' | 'CONNECTIONLOSS'): Lock
 const noop = (_event: WatchedEvent) => {};
 
 describe('joinWatcher', () => {
+  it('wakes each wait in it once per event, not one that left; a wait joined meanwhile waits for the next', () => {
+    const client = {} as LockClient;
+    const heard: string[] = [];
+    const event: WatchedEvent = { type: 'NodeDeleted', path: '/n' };
+    const waiter = (name: string) => (e: WatchedEvent) => heard.push(`${name}:${e.type}`);
+    const [a, b, c] = [waiter('a'), waiter('b'), waiter('c')];
+    let late: ReturnType<typeof joinWatcher> | undefined;
+    const d = (e: WatchedEvent) => {
+      heard.push(`d:${e.type}`);
+      // Joins again while the event is delivered: not woken by this one.
+      late = joinWatcher(client, 'getData:/n', a);
+    };
+    const ma = joinWatcher(client, 'getData:/n', a);
+    joinWatcher(client, 'getData:/n', b);
+    joinWatcher(client, 'getData:/n', a); // the same wake twice is woken once
+    const mc = joinWatcher(client, 'getData:/n', c);
+    joinWatcher(client, 'getData:/n', d);
+    mc.leave();
+    ma.armed();
+    ma.watcher(event);
+    expect(heard.sort()).toEqual(['a:NodeDeleted', 'b:NodeDeleted', 'd:NodeDeleted']);
+    // The one that joined during delivery has a fresh entry, and hears the next event alone.
+    heard.length = 0;
+    late!.armed();
+    late!.watcher({ type: 'NodeCreated', path: '/n' });
+    expect(heard).toEqual(['a:NodeCreated']);
+    // The first wait left, the second stays: only the second is woken.
+    heard.length = 0;
+    const m1 = joinWatcher(client, 'getData:/m', a);
+    const m2 = joinWatcher(client, 'getData:/m', b);
+    m1.leave();
+    m2.watcher(event);
+    expect(heard).toEqual(['b:NodeDeleted']);
+  });
+
   it('forgets an entry whose watch was never set once its last waiter leaves', () => {
     const client = {} as LockClient;
     const first = joinWatcher(client, 'getData:/gone', noop);
