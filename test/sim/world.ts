@@ -2,8 +2,7 @@
 // recipes against it, faults, and the invariants checked after every step. Everything comes from
 // one seed; `runWorld(seed)` twice gives the same trace hash.
 import { createHash } from 'node:crypto';
-import { Client } from '../../src/client/client.js';
-import type { Transport } from '../../src/session/transport.js';
+import { EPOCH, scheduleAudits } from './audit.js';
 import { drainMicrotasks, installEnvironment, Rng, Scheduler } from './env.js';
 import { scheduleFaults } from './faults.js';
 import { Ensemble } from './model/ensemble.js';
@@ -11,12 +10,14 @@ import { Quorum } from './model/quorum.js';
 import type { DataTree } from './model/tree.js';
 import { SimNetwork } from './net.js';
 import { type Plant, plants } from './plants.js';
-import { aimResetsAtWatches, auditWatches } from './watch-audit.js';
+import { Processes } from './processes.js';
+import { aimResetsAtWatches } from './watch-audit.js';
 import { workloads as queueWorkloads, ROOT, semaphoreSize, type Workload } from './workloads.js';
 import { cacheWorkload } from './workloads-cache.js';
 import { recipeWorkloads } from './workloads-recipes.js';
 import { registration } from './workloads-registration.js';
 import { revocation } from './workloads-revocation.js';
+import { drawConfig } from './world-config.js';
 
 /** Every workload a world may draw: the queue locks' and the other recipes'. */
 const workloads: Record<string, Workload> = {
@@ -97,7 +98,6 @@ export interface WorldResult {
   config: string;
 }
 
-const EPOCH = 1_700_000_000_000;
 const MAX_STEPS = 2_000_000;
 const TAIL = 400;
 
@@ -238,52 +238,10 @@ export async function runWorld(options: WorldOptions): Promise<WorldResult> {
 
 async function simulate(world: World, options: WorldOptions): Promise<WorldResult> {
   const { sched, rng } = world;
-  const cfgRng = rng.fork();
-  const drawn = cfgRng.pick([1, 3, 3]);
-  const members = world.plant?.members ?? drawn;
-  const tickTime = cfgRng.pick([500, 1000, 2000]);
-  const sessionTimeout = cfgRng.pick([4000, 6000, 10000]);
-  const processes = cfgRng.int(2, 5);
-  const faulty = world.plant?.faultKinds || options.faults ? true : cfgRng.chance(0.8);
-  const lags = Array.from({ length: members + 1 }, () => cfgRng.pick([0.2, 1, 5, 30]));
-  // At the sequence limit the elections order candidates by creation (czxid), so they run in
-  // the --wrap worlds too. Workloads marked `pooled: false` run only when named.
-  const pool = Object.values(workloads).filter((w) => w.pooled !== false);
-  const named = world.plant?.workload ?? options.workload;
-  const workload: Workload = named ? workloads[named]! : cfgRng.pick(pool);
-  const duration = options.duration ?? 30_000;
-  const swarm = swarmDraws(world.seed, options.swarm ?? true);
-  const slowFollowers =
-    world.plant?.slowFollowers ?? ((options.slowFollowers ?? false) || swarm.slowFollowers);
-  const chroot = world.plant?.chroot ?? '';
+  const cfg = drawConfig(world, options, workloads);
+  const { members, tickTime, sessionTimeout, processes, workload, duration, chroot, auth } = cfg;
+  const cfgRng = cfg.rng;
   const slowUntil = Array.from({ length: members + 1 }, () => 0);
-  // Some worlds start the lock parent's cversion just below the int wrap.
-  const nearWrap = world.plant?.nearWrap ?? ((options.nearWrap ?? false) || swarm.nearWrap);
-  const auth = world.plant?.auth ?? swarm.auth;
-  const watchResets = world.plant?.watchResets ?? swarm.watchResets;
-  const flaps = swarm.flaps;
-  world.swarm = { nearWrap, slowFollowers, auth, watchResets, flaps };
-  const memberFaults = options.memberFaults ?? true;
-  // With slow followers: the chance that one transaction stalls a follower's apply pipeline.
-  const stallChance = slowFollowers ? cfgRng.pick([0.02, 0.05, 0.1]) : 0;
-  // Holds: short (a holder is always gone before its node could be given away), mixed, or long
-  // (beyond the session timeout, so holds span faults and a late loss signal overlaps the next
-  // holder).
-  const holds = world.plant?.holds ?? cfgRng.pick(['short', 'mixed', 'mixed', 'long'] as const);
-  const holdRng = rng.fork();
-  world.holdTime =
-    holds === 'short'
-      ? () => holdRng.int(0, 300)
-      : holds === 'mixed'
-        ? () =>
-            holdRng.chance(0.75) ? holdRng.int(0, 300) : holdRng.int(300, 1.5 * sessionTimeout)
-        : () =>
-            holdRng.chance(0.4)
-              ? holdRng.int(0, 300)
-              : holdRng.int(sessionTimeout / 2, 2 * sessionTimeout);
-  const config = `holds=${holds} members=${members} tick=${tickTime} timeout=${sessionTimeout} processes=${processes} faults=${faulty} workload=${workload.name} lags=${lags.slice(1).join('/')} wrap=${nearWrap} slowFollowers=${slowFollowers}${slowFollowers ? ` stall=${stallChance}` : ''} memberFaults=${memberFaults} auth=${auth} watchResets=${watchResets} flaps=${flaps}${world.plant ? ` plant=${world.plant.name}` : ''}`;
-  world.log(`world seed=${world.seed} ${config}`);
-  world.stats[`workload.${workload.name}`] = 1;
 
   const netRng = rng.fork();
   const ensemble = new Ensemble(
@@ -295,18 +253,19 @@ async function simulate(world: World, options: WorldOptions): Promise<WorldResul
       maxBuffer: 1_048_575,
       followerLag: (m) => {
         if (sched.now < slowUntil[m]!) return netRng.int(300, 3000);
-        const lag = lags[m]! * (0.5 + netRng.next());
+        const lag = cfg.lags[m]! * (0.5 + netRng.next());
         // A stall of the apply pipeline, independent of the quorum link (session checks and
         // forwarded requests still flow): the transactions behind it wait.
-        return stallChance > 0 && netRng.chance(stallChance) ? lag + netRng.int(100, 3000) : lag;
+        const stall = cfg.stallChance;
+        return stall > 0 && netRng.chance(stall) ? lag + netRng.int(100, 3000) : lag;
       },
-      forwardLag: (m) => lags[m]! * (0.5 + netRng.next()),
+      forwardLag: (m) => cfg.lags[m]! * (0.5 + netRng.next()),
       recordChanges: (path) => path.includes('/flag-'),
       containerSweep: cfgRng.pick([500, 2000, 5000]),
       ...(auth ? { requireDigest: DIGEST } : {}),
     },
     (line) => world.log(line),
-    (tree) => seedTree(tree, chroot + workload.root, nearWrap),
+    (tree) => seedTree(tree, chroot + workload.root, cfg.nearWrap),
   );
   const quorum = new Quorum(
     ensemble,
@@ -327,109 +286,11 @@ async function simulate(world: World, options: WorldOptions): Promise<WorldResul
   world.ensemble = ensemble;
 
   const instance = workload.create(world);
-  const clients: (Client | null)[] = [];
-  const loops: Promise<void>[] = [];
-  let stopping = false;
-  const lastZxid: bigint[] = [];
-  // Every session a process had (its sessions' nodes may outlive them).
-  const processOfSession = new Map<bigint, string>();
-  for (let p = 0; p < processes; p++) {
-    const name = `p${p}`;
-    clients.push(null);
-    lastZxid.push(0n);
-    const started = (async () => {
-      await new Promise((r) => setTimeout(r, p * 3));
-      // A process whose session ends starts a new one, as an application would.
-      while (!stopping) {
-        let client: Client;
-        try {
-          client = await Client.connect(connectString, {
-            transport: world.plant?.transport
-              ? world.plant.transport(dialsCounted(world, name, net.transportFor(name)))
-              : dialsCounted(world, name, net.transportFor(name)),
-            sessionTimeout,
-            connectTimeout: sessionTimeout * 3,
-            ...(auth ? { auth: [{ scheme: 'digest', credentials: DIGEST }] } : {}),
-          });
-        } catch (error) {
-          world.log(`${name} connect failed: ${(error as Error).message}`);
-          continue;
-        }
-        if (stopping) {
-          await client.close();
-          return;
-        }
-        clients[p] = client;
-        lastZxid[p] = 0n;
-        processOfSession.set(client.sessionId, name);
-        world.log(`${name} connected 0x${client.sessionId.toString(16)} to ${client.server}`);
-        client.on('state', (state) => {
-          world.log(`${name} state ${state}`);
-          if (state === 'connected')
-            world.reconnects.set(name, (world.reconnects.get(name) ?? 0) + 1);
-        });
-        client.on('renewed', ({ previousSessionId, sessionId }) => {
-          world.stats.renewals = (world.stats.renewals ?? 0) + 1;
-          processOfSession.set(sessionId, name);
-          world.log(
-            `${name} renewed 0x${previousSessionId.toString(16)} -> 0x${sessionId.toString(16)}`,
-          );
-        });
-        await instance.run({ world, client, name, index: p, stopping: () => stopping });
-        if (!stopping) {
-          world.log(`${name} session over (${client.state}); starting a new one`);
-          await client.close();
-        }
-      }
-    })();
-    loops.push(world.track(`${name} workload`, started));
-  }
+  const running = new Processes(world, cfg, net, connectString);
+  running.start(instance);
+  const { clients } = running;
 
-  let authReported = 0;
-  const audit = () => {
-    const leaderTree = ensemble.leader.tree;
-    instance.audit({
-      children: (path) => {
-        const node = leaderTree.get(chroot + path);
-        if (!node) return [];
-        return [...node.children]
-          .map((name) => {
-            const child = leaderTree.get(`${chroot}${path}/${name}`)!;
-            return {
-              name,
-              czxid: child.czxid,
-              created: Number(child.ctime) - EPOCH,
-              owner: child.ephemeralOwner,
-            };
-          })
-          .sort((a, b) => (a.czxid < b.czxid ? -1 : 1));
-      },
-      sessionOf: (process) => {
-        const c = clients[Number(process.slice(1))];
-        return c ? c.sessionId : null;
-      },
-      connected: (process) => clients[Number(process.slice(1))]?.state === 'connected',
-      now: sched.now,
-      serviceSince: ensemble.ordering ? ensemble.orderingSince : Number.POSITIVE_INFINITY,
-      sessionTimeout,
-      heldBytesLanded: (owner) => {
-        const process = processOfSession.get(owner);
-        return process ? net.heldUntil(process) : Number.NEGATIVE_INFINITY;
-      },
-    });
-    auditWatches(world, sessionTimeout);
-    // Every process sends the credentials the ensemble enforces: a request refused for want of
-    // them means a connection went without (credentials not sent again after a reconnect).
-    if (ensemble.stats.authRefused > authReported) {
-      authReported = ensemble.stats.authRefused;
-      world.violation(
-        `a request was refused for want of auth (SESSIONCLOSEDREQUIRESASLAUTH, ${authReported} so far), though every client has the credentials`,
-      );
-    }
-    // Past the close, processes' nodes go with their sessions: stop judging the queue then.
-    if (sched.now < world.closedAt) sched.at(1000, 'server', audit);
-  };
-  sched.at(1000, 'server', audit);
+  scheduleAudits({ world, ensemble, net, processes: running, instance, chroot, sessionTimeout });
 
   // The semaphore's rare window: a contender whose create reply is lost while every lease is
   // taken recovers its node and has to queue. Picks a process holding no lease, when full.
@@ -450,42 +311,33 @@ async function simulate(world: World, options: WorldOptions): Promise<WorldResul
           return free.length > 0 ? free[0]! : null;
         }
       : null;
-  if (faulty)
+  if (cfg.faulty)
     scheduleFaults(world, {
       net,
       ensemble,
-      quorum: memberFaults ? quorum : null,
+      quorum: cfg.memberFaults ? quorum : null,
       sessionTimeout,
       processes,
       duration,
-      slowUntil: slowFollowers ? slowUntil : null,
+      slowUntil: cfg.slowFollowers ? slowUntil : null,
       semaphoreFull,
-      flaps,
+      flaps: cfg.flaps,
       kinds: options.faults,
     });
-  if (watchResets) aimResetsAtWatches(world, net, duration);
+  if (cfg.watchResets) aimResetsAtWatches(world, net, duration);
 
   const afterStep = () => {
-    for (let p = 0; p < processes; p++) {
-      const c = clients[p];
-      if (!c) continue;
-      const z = c.lastZxid;
-      if (z < lastZxid[p]!) world.violation(`p${p} lastZxid went back from ${lastZxid[p]} to ${z}`);
-      lastZxid[p] = z;
-    }
+    running.checkZxids();
     instance.check();
   };
 
   // A world that keeps the scheduler busy without end (a retry loop that never waits) is a bug.
   const runaway = () => sched.steps > MAX_STEPS;
   await sched.run(duration, afterStep, runaway);
-  stopping = true;
+  running.stop();
   world.closedAt = sched.now;
   world.log('closing every process');
-  for (let p = 0; p < processes; p++) {
-    const c = clients[p];
-    if (c) void world.track(`p${p} close`, c.close());
-  }
+  running.closeAll();
   // Every promise must settle within this bound after close; ephemerals must be gone after the
   // server has had time to expire whatever close could not end.
   const settleBound = sessionTimeout * 2 + 6_000;
@@ -501,6 +353,25 @@ async function simulate(world: World, options: WorldOptions): Promise<WorldResul
   if (runaway()) {
     world.violation(`runaway: over ${MAX_STEPS} steps by virtual t=${sched.now.toFixed(0)}`);
   }
+  judgeTheEnd(world, ensemble, net, auth);
+  const hash = world.digest();
+  world.log(`end hash=${hash} violations=${world.violations.length}`);
+  return {
+    seed: world.seed,
+    hash,
+    violations: world.violations,
+    trace: world.lines,
+    stats: world.stats,
+    config: cfg.line,
+  };
+}
+
+/**
+ * After every process closed and the server had time to expire what close could not end: no
+ * ephemeral node, no session, no client timer may be left. Then the world's figures.
+ */
+function judgeTheEnd(world: World, ensemble: Ensemble, net: SimNetwork, auth: boolean): void {
+  const { sched } = world;
   const leaderTree = ensemble.leader.tree;
   for (const [path, node] of leaderTree.nodes) {
     if (node.ephemeralOwner !== 0n)
@@ -523,16 +394,6 @@ async function simulate(world: World, options: WorldOptions): Promise<WorldResul
   world.stats.elections = ensemble.stats.elections;
   world.stats.connections = net.stats.connections;
   world.stats.virtualMs = Math.round(sched.now);
-  const hash = world.digest();
-  world.log(`end hash=${hash} violations=${world.violations.length}`);
-  return {
-    seed: world.seed,
-    hash,
-    violations: world.violations,
-    trace: world.lines,
-    stats: world.stats,
-    config,
-  };
 }
 
 /** The initial tree: the workload's root, and near-wrap counters where the world wants them. */
@@ -548,32 +409,4 @@ function seedTree(tree: DataTree, root: string, nearWrap: boolean): void {
     // Every lock path under the root starts with a cversion a few creates below 2^31-1.
     tree.wrapFrom = 0x7fffffff - 6;
   }
-}
-
-/** The most connections a process may open within one second (see `dialsCounted`). */
-const MAX_DIALS_PER_SECOND = 20;
-
-/**
- * `transport` with its dials counted: a process that dials more than MAX_DIALS_PER_SECOND times
- * in a second reconnects in a hot loop. The pacing allows about six a second at worst (a round
- * of three hosts failing, then at least half a second's pause; after a session was had, a random
- * pause of up to a second).
- */
-function dialsCounted(world: World, process: string, transport: Transport): Transport {
-  const recent: number[] = [];
-  let reported = false;
-  return {
-    connect(options) {
-      const now = world.sched.now;
-      recent.push(now);
-      while (recent.length > 0 && recent[0]! <= now - 1000) recent.shift();
-      if (recent.length > MAX_DIALS_PER_SECOND && !reported) {
-        reported = true;
-        world.violation(
-          `${process} reconnects in a hot loop: ${recent.length} dials within a second`,
-        );
-      }
-      return transport.connect(options);
-    },
-  };
 }
