@@ -22,7 +22,7 @@ import { Session } from 'node:inspector/promises';
 
 /** A sampling interval well below one request's allocations: stable totals in a 5 s run. */
 const SAMPLING_INTERVAL_BYTES = 512;
-const TOP_SITES = 25;
+const TOP_SITES = Number(process.env.TOP_SITES ?? 25);
 
 interface SamplingNode {
   callFrame: { functionName: string; url: string; lineNumber: number };
