@@ -50,10 +50,17 @@ type OneShotWatchers = Watcher | Set<Watcher>;
 
 function addOneShot(map: Map<string, OneShotWatchers>, path: string, watcher: Watcher): void {
   const entry = map.get(path);
-  if (entry === undefined) map.set(path, watcher);
-  else if (typeof entry !== 'function') entry.add(watcher);
+  if (entry === undefined) {
+    map.set(path, watcher);
+    return;
+  }
+  if (typeof entry !== 'function') {
+    entry.add(watcher);
+    return;
+  }
   // A watcher set twice on one path is told once (as the Java client's sets do).
-  else if (entry !== watcher) map.set(path, new Set([entry, watcher]));
+  // Stryker disable next-line ConditionalExpression: a set made of one watcher twice holds it once
+  if (entry !== watcher) map.set(path, new Set([entry, watcher]));
 }
 
 /**
@@ -87,6 +94,7 @@ function ancestorsAndSelf(path: string): string[] {
   let current = path;
   while (current !== '/') {
     const cut = current.lastIndexOf('/');
+    // Stryker disable next-line EqualityOperator: '<' only adds '' before the root, which no watch can be set on
     current = cut <= 0 ? '/' : current.slice(0, cut);
     out.push(current);
   }
@@ -209,6 +217,7 @@ export class WatchRegistry {
         return 0;
     }
     const listeners = this.listenersOf(path, recursiveToo);
+    // Stryker disable next-line ConditionalExpression: going on would tell nobody and count 0 alike
     if (!watchers && !listeners) return 0;
     const event: WatchedEvent = { type, path };
     let told = 0;
@@ -228,6 +237,7 @@ export class WatchRegistry {
     const here = this.persistent.get(path);
     // Most clients have no recursive watch: then there are no ancestors to look up.
     // A copy: a listener added while this event is delivered must not receive it.
+    // Stryker disable next-line ConditionalExpression: the walk over the ancestors finds the same listeners, only slower
     if (!recursiveToo || this.recursive.size === 0) return here && new Set(here);
     const listeners = new Set<PersistentListener>();
     for (const ancestor of ancestorsAndSelf(path)) {
@@ -260,8 +270,12 @@ export class WatchRegistry {
       const all = typeof entry === 'function' ? [entry] : [...entry];
       const victims = watcher ? all.filter((w) => w === watcher) : all;
       const kept = all.filter((w) => !victims.includes(w));
-      if (kept.length === 0) map.delete(path);
-      else map.set(path, kept.length === 1 ? kept[0]! : new Set(kept));
+      if (kept.length === 0) {
+        map.delete(path);
+      } else {
+        // Stryker disable next-line ConditionalExpression: one watcher kept in a set is told alike
+        map.set(path, kept.length === 1 ? kept[0]! : new Set(kept));
+      }
       for (const victim of victims) {
         removed = true;
         const type: EventType = kind === 'child' ? 'ChildWatchRemoved' : 'DataWatchRemoved';

@@ -6,7 +6,7 @@ import type { Client } from '../../../src/client/client.js';
 import type { WatchedEvent } from '../../../src/client/types.js';
 import type { LockClient } from '../../../src/locks/types.js';
 import { waitForChange } from '../../../src/locks/wait.js';
-import { joinWatcher } from '../../../src/locks/watchers.js';
+import { joinWatcher, watchedKeyCount } from '../../../src/locks/watchers.js';
 import { makeError } from '../../../src/protocol/errors.js';
 
 /** A client whose getData answers as `answer` says, after a turn of the event loop. */
@@ -58,6 +58,42 @@ describe('joinWatcher', () => {
     m1.leave();
     m2.watcher(event);
     expect(heard).toEqual(['b:NodeDeleted']);
+  });
+
+  it('keeps an entry while its first wait remains, after a later one left', () => {
+    const client = {} as LockClient;
+    const first = joinWatcher(client, 'getData:/stay', noop);
+    const second = joinWatcher(client, 'getData:/stay', () => {});
+    second.leave();
+    // Never armed, but the first wait is still in it: a new wait shares the same closure.
+    const third = joinWatcher(client, 'getData:/stay', () => {});
+    expect(third.watcher).toBe(first.watcher);
+    expect(watchedKeyCount(client)).toBe(1);
+    first.leave();
+    third.leave();
+    expect(watchedKeyCount(client)).toBe(0);
+  });
+
+  it("never lets an older watcher's late news drop or replace the entry of the newer one", () => {
+    const client = {} as LockClient;
+    // A wait given up before its read came back: the entry goes with it.
+    const stale = joinWatcher(client, 'getData:/n', noop);
+    stale.leave();
+    const current = joinWatcher(client, 'getData:/n', () => {});
+    // Leaving the old one again does not drop the newer entry.
+    stale.leave();
+    expect(joinWatcher(client, 'getData:/n', () => {}).watcher).toBe(current.watcher);
+    // The given-up read comes back and set the watch: the newer entry stays the one shared.
+    stale.armed();
+    expect(joinWatcher(client, 'getData:/n', () => {}).watcher).toBe(current.watcher);
+    // The old closure fires (the client held it): the newer entry is not dropped.
+    stale.watcher({ type: 'NodeDataChanged', path: '/n' });
+    expect(joinWatcher(client, 'getData:/n', () => {}).watcher).toBe(current.watcher);
+    expect(watchedKeyCount(client)).toBe(1);
+  });
+
+  it('counts no watched key for a client that never watched', () => {
+    expect(watchedKeyCount({} as LockClient)).toBe(0);
   });
 
   it('forgets an entry whose watch was never set once its last waiter leaves', () => {

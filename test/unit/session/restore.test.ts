@@ -19,7 +19,13 @@ import {
 import type { Connection } from '../../../src/session/transport.js';
 import { type WatchPaths, WatchRegistry } from '../../../src/session/watches.js';
 
-const none: WatchPaths = { data: [], exist: [], child: [], persistent: [], persistentRecursive: [] };
+const none: WatchPaths = {
+  data: [],
+  exist: [],
+  child: [],
+  persistent: [],
+  persistentRecursive: [],
+};
 
 /** A path of exactly `length` characters. */
 function pathOf(length: number, mark: string): string {

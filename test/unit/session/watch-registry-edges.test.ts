@@ -145,6 +145,23 @@ describe('WatchRegistry edges', () => {
     for (const w of [w1, w2, w3]) expect(w.events.at(-1)).toMatchObject({ type: 'None' });
   });
 
+  it('keeps every recursive listener when more are added, on other paths', () => {
+    const registry = new WatchRegistry();
+    const heard: string[] = [];
+    const on = (name: string): PersistentListener => ({
+      event: (e) => heard.push(`${name}:${e.path}`),
+      end: () => {},
+    });
+    registry.addPersistent('/a', true, on('a'));
+    registry.addPersistent('/b', true, on('b'));
+    registry.addPersistent('/a', false, on('p'));
+    registry.addPersistent('/b', false, on('q'));
+    registry.dispatch('NodeDataChanged', '/a/x');
+    registry.dispatch('NodeCreated', '/b');
+    registry.dispatch('NodeDataChanged', '/a');
+    expect(heard.sort()).toEqual(['a:/a', 'a:/a/x', 'b:/b', 'p:/a', 'q:/b']);
+  });
+
   it('lists the paths to restore by kind', () => {
     const registry = new WatchRegistry();
     registry.add('data', '/d', recorder().watcher);
