@@ -1,9 +1,7 @@
 // What a command runs with: the session (connected on first use), output, deadlines, interrupts.
 import { type AuthInfo, type Client, type ConnectOptions, connect } from '../index.js';
-import { defaultTransport } from '../session/transports/default.js';
 import { UsageError } from './errors.js';
 import type { Output } from './output.js';
-import { RefusalWatch } from './refusals.js';
 
 export const DEFAULT_SERVERS = '127.0.0.1:2181';
 
@@ -106,21 +104,8 @@ export class SessionProvider {
       ...(this.globals.sasl ? { sasl: { mechanism: 'DIGEST-MD5', ...this.globals.sasl } } : {}),
     };
     try {
-      const refusals = new RefusalWatch(this.globals.servers, await defaultTransport());
-      const connecting = connect(this.globals.servers, {
-        ...options,
-        transport: refusals.transport,
-      });
-      const client = await Promise.race([connecting, refusals.allRefused]).catch(
-        (error: unknown) => {
-          // Given up early: a session that still comes about is closed, a failure is expected.
-          connecting.then(
-            (late) => late.close(),
-            () => {},
-          );
-          throw error;
-        },
-      );
+      // connect() itself rejects at once when every server refuses the connection.
+      const client = await connect(this.globals.servers, options);
       this.onNewSession(client);
       return client;
     } catch (error) {

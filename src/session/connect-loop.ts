@@ -34,7 +34,10 @@ export interface ConnectRoute {
   failed(error: unknown): void;
   /** The last failure recorded, if any. */
   lastError(): unknown;
-  /** The transport refused our settings: no retry can succeed, the session must end. */
+  /**
+   * No retry can succeed (the transport refused our settings, or every server refused while
+   * connect() waits): the session must end with `error`.
+   */
   unusable(error: ZooKeeperError): void;
 }
 
@@ -42,6 +45,7 @@ export interface ConnectRoute {
 export async function connectLoop(route: ConnectRoute): Promise<void> {
   let failures = 0;
   let attempts = 0;
+  const refused = new Set<string>();
   while (route.running() && !route.stop.aborted) {
     const { host, cycled } = route.hosts.next();
     if (cycled && failures > 0) {
@@ -58,14 +62,57 @@ export async function connectLoop(route: ConnectRoute): Promise<void> {
       hostCount: route.hosts.size,
       attempts: attempts++,
     });
+    const before = route.lastError();
     if (await attempt(route, host, budget)) {
       failures = 0;
+      refused.clear();
       // The link broke after a session was had: a random pause before dialling again.
       if (!(await pauseUnlessStopped(route, reconnectPause(route.sessionTimeout())))) return;
     } else {
       failures++;
+      if (everyHostRefused(route, refused, host, before)) return;
     }
   }
+}
+
+/**
+ * While connect() waits for its first session, a host whose port refused the TCP connection
+ * (ECONNREFUSED) has nothing listening: once every host of the connect string has refused in a
+ * row, waiting out connectTimeout only delays the answer, so the session ends at once with an
+ * error naming the hosts (connect() rejects with it). Any other failure (a silent host, a
+ * handshake cut short) resets the count: someone may be there. After a session was had there is
+ * no deadline, and refusals are retried like any loss (a server may be restarting).
+ */
+function everyHostRefused(
+  route: ConnectRoute,
+  refused: Set<string>,
+  host: HostAddress,
+  before: unknown,
+): boolean {
+  const error = route.lastError();
+  if (route.deadline() === null || error === before || !isRefusal(error)) {
+    refused.clear();
+    return false;
+  }
+  refused.add(formatHost(host));
+  // Distinct hosts: a connect string may name one twice.
+  const hosts = [...new Set(route.hosts.all().map(formatHost))];
+  if (refused.size < hosts.length) return false;
+  route.unusable(
+    makeError(
+      'CONNECTIONLOSS',
+      `every server refused the connection (ECONNREFUSED): ${hosts.join(', ')}; is ZooKeeper listening there?`,
+      { op: 'connect', cause: error },
+    ),
+  );
+  return true;
+}
+
+/** A dial that the host's TCP stack refused (node:net and Bun set code; Deno names its class). */
+function isRefusal(error: unknown): boolean {
+  if (typeof error !== 'object' || error === null) return false;
+  const { code, name } = error as { code?: unknown; name?: unknown };
+  return code === 'ECONNREFUSED' || name === 'ConnectionRefused';
 }
 
 /** Sleeps unless the session is stopping; false when it is. */
