@@ -57,8 +57,13 @@ function checkCount(count: number): void {
  *
  * At a reconnect the client re-arms the watch itself, and a change made meanwhile fires it. At a
  * session renewal the old session's watch ends; the count re-reads the node and watches again,
- * so listeners hear any value that changed meanwhile. If the node is deleted, the count keeps its
- * last value and watches for the node to come back. No sequential nodes are created.
+ * so listeners hear any value that changed meanwhile; a re-read that the renewal rejected is sent
+ * again on the new session. If the node is deleted, the count keeps its last value and watches
+ * for the node to come back; a node deleted and created again (in one `multi` too) is followed,
+ * although its version starts over at 0. A version names a state only within one life of the
+ * node: a compare-and-set at a version read before the node was replaced succeeds if the new node
+ * has reached that same version (ZooKeeper has no check on a node's life). No sequential nodes
+ * are created.
  */
 export class SharedCount {
   private current: VersionedCount | undefined;
@@ -66,8 +71,13 @@ export class SharedCount {
   private closed = false;
   private reading: Promise<void> | undefined;
   private rereadWanted = false;
-  /** Versions below this are older than what is known (-1 after the node was seen deleted). */
-  private floorVersion = -1;
+  /**
+   * The newest node state known: its life (czxid) and its version within that life. A version is
+   * only comparable within one life: a node deleted and created again starts over at version 0,
+   * and its czxid is higher than the one it replaced (zxids only grow). An answer carrying an
+   * older state (a read overtaken by our own set) changes nothing.
+   */
+  private floor: { czxid: bigint; version: number } | undefined;
 
   /**
    * @param client The client to use.
@@ -112,7 +122,7 @@ export class SharedCount {
   /** Sets the count whatever it is now. */
   async setCount(count: number): Promise<void> {
     const stat = await this.client.setData(this.path, encodeCount(count), -1);
-    this.update({ count, version: stat.version });
+    this.update({ count, version: stat.version }, stat.czxid);
   }
 
   /**
@@ -124,7 +134,7 @@ export class SharedCount {
   async trySetCount(count: number, version: number): Promise<boolean> {
     try {
       const stat = await this.client.setData(this.path, encodeCount(count), version);
-      this.update({ count, version: stat.version });
+      this.update({ count, version: stat.version }, stat.czxid);
       return true;
     } catch (error) {
       if (hasCode(error, 'BADVERSION')) return false;
@@ -159,9 +169,12 @@ export class SharedCount {
         try {
           await this.readOnce();
         } catch (error) {
-          // A read that failed with the old session (SESSIONEXPIRED) is followed by the watch's
-          // end-of-session event: read again on the new session rather than give up.
-          if (!this.rereadWanted || this.closed) throw error;
+          if (this.closed) throw error;
+          // A read that failed with the old session (SESSIONEXPIRED) while the client renews it:
+          // read again on the new session. No watch may be left to ask for it (the one that
+          // fired is used up, and a failed read arms none), so this read is the count's only
+          // way back to following the node.
+          if (!this.rereadWanted && !renewedAfter(this.client, error)) throw error;
           continue;
         }
         if (!this.rereadWanted || this.closed) return;
@@ -180,11 +193,10 @@ export class SharedCount {
       const { data, stat } = await retry(() => this.client.getData(this.path, { watch }), {
         maxAttempts: Number.POSITIVE_INFINITY,
       });
-      this.update({ count: decodeCount(data, this.path), version: stat.version });
+      this.update({ count: decodeCount(data, this.path), version: stat.version }, stat.czxid);
     } catch (error) {
       // A deleted node: wait for it to come back (an exists watch fires on its creation).
       if (hasCode(error, 'NONODE')) {
-        this.floorVersion = -1;
         // Without this watch nothing would ever read the node again: try it through lost links,
         // and after a renewal read again on the new session.
         let stat: Awaited<ReturnType<SharedCountClient['exists']>>;
@@ -213,14 +225,18 @@ export class SharedCount {
     });
   }
 
-  private update(next: VersionedCount): void {
+  /** Takes `next`, read from the node whose life began at `czxid`, unless it is older than known. */
+  private update(next: VersionedCount, czxid: bigint): void {
     const previous = this.current;
-    // An older read finishing after a newer set (or the same state twice) changes nothing.
-    if (next.version < this.floorVersion) return;
-    if (previous && next.version === previous.version && next.count === previous.count) return;
-    this.floorVersion = next.version;
+    const floor = this.floor;
+    if (floor && (czxid < floor.czxid || (czxid === floor.czxid && next.version < floor.version)))
+      return;
+    this.floor = { czxid, version: next.version };
     this.current = next;
+    // The same count at the same version (a state seen twice, or a new node equal to the old
+    // one as far as a compare-and-set can tell) is no news.
     if (previous === undefined) return;
+    if (next.version === previous.version && next.count === previous.count) return;
     for (const listener of [...this.listeners]) {
       try {
         listener(next);

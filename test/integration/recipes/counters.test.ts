@@ -1,7 +1,7 @@
 // SharedCount and DistributedAtomicLong against the real server: byte layout, compare-and-set,
 // change events, concurrent increments from several clients.
 import { describe, expect, it } from 'vitest';
-import type { Client } from '../../../src/index.js';
+import { type Client, Op } from '../../../src/index.js';
 import { makeError } from '../../../src/protocol/errors.js';
 import { DistributedAtomicLong, encodeLong, SharedCount } from '../../../src/recipes/index.js';
 import { newClient, proxiedClient, recipePath, until } from './helpers.js';
@@ -82,6 +82,20 @@ describe('SharedCount', () => {
     await other.delete(path);
     await other.create(path, new Uint8Array([0, 0, 0, 9]));
     await until(() => count.getCount() === 9, 'the re-created value');
+    count.close();
+  });
+
+  it('follows a node replaced in one multi whose version starts over below the known one', async () => {
+    const [zk, other] = [await newClient(), await newClient()];
+    const path = recipePath('replaced');
+    const count = new SharedCount(zk, path, 0);
+    await count.start();
+    for (let value = 1; value <= 5; value++) await count.setCount(value);
+    expect(count.getVersionedCount()).toEqual({ count: 5, version: 5 });
+    await other.multi([Op.delete(path), Op.create(path, new Uint8Array([0, 0, 0, 42]))]);
+    await until(() => count.getCount() === 42, 'the value of the node that replaced the old one');
+    expect(count.getVersionedCount()).toEqual({ count: 42, version: 0 });
+    expect(await count.trySetCount(43, count.getVersionedCount().version)).toBe(true);
     count.close();
   });
 
