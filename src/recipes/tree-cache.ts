@@ -7,6 +7,7 @@ import { hasCode } from '../locks/errors.js';
 import { childPath } from '../locks/naming.js';
 import { makeError } from '../protocol/errors.js';
 import { EventQueue } from './event-queue.js';
+import { backoffDelay, pause } from './retry.js';
 import { cacheClosed, PendingReads, syncCache } from './tree-cache-sync.js';
 import { startWait, type WaitOptions } from './wait.js';
 
@@ -290,17 +291,29 @@ export class TreeCache {
     return true;
   }
 
-  /** Reads one node again and applies the answer as it comes (in the session's reply order). */
-  private refresh(path: string): void {
+  /**
+   * Reads one node again and applies the answer as it comes (in the session's reply order). The
+   * event that asked for it is used up, so a read that fails must be made again by someone: after
+   * a lost link or an expiry the resync of the reconnect or renewal does it; a request given up
+   * (REQUESTTIMEOUT) or refused for load (THROTTLEDOP) brings no resync, so it is read again here
+   * after a pause, until it succeeds or the cache stops (sync() also reads it again at once).
+   */
+  private refresh(path: string, attempt = 1): void {
     this.reads.track(
       this.client.getData(path).then(
         ({ data, stat }) => this.apply(path, data, stat),
         (error: unknown) => {
           if (hasCode(error, 'NONODE')) return this.remove(path);
-          // Other errors (a lost link): the reconnect's resync reads it again; sync() reads it
-          // again itself (a request timeout brings no resync).
           this.failed.add(path);
           this.reads.failures++;
+          if (!hasCode(error, 'REQUESTTIMEOUT', 'THROTTLEDOP') || this.stop.signal.aborted) return;
+          const delay = backoffDelay(attempt, { baseDelay: 20, maxDelay: 1_000 });
+          pause(delay, this.stop.signal).then(
+            () => {
+              if (!this.ended) this.refresh(path, attempt + 1);
+            },
+            () => undefined,
+          );
         },
       ),
     );

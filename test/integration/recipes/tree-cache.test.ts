@@ -372,4 +372,33 @@ describe('TreeCache', () => {
     expect(text(cache.get(`${root}/n`)!.data)).toBe('two');
     await cache.close();
   });
+
+  it('reads again by itself a node whose read failed without a reconnect (a request given up): no later event or sync() needed', async () => {
+    const [zk, writer] = [await newClient(), await newClient()];
+    const root = recipePath('reread-failed');
+    await ensurePath(writer, `${root}/n`, { containers: false });
+    let failNext = false;
+    let failed = 0;
+    const flaky = new Proxy(zk, {
+      get(target, prop) {
+        if (prop === 'getData') {
+          return (path: string, options?: Parameters<Client['getData']>[1]) => {
+            if (!(failNext && path === `${root}/n`)) return target.getData(path, options);
+            failNext = false;
+            failed++;
+            return Promise.reject(makeError('REQUESTTIMEOUT', 'given up (injected)'));
+          };
+        }
+        const value = Reflect.get(target, prop, target);
+        return typeof value === 'function' ? value.bind(target) : value;
+      },
+    });
+    const cache = new TreeCache(flaky, root);
+    await cache.start();
+    failNext = true;
+    await writer.setData(`${root}/n`, 'one');
+    await until(() => failed === 1, 'the failed read');
+    await until(() => text(cache.get(`${root}/n`)!.data) === 'one', 'the node read again');
+    await cache.close();
+  });
 });
