@@ -7,6 +7,7 @@ export { Client, connect } from './client/client.js';
 export type { OpResult, ReadOp } from './client/multi.js';
 export { Op } from './client/multi.js';
 export type { PersistentWatchIterator } from './client/persistent-watch.js';
+export type { ServerVersion, ServerVersionOptions } from './client/server-version.js';
 export type {
   ACL,
   AuthInfo,
@@ -81,6 +82,15 @@ export {
   ZooKeeperError,
 } from './protocol/errors.js';
 export { FrameSizeError } from './protocol/frame.js';
+export {
+  joinPath,
+  nodeName,
+  normalizePath,
+  parentPath,
+  pathProblem,
+  splitPath,
+  validatePath,
+} from './protocol/paths.js';
 export type { HostAddress, ParsedConnectString } from './session/hosts.js';
 export { parseConnectString } from './session/hosts.js';
 export type { SaslMechanism, SaslOptions } from './session/sasl/options.js';

@@ -1,10 +1,9 @@
 // Walking a subtree: every descendant of a node, with its stat, fetched a bounded number at a time.
 import type { Client, Stat } from '../index.js';
-import { ZooKeeperError } from '../index.js';
+import { joinPath, ZooKeeperError } from '../index.js';
 
-export function childPath(parent: string, name: string): string {
-  return parent === '/' ? `/${name}` : `${parent}/${name}`;
-}
+/** A child's path under `parent` (the public {@link joinPath}: one path rule for the library). */
+export const childPath = (parent: string, name: string): string => joinPath(parent, name);
 
 export interface TreeNode {
   path: string;

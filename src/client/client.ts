@@ -14,6 +14,7 @@ import { openSession } from './open.js';
 import { Paths } from './paths.js';
 import type { PersistentWatchIterator } from './persistent-watch.js';
 import * as reads from './reads.js';
+import { type ServerVersion, type ServerVersionOptions, serverVersion } from './server-version.js';
 import * as transactions from './transactions.js';
 import type {
   ACL,
@@ -50,8 +51,9 @@ export class Client implements AsyncDisposable {
   private constructor(
     private readonly session: Session,
     chroot: string,
+    dial: ClientCore['dial'],
   ) {
-    this.core = { session, paths: new Paths(chroot) };
+    this.core = { session, paths: new Paths(chroot), dial };
   }
 
   /**
@@ -64,8 +66,8 @@ export class Client implements AsyncDisposable {
 
   /** Connects and resolves once a session is established (see `connect`). */
   static async connect(connectString: string, options: ConnectOptions = {}): Promise<Client> {
-    const { session, chroot } = await openSession(connectString, options);
-    return new Client(session, chroot);
+    const { session, chroot, dial } = await openSession(connectString, options);
+    return new Client(session, chroot, dial);
   }
 
   /** The session's state now (`'connected'`, `'suspended'`, ...; see {@link SessionState}). */
@@ -267,6 +269,16 @@ export class Client implements AsyncDisposable {
   /** The identities this session is authenticated as (ip, digest, x509, ...). */
   whoAmI(options: CallOptions = {}): Promise<ClientInfo[]> {
     return reads.whoAmI(this.core, options);
+  }
+
+  /**
+   * The version of the server the session is connected to (`3.9.2`, with its parts and the build
+   * text), as the server tells it to the `srvr` four-letter word (or `envi`), asked on a side
+   * connection. Rejects with CONNECTIONLOSS while not connected, UNIMPLEMENTED when the server's
+   * `4lw.commands.whitelist` allows neither word (`srvr` is allowed by default).
+   */
+  serverVersion(options?: ServerVersionOptions): Promise<ServerVersion> {
+    return serverVersion(this.core, options);
   }
 
   /** Adds credentials to the session (kept and re-sent after reconnects). */

@@ -7,7 +7,7 @@ import { Session } from '../session/session.js';
 import type { Transport } from '../session/transport.js';
 import { defaultTransport } from '../session/transports/default.js';
 import { toBytes } from './bytes.js';
-import type { ConnectOptions } from './types.js';
+import type { ConnectOptions, TlsOptions } from './types.js';
 
 const DEFAULT_SESSION_TIMEOUT = 30_000;
 const DEFAULT_CONNECT_TIMEOUT = 10_000;
@@ -16,7 +16,11 @@ const DEFAULT_CONNECT_TIMEOUT = 10_000;
 export async function openSession(
   connectString: string,
   options: ConnectOptions,
-): Promise<{ session: Session; chroot: string }> {
+): Promise<{
+  session: Session;
+  chroot: string;
+  dial: { transport: Transport; tls: TlsOptions | undefined };
+}> {
   const { hosts, chroot } = parseConnectString(connectString);
   const sessionTimeout = options.sessionTimeout ?? DEFAULT_SESSION_TIMEOUT;
   const connectTimeout = options.connectTimeout ?? DEFAULT_CONNECT_TIMEOUT;
@@ -49,5 +53,5 @@ export async function openSession(
     renew: options.renewSession ?? true,
   });
   await session.start();
-  return { session, chroot };
+  return { session, chroot, dial: { transport, tls } };
 }

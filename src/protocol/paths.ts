@@ -1,6 +1,8 @@
 /**
- * Path rules of ZooKeeper's PathUtils.validatePath and chroot
- * handling. Indexes and reasons match the Java messages.
+ * ZooKeeper paths: the rules of ZooKeeper's PathUtils.validatePath (indexes and reasons match the
+ * Java messages), the public helpers that build and take paths apart (Curator's `ZKPaths`,
+ * kazoo's `join`/`normpath`/`basename`), and chroot handling. The one home of path rules: the
+ * client, the recipes and the CLI all take theirs from here.
  */
 
 import { makeError } from './errors.js';
@@ -20,7 +22,8 @@ const DOT = 0x2e;
 const DIGIT_ONE = 0x31;
 
 /**
- * Why `path` is not a valid ZooKeeper path, or null when it is. For sequential
+ * Why `path` is not a valid ZooKeeper path, or null when it is (the server's rules: absolute, no
+ * empty, `.` or `..` segment, no trailing `/`, no control or private-use characters). For sequential
  * creates the server appends a counter, so the path is checked as `path + '1'`
  * (a trailing '/' is then legal).
  */
@@ -58,7 +61,11 @@ function codeAt(path: string, i: number): number {
   return i < path.length ? path.charCodeAt(i) : DIGIT_ONE;
 }
 
-/** Throws ZooKeeperError BADARGUMENTS when `path` is invalid (see pathProblem). */
+/**
+ * Throws when `path` is not a valid ZooKeeper path, with the reason {@link pathProblem} gives: the
+ * same check, and the same error, as every client operation makes before it sends anything.
+ * `sequential: true` checks a path given to a sequential create (a trailing `/` is then legal).
+ */
 export function validatePath(path: string, sequential = false): void {
   const problem = pathProblem(path, sequential);
   if (problem !== null) {
@@ -89,4 +96,77 @@ export function stripChroot(chroot: string, serverPath: string): string {
   if (serverPath === chroot) return '/';
   if (serverPath.startsWith(chroot + '/')) return serverPath.slice(chroot.length);
   return serverPath;
+}
+
+// ---- building and taking paths apart ---------------------------------------------------------
+// Plain string work: these check nothing (see validatePath) and never throw, except normalizePath,
+// which refuses relative segments.
+
+/**
+ * The parts joined into one absolute path, one `/` between them (Curator's `ZKPaths.makePath`):
+ * slashes at either end of a part are dropped and empty parts skipped, so
+ * `joinPath('/services/', '/api', 'node-1')` is `/services/api/node-1` and `joinPath()` is `/`.
+ * Slashes inside a part stay as they are (`joinPath('/a', 'b/c')` is `/a/b/c`).
+ */
+export function joinPath(...parts: string[]): string {
+  let path = '';
+  for (const part of parts) {
+    let start = 0;
+    let end = part.length;
+    while (start < end && part.charCodeAt(start) === SLASH) start++;
+    while (end > start && part.charCodeAt(end - 1) === SLASH) end--;
+    if (start < end) path += `/${part.slice(start, end)}`;
+  }
+  return path === '' ? '/' : path;
+}
+
+/**
+ * `path` in its one canonical form: a leading `/`, no doubled or trailing `/` (kazoo's `normpath`):
+ * `normalizePath('a//b/')` is `/a/b`. A `.` or `..` segment is refused (ZooKeeper has no relative
+ * paths), with the same error as {@link validatePath}.
+ */
+export function normalizePath(path: string): string {
+  const segments = splitPath(path);
+  for (const segment of segments) {
+    if (segment === '.' || segment === '..') {
+      throw makeError('BADARGUMENTS', `invalid path "${path}": relative paths not allowed`, {
+        path,
+      });
+    }
+  }
+  return segments.length === 0 ? '/' : `/${segments.join('/')}`;
+}
+
+/**
+ * The parent of `path`: `/a` for `/a/b`, `/` for a top-level node, and `/` for the root itself (as
+ * POSIX `dirname`). `path` is taken as written: normalize it first if it may end in `/`.
+ */
+export function parentPath(path: string): string {
+  const cut = lastSlash(path);
+  return cut <= 0 ? '/' : path.slice(0, cut);
+}
+
+/**
+ * The node's own name, the last segment of `path` (kazoo's `basename`, Curator's
+ * `ZKPaths.getNodeFromPath`): `b` for `/a/b`, `''` for the root.
+ */
+export function nodeName(path: string): string {
+  return path.slice(lastSlash(path) + 1);
+}
+
+/**
+ * The segments of `path`, root first (Curator's `ZKPaths.split`): `['a', 'b']` for `/a/b`, `[]` for
+ * the root. Empty segments (doubled or trailing slashes) are skipped.
+ */
+export function splitPath(path: string): string[] {
+  return path.split('/').filter((segment) => segment !== '');
+}
+
+/**
+ * The index of the last `/` in `path`, or -1. A plain loop: V8 runs String's lastIndexOf as a call
+ * into the runtime, and the lock engine cuts a node's name off its path on every acquisition.
+ */
+function lastSlash(path: string): number {
+  for (let i = path.length - 1; i >= 0; i--) if (path.charCodeAt(i) === SLASH) return i;
+  return -1;
 }

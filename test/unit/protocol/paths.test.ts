@@ -1,6 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { ZooKeeperError } from '../../../src/protocol/errors.js';
-import { joinChroot, pathProblem, stripChroot, validatePath } from '../../../src/protocol/paths.js';
+import {
+  joinChroot,
+  joinPath,
+  nodeName,
+  normalizePath,
+  parentPath,
+  pathProblem,
+  splitPath,
+  stripChroot,
+  validatePath,
+} from '../../../src/protocol/paths.js';
 
 // [path, expected problem or null] — reasons and '@' indexes as in Java's PathUtils.
 const cases: [string, string | null][] = [
@@ -121,5 +131,68 @@ describe('chroot', () => {
         expect(stripChroot(chroot, joinChroot(chroot, path))).toBe(path);
       }
     }
+  });
+});
+
+describe('public path helpers', () => {
+  it('joinPath joins with one slash, absolute, whatever slashes the parts carry', () => {
+    expect(joinPath()).toBe('/');
+    expect(joinPath('/')).toBe('/');
+    expect(joinPath('', '/', '//')).toBe('/');
+    expect(joinPath('/services', 'api')).toBe('/services/api');
+    expect(joinPath('/services/', '/api', 'node-1')).toBe('/services/api/node-1');
+    expect(joinPath('services', 'api/v1/', '', 'x')).toBe('/services/api/v1/x');
+    expect(joinPath('/', 'a')).toBe('/a');
+    expect(joinPath('//a//', '//b')).toBe('/a/b');
+  });
+
+  it('normalizePath gives the one canonical form and refuses relative segments', () => {
+    expect(normalizePath('/')).toBe('/');
+    expect(normalizePath('')).toBe('/');
+    expect(normalizePath('a//b/')).toBe('/a/b');
+    expect(normalizePath('/a/b')).toBe('/a/b');
+    expect(normalizePath('/.a/b..')).toBe('/.a/b..');
+    for (const relative of ['/a/./b', '/a/..', '../a', '.']) {
+      expect(() => normalizePath(relative)).toThrow(/relative paths not allowed/);
+      const error = (() => {
+        try {
+          normalizePath(relative);
+        } catch (e) {
+          return e;
+        }
+      })();
+      expect(error).toBeInstanceOf(ZooKeeperError);
+      expect(error).toMatchObject({ code: 'BADARGUMENTS', path: relative });
+    }
+    // Whatever normalizePath returns from a name-only input is valid.
+    expect(pathProblem(normalizePath('x//y'))).toBeNull();
+  });
+
+  it('parentPath, nodeName and splitPath take a path apart', () => {
+    expect(parentPath('/a/b/c')).toBe('/a/b');
+    expect(parentPath('/a')).toBe('/');
+    expect(parentPath('/')).toBe('/');
+    expect(nodeName('/a/b/c')).toBe('c');
+    expect(nodeName('/a')).toBe('a');
+    expect(nodeName('/')).toBe('');
+    expect(splitPath('/a/b/c')).toEqual(['a', 'b', 'c']);
+    expect(splitPath('/')).toEqual([]);
+    expect(splitPath('//a//b/')).toEqual(['a', 'b']);
+    // The parts put back together are the path again.
+    for (const path of ['/', '/a', '/a/b/c', '/_c_0f-lock-0000000001']) {
+      expect(joinPath(...splitPath(path))).toBe(path);
+      expect(joinPath(parentPath(path), nodeName(path))).toBe(path);
+    }
+  });
+
+  it('are the ones the root entry point exports', async () => {
+    const root = await import('../../../src/index.js');
+    expect(root.joinPath).toBe(joinPath);
+    expect(root.normalizePath).toBe(normalizePath);
+    expect(root.parentPath).toBe(parentPath);
+    expect(root.nodeName).toBe(nodeName);
+    expect(root.splitPath).toBe(splitPath);
+    expect(root.validatePath).toBe(validatePath);
+    expect(root.pathProblem).toBe(pathProblem);
   });
 });
