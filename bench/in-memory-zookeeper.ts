@@ -7,7 +7,7 @@
 // measuring stick, never a stand-in for the server in a test.
 //
 // Its frames are written (bench/jute-bytes.ts) and read by hand, not through src/protocol and the
-// server halves in test/wire/server-codecs.ts: its own cost is part of every figure, and comparing
+// server halves in src/testing/wire/server-codecs.ts: its own cost is part of every figure, and comparing
 // two versions of the client is only fair if that cost does not change with the client's codec.
 
 import type { Connection, Transport } from '../src/session/transport.js';

@@ -3,8 +3,8 @@
  * op's request record with its response record (declared once each in
  * requests.ts): the client writes requests and reads responses. The reverse
  * halves come from the same declarations (`request.read`, `response.write`);
- * the test servers and the simulator build their server side from them
- * (test/wire/server-codecs.ts). The session frames requests with
+ * the in-process server (zookeeper-ts/testing), the test fakes and the simulator
+ * build their server side from them (src/testing/wire/server-codecs.ts). The session frames requests with
  * `encodeRequest` and decodes replies with `codec.read` when err == 0.
  */
 

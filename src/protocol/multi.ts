@@ -5,7 +5,7 @@
  * holds no per-op layout: it walks the headers and looks each op's codec up in the table it
  * is given (codecs.ts passes the codec table), once per op name or opcode when the table is
  * built, not per call. The server's halves (reading ops, writing results) are only used by
- * the test servers and live with them (test/wire/server-codecs.ts).
+ * the servers of `zookeeper-ts/testing` and the test fakes (src/testing/wire/server-codecs.ts).
  * Byte layouts: docs/protocol.md.
  */
 

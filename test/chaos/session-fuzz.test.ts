@@ -14,17 +14,17 @@ import { OpCode, Xid } from '../../src/protocol/ops.js';
 import { Reader } from '../../src/protocol/reader.js';
 import { frame } from '../../src/protocol/writer.js';
 import {
+  serverCodecs as codecs,
+  readRequestHeader,
+  type ServerCodec,
+  writeReplyHeader,
+} from '../../src/testing/wire/server-codecs.js';
+import {
   connectResponse,
   FakeNetwork,
   type Script,
   type ServerSide,
 } from '../unit/session/fake-server.js';
-import {
-  serverCodecs as codecs,
-  readRequestHeader,
-  type ServerCodec,
-  writeReplyHeader,
-} from '../wire/server-codecs.js';
 import { Prng } from './prng.js';
 
 const seed = Number(process.env.SESSION_FUZZ_SEED ?? Math.floor(Math.random() * 2 ** 31));

@@ -1,7 +1,7 @@
 // The audits a world runs once a virtual second until its processes close: the workload's own
 // (its queue as the leader's tree shows it), the one-shot watches', and that no request went
 // without the credentials the ensemble enforces.
-import type { Ensemble } from './model/ensemble.js';
+import type { Ensemble } from '../../src/testing/model/ensemble.js';
 import type { SimNetwork } from './net.js';
 import type { Processes } from './processes.js';
 import { auditWatches } from './watch-audit.js';

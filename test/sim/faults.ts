@@ -1,8 +1,8 @@
 // The faults a world suffers: which kinds it may draw, and the timer that injects one every few
 // seconds (links reset or cut mid-frame, replies lost, black holes, pauses, slow followers, member
 // crashes and partitions, latency spikes), each logged and counted in the world's stats.
-import type { Ensemble } from './model/ensemble.js';
-import type { Quorum } from './model/quorum.js';
+import type { Ensemble } from '../../src/testing/model/ensemble.js';
+import type { Quorum } from '../../src/testing/model/quorum.js';
 import type { SimNetwork } from './net.js';
 import type { World } from './world.js';
 

@@ -8,23 +8,10 @@ import type {
   TransportConnectOptions,
 } from '../../src/session/transport.js';
 import { ChunkQueue } from '../../src/session/transports/chunk-queue.js';
+import type { Acceptor, ServerEnd } from '../../src/testing/model/host.js';
 import type { Rng, Scheduler } from './env.js';
 
-/** The server's end of one connection. */
-export interface ServerEnd {
-  readonly id: number;
-  readonly client: string;
-  send(bytes: Uint8Array): void;
-  close(): void;
-  onData: (bytes: Uint8Array) => void;
-  onClose: () => void;
-}
-
-/** A member accepting connections (the model server). */
-export interface Acceptor {
-  readonly up: boolean;
-  accept(end: ServerEnd): void;
-}
+export type { Acceptor, ServerEnd };
 
 export interface LinkStats {
   connections: number;

@@ -1,8 +1,9 @@
 // One model server on the simulated network and nothing else: the world of the differential
 // script (diff-main.ts) and of the unit tests that run a real Client in-process
 // (test/unit/locks/model-client.ts). Forks `rng` twice, the ensemble first, then the network.
+
+import { Ensemble } from '../../src/testing/model/ensemble.js';
 import type { Rng, Scheduler } from './env.js';
-import { Ensemble } from './model/ensemble.js';
 import { SimNetwork } from './net.js';
 
 export function oneMemberWorld(

@@ -6,8 +6,8 @@ import { OpCode, Xid } from '../../src/protocol/ops.js';
 import { Reader } from '../../src/protocol/reader.js';
 import { frame } from '../../src/protocol/writer.js';
 import type { Connection, Transport } from '../../src/session/transport.js';
+import { readRequestHeader, writeReplyHeader } from '../../src/testing/wire/server-codecs.js';
 import { forwardLockClient } from '../support/forward-lock-client.js';
-import { readRequestHeader, writeReplyHeader } from '../wire/server-codecs.js';
 import type { Plant } from './plants.js';
 import { rewriteSetWatches } from './plants.js';
 

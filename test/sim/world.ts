@@ -2,12 +2,12 @@
 // recipes against it, faults, and the invariants checked after every step. Everything comes from
 // one seed; `runWorld(seed)` twice gives the same trace hash.
 import { createHash } from 'node:crypto';
+import { Ensemble } from '../../src/testing/model/ensemble.js';
+import { Quorum } from '../../src/testing/model/quorum.js';
+import type { DataTree } from '../../src/testing/model/tree.js';
 import { EPOCH, scheduleAudits } from './audit.js';
 import { drainMicrotasks, installEnvironment, Rng, Scheduler } from './env.js';
 import { scheduleFaults } from './faults.js';
-import { Ensemble } from './model/ensemble.js';
-import { Quorum } from './model/quorum.js';
-import type { DataTree } from './model/tree.js';
 import { SimNetwork } from './net.js';
 import { type Plant, plants } from './plants.js';
 import { Processes } from './processes.js';

@@ -1,5 +1,5 @@
 // The layers of src import only downwards: protocol -> session (and telemetry) -> client -> locks
-// (and recipes, otel) -> cli. A file
+// (and recipes, otel) -> testing -> cli. A file
 // importing from a layer above its own (the engine reaching into the facade, the codec into the
 // engine) fails here, naming the file and the import.
 import { readdirSync, readFileSync } from 'node:fs';
@@ -24,7 +24,10 @@ const RANK: Readonly<Record<string, number>> = {
   // The recipes beyond locks, and the OpenTelemetry bridge: beside the locks, on the client.
   recipes: 3,
   otel: 3,
-  cli: 4,
+  // The in-process ZooKeeper for users' tests (zookeeper-ts/testing): the model server, which
+  // speaks the protocol layer's records, and its helpers; `zkts server` runs it.
+  testing: 4,
+  cli: 5,
 };
 
 function layerOf(file: string): string {

@@ -1,5 +1,5 @@
 // An in-process world for unit tests that need a REAL Client (the lock engine's direct seam over
-// its session) without a ZooKeeper server: the simulator's server model (test/sim/model) behind
+// its session) without a ZooKeeper server: the simulator's server model (src/testing/model) behind
 // its simulated network, on the simulator's virtual clock. The virtual globals (timers, Date.now,
 // Math.random...) are installed only while one test's world is open and put back by `close()`
 // (call it in a finally): the unit tests share one process with other files.
@@ -8,8 +8,8 @@ import type { ConnectOptions } from '../../../src/client/types.js';
 import { type Lease, Mutex } from '../../../src/locks/index.js';
 import { OpCode } from '../../../src/protocol/ops.js';
 import type { Connection, Transport } from '../../../src/session/transport.js';
+import type { Ensemble } from '../../../src/testing/model/ensemble.js';
 import { type Installed, installEnvironment, Rng, Scheduler } from '../../sim/env.js';
-import type { Ensemble } from '../../sim/model/ensemble.js';
 import type { SimNetwork } from '../../sim/net.js';
 import { oneMemberWorld } from '../../sim/one-member.js';
 

@@ -21,7 +21,11 @@ import type {
   SetWatches2,
 } from '../../../src/protocol/requests.js';
 import { Writer } from '../../../src/protocol/writer.js';
-import { readConnectRequest, type ServerCodec, serverCodecs } from '../../wire/server-codecs.js';
+import {
+  readConnectRequest,
+  type ServerCodec,
+  serverCodecs,
+} from '../../../src/testing/wire/server-codecs.js';
 import { hex, unhex, utf8 } from './helpers.js';
 
 const stat: Stat = {

@@ -17,7 +17,11 @@ import {
 import { ProtocolError } from '../../../src/protocol/errors.js';
 import { FrameDecoder } from '../../../src/protocol/frame.js';
 import { Reader } from '../../../src/protocol/reader.js';
-import { readConnectRequest, type ServerCodec, serverCodecs } from '../../wire/server-codecs.js';
+import {
+  readConnectRequest,
+  type ServerCodec,
+  serverCodecs,
+} from '../../../src/testing/wire/server-codecs.js';
 import { body, hex, javaFrames, prng } from './helpers.js';
 
 const seed = Number(process.env.FUZZ_SEED ?? Math.floor(Math.random() * 2 ** 31));

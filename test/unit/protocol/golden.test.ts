@@ -39,7 +39,7 @@ import {
   writeConnectResponse,
   writeReplyHeader,
   writeWatcherEvent,
-} from '../../wire/server-codecs.js';
+} from '../../../src/testing/wire/server-codecs.js';
 import { body, type CapturedExchange, fromUtf8, hex, javaFrames, unhex, utf8 } from './helpers.js';
 
 describe('worked example frames', () => {

@@ -16,7 +16,7 @@ import {
   readRequestHeader,
   writeConnectResponse,
   writeReplyHeader,
-} from '../../wire/server-codecs.js';
+} from '../../../src/testing/wire/server-codecs.js';
 
 export interface ServerSide {
   /** Frames the client sent (length prefix stripped). */

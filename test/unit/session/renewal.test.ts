@@ -9,7 +9,10 @@ import type {
   Transport,
   TransportConnectOptions,
 } from '../../../src/session/transport.js';
-import { readConnectRequest, writeConnectResponse } from '../../wire/server-codecs.js';
+import {
+  readConnectRequest,
+  writeConnectResponse,
+} from '../../../src/testing/wire/server-codecs.js';
 import { FakeNetwork, type ServerSide } from './fake-server.js';
 
 function handshakeAnswer(sessionId: bigint, timeOut = 1_000): Uint8Array {

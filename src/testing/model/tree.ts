@@ -2,8 +2,8 @@
 // turns it into a transaction (an error is a transaction too, as in ZooKeeper: it takes a zxid);
 // every member applies the same transactions in the same order, so members differ only in how
 // far they have got. Applying returns the watch events the change triggers.
-import { ErrorCode } from '../../../src/protocol/errors.js';
-import type { Stat } from '../../../src/protocol/records.js';
+import { ErrorCode } from '../../protocol/errors.js';
+import type { Stat } from '../../protocol/records.js';
 
 export interface ZNode {
   data: Uint8Array;

@@ -1,12 +1,11 @@
 // One client connection on a model member: the handshake, then requests answered strictly in
 // order. A session's read waits behind its own earlier writes (as the server's commit processor
 // holds it) and then sees the member's own state; writes and syncs go through the leader.
-import { ErrorCode } from '../../../src/protocol/errors.js';
-import { FrameDecoder } from '../../../src/protocol/frame.js';
-import type { MultiResult } from '../../../src/protocol/multi.js';
-import { EventTypeCode, OpCode, Xid } from '../../../src/protocol/ops.js';
-import { Reader } from '../../../src/protocol/reader.js';
-import { frame, type Writer } from '../../../src/protocol/writer.js';
+import { ErrorCode } from '../../protocol/errors.js';
+import { FrameDecoder } from '../../protocol/frame.js';
+import { EventTypeCode, OpCode, Xid } from '../../protocol/ops.js';
+import { Reader } from '../../protocol/reader.js';
+import { frame, type Writer } from '../../protocol/writer.js';
 import {
   serverCodecs as codecs,
   readConnectRequest,
@@ -15,20 +14,15 @@ import {
   writeConnectResponse,
   writeReplyHeader,
   writeWatcherEvent,
-} from '../../wire/server-codecs.js';
-import type { ServerEnd } from '../net.js';
-import {
-  type Member,
-  multiResult,
-  prepareCheck,
-  prepareCreateChange,
-  prepareDelete,
-  prepareSetData,
-  single,
-} from './ensemble.js';
-import { type Change, DataTree, type Trigger } from './tree.js';
+} from '../wire/server-codecs.js';
+import type { ServerEnd } from './host.js';
+import type { Member } from './member.js';
+import { answerRead } from './reads.js';
+import type { Trigger } from './tree.js';
+import { proposeWrite } from './writes.js';
 
-interface Reply {
+/** A request's answer: its error code, and its body when the code is 0. */
+export interface Reply {
   err: number;
   body?: (w: Writer) => void;
 }
@@ -61,8 +55,6 @@ const WRITES = new Set<number>([
   OpCode.check,
 ]);
 
-const WORLD_ACL = [{ perms: 31, id: { scheme: 'world', id: 'anyone' } }];
-
 export class Cnxn {
   sessionId = 0n;
   private handshaking = true;
@@ -81,7 +73,7 @@ export class Cnxn {
     end.onClose = () => this.onClosed();
   }
 
-  private get ensemble() {
+  get ensemble() {
     return this.member.ensemble;
   }
 
@@ -363,187 +355,15 @@ export class Cnxn {
         ens.loseWriteReply.delete(this.end.client);
         entry.loseReply = true;
       }
-      this.write(codec.name, req, finish, stall);
+      proposeWrite(this, codec.name, req, finish, stall);
     } else {
-      entry.run = () => this.read(codec.name, req);
+      entry.run = () => answerRead(this, codec.name, req);
     }
     this.pump();
   }
 
-  private write(
-    op: string,
-    req: Record<string, unknown>,
-    finish: (reply: Reply) => void,
-    stall?: number,
-  ): void {
-    const ens = this.ensemble;
-    const session = this.sessionId;
-    const time = BigInt(Date.now());
-    let results: MultiResult[] = [];
-    let change: Change = { type: 'error', err: ErrorCode.UNIMPLEMENTED };
-    this.member.forward(() =>
-      ens.propose(
-        (tree, zxid) => {
-          // The session has moved to another member since this request left: refused.
-          if (ens.sessions.get(session)?.ownerMember !== this.member.id) {
-            change = { type: 'error', err: ErrorCode.SESSIONMOVED };
-            results = [];
-            if (op === 'multi') return { kind: 'multi', changes: [], failed: true };
-            return single(change);
-          }
-          if (op === 'multi') {
-            const ops = (req as { ops: { type: string; request: Record<string, unknown> }[] }).ops;
-            const scratch = tree.clone();
-            const changes: Change[] = [];
-            results = [];
-            let failedAt = -1;
-            for (const [i, o] of ops.entries()) {
-              const c = prepareOne(scratch, o.type, o.request, session, time);
-              if (c.type === 'error') {
-                failedAt = i;
-                results = ops.map((_, j) => ({
-                  type: 'error' as const,
-                  err: j < i ? 0 : j === i ? c.err : ErrorCode.RUNTIMEINCONSISTENCY,
-                }));
-                break;
-              }
-              scratch.apply(zxid, { kind: 'single', change: c });
-              changes.push(c);
-              results.push(multiResult(scratch, o.type, c));
-            }
-            return { kind: 'multi', changes, failed: failedAt >= 0 };
-          }
-          change = prepareOne(tree, op, req, session, time);
-          return single(change);
-        },
-        {
-          cnxn: this,
-          finish: (member) => {
-            if (change.type === 'error' && change.err === ErrorCode.SESSIONMOVED) {
-              finish({ err: change.err });
-              return;
-            }
-            if (op === 'multi') {
-              finish({ err: 0, body: (w) => codecs.multi.writeResponse(w, results) });
-              return;
-            }
-            finish(replyFor(member.tree, op, change));
-          },
-        },
-        stall,
-      ),
-    );
-  }
-
-  private read(op: string, req: Record<string, unknown>): Reply {
-    const tree = this.member.tree;
-    const path = req.path as string;
-    const watch = req.watch === true;
-    const watches = this.member.watches;
-    switch (op) {
-      case 'exists': {
-        const node = tree.get(path);
-        if (watch) watches.add('data', path, this, 'std');
-        if (!node) return { err: ErrorCode.NONODE };
-        return { err: 0, body: (w) => codecs.exists.writeResponse(w, { stat: tree.stat(node) }) };
-      }
-      case 'getData': {
-        const node = tree.get(path);
-        if (!node) return { err: ErrorCode.NONODE };
-        if (watch) watches.add('data', path, this, 'std');
-        const stat = tree.stat(node);
-        const data = node.data;
-        return { err: 0, body: (w) => codecs.getData.writeResponse(w, { data, stat }) };
-      }
-      case 'getChildren':
-      case 'getChildren2': {
-        const node = tree.get(path);
-        if (!node) return { err: ErrorCode.NONODE };
-        if (watch) watches.add('child', path, this, 'std');
-        const children = this.shuffled([...node.children]);
-        const stat = tree.stat(node);
-        return op === 'getChildren'
-          ? { err: 0, body: (w) => codecs.getChildren.writeResponse(w, { children }) }
-          : { err: 0, body: (w) => codecs.getChildren2.writeResponse(w, { children, stat }) };
-      }
-      case 'getACL': {
-        const node = tree.get(path);
-        if (!node) return { err: ErrorCode.NONODE };
-        const stat = tree.stat(node);
-        return { err: 0, body: (w) => codecs.getACL.writeResponse(w, { acl: WORLD_ACL, stat }) };
-      }
-      case 'addWatch': {
-        // Both modes go into both tables (a recursive entry in the child table never reports
-        // NodeChildrenChanged, but it replaces a one-shot child watch of this connection there).
-        const mode = req.mode === 1 ? 'recursive' : 'persistent';
-        watches.add('data', path, this, mode);
-        watches.add('child', path, this, mode);
-        return { err: 0, body: (w) => codecs.addWatch.writeResponse(w, undefined) };
-      }
-      case 'checkWatches':
-      case 'removeWatches': {
-        const tables = req.type === 1 ? ['child'] : req.type === 2 ? ['data'] : ['data', 'child'];
-        let found = false;
-        for (const table of tables as ('data' | 'child')[]) {
-          if (op === 'checkWatches') found ||= watches.has(table, path, this);
-          else found = watches.remove(table, path, this) || found;
-        }
-        return { err: found ? 0 : ErrorCode.NOWATCHER };
-      }
-      case 'setWatches':
-      case 'setWatches2':
-        this.setWatches(req as unknown as SetWatchesRequest);
-        return { err: 0 };
-      case 'multiRead': {
-        const ops = (req as { ops: { type: string; request: { path: string } }[] }).ops;
-        const results: MultiResult[] = ops.map((o) => {
-          const node = tree.get(o.request.path);
-          if (!node) return { type: 'error', err: ErrorCode.NONODE };
-          return o.type === 'getData'
-            ? { type: 'getData', data: node.data, stat: tree.stat(node) }
-            : { type: 'getChildren', children: this.shuffled([...node.children]) };
-        });
-        return { err: 0, body: (w) => codecs.multiRead.writeResponse(w, results) };
-      }
-      case 'whoAmI':
-        return { err: 0, body: (w) => codecs.whoAmI.writeResponse(w, { clientInfo: [] }) };
-      default:
-        return { err: ErrorCode.UNIMPLEMENTED };
-    }
-  }
-
-  /** SetWatches: catch-up events for what changed since the client's zxid, else re-arm. */
-  private setWatches(req: SetWatchesRequest): void {
-    const tree = this.member.tree;
-    const watches = this.member.watches;
-    const rel = req.relativeZxid;
-    for (const path of req.dataWatches) {
-      const node = tree.get(path);
-      if (!node) this.notify('NodeDeleted', path);
-      else if (node.mzxid > rel) this.notify('NodeDataChanged', path);
-      else watches.add('data', path, this, 'std');
-    }
-    for (const path of req.existWatches) {
-      if (tree.get(path)) this.notify('NodeCreated', path);
-      else watches.add('data', path, this, 'std');
-    }
-    for (const path of req.childWatches) {
-      const node = tree.get(path);
-      if (!node) this.notify('NodeDeleted', path);
-      else if (node.pzxid > rel) this.notify('NodeChildrenChanged', path);
-      else watches.add('child', path, this, 'std');
-    }
-    for (const path of req.persistentWatches ?? []) {
-      watches.add('data', path, this, 'persistent');
-      watches.add('child', path, this, 'persistent');
-    }
-    for (const path of req.persistentRecursiveWatches ?? []) {
-      watches.add('data', path, this, 'recursive');
-      watches.add('child', path, this, 'recursive');
-    }
-  }
-
-  private shuffled(items: string[]): string[] {
+  /** `items` in the model's random order (the server's listing order is not sorted). */
+  shuffled(items: string[]): string[] {
     const rng = this.ensemble.rng;
     for (let i = items.length - 1; i > 0; i--) {
       const j = rng.int(0, i);
@@ -552,84 +372,3 @@ export class Cnxn {
     return items;
   }
 }
-
-interface SetWatchesRequest {
-  relativeZxid: bigint;
-  dataWatches: string[];
-  existWatches: string[];
-  childWatches: string[];
-  persistentWatches?: string[];
-  persistentRecursiveWatches?: string[];
-}
-
-function prepareOne(
-  tree: DataTree,
-  op: string,
-  req: Record<string, unknown>,
-  session: bigint,
-  time: bigint,
-): Change {
-  const path = req.path as string;
-  switch (op) {
-    case 'create':
-    case 'create2':
-    case 'createContainer': {
-      const flags = op === 'createContainer' ? 4 : (req.flags as number);
-      if (op !== 'createContainer' && flags === 4)
-        return { type: 'error', err: ErrorCode.BADARGUMENTS };
-      const data = (req.data as Uint8Array | null) ?? new Uint8Array(0);
-      return prepareCreateChange(tree, path, data, flags, session, time);
-    }
-    case 'delete':
-      return prepareDelete(tree, path, req.version as number);
-    case 'setData':
-      return prepareSetData(
-        tree,
-        path,
-        (req.data as Uint8Array | null) ?? new Uint8Array(0),
-        req.version as number,
-        time,
-      );
-    case 'setACL': {
-      const node = tree.get(path);
-      if (!node) return { type: 'error', err: ErrorCode.NONODE };
-      const version = req.version as number;
-      if (version !== -1 && node.aversion !== version)
-        return { type: 'error', err: ErrorCode.BADVERSION };
-      return { type: 'setACL', path };
-    }
-    case 'check':
-      return prepareCheck(tree, path, req.version as number);
-    case 'reconfig':
-      return { type: 'error', err: ErrorCode.RECONFIGDISABLED };
-    default:
-      // createTTL: extended types are off by default in 3.8.
-      return { type: 'error', err: ErrorCode.UNIMPLEMENTED };
-  }
-}
-
-function replyFor(tree: DataTree, op: string, change: Change): Reply {
-  if (change.type === 'error') return { err: change.err };
-  switch (op) {
-    case 'create':
-      return {
-        err: 0,
-        body: (w) => codecs.create.writeResponse(w, { path: (change as { path: string }).path }),
-      };
-    case 'create2':
-    case 'createContainer': {
-      const p = (change as { path: string }).path;
-      const stat = tree.stat(tree.get(p)!);
-      return { err: 0, body: (w) => codecs.create2.writeResponse(w, { path: p, stat }) };
-    }
-    case 'setData':
-    case 'setACL': {
-      const stat = tree.stat(tree.get((change as { path: string }).path)!);
-      return { err: 0, body: (w) => codecs.setData.writeResponse(w, { stat }) };
-    }
-    default:
-      return { err: 0 };
-  }
-}
-
-export { DataTree };

@@ -2,14 +2,13 @@
 // transactions later (each with its own lag), so a follower answers reads from its own, possibly
 // stale, state. Sessions are tracked by the leader and expire there; sync, session moves, the
 // refusal of a client that has seen more than a member, and container cleanup follow ZooKeeper 3.8.
-import { ErrorCode } from '../../../src/protocol/errors.js';
-import type { MultiResult } from '../../../src/protocol/multi.js';
-import type { Rng, Scheduler } from '../env.js';
-import type { Acceptor, ServerEnd } from '../net.js';
-import { Cnxn } from './cnxn.js';
+import { ErrorCode } from '../../protocol/errors.js';
+import type { Cnxn } from './cnxn.js';
+import type { ModelRng, ModelScheduler } from './host.js';
 import { hashSetCopyOrder } from './java-order.js';
-import { type Change, DataTree, parentOf, prepareCreate, type Trigger, type Txn } from './tree.js';
-import { WatchTables } from './watches.js';
+import { Member } from './member.js';
+import { single } from './prepare.js';
+import { DataTree, type Trigger, type Txn } from './tree.js';
 
 export interface EnsembleOptions {
   members: number;
@@ -44,172 +43,6 @@ export interface SessionInfo {
    * records it: a write still arriving from another member fails with SESSIONMOVED.
    */
   ownerMember: number;
-}
-
-/** What a member applies, in the leader's order: a transaction or a sync marker. */
-type Item =
-  | {
-      kind: 'txn';
-      zxid: bigint;
-      txn: Txn;
-      /** The events the leader computed when it applied the change. */
-      events: Trigger[];
-      done?: { cnxn: Cnxn; finish: (m: Member) => void };
-      /** Followers other than the origin stall this long before applying it. */
-      stall?: number;
-    }
-  | { kind: 'sync'; done: { cnxn: Cnxn; finish: (m: Member) => void } };
-
-export class Member implements Acceptor {
-  /** The server process runs (accepts TCP connections); false between a crash and its restart. */
-  alive = true;
-  /**
-   * Serves clients: a leader that orders with a quorum behind it, or a follower that caught up
-   * with one. A member that is not serving closes every client connection, and closes each new one
-   * as soon as its handshake arrives ("ZooKeeperServer not running").
-   */
-  serving = true;
-  /** A follower receiving the leader's stream (false from a crash or a cut until it caught up). */
-  attached = true;
-  /**
-   * Bumped whenever this member's link to the leader breaks (crash, cut, election): messages of
-   * an older generation (applies, forwarded requests, session checks) are lost.
-   */
-  gen = 0;
-  /**
-   * Until then, the member closes every connection right after answering its handshake, as a
-   * server does that a client's SetWatches overruns (jute.maxbuffer): a session is had, and lost.
-   */
-  flapUntil = 0;
-  tree: DataTree;
-  readonly watches = new WatchTables<Cnxn>();
-  readonly cnxns = new Set<Cnxn>();
-  private applyAt = 0;
-  private forwardAt = 0;
-
-  constructor(
-    readonly ensemble: Ensemble,
-    readonly id: number,
-    readonly host: string,
-    tree: DataTree,
-  ) {
-    this.tree = tree;
-  }
-
-  get isLeader(): boolean {
-    return this.ensemble.leader === this;
-  }
-
-  /** Accepts TCP (the net refuses a connection to a member whose process is down). */
-  get up(): boolean {
-    return this.alive;
-  }
-
-  accept(end: ServerEnd): void {
-    const cnxn = new Cnxn(this, end);
-    this.cnxns.add(cnxn);
-  }
-
-  /** The link to the leader broke: whatever was in flight on it is lost. */
-  detach(): void {
-    this.gen++;
-    this.attached = false;
-    this.applyAt = this.ensemble.sched.now;
-    this.forwardAt = this.ensemble.sched.now;
-  }
-
-  /** Stops serving clients: every client connection is closed (the server shuts down). */
-  stopServing(): void {
-    this.serving = false;
-    for (const cnxn of [...this.cnxns]) cnxn.close();
-  }
-
-  /** Caught up with the leader's committed state (a snapshot of it); serving again. */
-  resync(tree: DataTree): void {
-    this.detach();
-    this.tree = tree;
-    this.attached = true;
-    this.serving = true;
-  }
-
-  /**
-   * Queues something for the leader, in order (a follower forwards over its quorum link). Lost if
-   * the link breaks on the way or the leader cannot commit (it answers nothing: the client's
-   * connection is closed once the member stops serving).
-   */
-  /**
-   * The link to the leader stalls for `ms`: this member's forwarded messages (and those behind
-   * them, in order) reach the leader that much later.
-   */
-  holdForwards(ms: number): void {
-    this.forwardAt = Math.max(this.forwardAt, this.ensemble.sched.now + ms);
-  }
-
-  forward(task: () => void): void {
-    const ensemble = this.ensemble;
-    if (this.isLeader) {
-      if (ensemble.ordering) task();
-      return;
-    }
-    if (!this.attached) return;
-    const sched = ensemble.sched;
-    const gen = this.gen;
-    const at = Math.max(sched.now + ensemble.options.forwardLag(this.id), this.forwardAt);
-    this.forwardAt = at;
-    sched.atTime(at, 'server', () => {
-      if (this.gen === gen && ensemble.ordering) task();
-    });
-  }
-
-  /** Sends something back from the leader to this member (lost if the link breaks meanwhile). */
-  back(task: () => void): void {
-    if (this.isLeader) {
-      task();
-      return;
-    }
-    const gen = this.gen;
-    this.ensemble.sched.at(this.ensemble.options.forwardLag(this.id), 'server', () => {
-      if (this.gen === gen) task();
-    });
-  }
-
-  /** Receives the next item of the leader's stream; a follower applies it after its lag. */
-  receive(item: Item): void {
-    if (this.isLeader) {
-      this.applyItem(item);
-      return;
-    }
-    if (!this.attached) return;
-    const sched = this.ensemble.sched;
-    const gen = this.gen;
-    const stall = item.kind === 'txn' && item.done?.cnxn.member !== this ? (item.stall ?? 0) : 0;
-    const at = Math.max(sched.now + this.ensemble.lag(this.id) + stall, this.applyAt);
-    this.applyAt = at;
-    sched.atTime(at, 'server', () => {
-      if (this.gen === gen) this.applyItem(item);
-    });
-  }
-
-  private applyItem(item: Item): void {
-    if (item.kind === 'txn') {
-      // The leader's tree is already up to date: it applied when it ordered the change.
-      const events = this.isLeader ? item.events : this.tree.apply(item.zxid, item.txn);
-      for (const event of events) {
-        for (const cnxn of this.watches.fire(event)) cnxn.notify(event.type, event.path);
-      }
-      if (item.txn.kind === 'closeSession') {
-        for (const cnxn of [...this.cnxns]) {
-          if (cnxn.sessionId === item.txn.sessionId && cnxn !== item.done?.cnxn) cnxn.close();
-        }
-      }
-    }
-    if (item.done && item.done.cnxn.member === this) item.done.finish(this);
-  }
-
-  dropCnxn(cnxn: Cnxn): void {
-    this.cnxns.delete(cnxn);
-    this.watches.drop(cnxn);
-  }
 }
 
 export class Ensemble {
@@ -254,8 +87,8 @@ export class Ensemble {
   readonly changes = new Map<string, { zxid: bigint; type: Trigger['type']; at: number }[]>();
 
   constructor(
-    readonly sched: Scheduler,
-    readonly rng: Rng,
+    readonly sched: ModelScheduler,
+    readonly rng: ModelRng,
     readonly options: EnsembleOptions,
     readonly trace: (line: string) => void,
     seedTree: (tree: DataTree) => void,
@@ -420,84 +253,3 @@ export class Ensemble {
     });
   }
 }
-
-export function single(change: Change): Txn {
-  return { kind: 'single', change };
-}
-
-/** A write request, checked against the leader's tree: the change and the reply it earns. */
-export interface Prepared {
-  change: Change;
-  err: number;
-}
-
-export function prepareDelete(tree: DataTree, path: string, version: number): Change {
-  if (path === '/') return { type: 'error', err: ErrorCode.BADARGUMENTS };
-  const node = tree.get(path);
-  if (!node) return { type: 'error', err: ErrorCode.NONODE };
-  if (version !== -1 && node.version !== version)
-    return { type: 'error', err: ErrorCode.BADVERSION };
-  if (node.children.size > 0) return { type: 'error', err: ErrorCode.NOTEMPTY };
-  return { type: 'delete', path };
-}
-
-export function prepareSetData(
-  tree: DataTree,
-  path: string,
-  data: Uint8Array,
-  version: number,
-  time: bigint,
-): Change {
-  const node = tree.get(path);
-  if (!node) return { type: 'error', err: ErrorCode.NONODE };
-  if (version !== -1 && node.version !== version)
-    return { type: 'error', err: ErrorCode.BADVERSION };
-  return { type: 'setData', path, data, time };
-}
-
-export function prepareCheck(tree: DataTree, path: string, version: number): Change {
-  const node = tree.get(path);
-  if (!node) return { type: 'error', err: ErrorCode.NONODE };
-  if (version !== -1 && node.version !== version)
-    return { type: 'error', err: ErrorCode.BADVERSION };
-  return { type: 'check', path };
-}
-
-export function prepareCreateChange(
-  tree: DataTree,
-  path: string,
-  data: Uint8Array,
-  flags: number,
-  sessionId: bigint,
-  time: bigint,
-): Change {
-  const prepared = prepareCreate(tree, path, flags, sessionId);
-  if ('err' in prepared) return { type: 'error', err: prepared.err };
-  return {
-    type: 'create',
-    path: prepared.path,
-    data,
-    ephemeralOwner: prepared.ephemeral ? sessionId : 0n,
-    container: prepared.container,
-    time,
-    cversion: !prepared.ephemeral && tree.wrapFrom !== undefined ? tree.wrapFrom : 0,
-  };
-}
-
-/** The result of one op of a multi that was applied to `tree`. */
-export function multiResult(tree: DataTree, op: string, change: Change): MultiResult {
-  switch (change.type) {
-    case 'create':
-      return op === 'create'
-        ? { type: 'create', path: change.path }
-        : { type: 'create2', path: change.path, stat: tree.stat(tree.get(change.path)!) };
-    case 'delete':
-      return { type: 'delete' };
-    case 'setData':
-      return { type: 'setData', stat: tree.stat(tree.get(change.path)!) };
-    default:
-      return { type: 'check' };
-  }
-}
-
-export { parentOf };

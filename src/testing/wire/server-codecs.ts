@@ -13,8 +13,8 @@ import {
   codecs,
   type RecordCodec,
   recordCodecs,
-} from '../../src/protocol/codecs.js';
-import { ProtocolError } from '../../src/protocol/errors.js';
+} from '../../protocol/codecs.js';
+import { ProtocolError } from '../../protocol/errors.js';
 import {
   MULTI_DONE,
   MULTI_OPS,
@@ -22,9 +22,9 @@ import {
   type MultiOp,
   type MultiReadOp,
   type MultiResult,
-} from '../../src/protocol/multi.js';
-import { OpCode } from '../../src/protocol/ops.js';
-import type { Reader } from '../../src/protocol/reader.js';
+} from '../../protocol/multi.js';
+import { OpCode } from '../../protocol/ops.js';
+import type { Reader } from '../../protocol/reader.js';
 import {
   ConnectRequest,
   ConnectResponse,
@@ -33,8 +33,8 @@ import {
   ReplyHeader,
   RequestHeader,
   WatcherEvent,
-} from '../../src/protocol/records.js';
-import type { Writer } from '../../src/protocol/writer.js';
+} from '../../protocol/records.js';
+import type { Writer } from '../../protocol/writer.js';
 
 /** A codec that can also play the server's side. */
 export interface ServerCodec<Req, Res> extends Codec<Req, Res> {

@@ -9,8 +9,10 @@
 // noticed at once (its links reset). The model loses no transaction it ordered: its leader
 // commits as it orders, so every ordered change survives an election (a legal ZooKeeper outcome;
 // losing an unacknowledged proposal is the other legal one, and is not modelled).
-import type { Scheduler } from '../env.js';
-import type { Ensemble, Member } from './ensemble.js';
+
+import type { Ensemble } from './ensemble.js';
+import type { ModelScheduler } from './host.js';
+import type { Member } from './member.js';
 
 export interface QuorumTiming {
   /** How long a member takes to notice a lost leader or a lost majority (ms). */
@@ -31,7 +33,7 @@ export class Quorum {
 
   constructor(
     private readonly ensemble: Ensemble,
-    private readonly sched: Scheduler,
+    private readonly sched: ModelScheduler,
     private readonly timing: QuorumTiming,
     private readonly trace: (line: string) => void,
   ) {
@@ -46,8 +48,8 @@ export class Quorum {
     return Math.floor(this.ensemble.members.length / 2) + 1;
   }
 
-  /** A member's process dies; it restarts `downFor` ms later. */
-  crash(member: Member, downFor: number): void {
+  /** A member's process dies; it restarts `downFor` ms later (never by itself when unset). */
+  crash(member: Member, downFor?: number): void {
     if (!member.alive) return;
     this.ensemble.stats.crashes++;
     this.trace(`fault crash zk${member.id}${member.isLeader ? ' (leader)' : ''} for ${downFor} ms`);
@@ -59,11 +61,15 @@ export class Quorum {
       this.ensemble.ordering = false;
       this.startElection();
     } else this.review();
-    this.sched.at(downFor, 'server', () => {
-      this.trace(`zk${member.id} restarts`);
-      member.alive = true;
-      this.review();
-    });
+    if (downFor !== undefined) this.sched.at(downFor, 'server', () => this.restart(member));
+  }
+
+  /** A crashed member's process starts again: it rejoins (catches up) or joins an election. */
+  restart(member: Member): void {
+    if (member.alive) return;
+    this.trace(`zk${member.id} restarts`);
+    member.alive = true;
+    this.review();
   }
 
   /** Cuts `member` off from every other member for `duration` ms. */

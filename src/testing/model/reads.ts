@@ -1,0 +1,126 @@
+// A client's read on its member, answered from that member's own tree (possibly behind the
+// leader), with the watches it sets; SetWatches' catch-up rules; the WORLD_ACL every node has.
+import { ErrorCode } from '../../protocol/errors.js';
+import type { MultiResult } from '../../protocol/multi.js';
+import { serverCodecs as codecs } from '../wire/server-codecs.js';
+import type { Cnxn, Reply } from './cnxn.js';
+
+const WORLD_ACL = [{ perms: 31, id: { scheme: 'world', id: 'anyone' } }];
+
+/** The reply to a read (or a watch request) on `cnxn`'s member, as of now. */
+export function answerRead(cnxn: Cnxn, op: string, req: Record<string, unknown>): Reply {
+  const tree = cnxn.member.tree;
+  const path = req.path as string;
+  const watch = req.watch === true;
+  const watches = cnxn.member.watches;
+  switch (op) {
+    case 'exists': {
+      const node = tree.get(path);
+      if (watch) watches.add('data', path, cnxn, 'std');
+      if (!node) return { err: ErrorCode.NONODE };
+      return { err: 0, body: (w) => codecs.exists.writeResponse(w, { stat: tree.stat(node) }) };
+    }
+    case 'getData': {
+      const node = tree.get(path);
+      if (!node) return { err: ErrorCode.NONODE };
+      if (watch) watches.add('data', path, cnxn, 'std');
+      const stat = tree.stat(node);
+      const data = node.data;
+      return { err: 0, body: (w) => codecs.getData.writeResponse(w, { data, stat }) };
+    }
+    case 'getChildren':
+    case 'getChildren2': {
+      const node = tree.get(path);
+      if (!node) return { err: ErrorCode.NONODE };
+      if (watch) watches.add('child', path, cnxn, 'std');
+      const children = cnxn.shuffled([...node.children]);
+      const stat = tree.stat(node);
+      return op === 'getChildren'
+        ? { err: 0, body: (w) => codecs.getChildren.writeResponse(w, { children }) }
+        : { err: 0, body: (w) => codecs.getChildren2.writeResponse(w, { children, stat }) };
+    }
+    case 'getACL': {
+      const node = tree.get(path);
+      if (!node) return { err: ErrorCode.NONODE };
+      const stat = tree.stat(node);
+      return { err: 0, body: (w) => codecs.getACL.writeResponse(w, { acl: WORLD_ACL, stat }) };
+    }
+    case 'addWatch': {
+      // Both modes go into both tables (a recursive entry in the child table never reports
+      // NodeChildrenChanged, but it replaces a one-shot child watch of this connection there).
+      const mode = req.mode === 1 ? 'recursive' : 'persistent';
+      watches.add('data', path, cnxn, mode);
+      watches.add('child', path, cnxn, mode);
+      return { err: 0, body: (w) => codecs.addWatch.writeResponse(w, undefined) };
+    }
+    case 'checkWatches':
+    case 'removeWatches': {
+      const tables = req.type === 1 ? ['child'] : req.type === 2 ? ['data'] : ['data', 'child'];
+      let found = false;
+      for (const table of tables as ('data' | 'child')[]) {
+        if (op === 'checkWatches') found ||= watches.has(table, path, cnxn);
+        else found = watches.remove(table, path, cnxn) || found;
+      }
+      return { err: found ? 0 : ErrorCode.NOWATCHER };
+    }
+    case 'setWatches':
+    case 'setWatches2':
+      setWatches(cnxn, req as unknown as SetWatchesRequest);
+      return { err: 0 };
+    case 'multiRead': {
+      const ops = (req as { ops: { type: string; request: { path: string } }[] }).ops;
+      const results: MultiResult[] = ops.map((o) => {
+        const node = tree.get(o.request.path);
+        if (!node) return { type: 'error', err: ErrorCode.NONODE };
+        return o.type === 'getData'
+          ? { type: 'getData', data: node.data, stat: tree.stat(node) }
+          : { type: 'getChildren', children: cnxn.shuffled([...node.children]) };
+      });
+      return { err: 0, body: (w) => codecs.multiRead.writeResponse(w, results) };
+    }
+    case 'whoAmI':
+      return { err: 0, body: (w) => codecs.whoAmI.writeResponse(w, { clientInfo: [] }) };
+    default:
+      return { err: ErrorCode.UNIMPLEMENTED };
+  }
+}
+
+/** SetWatches: catch-up events for what changed since the client's zxid, else re-arm. */
+function setWatches(cnxn: Cnxn, req: SetWatchesRequest): void {
+  const tree = cnxn.member.tree;
+  const watches = cnxn.member.watches;
+  const rel = req.relativeZxid;
+  for (const path of req.dataWatches) {
+    const node = tree.get(path);
+    if (!node) cnxn.notify('NodeDeleted', path);
+    else if (node.mzxid > rel) cnxn.notify('NodeDataChanged', path);
+    else watches.add('data', path, cnxn, 'std');
+  }
+  for (const path of req.existWatches) {
+    if (tree.get(path)) cnxn.notify('NodeCreated', path);
+    else watches.add('data', path, cnxn, 'std');
+  }
+  for (const path of req.childWatches) {
+    const node = tree.get(path);
+    if (!node) cnxn.notify('NodeDeleted', path);
+    else if (node.pzxid > rel) cnxn.notify('NodeChildrenChanged', path);
+    else watches.add('child', path, cnxn, 'std');
+  }
+  for (const path of req.persistentWatches ?? []) {
+    watches.add('data', path, cnxn, 'persistent');
+    watches.add('child', path, cnxn, 'persistent');
+  }
+  for (const path of req.persistentRecursiveWatches ?? []) {
+    watches.add('data', path, cnxn, 'recursive');
+    watches.add('child', path, cnxn, 'recursive');
+  }
+}
+
+interface SetWatchesRequest {
+  relativeZxid: bigint;
+  dataWatches: string[];
+  existWatches: string[];
+  childWatches: string[];
+  persistentWatches?: string[];
+  persistentRecursiveWatches?: string[];
+}
