@@ -1,8 +1,10 @@
 // Runs the locked command: spawns it, forwards signals, stops it when the lease is lost.
 import { spawn } from 'node:child_process';
+import * as fs from 'node:fs';
 import { constants } from 'node:os';
 import type { Lease } from '../locks/index.js';
 import { CliError, describeError, ExitCode } from './errors.js';
+import { runningTarget } from './process-group.js';
 import { startWatchdog } from './watchdog.js';
 
 export type Forwarded = 'SIGINT' | 'SIGTERM' | 'SIGHUP';
@@ -13,21 +15,35 @@ export interface Role {
   readonly command: string;
   /** What a loss without a reason of its own is reported as. */
   readonly lost: string;
+  /** What zkts keeps while the command's leftovers run ("the lock", "leadership"). */
+  readonly held: string;
 }
 
 /** `zkts lock`'s role. */
-export const LOCK_ROLE: Role = { command: 'lock', lost: 'the lock was lost' };
+export const LOCK_ROLE: Role = { command: 'lock', lost: 'the lock was lost', held: 'the lock' };
 /** `zkts elect`'s role: a term of leadership, not a lock. */
-export const ELECT_ROLE: Role = { command: 'elect', lost: 'leadership was lost' };
+export const ELECT_ROLE: Role = {
+  command: 'elect',
+  lost: 'leadership was lost',
+  held: 'leadership',
+};
+
+/**
+ * What happens to processes the command left in its process group when it exits while the lease
+ * holds: `wait` keeps the lease until the group is empty (flock(1)'s rule: its lock lives as long
+ * as any process holding its descriptor), `stop` ends them (SIGTERM, SIGKILL after the grace).
+ */
+export type Leftovers = 'wait' | 'stop';
 
 export interface Supervision {
   command: readonly string[];
   /** After SIGTERM on a lost lease, SIGKILL after this many ms. */
   grace: number;
+  /** What the command leaves running in its group (default `wait`). */
+  leftovers?: Leftovers;
   /** Diagnostics for people (stderr). */
   note(text: string): void;
 }
-
 /** Status of a process killed by `signal`, as shells report it. */
 export function signalStatus(signal: NodeJS.Signals): number {
   return 128 + (constants.signals[signal] ?? 0);
@@ -53,19 +69,17 @@ function signalCommand(pid: number | undefined, group: boolean, signal: NodeJS.S
   }
 }
 
-function groupAlive(pid: number): boolean {
-  try {
-    process.kill(-pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
+/** Whether anything still runs in the process group `pgid` (zombies do not count). */
+function groupRunning(pgid: number): boolean {
+  return runningTarget(-pgid, fs);
 }
 
 /**
  * Runs the command while `lease` (a lock lease, or a term of leadership: see `role`) holds:
  * forwards signals (through `setForward`), stops the command when the lease is lost, and resolves
- * its exit status (75 when the lease was lost).
+ * its exit status (75 when the lease was lost). Without a terminal the command has a process group
+ * of its own, and the lease is kept after the command exits for as long as anything it left in
+ * that group runs (`run.leftovers`: `wait`, the default), or those are stopped first (`stop`).
  */
 export async function superviseCommand(
   lease: Pick<Lease, 'path' | 'fencingToken' | 'signal'>,
@@ -89,7 +103,8 @@ export async function superviseCommand(
       ZKTS_FENCING_TOKEN: String(lease.fencingToken),
     },
   });
-  if (child.pid !== undefined) watchdog.watch(child.pid, group);
+  const pid = child.pid;
+  if (pid !== undefined) watchdog.watch(pid, group);
   const ended = new Promise<Ending>((resolve) => {
     child.once('exit', (code, signal) => resolve({ code, signal }));
     child.on('error', (error) => {
@@ -101,47 +116,72 @@ export async function superviseCommand(
   void ended.then(() => {
     exited = true;
   });
+  /** The command runs, or (in its own group) something it started still does. */
+  const running = () => !exited || (group && pid !== undefined && groupRunning(pid));
   setForward((signal) => {
-    if (!exited) signalCommand(child.pid, group, signal);
+    if (running()) signalCommand(pid, group, signal);
   });
   let lost: CliError | undefined;
-  let killAt = 0;
+  let killAt: number | undefined;
   let killTimer: NodeJS.Timeout | undefined;
   let killed = false;
   const kill = () => {
     if (killed) return;
     killed = true;
-    run.note(`the command did not stop within ${run.grace} ms: sending SIGKILL`);
-    signalCommand(child.pid, group, 'SIGKILL');
+    const what = exited ? 'what the command left in its process group' : 'the command';
+    run.note(`${what} did not stop within ${run.grace} ms: sending SIGKILL`);
+    signalCommand(pid, group, 'SIGKILL');
+  };
+  /** SIGTERM now, SIGKILL after the grace; the watchdog is told the same deadline. */
+  const stop = () => {
+    if (killAt !== undefined) return;
+    signalCommand(pid, group, 'SIGTERM');
+    killAt = Date.now() + run.grace;
+    watchdog.stopBy(killAt);
+    killTimer = setTimeout(() => {
+      if (running()) kill();
+    }, run.grace);
   };
   const onLost = () => {
-    if (exited) return;
+    if (!running()) return;
     lost = lostError(
       lease.signal.reason,
       role.lost,
       `stopping the command (SIGTERM, then SIGKILL after ${run.grace} ms)`,
     );
     run.note(describeError(lost, role.command));
-    signalCommand(child.pid, group, 'SIGTERM');
-    killAt = Date.now() + run.grace;
-    killTimer = setTimeout(() => {
-      if (!exited) kill();
-    }, run.grace);
+    stop();
   };
   lease.signal.addEventListener('abort', onLost, { once: true });
   let ending: Ending;
   try {
     ending = await ended;
-    lease.signal.removeEventListener('abort', onLost);
-    if (lost && group && child.pid !== undefined) {
-      // The command is gone, but what it started may still run in its group: same grace, then KILL.
-      while (groupAlive(child.pid) && Date.now() < killAt) await sleep(50);
-      if (groupAlive(child.pid)) kill();
+    if (group && pid !== undefined && !('error' in ending) && groupRunning(pid)) {
+      if (killAt === undefined && run.leftovers === 'stop') {
+        run.note(
+          `the command exited; stopping what it left in its process group (SIGTERM, then SIGKILL after ${run.grace} ms)`,
+        );
+        stop();
+      } else if (killAt === undefined) {
+        run.note(
+          `the command exited; keeping ${role.held} until what it left in its process group ends (--leftovers stop ends it instead)`,
+        );
+      }
+      // Until the group is empty: a loss or a forwarded signal may end it meanwhile.
+      while (groupRunning(pid)) {
+        if (killAt !== undefined && Date.now() >= killAt) {
+          kill();
+          // SIGKILL cannot be ignored; a process stuck in the kernel may still take a moment.
+          if (Date.now() >= killAt + 2_000) break;
+        }
+        await sleep(50);
+      }
     }
   } finally {
+    lease.signal.removeEventListener('abort', onLost);
+    clearTimeout(killTimer);
     watchdog.release();
   }
-  clearTimeout(killTimer);
   if ('error' in ending) {
     const code = (ending.error as NodeJS.ErrnoException).code;
     const notFound = code === 'ENOENT';

@@ -9,35 +9,51 @@
 // returns (one write on a pipe already open): zkts can die between the two only within that write,
 // not within a whole process start.
 import { spawn } from 'node:child_process';
+import { runningTarget } from './process-group.js';
 
 /**
- * The watchdog's program (plain JavaScript, run by the same `node`). It is in a process group of
- * its own and ignores the terminal's signals, so a Ctrl-C or a kill of zkts's group does not take
- * it away with zkts. It exits once the command has stopped or zkts said "done".
+ * The watchdog's program (plain JavaScript, run by the same `node`; exported so that tests run
+ * the very text zkts runs). It is in a process group of its own and ignores the terminal's
+ * signals, so a Ctrl-C or a kill of zkts's group does not take it away with zkts. It exits once
+ * the command has stopped or zkts said "done".
+ *
+ * What zkts tells it: `watch TARGET ` (the pid, or the negated process group), `stop DEADLINE `
+ * once zkts itself has sent SIGTERM (epoch ms at which SIGKILL is due), `done`. When zkts dies
+ * after a `stop`, the watchdog keeps that deadline instead of starting a grace period of its own:
+ * a lost lock never gets more than one grace.
  */
-const WATCHDOG = `
+export const WATCHDOG_PROGRAM = `
 const grace = Number(process.argv[1]);
+const runningTarget = ${runningTarget.toString()};
+const fs = require('node:fs');
 let target = 0;
+let deadline = 0;
 let said = '';
-const alive = () => { try { process.kill(target, 0); return true; } catch { return false; } };
+const alive = () => runningTarget(target, fs);
 for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, () => {});
 process.stdin.on('data', (chunk) => {
   said += String(chunk);
   const watch = /watch (-?[0-9]+) /.exec(said);
   if (watch) target = Number(watch[1]);
+  const stop = /stop ([0-9]+) /.exec(said);
+  if (stop) deadline = Number(stop[1]);
 });
 process.stdin.on('error', () => {});
 process.stdin.on('close', () => {
   if (said.includes('done') || target === 0 || !alive()) process.exit(0);
-  try { process.kill(target, 'SIGTERM'); } catch {}
-  const started = Date.now();
-  const poll = setInterval(() => {
+  if (deadline === 0) {
+    try { process.kill(target, 'SIGTERM'); } catch {}
+    deadline = Date.now() + grace;
+  }
+  const check = () => {
     if (!alive()) process.exit(0);
-    if (Date.now() - started >= grace) {
+    if (Date.now() >= deadline) {
       try { process.kill(target, 'SIGKILL'); } catch {}
       process.exit(0);
     }
-  }, 50);
+  };
+  check();
+  setInterval(check, 50);
 });
 `;
 
@@ -45,6 +61,8 @@ process.stdin.on('close', () => {
 export interface Watchdog {
   /** The command to stop if zkts dies: `pid`, or its whole process group when `group`. */
   watch(pid: number, group: boolean): void;
+  /** zkts has sent SIGTERM itself: SIGKILL is due at `deadline` (epoch ms), whoever sends it. */
+  stopBy(deadline: number): void;
   /** zkts is done with the command: the watchdog just exits. */
   release(): void;
 }
@@ -55,7 +73,7 @@ export interface Watchdog {
  */
 export function startWatchdog(grace: number, note: (text: string) => void): Watchdog {
   try {
-    const watchdog = spawn(process.execPath, ['-e', WATCHDOG, String(grace)], {
+    const watchdog = spawn(process.execPath, ['-e', WATCHDOG_PROGRAM, String(grace)], {
       stdio: ['pipe', 'ignore', 'ignore'],
       detached: true,
     });
@@ -71,12 +89,15 @@ export function startWatchdog(grace: number, note: (text: string) => void): Watc
       watch: (pid, group) => {
         watchdog.stdin?.write(`watch ${group ? -pid : pid} `);
       },
+      stopBy: (deadline) => {
+        watchdog.stdin?.write(`stop ${Math.ceil(deadline)} `);
+      },
       release: () => {
         watchdog.stdin?.end('done');
       },
     };
   } catch (error) {
     note(`no watchdog for the command: ${(error as Error).message}`);
-    return { watch: () => {}, release: () => {} };
+    return { watch: () => {}, stopBy: () => {}, release: () => {} };
   }
 }

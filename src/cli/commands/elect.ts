@@ -8,7 +8,9 @@ import { UsageError } from '../errors.js';
 import {
   type Command,
   JSON_OPTION,
+  LEFTOVERS_OPTION,
   LOSS_POLICY_OPTION,
+  leftoversOf,
   lossPolicyOf,
   OLD_WAIT_OPTION,
   WAIT_OPTION,
@@ -23,6 +25,8 @@ export const elect: Command = {
     'Joins the election at PATH (Curator LeaderLatch nodes: Java LeaderLatch processes take part\n' +
     'in the same election), waits to lead, runs COMMAND (no shell), then steps down and exits with\n' +
     'the command’s status. SIGINT, SIGTERM and SIGHUP are forwarded to the command.\n' +
+    'Without a terminal the command has a process group of its own: what it leaves running there\n' +
+    'keeps leadership until it ends (--leftovers stop ends it instead).\n' +
     'The command gets ZKTS_LOCK_PATH (its election node) and ZKTS_FENCING_TOKEN (strictly\n' +
     'increasing across leaders: hand it to the resource you protect).\n' +
     'If leadership is lost while the command runs (connection suspended, session expired, node\n' +
@@ -48,6 +52,7 @@ export const elect: Command = {
       long: 'exit-on-loss',
       help: 'exit 75 when leadership is lost, instead of waiting to lead again',
     },
+    LEFTOVERS_OPTION,
     LOSS_POLICY_OPTION,
     JSON_OPTION,
   ],
@@ -77,6 +82,7 @@ export const elect: Command = {
       id: options.string('id') ?? `${hostname()}:${process.pid}`,
       timeout: waitOf(options, (text) => ctx.note(text)),
       grace: options.integer('grace', 0) ?? 5_000,
+      leftovers: leftoversOf(options),
       lossPolicy,
       rejoin: !options.has('exit-on-loss'),
       command: rest,

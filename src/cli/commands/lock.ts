@@ -6,7 +6,9 @@ import { parseLockKind, runLocked } from '../lock.js';
 import {
   type Command,
   JSON_OPTION,
+  LEFTOVERS_OPTION,
   LOSS_POLICY_OPTION,
+  leftoversOf,
   lossPolicyOf,
   OLD_WAIT_OPTION,
   WAIT_OPTION,
@@ -22,6 +24,8 @@ export const lock: Command = {
     'until it is lost (exit 75). --json prints {path, node, fencingToken} once the lock is held.\n' +
     'Waits for the lock, runs COMMAND (no shell: use -- sh -c "..." for one), releases the lock\n' +
     'and exits with the command’s status. SIGINT, SIGTERM and SIGHUP are forwarded to the command.\n' +
+    'Without a terminal the command has a process group of its own: what it leaves running there\n' +
+    'keeps the lock until it ends, as with flock(1) (--leftovers stop ends it instead).\n' +
     'The command gets ZKTS_LOCK_PATH (its lock node) and ZKTS_FENCING_TOKEN (strictly increasing\n' +
     'across holders: hand it to the resource you protect).\n' +
     'If the lock is lost while the command runs (connection suspended, session expired, lock node\n' +
@@ -41,6 +45,7 @@ export const lock: Command = {
     },
     { long: 'no-wait', short: 'n', help: 'fail at once (exit 73) if the lock is held' },
     { long: 'grace', value: 'MS', help: 'SIGTERM to SIGKILL delay on a lost lock (default 5000)' },
+    LEFTOVERS_OPTION,
     LOSS_POLICY_OPTION,
     JSON_OPTION,
   ],
@@ -58,6 +63,7 @@ export const lock: Command = {
       timeout: waitOf(options, (text) => ctx.note(text)),
       noWait: options.has('no-wait'),
       grace: options.integer('grace', 0) ?? 5_000,
+      leftovers: leftoversOf(options),
       lossPolicy,
       command: rest ?? [],
       note: (text: string) => ctx.note(text),

@@ -3,6 +3,7 @@ import type { LossPolicy } from '../../locks/index.js';
 import type { OptionSpec, Options } from '../args.js';
 import type { CommandContext } from '../context.js';
 import { UsageError } from '../errors.js';
+import type { Leftovers } from '../supervise.js';
 
 export interface CommandInput {
   options: Options;
@@ -53,6 +54,22 @@ export function lossPolicyOf(options: Options): LossPolicy {
     throw new UsageError(`--loss-policy must be suspended or expired, got "${lossPolicy}"`);
   }
   return lossPolicy;
+}
+
+/** `--leftovers`, for `lock` and `elect`: what the command leaves running in its group. */
+export const LEFTOVERS_OPTION: OptionSpec = {
+  long: 'leftovers',
+  value: 'WHAT',
+  help: 'wait (default: keep the lease until what the command left in its process group ends) | stop (SIGTERM it, SIGKILL after --grace)',
+};
+
+/** The `--leftovers` given (default `wait`); anything else is a usage error. */
+export function leftoversOf(options: Options): Leftovers {
+  const leftovers = options.string('leftovers') ?? 'wait';
+  if (leftovers !== 'wait' && leftovers !== 'stop') {
+    throw new UsageError(`--leftovers must be wait or stop, got "${leftovers}"`);
+  }
+  return leftovers;
 }
 
 /** How long `lock` and `elect` wait: its own name, so that `-t` means the connect timeout. */

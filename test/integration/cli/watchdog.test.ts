@@ -1,11 +1,11 @@
 // `zkts lock -- cmd` and `zkts elect -- cmd`: the command never outlives zkts. When zkts itself is
 // killed (SIGKILL: no handler runs), its watchdog stops the command's process group, so the
 // command cannot go on working after the session expires and another process takes the lock.
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { freshChroot, startCli } from './helpers.js';
+import { freshChroot, readLog, startCli, waitForLog, workerScript } from './helpers.js';
 
 function groupAlive(pgid: number): boolean {
   try {
@@ -40,6 +40,20 @@ async function until(probe: () => boolean, what: string, ms = 10_000): Promise<v
   }
 }
 
+/** The pid of the worker writing to `log` (its command line names the log), from /proc. */
+async function commandPidOf(log: string): Promise<number> {
+  for (const name of readdirSync('/proc')) {
+    if (!/^[0-9]+$/.test(name)) continue;
+    try {
+      const cmdline = readFileSync(`/proc/${name}/cmdline`, 'utf8');
+      if (cmdline.includes(log)) return Number(name);
+    } catch {
+      // gone, or not ours
+    }
+  }
+  throw new Error('the command is not running');
+}
+
 describe('the command never outlives zkts', () => {
   for (const verb of ['lock', 'elect'] as const) {
     it(`zkts ${verb}: SIGKILL of zkts stops the command and what it started`, async () => {
@@ -58,6 +72,25 @@ describe('the command never outlives zkts', () => {
       // Starting zkts and its command takes seconds on a loaded machine (30 s ran out at load 9).
     }, 60_000);
   }
+
+  it('zkts lock: SIGKILL of zkts during the grace after a loss: no second SIGTERM, no second grace (the watchdog keeps the deadline zkts set)', async () => {
+    const { servers, root } = await freshChroot();
+    const { script, log } = workerScript();
+    const cli = await startCli(
+      ['lock', '/l', '--grace', '1500', '--', process.execPath, script, log, 'A', '60000'],
+      { servers, env: { IGNORE_TERM: '1' } },
+    );
+    await waitForLog(log, 'start', 'A');
+    const commandPid = await commandPidOf(log);
+    const [name] = await root.getChildren('/l');
+    await root.delete(`/l/${name}`);
+    // zkts sent SIGTERM (the command ignores it) and runs its grace: kill zkts within it.
+    await waitForLog(log, 'term', 'A');
+    cli.child.kill('SIGKILL');
+    await cli.done;
+    await until(() => !groupAlive(commandPid), 'the command killed by the watchdog', 10_000);
+    expect(readLog(log).filter((line) => line.what === 'term')).toHaveLength(1);
+  }, 60_000);
 
   it('zkts lock: a command that ends normally is not touched, and zkts exits with its status', async () => {
     const { servers } = await freshChroot();
