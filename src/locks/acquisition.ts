@@ -5,11 +5,12 @@
 // what is rare (a create whose outcome is unknown, missing parents, a retry after a lost reply, the
 // order past the sequence limit) runs through the general helpers of nodes.ts and comes back.
 import type { WatchedEvent } from '../client/types.js';
+import { type Children, namesOf, placeAmong } from '../coordination/children.js';
+import { baseName, childPath, newOwnerPrefix } from '../coordination/naming.js';
+import { PAST_LIMIT, type Place, type QueueRule } from '../coordination/place.js';
 import type { CallSink } from '../session/session.js';
 import { type AcquireProbe, acquirePlaced } from '../telemetry/lock.js';
-import { type Children, namesOf, placeAmong } from './children.js';
 import { hasCode } from './errors.js';
-import { baseName, childPath, newOwnerPrefix } from './naming.js';
 import {
   type Attempt,
   cleanupAttempt,
@@ -20,7 +21,6 @@ import {
   type ProtectedCreate,
   settleWhileConnected,
 } from './nodes.js';
-import { PAST_LIMIT, type Place, type QueueRule } from './place.js';
 import type { QueueRecipe } from './queue-lock.js';
 import { checkOwnSession, renewedAfter } from './renewal.js';
 import { isRetriable, pauseBeforeRetry } from './retry.js';

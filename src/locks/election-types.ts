@@ -1,10 +1,11 @@
 // The public shapes of an election (LeaderLatch, LeaderSelector, participants): options, a term of
 // leadership, a participant, the latch's state, and Curator's node name for candidates.
 import type { Client } from '../client/client.js';
+import { LockName } from '../coordination/naming.js';
 import type { LockClient, LossPolicy } from './types.js';
 
 /** The node name Curator's LeaderLatch gives its candidates (`_c_<uuid>-latch-<seq>`). */
-export const LATCH_NAME = 'latch-';
+export const LATCH_NAME = LockName.latch;
 
 /** What an election needs from a client: the lock recipes' part, and `sync` for recovery reads. */
 export type ElectionClient = LockClient & Pick<Client, 'sync'>;

@@ -3,7 +3,9 @@
  * @module zookeeper-ts/locks
  */
 
-export type { SequenceOrder } from './contenders.js';
+export type { NamingStyle } from '../coordination/naming.js';
+export { LockName } from '../coordination/naming.js';
+export type { SequenceOrder } from '../coordination/order.js';
 export type { LockLossReason } from './errors.js';
 export { LeaseReleasedError, LockLostError, LockTimeoutError } from './errors.js';
 export { ExclusiveLock } from './exclusive.js';
@@ -31,8 +33,6 @@ export type { MultiLease } from './multilock.js';
 export { MultiLock } from './multilock.js';
 export type { MutexOptions } from './mutex.js';
 export { Mutex } from './mutex.js';
-export type { NamingStyle } from './naming.js';
-export { LockName } from './naming.js';
 export type { PersistentNodeClient, PersistentNodeOptions } from './persistent-node.js';
 export { PersistentNode } from './persistent-node.js';
 export type { RevocableAcquireOptions, RevocableLease, RevokeClient } from './revocation.js';

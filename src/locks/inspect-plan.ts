@@ -2,20 +2,27 @@
 // in line and decided by the recipes' rules. inspect.ts assembles them into a view.
 import type { Stat } from '../client/types.js';
 import {
+  type Contender,
+  childPath,
+  LockName,
+  type NamingStyle,
+  parseContender,
+} from '../coordination/naming.js';
+import {
   byCreation,
   type Decision,
   pastSequenceLimit,
   predecessorDecision,
+  readerDecision,
   type SequenceOrder,
   sortContenders,
-} from './contenders.js';
+} from '../coordination/order.js';
 import { hasCode } from './errors.js';
 import type { ContenderKind, InspectClient } from './inspect.js';
 import { LATCH_NAME } from './leader-latch.js';
-import { type Contender, childPath, LockName, type NamingStyle, parseContender } from './naming.js';
 
 /** kazoo's `ReadLock` node name (its `Lock` and `WriteLock` use {@link LockName.kazooMutex}). */
-export const KAZOO_READ_NAME = '__rlock__';
+export const KAZOO_READ_NAME = LockName.kazooRead;
 
 /** A node as read: its data and stat. */
 export interface NodeRead {
@@ -34,7 +41,7 @@ export interface Planned {
 }
 
 export const CURATOR_NAMES = [LockName.mutex, LockName.read, LockName.write];
-export const KAZOO_NAMES = [LockName.kazooMutex, KAZOO_READ_NAME];
+export const KAZOO_NAMES: readonly string[] = [LockName.kazooMutex, KAZOO_READ_NAME];
 export const LOCK_NAMES = [...CURATOR_NAMES, ...KAZOO_NAMES];
 
 /** Kind of a contender from its lock name. */
@@ -92,17 +99,8 @@ export function queueOf(
   return byCreation(sorted, czxids);
 }
 
-/**
- * A reader holds when no contender of another kind (a writer, a mutex node) is ahead of it;
- * otherwise it waits for the last such one ahead (the recipes' reader rule).
- */
-function readerDecision(sorted: readonly Contender[], own: number): Decision {
-  for (let i = own - 1; i >= 0; i--) {
-    const ahead = sorted[i]!;
-    if (kindOf(ahead.lockName) !== 'read') return { acquired: false, watch: ahead.name };
-  }
-  return { acquired: true };
-}
+/** A reader is kept waiting by a contender of any other kind (a writer, a mutex node). */
+const blocksReader = (lockName: string) => kindOf(lockName) !== 'read';
 
 /**
  * One queue of sequential contenders (named with `names`), decided as the recipes decide: a
@@ -118,7 +116,9 @@ export function planQueue(
   return sorted.map((contender, own) => {
     const kind = kindOf(contender.lockName);
     const decision =
-      kind === 'read' ? readerDecision(sorted, own) : predecessorDecision(sorted, own);
+      kind === 'read'
+        ? readerDecision(sorted, own, blocksReader)
+        : predecessorDecision(sorted, own);
     return {
       name: contender.name,
       dir,

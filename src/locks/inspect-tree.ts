@@ -1,5 +1,7 @@
 // Every lock under a root: walks the tree and inspects each folder that holds lock contenders.
-import { sortContenders } from './contenders.js';
+
+import { baseName, childPath, LockName, parentOf } from '../coordination/naming.js';
+import { sortContenders } from '../coordination/order.js';
 import { hasCode } from './errors.js';
 import {
   type InspectClient,
@@ -11,7 +13,6 @@ import {
   type LockInspection,
 } from './inspect.js';
 import { LATCH_NAME } from './leader-latch.js';
-import { baseName, childPath, LockName, parentOf } from './naming.js';
 
 /** A lock found under a root: where, which layout, who holds and how many wait. */
 export interface LockFolder {
@@ -46,7 +47,7 @@ const ALL_NAMES = [
   KAZOO_READ_NAME,
   LATCH_NAME,
 ];
-const KAZOO = [LockName.kazooMutex, KAZOO_READ_NAME];
+const KAZOO: readonly string[] = [LockName.kazooMutex, KAZOO_READ_NAME];
 /** How many folders are listed at once. */
 const PARALLEL = 32;
 

@@ -1,6 +1,15 @@
 // Who holds a lock and who waits: a read-only view of a lock path, ordered and decided by the
 // same functions the recipes use, so it agrees with what our locks, Curator and kazoo do.
-import { predecessorDecision, type SequenceOrder } from './contenders.js';
+
+import {
+  baseName,
+  childPath,
+  LockName,
+  type NamingStyle,
+  parentOf,
+  parseContender,
+} from '../coordination/naming.js';
+import { predecessorDecision, type SequenceOrder } from '../coordination/order.js';
 import { badArguments } from './errors.js';
 import {
   CURATOR_NAMES,
@@ -14,14 +23,6 @@ import {
   readNode,
 } from './inspect-plan.js';
 import { LATCH_NAME } from './leader-latch.js';
-import {
-  baseName,
-  childPath,
-  LockName,
-  type NamingStyle,
-  parentOf,
-  parseContender,
-} from './naming.js';
 import type { LockClient } from './types.js';
 
 export { KAZOO_READ_NAME } from './inspect-plan.js';

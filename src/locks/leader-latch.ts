@@ -1,3 +1,4 @@
+import { childPath } from '../coordination/naming.js';
 import { electionEvent } from '../telemetry/lock.js';
 import { untilConnected } from './connection-wait.js';
 import { startDeadline } from './deadline.js';
@@ -18,7 +19,6 @@ import {
   lossPolicyOf,
 } from './errors.js';
 import { holdNode } from './lease.js';
-import { childPath } from './naming.js';
 import { type Attempt, cleanupAttempt, createProtected, type OwnNode, syncFirst } from './nodes.js';
 import { queueOrder } from './order.js';
 import { participantsOf } from './participants.js';

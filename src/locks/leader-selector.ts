@@ -1,6 +1,7 @@
 // Run a task while leader, as Curator's LeaderSelector: its election is a Curator InterProcessMutex
 // on the path, so a Java LeaderSelector on the same path takes part in the same election.
 
+import { LockName } from '../coordination/naming.js';
 import { badArguments, checkRecipePath } from './errors.js';
 import {
   type ElectionClient,
@@ -10,7 +11,6 @@ import {
   participantsOf,
 } from './leader-latch.js';
 import { Mutex } from './mutex.js';
-import { LockName } from './naming.js';
 import type { Lease } from './types.js';
 
 /** Options of a {@link LeaderSelector}. */

@@ -1,7 +1,7 @@
 // The fair, herd-free mutex (Curator's InterProcessMutex, kazoo's Lock).
 import type { Data } from '../client/types.js';
+import { LockName, type NamingStyle } from '../coordination/naming.js';
 import { badArguments, lossPolicyOf } from './errors.js';
-import { LockName, type NamingStyle } from './naming.js';
 import { QueueLock } from './queue-lock.js';
 import {
   type RevocableAcquireOptions,

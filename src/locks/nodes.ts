@@ -1,11 +1,17 @@
 // Creating and deleting lock nodes safely across connection losses.
 import type { Data, Stat } from '../client/types.js';
 import { CreateMode } from '../client/types.js';
+import {
+  baseName,
+  childPath,
+  type NamingStyle,
+  newOwnerPrefix,
+  parentOf,
+} from '../coordination/naming.js';
 import { isSessionOver } from '../protocol/errors.js';
 import type { CallSink } from '../session/session.js';
 import { untilConnected } from './connection-wait.js';
 import { hasCode } from './errors.js';
-import { baseName, childPath, type NamingStyle, newOwnerPrefix, parentOf } from './naming.js';
 import { isRetriable, pauseBeforeRetry, retry } from './retry.js';
 import { seamOf } from './seam.js';
 import type { LockClient } from './types.js';

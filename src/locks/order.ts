@@ -1,6 +1,12 @@
 // Queue order that stays creation order when sequence numbers stop telling it (see SequenceOrder).
-import { byCreation, pastSequenceLimit, type SequenceOrder, sortContenders } from './contenders.js';
-import { type Contender, childPath } from './naming.js';
+
+import { type Contender, childPath } from '../coordination/naming.js';
+import {
+  byCreation,
+  pastSequenceLimit,
+  type SequenceOrder,
+  sortContenders,
+} from '../coordination/order.js';
 import { type OwnNode, retryOnConnectionLoss } from './nodes.js';
 import type { LockClient } from './types.js';
 

@@ -1,9 +1,10 @@
 // An election's participants, read from the server in line: the leader first, each candidate with
 // its node's data as its id, as Curator's getParticipants() reports them.
-import { byCreation, pastSequenceLimit, sortContenders } from './contenders.js';
+
+import { childPath } from '../coordination/naming.js';
+import { byCreation, pastSequenceLimit, sortContenders } from '../coordination/order.js';
 import { LATCH_NAME, type Participant } from './election-types.js';
 import { hasCode } from './errors.js';
-import { childPath } from './naming.js';
 import { retry } from './retry.js';
 import type { LockClient } from './types.js';
 

@@ -5,9 +5,9 @@
 /// <reference path="../disposable.ts" preserve="true" />
 import type { Client } from '../client/client.js';
 import { CreateMode, type Data, type Stat } from '../client/types.js';
+import { baseName, childPath, newOwnerPrefix, parentOf } from '../coordination/naming.js';
 import { makeError } from '../protocol/errors.js';
 import { badArguments, hasCode } from './errors.js';
-import { baseName, childPath, newOwnerPrefix, parentOf } from './naming.js';
 import { createWithParents, deleteNode, settleWhileConnected, syncFirst } from './nodes.js';
 import { renewedAfter } from './renewal.js';
 import { isRetriable, pauseBeforeRetry, retry } from './retry.js';

@@ -3,16 +3,16 @@
 // whose deletion may let it in. A recipe only says which contenders ahead keep it waiting.
 import { toBytes } from '../client/bytes.js';
 import type { Data } from '../client/types.js';
+import type { NamingStyle } from '../coordination/naming.js';
+import type { SequenceOrder } from '../coordination/order.js';
+import { type Place, placeInOrder, type QueueRule } from '../coordination/place.js';
 import { type AcquireProbe, acquireSettles, acquireStarted } from '../telemetry/lock.js';
 import { Acquisition, type AcquisitionHost } from './acquisition.js';
-import type { SequenceOrder } from './contenders.js';
 import { acquireWithin } from './deadline.js';
 import { checkRecipePath } from './errors.js';
 import { holdNode, reenter } from './lease.js';
-import type { NamingStyle } from './naming.js';
 import { deleteOwnNode, type OwnNode, retryOnConnectionLoss } from './nodes.js';
 import { queueOrder } from './order.js';
-import { type Place, placeInOrder, type QueueRule } from './place.js';
 import { seamOf } from './seam.js';
 import type { Lease, Lock, LockClient, LossPolicy, ReentrantAcquireOptions } from './types.js';
 

@@ -2,10 +2,10 @@
 // holder's node; a holder that opted in watches its own node's data and is told.
 import type { Client } from '../client/client.js';
 import type { WatchedEvent } from '../client/types.js';
+import { baseName, childPath, LockName, parentOf, parseContender } from '../coordination/naming.js';
 import { ZooKeeperError } from '../protocol/errors.js';
 import { electionEvent } from '../telemetry/lock.js';
 import { badArguments, hasCode } from './errors.js';
-import { baseName, childPath, LockName, parentOf, parseContender } from './naming.js';
 import { queueOrder } from './order.js';
 import { retry } from './retry.js';
 import type { Lease, LockClient, ReentrantAcquireOptions } from './types.js';

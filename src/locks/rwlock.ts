@@ -1,7 +1,7 @@
 // Readers share, writers exclude (Curator's InterProcessReadWriteLock layout).
 import type { Data } from '../client/types.js';
+import { LockName } from '../coordination/naming.js';
 import { lossPolicyOf } from './errors.js';
-import { LockName } from './naming.js';
 import { QueueLock } from './queue-lock.js';
 import type { LockClient, LockOptions } from './types.js';
 

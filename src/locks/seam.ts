@@ -9,11 +9,11 @@ import { Client } from '../client/client.js';
 import type { ClientCore } from '../client/core.js';
 import { DEFAULT_ACL } from '../client/create-request.js';
 import { CreateMode, type Stat, type WatchedEvent } from '../client/types.js';
+import { EncodedChildren } from '../coordination/children.js';
 import { type Codec, codecs, type RequestOf } from '../protocol/codecs.js';
 import { ErrorCode } from '../protocol/errors.js';
 import type { Reader } from '../protocol/reader.js';
 import type { CallSink } from '../session/session.js';
-import { EncodedChildren } from './children.js';
 import type { LockClient } from './types.js';
 
 /** A node created by {@link LockSeam.createSequential}, in the client's paths. */

@@ -1,12 +1,12 @@
 // Up to N holders (Curator's InterProcessSemaphoreV2 layout).
 import type { Data } from '../client/types.js';
+import { childPath, LockName } from '../coordination/naming.js';
+import { sortContenders } from '../coordination/order.js';
 import { acquireSettles, acquireStarted } from '../telemetry/lock.js';
-import { sortContenders } from './contenders.js';
 import { acquireWithin } from './deadline.js';
 import { badArguments, checkRecipePath, hasCode, lossPolicyOf } from './errors.js';
 import { holdNode } from './lease.js';
 import { Mutex } from './mutex.js';
-import { childPath, LockName } from './naming.js';
 import {
   type Attempt,
   cleanupAttempt,

@@ -3,7 +3,7 @@
 /// <reference path="../web-globals.ts" preserve="true" />
 
 import type { Client } from '../client/client.js';
-import type { SequenceOrder } from './contenders.js';
+import type { SequenceOrder } from '../coordination/order.js';
 
 /**
  * The part of the client the recipes use. A `Client` from `connect()` is one; anything with the

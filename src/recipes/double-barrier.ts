@@ -4,8 +4,8 @@
 // created by the member that completes the count.
 import type { Client } from '../client/client.js';
 import { CreateMode, type Watcher } from '../client/types.js';
+import { childPath } from '../coordination/naming.js';
 import { hasCode, isRetriable } from '../locks/errors.js';
-import { childPath } from '../locks/naming.js';
 import { renewedAfter } from '../locks/renewal.js';
 import { makeError } from '../protocol/errors.js';
 import { createWithParents } from './paths.js';

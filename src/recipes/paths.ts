@@ -4,8 +4,8 @@
 import type { Client } from '../client/client.js';
 import type { CallOptions, CreateOptions, Data, Stat } from '../client/types.js';
 import { CreateMode } from '../client/types.js';
+import { childPath, parentOf } from '../coordination/naming.js';
 import { hasCode } from '../locks/errors.js';
-import { childPath, parentOf } from '../locks/naming.js';
 import { type RetryPolicy, retry } from './retry.js';
 
 /** The part of the client the path helpers use (a `Client` is one). */

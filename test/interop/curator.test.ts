@@ -3,7 +3,8 @@
 // Every test starts its Curator peer first, which fails (never skips) with a message naming the
 // missing package when libcurator-recipes-java or a JDK is not installed: CI installs it.
 import { describe, expect, it } from 'vitest';
-import { sortContenders } from '../../src/locks/contenders.js';
+import { parseContender } from '../../src/coordination/naming.js';
+import { sortContenders } from '../../src/coordination/order.js';
 import {
   type Lease,
   LockName,
@@ -12,7 +13,6 @@ import {
   ReadWriteLock,
   Semaphore,
 } from '../../src/locks/index.js';
-import { parseContender } from '../../src/locks/naming.js';
 import { startCuratorPeer } from './curator.js';
 import {
   childrenOf,

@@ -3,9 +3,9 @@
 // Every test starts its kazoo peer first, which fails (never skips) with a message naming the
 // missing package when python3-kazoo is not installed: CI installs it.
 import { describe, expect, it } from 'vitest';
-import { sortContenders } from '../../src/locks/contenders.js';
+import { parseContender } from '../../src/coordination/naming.js';
+import { sortContenders } from '../../src/coordination/order.js';
 import { LockName, LockTimeoutError, Mutex } from '../../src/locks/index.js';
-import { parseContender } from '../../src/locks/naming.js';
 import {
   childrenOf,
   connectString,

@@ -1,6 +1,6 @@
-// The layers of src import only downwards: protocol -> session (and telemetry) -> client -> locks
-// (and recipes, otel) -> testing -> cli. A file
-// importing from a layer above its own (the engine reaching into the facade, the codec into the
+// The layers of src import only downwards: protocol -> session (and telemetry) -> client ->
+// coordination (the rules every recipe shares) -> locks (and recipes, otel) -> testing -> cli. A
+// file importing from a layer above its own (the engine reaching into the facade, the codec into the
 // engine) fails here, naming the file and the import.
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative, resolve, sep } from 'node:path';
@@ -20,14 +20,17 @@ const RANK: Readonly<Record<string, number>> = {
   telemetry: 1,
   client: 2,
   'index.ts': 2,
-  locks: 3,
+  // The rules written once (contender order, node naming, paths, retries, deadlines and waits),
+  // which the locks and the recipes both build on.
+  coordination: 3,
+  locks: 4,
   // The recipes beyond locks, and the OpenTelemetry bridge: beside the locks, on the client.
-  recipes: 3,
-  otel: 3,
+  recipes: 4,
+  otel: 4,
   // The in-process ZooKeeper for users' tests (zookeeper-ts/testing): the model server, which
   // speaks the protocol layer's records, and its helpers; `zkts server` runs it.
-  testing: 4,
-  cli: 5,
+  testing: 5,
+  cli: 6,
 };
 
 function layerOf(file: string): string {

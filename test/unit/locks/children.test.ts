@@ -1,10 +1,10 @@
-// The encoded listing (src/locks/children.ts) must decide exactly as placeInQueue does over the
+// The encoded listing (src/coordination/children.ts) must decide exactly as placeInQueue does over the
 // decoded names: random queues of every naming, odd and non-ASCII names, equal sequence numbers
 // (only names made by hand can have them), the sequence limit, a wrap, null and empty names.
 import { describe, expect, it } from 'vitest';
-import { EncodedChildren, namesOf, placeAmong } from '../../../src/locks/children.js';
-import { LockName } from '../../../src/locks/naming.js';
-import { PAST_LIMIT, placeInQueue, type QueueRule } from '../../../src/locks/place.js';
+import { EncodedChildren, namesOf, placeAmong } from '../../../src/coordination/children.js';
+import { LockName } from '../../../src/coordination/naming.js';
+import { PAST_LIMIT, placeInQueue, type QueueRule } from '../../../src/coordination/place.js';
 import { Reader } from '../../../src/protocol/reader.js';
 import { Writer } from '../../../src/protocol/writer.js';
 

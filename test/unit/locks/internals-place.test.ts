@@ -2,9 +2,9 @@
 // it must accept exactly the names parseContender accepts, and honour a rule whose blocking kind
 // is the first name. Pure functions, tested directly: no recipe builds such a rule or name.
 import { describe, expect, it } from 'vitest';
-import { predecessorDecision, sortContenders } from '../../../src/locks/contenders.js';
-import { LockName, parseContender } from '../../../src/locks/naming.js';
-import { PAST_LIMIT, placeInOrder, placeInQueue } from '../../../src/locks/place.js';
+import { LockName, parseContender } from '../../../src/coordination/naming.js';
+import { predecessorDecision, sortContenders } from '../../../src/coordination/order.js';
+import { PAST_LIMIT, placeInOrder, placeInQueue } from '../../../src/coordination/place.js';
 
 const NAMES = [LockName.mutex, LockName.kazooMutex];
 const rule = { names: NAMES, blockedBy: -1 };

@@ -1,7 +1,7 @@
-// Path helpers and contender parsing edge cases of src/locks/naming.ts (the mutation run found
+// Path helpers and contender parsing edge cases of src/coordination/naming.ts (the mutation run found
 // these unexercised: a name without the lock name whose tail happens to be a sequence number).
 import { describe, expect, it } from 'vitest';
-import { childPath, parentOf, parseContender } from '../../../src/locks/naming.js';
+import { childPath, parentOf, parseContender } from '../../../src/coordination/naming.js';
 
 describe('lock naming helpers', () => {
   it('parentOf: the root for a top-level node, else the path up to the last slash', () => {

@@ -1,17 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import {
+  LockName,
+  newOwnerPrefix,
+  parseContender,
+  parseSequence,
+} from '../../../src/coordination/naming.js';
+import {
   byCreation,
   pastSequenceLimit,
   predecessorDecision,
   readerDecision,
   sortContenders,
-} from '../../../src/locks/contenders.js';
-import {
-  LockName,
-  newOwnerPrefix,
-  parseContender,
-  parseSequence,
-} from '../../../src/locks/naming.js';
+} from '../../../src/coordination/order.js';
 
 const curator = (seq: string, name = 'lock-') => `_c_${crypto.randomUUID()}-${name}${seq}`;
 
@@ -116,13 +116,13 @@ describe('decisions', () => {
 
   it('readers share until a writer is ahead, then watch the last writer ahead', () => {
     const sorted = queue('__READ__', '__READ__', '__WRIT__', '__READ__', '__WRIT__', '__READ__');
-    expect(readerDecision(sorted, 0, '__WRIT__')).toEqual({ acquired: true });
-    expect(readerDecision(sorted, 1, '__WRIT__')).toEqual({ acquired: true });
-    expect(readerDecision(sorted, 3, '__WRIT__')).toEqual({
+    expect(readerDecision(sorted, 0, (name) => name === '__WRIT__')).toEqual({ acquired: true });
+    expect(readerDecision(sorted, 1, (name) => name === '__WRIT__')).toEqual({ acquired: true });
+    expect(readerDecision(sorted, 3, (name) => name === '__WRIT__')).toEqual({
       acquired: false,
       watch: sorted[2]!.name,
     });
-    expect(readerDecision(sorted, 5, '__WRIT__')).toEqual({
+    expect(readerDecision(sorted, 5, (name) => name === '__WRIT__')).toEqual({
       acquired: false,
       watch: sorted[4]!.name,
     });

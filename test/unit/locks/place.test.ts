@@ -1,16 +1,16 @@
 import { describe, expect, it } from 'vitest';
+import { LockName, parseContender } from '../../../src/coordination/naming.js';
 import {
   predecessorDecision,
   readerDecision,
   sortContenders,
-} from '../../../src/locks/contenders.js';
-import { LockName, parseContender } from '../../../src/locks/naming.js';
+} from '../../../src/coordination/order.js';
 import {
   PAST_LIMIT,
   placeInOrder,
   placeInQueue,
   type QueueRule,
-} from '../../../src/locks/place.js';
+} from '../../../src/coordination/place.js';
 
 const MUTEX_NAMES = [LockName.mutex, LockName.kazooMutex];
 const RW_NAMES = [LockName.read, LockName.write];
@@ -64,7 +64,7 @@ describe('placeInQueue (one pass, no sort)', () => {
           const reader = rule === readRule;
           if (reader && sorted[own]!.lockName !== LockName.read) continue;
           const decision = reader
-            ? readerDecision(sorted, own, LockName.write)
+            ? readerDecision(sorted, own, (name) => name === LockName.write)
             : predecessorDecision(sorted, own);
           const blockers = sorted
             .slice(0, own)

@@ -4,10 +4,8 @@
 // listing, two listings per contended acquisition. The rare steps (past the sequence limit, a
 // create whose reply was lost) ask for the names, which are then decoded once.
 import { int32At, Reader } from '../protocol/reader.js';
-import { SEQUENCE_LIMIT } from './contenders.js';
+import { INT32_MIN, SEQUENCE_LIMIT } from './naming.js';
 import {
-  INT32_MAX,
-  INT32_MIN,
   MINUS,
   PAST_LIMIT,
   type Parsed,
@@ -59,7 +57,7 @@ function sequenceIn(bytes: Uint8Array, from: number, end: number): number {
     value = value * 10 + digit;
   }
   if (negative) value = -value;
-  return value >= INT32_MIN && value <= INT32_MAX ? value : Number.NaN;
+  return value >= INT32_MIN && value <= SEQUENCE_LIMIT ? value : Number.NaN;
 }
 
 /**

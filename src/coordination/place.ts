@@ -1,8 +1,7 @@
 // Where one contender stands in a lock path's queue, found in one pass over the children: the hot
-// path of every wake. No sort and no per-child allocation; the sorted path (contenders.ts) is kept
+// path of every wake. No sort and no per-child allocation; the reference order (order.ts) is kept
 // for sets past the sequence limit, where the order needs the creation zxids.
-import { SEQUENCE_LIMIT } from './contenders.js';
-import type { Contender } from './naming.js';
+import { type Contender, INT32_MIN, SEQUENCE_LIMIT } from './naming.js';
 
 /** Our place: how many contenders ahead keep us waiting, and the nearest of them (to watch). */
 export interface Place {
@@ -15,9 +14,7 @@ export interface Place {
 /** Returned instead of a place when the sequence numbers no longer tell the order. */
 export const PAST_LIMIT = 'past-limit';
 
-// The sequence rule's bounds and characters, shared with the byte-level reader (children.ts).
-export const INT32_MIN = -2_147_483_648;
-export const INT32_MAX = 2_147_483_647;
+// The sequence rule's characters, shared with the byte-level reader (children.ts).
 /** Character codes of '0' and '-' (the same in UTF-16 and in UTF-8 bytes). */
 export const ZERO = 48;
 export const MINUS = 45;
@@ -42,7 +39,7 @@ function sequenceAt(name: string, start: number): number {
     value = value * 10 + digit;
   }
   if (negative) value = -value;
-  return value >= INT32_MIN && value <= INT32_MAX ? value : Number.NaN;
+  return value >= INT32_MIN && value <= SEQUENCE_LIMIT ? value : Number.NaN;
 }
 
 /** Parsed in place (one object per queue, reused): the lock name index and sequence of a child. */

@@ -1,5 +1,8 @@
-// Who holds the lock and whom to wait for: pure functions over the children of a lock path.
-import { type Contender, parseContender } from './naming.js';
+// The contender-order rule, written once: the queue order of the contenders under one path (who
+// holds and whom to wait for follows from it). Every other reader of a queue - the one-pass place
+// (place.ts), the byte-level place (children.ts), inspection, elections, semaphores - must agree
+// with `sortContenders` here; test/unit/coordination/order-property.test.ts checks that they do.
+import { type Contender, parseContender, SEQUENCE_LIMIT } from './naming.js';
 
 /**
  * Queue order of contenders. Every client sharing a lock path must use the same order, or two
@@ -22,8 +25,7 @@ import { type Contender, parseContender } from './naming.js';
  */
 export type SequenceOrder = 'interop' | 'numeric';
 
-/** The largest sequence: ZooKeeper 3.5+ stops the counter here; older servers wrap after it. */
-export const SEQUENCE_LIMIT = 2_147_483_647;
+export { SEQUENCE_LIMIT } from './naming.js';
 
 /**
  * Whether sequence numbers no longer tell the creation order of these contenders (one is at the
@@ -36,9 +38,21 @@ export function pastSequenceLimit(contenders: readonly Contender[]): boolean {
 const byName = (a: Contender, b: Contender) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0);
 
 /**
- * The contenders among `children`, in queue order (see {@link SequenceOrder}), ties by name.
- * Children that are not contenders are left out, never fatal. With `'numeric'`, a set that is
- * {@link pastSequenceLimit} must be reordered with {@link byCreation}.
+ * The rule itself: negative when `a` is ahead of `b` in the queue while sequence numbers tell the
+ * order (see {@link SequenceOrder}). `'numeric'`: by sequence number; `'interop'`: by the sequence
+ * text, as Curator and kazoo compare it; ties (only names made by hand share a number) by name.
+ */
+export function compareContenders(a: Contender, b: Contender, order: SequenceOrder): number {
+  if (order === 'numeric') return a.sequence - b.sequence || byName(a, b);
+  return (
+    (a.sequenceText < b.sequenceText ? -1 : a.sequenceText > b.sequenceText ? 1 : 0) || byName(a, b)
+  );
+}
+
+/**
+ * The reference queue order: the contenders among `children`, sorted by
+ * {@link compareContenders}. Children that are not contenders are left out, never fatal. With
+ * `'numeric'`, a set that is {@link pastSequenceLimit} must be reordered with {@link byCreation}.
  */
 export function sortContenders(
   children: readonly string[],
@@ -50,14 +64,7 @@ export function sortContenders(
     const contender = parseContender(child, lockNames);
     if (contender) contenders.push(contender);
   }
-  if (order === 'numeric') {
-    return contenders.sort((a, b) => a.sequence - b.sequence || byName(a, b));
-  }
-  return contenders.sort(
-    (a, b) =>
-      (a.sequenceText < b.sequenceText ? -1 : a.sequenceText > b.sequenceText ? 1 : 0) ||
-      byName(a, b),
-  );
+  return contenders.sort((a, b) => compareContenders(a, b, order));
 }
 
 /**
@@ -98,19 +105,20 @@ export function predecessorDecision(
 }
 
 /**
- * A reader holds when no writer is ahead of it. Otherwise it watches the last writer ahead of it:
- * when that one goes, either the reader holds or an earlier writer remains and becomes the next
- * to watch. (Curator watches the first writer instead, which wakes readers queued behind later
- * writers for nothing; the condition for holding is the same, so the two interoperate.)
+ * A reader holds when no contender that `blocks` it (a writer: `blocks` is asked with each lock
+ * name) is ahead of it. Otherwise it watches the last such one ahead of it: when that one goes,
+ * either the reader holds or an earlier writer remains and becomes the next to watch. (Curator
+ * watches the first writer instead, which wakes readers queued behind later writers for nothing;
+ * the condition for holding is the same, so the two interoperate.)
  */
 export function readerDecision(
   sorted: readonly Contender[],
   own: number,
-  writeLockName: string,
+  blocks: (lockName: string) => boolean,
 ): Decision {
   for (let i = own - 1; i >= 0; i--) {
     const contender = sorted[i]!;
-    if (contender.lockName === writeLockName) return { acquired: false, watch: contender.name };
+    if (blocks(contender.lockName)) return { acquired: false, watch: contender.name };
   }
   return { acquired: true };
 }

@@ -16,6 +16,10 @@ export const LockName = {
   lease: 'lease-',
   /** kazoo Lock / WriteLock. */
   kazooMutex: '__lock__',
+  /** kazoo ReadLock. */
+  kazooRead: '__rlock__',
+  /** Curator LeaderLatch candidates. */
+  latch: 'latch-',
 } as const;
 export type LockName = (typeof LockName)[keyof typeof LockName];
 
@@ -44,8 +48,11 @@ export interface Contender {
 // ZooKeeper appends String.format("%010d", parentCversion): 10 digits, or a minus sign and 9 or 10
 // digits once the signed 32-bit counter has wrapped.
 const SEQUENCE_TEXT = /^(?:\d{10}|-\d{9,10})$/;
-const INT32_MIN = -2_147_483_648;
-const INT32_MAX = 2_147_483_647;
+/** The smallest sequence: where an older server's counter lands after it wraps. */
+export const INT32_MIN = -2_147_483_648;
+/** The largest sequence: ZooKeeper 3.5+ stops the counter here; older servers wrap after it. */
+export const SEQUENCE_LIMIT = 2_147_483_647;
+const INT32_MAX = SEQUENCE_LIMIT;
 
 /** The sequence suffix as a signed 32-bit integer, or undefined when it is not one. */
 export function parseSequence(text: string): number | undefined {
