@@ -3,54 +3,41 @@
 // session's; this file only tries, within a bound, to get the server's acknowledgement.
 import { codecs, encodeRequest } from '../protocol/codecs.js';
 import { ZooKeeperError } from '../protocol/errors.js';
-import type { Clock } from './clock.js';
-import { makeRequest, type Outbound } from './requests.js';
+import type { SessionContext } from './context.js';
+import { makeRequest } from './requests.js';
 import { isConnected, isFinal } from './state.js';
-import type { SessionState } from './types.js';
 
 const CLOSE_REPLY_TIMEOUT = 5_000;
-
-/** What asking the server to end the session needs from the session. */
-export interface CloseRoute {
-  readonly clock: Clock;
-  state(): SessionState;
-  subscribe(listener: (state: SessionState) => void): () => void;
-  sessionId(): bigint;
-  sessionTimeout(): number;
-  nextXid(): number;
-  send(item: Outbound): void;
-  /** The server acknowledged closeSession: the session must never reconnect. */
-  answered(): void;
-}
 
 /**
  * Sends closeSession and waits for its reply. A suspended session first waits for a connection
  * to come back. Gives up after half the session timeout (at most 5 s), so that an explicit close
  * ends as 'closed', not 'expired'. Never rejects.
  */
-export async function closeOnServer(route: CloseRoute): Promise<void> {
-  const { clock } = route;
-  const bound = Math.min(CLOSE_REPLY_TIMEOUT, Math.floor(route.sessionTimeout() / 2));
+export async function closeOnServer(ctx: SessionContext): Promise<void> {
+  const { clock } = ctx;
+  const bound = Math.min(CLOSE_REPLY_TIMEOUT, Math.floor(ctx.identity.timeout / 2));
   const deadline = clock.now() + bound;
-  while (!isFinal(route.state()) && route.sessionId() !== 0n) {
+  while (!isFinal(ctx.state) && ctx.identity.id !== 0n) {
     const remaining = deadline - clock.now();
     if (remaining <= 0) break;
-    if (!isConnected(route.state())) {
-      if (!(await waitForConnection(route, remaining))) break;
+    if (!isConnected(ctx.state)) {
+      if (!(await waitForConnection(ctx, remaining))) break;
       continue;
     }
-    if (await sendCloseSession(route, remaining)) break;
+    if (await sendCloseSession(ctx, remaining)) break;
   }
 }
 
 /** True once the server answered closeSession; false if the link broke or time ran out. */
-function sendCloseSession(route: CloseRoute, timeout: number): Promise<boolean> {
-  const xid = route.nextXid();
+function sendCloseSession(ctx: SessionContext, timeout: number): Promise<boolean> {
+  const xid = ctx.nextXid();
   return new Promise<boolean>((resolve) => {
-    const timer = route.clock.setTimeout(() => resolve(false), timeout);
+    const timer = ctx.clock.setTimeout(() => resolve(false), timeout);
     const done = (answered: boolean) => {
-      route.clock.clearTimeout(timer);
-      if (answered) route.answered();
+      ctx.clock.clearTimeout(timer);
+      // The server acknowledged closeSession: the session must never reconnect.
+      if (answered) ctx.closeAnswered = true;
       resolve(answered);
     };
     const request = makeRequest({
@@ -61,7 +48,7 @@ function sendCloseSession(route: CloseRoute, timeout: number): Promise<boolean> 
       reject: (error) =>
         done(!(error instanceof ZooKeeperError && error.code === 'CONNECTIONLOSS')),
     });
-    route.send({
+    ctx.outbox.push({
       kind: 'request',
       frame: encodeRequest(xid, codecs.closeSession, undefined),
       request,
@@ -69,15 +56,15 @@ function sendCloseSession(route: CloseRoute, timeout: number): Promise<boolean> 
   });
 }
 
-function waitForConnection(route: CloseRoute, timeout: number): Promise<boolean> {
+function waitForConnection(ctx: SessionContext, timeout: number): Promise<boolean> {
   return new Promise<boolean>((resolve) => {
-    const timer = route.clock.setTimeout(() => {
+    const timer = ctx.clock.setTimeout(() => {
       unsubscribe();
       resolve(false);
     }, timeout);
-    const unsubscribe = route.subscribe((state) => {
+    const unsubscribe = ctx.machine.subscribe((state) => {
       if (!isConnected(state) && !isFinal(state)) return;
-      route.clock.clearTimeout(timer);
+      ctx.clock.clearTimeout(timer);
       unsubscribe();
       resolve(isConnected(state));
     });

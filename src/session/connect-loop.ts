@@ -1,76 +1,46 @@
 // The connect loop: which server to dial next, how long one attempt may take, and how long to
 // pause between attempts. What happens on a connection once it is open is the session's.
 import { makeError, ZooKeeperError } from '../protocol/errors.js';
-import { type Clock, sleep } from './clock.js';
-import type { SessionTimers } from './heartbeat.js';
-import { formatHost, type HostAddress, type HostList } from './hosts.js';
+import { sleep } from './clock.js';
+import type { SessionContext } from './context.js';
+import { formatHost, type HostAddress } from './hosts.js';
 import { attemptBudget, reconnectPause } from './pacing.js';
-import type { Connection, Transport } from './transport.js';
-import type { TlsOptions } from './types.js';
+import { serveConnection } from './serve.js';
+import type { Connection } from './transport.js';
 
 /** The longest pause after a whole round of hosts without a session, ms (as the Java client). */
 const MAX_ROUND_PAUSE = 1_000;
 
-/** What the loop needs from the session, and what it tells it. */
-export interface ConnectRoute {
-  readonly clock: Clock;
-  readonly hosts: HostList;
-  readonly transport: Transport;
-  readonly tls: TlsOptions | undefined;
-  /** Aborted when the session stops: every wait and dial ends. */
-  readonly stop: AbortSignal;
-  /** False once the session is over (a final state, or the server acknowledged closeSession). */
-  running(): boolean;
-  timers(): SessionTimers;
-  sessionTimeout(): number;
-  /** While the first session is sought: when start()'s connectTimeout runs out; else null. */
-  deadline(): number | null;
-  /**
-   * Serves an open connection until it breaks (handshake first; `handshakeDone` ends the
-   * attempt's time budget). Resolves with whether a session was had.
-   */
-  serve(connection: Connection, host: HostAddress, handshakeDone: () => void): Promise<boolean>;
-  /** Why the last attempt failed (reported when connect() gives up). */
-  failed(error: unknown): void;
-  /** The last failure recorded, if any. */
-  lastError(): unknown;
-  /**
-   * No retry can succeed (the transport refused our settings, or every server refused while
-   * connect() waits): the session must end with `error`.
-   */
-  unusable(error: ZooKeeperError): void;
-}
-
 /** Dials server after server until the session is over. Never rejects. */
-export async function connectLoop(route: ConnectRoute): Promise<void> {
+export async function connectLoop(ctx: SessionContext): Promise<void> {
   let failures = 0;
   let attempts = 0;
   const refused = new Set<string>();
-  while (route.running() && !route.stop.aborted) {
-    const { host, cycled } = route.hosts.next();
+  while (!ctx.finished && !ctx.stop.signal.aborted) {
+    const { host, cycled } = ctx.hosts.next();
     if (cycled && failures > 0) {
       // A whole round without a session: pause before the next, as the Java client does,
       // but never so long that a short session cannot be resumed in time.
       failures = 0;
-      const pause = Math.min(MAX_ROUND_PAUSE, Math.floor(route.sessionTimeout() / 4));
-      if (!(await pauseUnlessStopped(route, pause * (0.5 + Math.random() / 2)))) return;
+      const pause = Math.min(MAX_ROUND_PAUSE, Math.floor(ctx.identity.timeout / 4));
+      if (!(await pauseUnlessStopped(ctx, pause * (0.5 + Math.random() / 2)))) return;
     }
     const budget = attemptBudget({
-      perHost: route.timers().connectTimeout,
-      deadline: route.deadline(),
-      now: route.clock.now(),
-      hostCount: route.hosts.size,
+      perHost: ctx.identity.timers.connectTimeout,
+      deadline: connectDeadline(ctx),
+      now: ctx.clock.now(),
+      hostCount: ctx.hosts.size,
       attempts: attempts++,
     });
-    const before = route.lastError();
-    if (await attempt(route, host, budget)) {
+    const before = ctx.lastError;
+    if (await attempt(ctx, host, budget)) {
       failures = 0;
       refused.clear();
       // The link broke after a session was had: a random pause before dialling again.
-      if (!(await pauseUnlessStopped(route, reconnectPause(route.sessionTimeout())))) return;
+      if (!(await pauseUnlessStopped(ctx, reconnectPause(ctx.identity.timeout)))) return;
     } else {
       failures++;
-      if (everyHostRefused(route, refused, host, before)) return;
+      if (everyHostRefused(ctx, refused, host, before)) return;
     }
   }
 }
@@ -84,21 +54,23 @@ export async function connectLoop(route: ConnectRoute): Promise<void> {
  * no deadline, and refusals are retried like any loss (a server may be restarting).
  */
 function everyHostRefused(
-  route: ConnectRoute,
+  ctx: SessionContext,
   refused: Set<string>,
   host: HostAddress,
   before: unknown,
 ): boolean {
-  const error = route.lastError();
-  if (route.deadline() === null || error === before || !isRefusal(error)) {
+  const error = ctx.lastError;
+  if (connectDeadline(ctx) === null || error === before || !isRefusal(error)) {
     refused.clear();
     return false;
   }
   refused.add(formatHost(host));
   // Distinct hosts: a connect string may name one twice.
-  const hosts = [...new Set(route.hosts.all().map(formatHost))];
+  const hosts = [...new Set(ctx.hosts.all().map(formatHost))];
   if (refused.size < hosts.length) return false;
-  route.unusable(
+  // No retry can succeed: the session ends with this error (connect() rejects with it).
+  void ctx.shutdown(
+    'closed',
     makeError(
       'CONNECTIONLOSS',
       `every server refused the connection (ECONNREFUSED): ${hosts.join(', ')}; is ZooKeeper listening there?`,
@@ -115,11 +87,16 @@ function isRefusal(error: unknown): boolean {
   return code === 'ECONNREFUSED' || name === 'ConnectionRefused';
 }
 
+/** While the first session is sought: when start()'s connectTimeout runs out; else null. */
+function connectDeadline(ctx: SessionContext): number | null {
+  return ctx.state === 'connecting' ? ctx.connectDeadline : null;
+}
+
 /** Sleeps unless the session is stopping; false when it is. */
-async function pauseUnlessStopped(route: ConnectRoute, ms: number): Promise<boolean> {
-  if (!route.running()) return false;
+async function pauseUnlessStopped(ctx: SessionContext, ms: number): Promise<boolean> {
+  if (ctx.finished) return false;
   try {
-    await sleep(route.clock, ms, route.stop);
+    await sleep(ctx.clock, ms, ctx.stop.signal);
     return true;
   } catch {
     return false;
@@ -132,20 +109,21 @@ async function pauseUnlessStopped(route: ConnectRoute, ms: number): Promise<bool
  * one, says why, and is kept.
  */
 function blame(
-  route: ConnectRoute,
+  ctx: SessionContext,
   reason: unknown,
   timedOut: unknown,
   budget: number,
   earlier: unknown,
 ): void {
   const outOfTime =
-    timedOut !== undefined && reason === timedOut && budget < route.timers().connectTimeout;
-  route.failed(outOfTime && earlier ? earlier : reason);
+    timedOut !== undefined && reason === timedOut && budget < ctx.identity.timers.connectTimeout;
+  ctx.lastError = outOfTime && earlier ? earlier : reason;
 }
 
 /** One connection: dial, then serve it until it breaks. Returns whether a session was had. */
-async function attempt(route: ConnectRoute, host: HostAddress, budget: number): Promise<boolean> {
-  const { clock, stop } = route;
+async function attempt(ctx: SessionContext, host: HostAddress, budget: number): Promise<boolean> {
+  const { clock } = ctx;
+  const stop = ctx.stop.signal;
   // An AbortController only for the dial (the transport's seam takes a signal): once connected it
   // is dropped, and `cut` closes the connection itself. This frame lives as long as the
   // connection, and an AbortSignal with its listener maps and own hidden class costs about 700
@@ -175,31 +153,31 @@ async function attempt(route: ConnectRoute, host: HostAddress, budget: number): 
     cut(timedOut);
   }, budget);
   try {
-    connection = await route.transport.connect({
+    connection = await ctx.transport.connect({
       host: host.host,
       port: host.port,
-      tls: route.tls,
+      tls: ctx.tls,
       signal: dialling.signal,
     });
     dialling = null;
     // Stopped (or timed out) while the transport was still dialling: a transport that completes
     // the dial anyway must not get a handshake, which would open a session nobody ends.
     if (cutShort) throw cutReason;
-    const earlier = route.lastError();
-    const established = await route.serve(connection, host, () =>
+    const earlier = ctx.lastError;
+    const established = await serveConnection(ctx, connection, host, () =>
       clock.clearTimeout(handshakeTimer),
     );
     // We closed it (the budget ran out, or the session stopped) before a session was had: serving
     // saw only the stream end and blamed the server; the cut is what happened.
-    if (!established && cutShort) blame(route, cutReason, timedOut, budget, earlier);
+    if (!established && cutShort) blame(ctx, cutReason, timedOut, budget, earlier);
     return established;
   } catch (error) {
     const reason: unknown = cutShort ? cutReason : error;
-    blame(route, reason, timedOut, budget, route.lastError());
+    blame(ctx, reason, timedOut, budget, ctx.lastError);
     if (error instanceof ZooKeeperError && error.code === 'BADARGUMENTS') {
       // The transport refused our settings (e.g. TLS options a runtime cannot honour): no
       // retry can succeed, so stop now with that reason instead of at connectTimeout.
-      route.unusable(error);
+      void ctx.shutdown('closed', error);
     }
     return false;
   } finally {

@@ -1,8 +1,9 @@
 // One established connection and what lives exactly as long as it: the server it reaches, whether
 // that server is read-only, and the heartbeat that keeps it alive. The handshake (handshake.ts)
-// makes it, and drops it when the link breaks or the session ends.
+// makes it; it is dropped when the link breaks (handshake.ts) or the session ends (dropLink).
 import { makeError, type ZooKeeperError } from '../protocol/errors.js';
 import type { Clock } from './clock.js';
+import type { SessionContext } from './context.js';
 import { Heartbeat, type HeartbeatEvents, type SessionTimers } from './heartbeat.js';
 import type { HostAddress } from './hosts.js';
 import type { Connection } from './transport.js';
@@ -53,4 +54,23 @@ export class Link implements HeartbeatEvents {
     this.heartbeat.stop();
     return this.heartbeat.lastHeard;
   }
+}
+
+/** Stops the countdown to expiry, if it runs. */
+export function clearExpiry(ctx: SessionContext): void {
+  if (ctx.expiryTimer !== null) ctx.clock.clearTimeout(ctx.expiryTimer);
+  ctx.expiryTimer = null;
+}
+
+/**
+ * The session ended: the countdown and the heartbeat stop, `announce` runs while the link still
+ * names the server (a final-state listener may read it), then the link is closed.
+ */
+export function dropLink(ctx: SessionContext, announce: () => void): void {
+  clearExpiry(ctx);
+  const link = ctx.link;
+  link?.end();
+  announce();
+  ctx.link = null;
+  link?.connection.close();
 }

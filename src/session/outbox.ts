@@ -11,14 +11,19 @@ const MAX_COALESCED_BYTES = 256 * 1024;
 /** Settled for good: each `then` on it queues one microtask (see Outbox.schedule). */
 const settled = Promise.resolve();
 
+/** Who is told of each item as it is written (the session: it then awaits the reply). */
+export interface OutboxOwner {
+  /** Runs for each item as it is handed to the connection, before the write. */
+  written(item: Outbound): void;
+}
+
 export class Outbox {
   private readonly queue = new Deque<Outbound>();
   private connection: Connection | null = null;
   private flushing = false;
   private flushQueued = false;
 
-  /** `written` runs for each item as it is handed to the connection, before the write. */
-  constructor(private readonly written: (item: Outbound) => void) {}
+  constructor(private readonly owner: OutboxOwner) {}
 
   push(item: Outbound): void {
     this.queue.push(item);
@@ -97,13 +102,13 @@ export class Outbox {
   /** Takes up to MAX_COALESCED_BYTES of queued frames (at least one) as one write. */
   private takeBatch(): Uint8Array {
     const first = this.queue.shift()!;
-    this.written(first);
+    this.owner.written(first);
     if (this.queue.length === 0) return first.frame;
     const batch: Outbound[] = [first];
     let size = first.frame.length;
     while (this.queue.length > 0 && size < MAX_COALESCED_BYTES) {
       const item = this.queue.shift()!;
-      this.written(item);
+      this.owner.written(item);
       batch.push(item);
       size += item.frame.length;
     }
