@@ -7,10 +7,10 @@
 // sessions, and each closure would cost every one of them its function and context for life.
 import { makeError, type ZooKeeperError } from '../protocol/errors.js';
 import { DEFAULT_MAX_FRAME } from '../protocol/frame.js';
-import { ConnectLog } from '../telemetry/session.js';
+import { sessionConnected } from '../telemetry/session.js';
 import { type Clock, systemClock } from './clock.js';
 import { PING_FRAME } from './control-frames.js';
-import { formatHost, type HostList } from './hosts.js';
+import { formatHost, type HostAddress, type HostList } from './hosts.js';
 import { SessionIdentity } from './identity.js';
 import { dropLink, type Link, type LinkEvents } from './link.js';
 import { Outbox, type OutboxOwner } from './outbox.js';
@@ -86,8 +86,6 @@ export class SessionContext implements OutboxOwner, LinkEvents, OpenRoute {
   readonly identity: SessionIdentity;
   readonly machine: StateMachine;
   readonly renewals = new RenewalLog();
-  /** For the telemetry: since when a server is sought, and the last one connected to. */
-  readonly connects = new ConnectLog();
   /** Aborted when the session ends for good: every wait and dial of the connect loop ends. */
   readonly stop = new AbortController();
 
@@ -114,6 +112,10 @@ export class SessionContext implements OutboxOwner, LinkEvents, OpenRoute {
   loop: Promise<void> | null = null;
   /** close(), once called. */
   closing: Promise<void> | null = null;
+  /** Since when a server is sought (connect() or the lost link), ms on the session's clock. */
+  seekingSince = 0;
+  /** `host:port` of the last server a handshake succeeded with; null before the first. */
+  lastServer: string | null = null;
 
   constructor(config: SessionConfig) {
     this.clock = config.clock ?? systemClock;
@@ -164,6 +166,19 @@ export class SessionContext implements OutboxOwner, LinkEvents, OpenRoute {
     if (!link) return;
     this.lastError = makeError('CONNECTIONLOSS', reason);
     link.connection.close();
+  }
+
+  /** The session starts looking for a server (connect(), or the link broke). */
+  seeking(): void {
+    this.seekingSince = this.clock.now();
+  }
+
+  /** A handshake with `host` established the session: the connect event says how long it took. */
+  connected(host: HostAddress, readOnly: boolean): void {
+    const reconnect = this.lastServer !== null;
+    this.lastServer = formatHost(host);
+    const duration = this.clock.now() - this.seekingSince;
+    sessionConnected(this.identity.id, this.lastServer, reconnect, readOnly, duration);
   }
 
   // ---- told by the parts -------------------------------------------------------------------

@@ -91,7 +91,7 @@ export function linkLost(ctx: SessionContext, connection: Connection, host: Host
   ctx.authInFlight.drain();
   ctx.outbox.detach();
   if (isFinal(ctx.state) || ctx.closeAnswered) return;
-  ctx.connects.seeking(ctx.clock.now());
+  ctx.seeking();
   ctx.renewals.linkLost();
   ctx.machine.transition('suspended', cause);
   armExpiry(ctx, lastHeard);

@@ -35,7 +35,7 @@ export async function serveConnection(
         return;
       }
       established = true;
-      ctx.connects.connected(ctx.identity.id, host, ctx.link?.readOnly ?? false, ctx.clock.now());
+      ctx.connected(host, ctx.link?.readOnly ?? false);
       if (ctx.link?.readOnly) seekReadWrite(ctx, connection, host);
     };
     await eachChunk(connection.chunks, (chunk) => {

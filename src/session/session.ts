@@ -44,7 +44,7 @@ export class Session {
     const ctx = new SessionContext(config);
     this.ctx = ctx;
     ctx.machine.subscribe((state, previous, cause) =>
-      sessionStateChanged(ctx.identity.id, state, previous, cause, ctx.connects.lastServer),
+      sessionStateChanged(ctx.identity.id, state, previous, cause, ctx.lastServer),
     );
     ctx.renewals.subscribe((r) => sessionRenewed(r.previousSessionId, r.sessionId));
   }
@@ -91,7 +91,7 @@ export class Session {
    */
   start(): Promise<void> {
     const { ctx } = this;
-    ctx.connects.seeking(ctx.clock.now());
+    ctx.seeking();
     ctx.connectDeadline = ctx.clock.now() + ctx.connectTimeout;
     ctx.loop = connectLoop(ctx);
     return waitForFirstSession(ctx);

@@ -1,7 +1,8 @@
 // Publishing session events on `zookeeper-ts:session`. Each function checks for a subscriber
 // first: these run a few times per connection, and build their message only when someone listens.
+// The session keeps its own bookkeeping (which server, since when) and passes the facts; this file
+// only shapes and publishes them.
 import { ZooKeeperError } from '../protocol/errors.js';
-import { formatHost, type HostAddress } from '../session/hosts.js';
 import type { SessionMessage } from './messages.js';
 import { ChannelName } from './names.js';
 import { channel } from './resolve.js';
@@ -24,30 +25,8 @@ export function sessionStateChanged(
   publish({ type: 'state', sessionId, state, previous, cause, server });
 }
 
-/**
- * What the connect events need from a session's history: since when it has been looking for a
- * server (connect() or the lost link), and the last server it had (named by the state events).
- */
-export class ConnectLog {
-  private since = 0;
-  /** `host:port` of the last server a handshake succeeded with; null before the first. */
-  lastServer: string | null = null;
-
-  /** The session starts looking for a server at `now` (ms on the session's clock). */
-  seeking(now: number): void {
-    this.since = now;
-  }
-
-  /** A handshake with `host` succeeded at `now`. */
-  connected(sessionId: bigint, host: HostAddress, readOnly: boolean, now: number): void {
-    const reconnect = this.lastServer !== null;
-    this.lastServer = formatHost(host);
-    sessionConnected(sessionId, this.lastServer, reconnect, readOnly, now - this.since);
-  }
-}
-
 /** A handshake with `server` succeeded, `duration` ms after the session started looking. */
-function sessionConnected(
+export function sessionConnected(
   sessionId: bigint,
   server: string,
   reconnect: boolean,

@@ -15,22 +15,23 @@ const RANK: Readonly<Record<string, number>> = {
   'disposable.ts': 0,
   'web-globals.ts': 0,
   protocol: 0,
-  session: 1,
-  // Published to by the session engine and the recipes; it reads only the session's host names.
+  // Shapes and publishes what the session engine and the recipes tell it: below the session, so
+  // the session keeps its own bookkeeping (which server, since when) and passes the facts.
   telemetry: 1,
-  client: 2,
-  'index.ts': 2,
+  session: 2,
+  client: 3,
+  'index.ts': 3,
   // The rules written once (contender order, node naming, paths, retries, deadlines and waits),
   // which the locks and the recipes both build on.
-  coordination: 3,
-  locks: 4,
+  coordination: 4,
+  locks: 5,
   // The recipes beyond locks, and the OpenTelemetry bridge: beside the locks, on the client.
-  recipes: 4,
-  otel: 4,
+  recipes: 5,
+  otel: 5,
   // The in-process ZooKeeper for users' tests (zookeeper-ts/testing): the model server, which
   // speaks the protocol layer's records, and its helpers; `zkts server` runs it.
-  testing: 5,
-  cli: 6,
+  testing: 6,
+  cli: 7,
 };
 
 function layerOf(file: string): string {
@@ -58,17 +59,22 @@ function relativeImports(text: string): string[] {
   return found;
 }
 
+/** What is wrong with `file` importing `specifier` (an upward or unknown layer), or null. */
+function judge(file: string, specifier: string): string | null {
+  const from = layerOf(file);
+  const to = layerOf(resolve(dirname(file), specifier).replace(/\.js$/, '.ts'));
+  const fromRank = RANK[from];
+  const toRank = RANK[to];
+  if (fromRank !== undefined && toRank !== undefined && toRank <= fromRank) return null;
+  return `${relative(SRC, file)} imports ${specifier} (${from} -> ${to})`;
+}
+
 function upwardImports(): string[] {
   const wrong: string[] = [];
   for (const file of sourceFiles(SRC)) {
-    const from = layerOf(file);
     for (const specifier of relativeImports(readFileSync(file, 'utf8'))) {
-      const to = layerOf(resolve(dirname(file), specifier).replace(/\.js$/, '.ts'));
-      const fromRank = RANK[from];
-      const toRank = RANK[to];
-      if (fromRank === undefined || toRank === undefined || toRank > fromRank) {
-        wrong.push(`${relative(SRC, file)} imports ${specifier} (${from} -> ${to})`);
-      }
+      const problem = judge(file, specifier);
+      if (problem) wrong.push(problem);
     }
   }
   return wrong;
@@ -77,6 +83,17 @@ function upwardImports(): string[] {
 describe('source layers', () => {
   it('every file imports only from its own layer or the ones below', () => {
     expect(upwardImports()).toEqual([]);
+  });
+
+  it('telemetry only publishes: an import of the session from telemetry is refused', () => {
+    // The arrow that once ran up a floor (telemetry formatting the session's hosts and keeping
+    // its connect bookkeeping); the session publishes to telemetry, never the other way.
+    const file = join(SRC, 'telemetry', 'session.ts');
+    expect(judge(file, '../session/hosts.js')).toBe(
+      'telemetry/session.ts imports ../session/hosts.js (telemetry -> session)',
+    );
+    expect(judge(file, '../protocol/errors.js')).toBeNull();
+    expect(judge(join(SRC, 'session', 'context.ts'), '../telemetry/session.js')).toBeNull();
   });
 
   it('the check sees the imports it must judge', () => {
