@@ -50,8 +50,43 @@ export function parseAcl(text: string): ACL[] {
   }
   return entries.map((entry) => {
     const [, scheme, id, perms] = ENTRY.exec(entry) as unknown as [string, string, string, string];
+    if (scheme === 'digest') checkDigestId(id, perms, entry);
     return { perms: parsePerms(perms, entry), id: { scheme, id } };
   });
+}
+
+/** What a digest id holds after `USER:`: base64 of a SHA-1 (the server's default digest). */
+const SHA1_BASE64 = /^[A-Za-z0-9+/]{27}=$/;
+
+/**
+ * A digest id is `USER:base64(sha1(USER:PASSWORD))`; the server refuses any other shape with a
+ * bare INVALIDACL, so the mistake (`digest:bob:cdrwa`, a user name alone) is named here.
+ */
+function checkDigestId(id: string, perms: string, entry: string): void {
+  const parts = id.split(':');
+  if (parts.length === 2 && parts[0] !== '' && parts[1] !== '') return;
+  const user = parts[0] || 'USER';
+  throw new UsageError(
+    `digest ACL entry "${entry}": the id must be USER:base64(sha1(USER:PASSWORD)), e.g. ` +
+      `digest:${user}:x1nq8J5GOJVPY6zgzhtTtA9izLc=:${perms || 'cdrwa'}; ` +
+      `\`zkts digest ${user}:PASSWORD\` prints it`,
+  );
+}
+
+/**
+ * Entries that are accepted but probably not meant: a digest id whose second half is not a
+ * SHA-1 hash (a password typed in clear locks everyone out, as nobody's credentials hash to it).
+ */
+export function aclWarnings(acl: readonly ACL[]): string[] {
+  return acl
+    .filter(({ id }) => id.scheme === 'digest' && !SHA1_BASE64.test(id.id.split(':')[1] ?? ''))
+    .map(({ id }) => {
+      const user = id.id.split(':')[0];
+      return (
+        `digest ACL id "${id.id}" does not end in base64(sha1) (28 characters): if that is a ` +
+        `password, nobody can authenticate as it; \`zkts digest ${user}:PASSWORD\` prints the id`
+      );
+    });
 }
 
 export function formatAclEntry(entry: ACL): string {

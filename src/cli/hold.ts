@@ -14,7 +14,7 @@ export function heldJson(lease: Lease, lockPath: string): Record<string, string>
 
 /** Resolves the exit status: 0 after an interrupt released the lock, 75 when it was lost. */
 export async function holdLock(client: Client, run: LockedRun): Promise<number> {
-  const lock = makeLock(client, run.path, run.kind, run.lossPolicy);
+  const lock = makeLock(client, run);
   const signals = catchSignals();
   try {
     const lease = await acquire(lock, run, signals.waiting);

@@ -44,33 +44,37 @@ export interface LockedRun extends Supervision {
   /** Do not wait at all (flock -n). */
   noWait: boolean;
   lossPolicy: LossPolicy;
+  /**
+   * Who holds it (default `HOST:PID`), stored as the lock node's data where the kind has room for
+   * it (not `exclusive`, whose data is its ownership token), for `zkts locks` to show.
+   */
+  id: string;
   /** Told the lease once it is held, before the command starts (`--json` prints it). */
   onHeld?: (lease: Lease) => void;
 }
 
-export function makeLock(
-  client: Client,
-  path: string,
-  kind: LockKind,
-  lossPolicy: LossPolicy,
-): Lock {
+export function makeLock(client: Client, run: LockedRun): Lock {
+  const { path, kind, lossPolicy } = run;
+  // UTF-8 text: Curator ignores a lock node's data (its own default is the host's address) and
+  // kazoo reads it as its text identifier, so both layouts' readers take it as it is.
+  const data = run.id;
   switch (kind.type) {
     case 'mutex':
-      return new Mutex(client, path, { lossPolicy });
+      return new Mutex(client, path, { lossPolicy, data });
     case 'read':
-      return new ReadWriteLock(client, path, { lossPolicy }).read;
+      return new ReadWriteLock(client, path, { lossPolicy, data }).read;
     case 'write':
-      return new ReadWriteLock(client, path, { lossPolicy }).write;
+      return new ReadWriteLock(client, path, { lossPolicy, data }).write;
     case 'exclusive':
       return new ExclusiveLock(client, path, { lossPolicy });
     case 'semaphore':
-      return new Semaphore(client, path, kind.leases, { lossPolicy });
+      return new Semaphore(client, path, kind.leases, { lossPolicy, data });
   }
 }
 
 /** Resolves the exit status: the command's, or one of the lock statuses (see ExitCode). */
 export async function runLocked(client: Client, run: LockedRun): Promise<number> {
-  const lock = makeLock(client, run.path, run.kind, run.lossPolicy);
+  const lock = makeLock(client, run);
   const signals = catchSignals();
   try {
     const lease = await acquire(lock, run, signals.waiting);

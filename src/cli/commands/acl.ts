@@ -1,5 +1,5 @@
 // acl get PATH | acl set [-v VERSION] PATH ACL
-import { formatAclEntry, parseAcl, permsToString } from '../acl.js';
+import { aclWarnings, formatAclEntry, parseAcl, permsToString } from '../acl.js';
 import { UsageError } from '../errors.js';
 import { statJson } from '../output.js';
 import { type Command, JSON_OPTION } from './types.js';
@@ -41,7 +41,9 @@ export const acl: Command = {
     if (action === 'set') {
       if (text === undefined) throw new UsageError('acl set needs PATH and ACL');
       const version = options.integer('version', -1, 0x7fffffff) ?? -1;
-      const stat = await client.setACL(path, parseAcl(text), version, ctx.call());
+      const entries = parseAcl(text);
+      for (const warning of aclWarnings(entries)) ctx.note(`warning: ${warning}`);
+      const stat = await client.setACL(path, entries, version, ctx.call());
       if (ctx.out.json) ctx.out.emit({ path, stat: statJson(stat) });
       return 0;
     }

@@ -1,6 +1,6 @@
 // create [-e] [-s] [-c] [--ttl MS] [-p] [--acl ACL] PATH [DATA]: prints the path created.
 import { type Client, CreateMode, type CreateOptions, ZooKeeperError } from '../../index.js';
-import { parseAcl } from '../acl.js';
+import { aclWarnings, parseAcl } from '../acl.js';
 import type { Options } from '../args.js';
 import { readDataArgument } from '../data.js';
 import { UsageError } from '../errors.js';
@@ -31,7 +31,10 @@ export const create: Command = {
     const ttl = options.integer('ttl', 1);
     if (ttl !== undefined) createOptions.ttl = ttl;
     const acl = options.string('acl');
-    if (acl !== undefined) createOptions.acl = parseAcl(acl);
+    if (acl !== undefined) {
+      createOptions.acl = parseAcl(acl);
+      for (const warning of aclWarnings(createOptions.acl)) ctx.note(`warning: ${warning}`);
+    }
     const data = await readDataArgument(ctx, text);
     const client = await ctx.client();
     if (options.has('parents')) await createParents(client, path, () => ctx.call());

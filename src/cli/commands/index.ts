@@ -10,7 +10,7 @@ import { get } from './get.js';
 import { lock } from './lock.js';
 import { locks } from './locks.js';
 import { ls } from './ls.js';
-import { rm } from './rm.js';
+import { deleteAll, deleteNode, rm } from './rm.js';
 import { auth, ephemerals, sync, whoami } from './session.js';
 import { set } from './set.js';
 import { stat } from './stat.js';
@@ -23,6 +23,8 @@ export const COMMANDS: readonly Command[] = [
   set,
   create,
   rm,
+  deleteNode,
+  deleteAll,
   stat,
   watch,
   acl,

@@ -1,4 +1,5 @@
 // lock PATH [options] -- COMMAND...: flock(1) for a cluster.
+import { hostname } from 'node:os';
 import { checkRecipePath } from '../../locks/errors.js';
 import type { Lease } from '../../locks/index.js';
 import { heldJson, holdLock } from '../hold.js';
@@ -30,6 +31,7 @@ export const lock: Command = {
     'across holders: hand it to the resource you protect).\n' +
     'If the lock is lost while the command runs (connection suspended, session expired, lock node\n' +
     'deleted), the command gets SIGTERM, then SIGKILL after --grace ms, and zkts exits 75.\n' +
+    'The lock node holds --id (default HOST:PID; `zkts locks` shows it), except with --kind exclusive.\n' +
     'Kinds: mutex (default; Curator InterProcessMutex), read / write (Curator read-write lock),\n' +
     'semaphore:N (N holders; Curator InterProcessSemaphoreV2), exclusive (one plain ephemeral node).\n' +
     'Statuses: 73 lock not acquired in time (or held, with -n), 75 lock lost, 126/127 command not\n' +
@@ -44,6 +46,11 @@ export const lock: Command = {
       help: 'mutex | read | write | semaphore:N | exclusive',
     },
     { long: 'no-wait', short: 'n', help: 'fail at once (exit 73) if the lock is held' },
+    {
+      long: 'id',
+      value: 'ID',
+      help: 'who holds it, stored in the lock node for `zkts locks` (default HOST:PID)',
+    },
     { long: 'grace', value: 'MS', help: 'SIGTERM to SIGKILL delay on a lost lock (default 5000)' },
     LEFTOVERS_OPTION,
     LOSS_POLICY_OPTION,
@@ -65,6 +72,7 @@ export const lock: Command = {
       grace: options.integer('grace', 0) ?? 5_000,
       leftovers: leftoversOf(options),
       lossPolicy,
+      id: options.string('id') ?? `${hostname()}:${process.pid}`,
       command: rest ?? [],
       note: (text: string) => ctx.note(text),
       // --json: one object on stdout once the lock is held (before the command's own output).

@@ -1,5 +1,6 @@
 // rm [-R] [-v VERSION] PATH: delete a node, or a whole subtree (children first).
 import { type Client, ZooKeeperError } from '../../index.js';
+import type { Options } from '../args.js';
 import type { CommandContext } from '../context.js';
 import { UsageError } from '../errors.js';
 import { Limiter, type TreeNode, walkTree } from '../tree.js';
@@ -21,21 +22,56 @@ export const rm: Command = {
     JSON_OPTION,
   ],
   args: { min: 1, max: 1 },
-  async run(ctx, { options, positionals }) {
-    const path = positionals[0]!;
-    const version = options.integer('version', -1, 0x7fffffff) ?? -1;
-    const client = await ctx.client();
-    let deleted: string[];
-    if (options.has('recursive')) {
-      if (path === '/') throw new UsageError('refusing to delete / recursively');
-      deleted = await deleteTree(ctx, client, path, version);
-    } else {
-      await client.delete(path, version, ctx.call());
-      deleted = [path];
-    }
-    if (ctx.out.json) ctx.out.emit({ deleted });
-    return 0;
-  },
+  run: (ctx, { options, positionals }) =>
+    remove(ctx, positionals[0]!, options.has('recursive'), versionOf(options)),
+};
+
+function versionOf(options: Options): number {
+  return options.integer('version', -1, 0x7fffffff) ?? -1;
+}
+
+async function remove(
+  ctx: CommandContext,
+  path: string,
+  recursive: boolean,
+  version: number,
+): Promise<number> {
+  const client = await ctx.client();
+  let deleted: string[];
+  if (recursive) {
+    if (path === '/') throw new UsageError('refusing to delete / recursively');
+    deleted = await deleteTree(ctx, client, path, version);
+  } else {
+    await client.delete(path, version, ctx.call());
+    deleted = [path];
+  }
+  if (ctx.out.json) ctx.out.emit({ deleted });
+  return 0;
+}
+
+/** zkCli's `delete [-v VERSION] PATH`: `rm` under the name zkCli users type. */
+export const deleteNode: Command = {
+  name: 'delete',
+  usage: 'delete [-v VERSION] PATH',
+  summary: 'delete a node without children (zkCli’s name; rm -R deletes a subtree)',
+  details: 'The same as `rm PATH`. NOTEMPTY (exit 6) if it has children: use deleteall.',
+  options: [
+    { ...VERSION_OPTION, help: 'only if PATH is at this version (BADVERSION otherwise)' },
+    JSON_OPTION,
+  ],
+  args: { min: 1, max: 1 },
+  run: (ctx, { options, positionals }) => remove(ctx, positionals[0]!, false, versionOf(options)),
+};
+
+/** zkCli's `deleteall PATH`: `rm -R` under the name zkCli users type. */
+export const deleteAll: Command = {
+  name: 'deleteall',
+  usage: 'deleteall PATH',
+  summary: 'delete a node and all its descendants (zkCli’s name for rm -R)',
+  details: 'The same as `rm -R PATH`.',
+  options: [JSON_OPTION],
+  args: { min: 1, max: 1 },
+  run: (ctx, { positionals }) => remove(ctx, positionals[0]!, true, -1),
 };
 
 async function deleteTree(

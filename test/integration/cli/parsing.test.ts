@@ -59,18 +59,35 @@ describe('parseArgs', () => {
 });
 
 describe('splitWords', () => {
-  it('splits like a shell: quotes group, backslash escapes', () => {
-    expect(splitWords(`set /a "two words"  'it''s' a\\ b ""`)).toEqual([
+  it('splits as zkCli does: quotes group a whole word, and are kept as typed inside a word', () => {
+    expect(splitWords(`set /a "two words"  'it is' ""`)).toEqual([
       'set',
       '/a',
       'two words',
-      'its',
-      'a b',
+      'it is',
       '',
     ]);
-    expect(splitWords(`x "say \\"hi\\" \\\\ \\n"`)).toEqual(['x', 'say "hi" \\ \\n']);
+    expect(splitWords('create -p /app/config {"debug":false}')).toEqual([
+      'create',
+      '-p',
+      '/app/config',
+      '{"debug":false}',
+    ]);
+    expect(splitWords(`set /a '{"a": "b c"}'`)).toEqual(['set', '/a', '{"a": "b c"}']);
+    expect(splitWords(`set /a C:\\dir\\file "x\\y"`)).toEqual([
+      'set',
+      '/a',
+      'C:\\dir\\file',
+      'x\\y',
+    ]);
+    expect(splitWords(`set /a it's`)).toEqual(['set', '/a', "it's"]);
     expect(splitWords('   ')).toEqual([]);
+  });
+
+  it('refuses with a hint what zkCli’s rule cannot say, instead of storing something else', () => {
     expect(() => splitWords('get "/a')).toThrow('unterminated " quote');
+    expect(() => splitWords(`set /a 'it''s'`)).toThrow(/quoted word must end at its closing quote/);
+    expect(() => splitWords(`set /a "say \\"hi\\""`)).toThrow(/zkts set PATH -/);
   });
 });
 
