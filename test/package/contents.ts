@@ -28,6 +28,11 @@ const ALLOWED = [
   /^docs\/[^/]+\.md$/,
   /^bench\/README\.md$/,
 ];
+/** Whether the package may ship `path` (relative to the repository root). */
+export function mayShip(path: string): boolean {
+  return ALLOWED.some((pattern) => pattern.test(path));
+}
+
 /** Shipped only as JavaScript: the CLI is a bin, not a typed entry point. */
 const NO_TYPES_UNDER = 'dist/cli/';
 
@@ -80,7 +85,7 @@ export function checkTarball(packJson: string, dir: string): PackResult {
     if (!shipped.has(path)) problems.push(`README.md links to ${path}, the tarball lacks it`);
   }
   for (const path of files) {
-    if (!ALLOWED.some((pattern) => pattern.test(path))) problems.push(`unexpected file ${path}`);
+    if (!mayShip(path)) problems.push(`unexpected file ${path}`);
     if (path.startsWith(NO_TYPES_UNDER) && path.endsWith('.d.ts'))
       problems.push(`CLI declarations ${path}`);
   }
