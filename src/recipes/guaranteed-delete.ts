@@ -2,13 +2,13 @@
 // Curator's `delete().guaranteed()`: for cleanup that must not be lost to a blip.
 import type { Client } from '../client/client.js';
 import { hasCode } from '../locks/errors.js';
-import { deleteRecursive } from './paths.js';
+import { type DeleteOutcome, deleteRecursive, mayHaveApplied } from './paths.js';
 import { backoffDelay, isRetriedBy, type RetryPolicy } from './retry.js';
 
 /** The part of the client {@link guaranteedDelete} uses (a `Client` is one). */
 export type GuaranteedDeleteClient = Pick<
   Client,
-  'delete' | 'getChildren' | 'create2' | 'on' | 'state' | 'closing'
+  'delete' | 'exists' | 'getChildren' | 'create2' | 'on' | 'state' | 'closing' | 'sessionId'
 >;
 
 /** Options of {@link guaranteedDelete}. */
@@ -19,8 +19,9 @@ export interface GuaranteedDeleteOptions {
   recursive?: boolean;
   /**
    * The pauses between tries (see {@link RetryPolicy}); `maxAttempts` and `maxElapsed` bound the
-   * tries (default: no bound but the client's close). SESSIONEXPIRED is always tried again: the
-   * node does not belong to the session.
+   * tries (default: no bound but the client's close). SESSIONEXPIRED is always tried again (on
+   * the new session), but never against a node other than the one first found (see
+   * {@link guaranteedDelete}).
    */
   retry?: Omit<RetryPolicy, 'signal' | 'retrySessionExpired'>;
   /** Stops the tries: the outcome is `'aborted'`. */
@@ -32,9 +33,15 @@ export interface GuaranteedDeleteOptions {
 /** How a {@link guaranteedDelete} ended. */
 export type GuaranteedDeleteOutcome =
   | {
-      /** `'deleted'`: this delete removed the node; `'gone'`: it was already gone (NONODE). */
-      status: 'deleted' | 'gone';
-      /** How many deletes were sent. */
+      /**
+       * `'deleted'`: this call removed the node; `'gone'`: it was gone (or replaced by another
+       * node) before any delete of this call could have removed it; `'deleted-or-gone'`: it is
+       * gone, and a delete of this call whose reply was lost may have removed it (see
+       * {@link DeleteOutcome}), or it was an ephemeral node of this client's session that
+       * expired, and it goes with that session.
+       */
+      status: DeleteOutcome;
+      /** How many tries were made (each a look at the node, then its delete). */
       attempts: number;
     }
   | {
@@ -44,7 +51,7 @@ export type GuaranteedDeleteOutcome =
        * NOTEMPTY without `recursive`, NOAUTH, ...) or the policy's bound was reached.
        */
       status: 'closed' | 'aborted' | 'failed';
-      /** How many deletes were sent. */
+      /** How many tries were made. */
       attempts: number;
       /** The last error, if any. */
       error?: unknown;
@@ -60,6 +67,14 @@ const FINAL_STATES = new Set(['closed', 'auth-failed']);
  * handed to `onSettled`, so nothing needs to await it. At a reconnect the next try goes out on the
  * resumed session; at a session renewal it goes out on the new session; with renewal off, an
  * expired session that stays expired for a whole pause ends the tries as `'closed'`.
+ *
+ * It deletes only the node it found at its first look (its czxid), never one created at `path`
+ * since (after its own delete whose reply was lost, or after the session that owned an ephemeral
+ * node expired, another client may have created one): each try looks at the node first and
+ * deletes it at the version seen. An ephemeral node of this client's own session is not deleted
+ * once that session has expired: the server removes it with the session. One window stays
+ * (ZooKeeper has no delete conditioned on a node's life): the node deleted and created again by
+ * others, and brought to the same version, between a try's look and its delete.
  */
 export function guaranteedDelete(
   client: GuaranteedDeleteClient,
@@ -83,12 +98,68 @@ export function guaranteedDelete(
   });
 }
 
+/** The node a guaranteed delete means: the one its first look found, and the session then. */
+interface Target {
+  readonly czxid: bigint;
+  readonly ephemeralOwner: bigint;
+  readonly sessionAtLook: bigint;
+}
+
+/** One try: look at the node, then delete the one meant (at the version seen). */
+async function tryOnce(
+  client: GuaranteedDeleteClient,
+  path: string,
+  options: GuaranteedDeleteOptions,
+  state: { target?: Target; unknown: boolean },
+  signal: AbortSignal,
+): Promise<DeleteOutcome | 'again'> {
+  const goneNow = (): DeleteOutcome => (state.unknown ? 'deleted-or-gone' : 'gone');
+  const stat = await client.exists(path, { signal });
+  if (stat === null) return goneNow();
+  const target = (state.target ??= {
+    czxid: stat.czxid,
+    ephemeralOwner: stat.ephemeralOwner,
+    sessionAtLook: client.sessionId,
+  });
+  // Another node at the path: the one meant is gone, and this one is not ours to delete.
+  if (stat.czxid !== target.czxid) return goneNow();
+  // An ephemeral node of this client's session that has expired since: the server removes it
+  // with that session, and another client may create one at the path the moment it does.
+  if (
+    target.ephemeralOwner !== 0n &&
+    target.ephemeralOwner === target.sessionAtLook &&
+    client.sessionId !== target.sessionAtLook
+  ) {
+    return 'deleted-or-gone';
+  }
+  const { version = -1, recursive = false } = options;
+  const at = version === -1 ? stat.version : version;
+  try {
+    if (recursive) {
+      const outcome = await deleteRecursive(client, path, {
+        version: at,
+        signal,
+        retry: { maxAttempts: 1 },
+      });
+      return outcome === 'deleted' ? 'deleted' : goneNow();
+    }
+    await client.delete(path, at, { signal });
+    return 'deleted';
+  } catch (error) {
+    if (hasCode(error, 'NONODE')) return goneNow();
+    // The node changed since the look: look again (the caller's own version is final).
+    if (hasCode(error, 'BADVERSION') && version === -1) return 'again';
+    if (mayHaveApplied(error)) state.unknown = true;
+    throw error;
+  }
+}
+
 async function runGuaranteedDelete(
   client: GuaranteedDeleteClient,
   path: string,
   options: GuaranteedDeleteOptions,
 ): Promise<GuaranteedDeleteOutcome> {
-  const { version = -1, recursive = false, signal } = options;
+  const { signal } = options;
   const policy: RetryPolicy = { ...options.retry, retrySessionExpired: true };
   const { maxAttempts = Number.POSITIVE_INFINITY, maxElapsed = Number.POSITIVE_INFINITY } = policy;
   // One signal for "stop": the caller's, or the client closing.
@@ -98,6 +169,7 @@ async function runGuaranteedDelete(
   if (signal?.aborted) onAbort();
   else signal?.addEventListener('abort', onAbort, { once: true });
   const started = Date.now();
+  const state: { target?: Target; unknown: boolean } = { unknown: false };
   let attempts = 0;
   let error: unknown;
   try {
@@ -106,19 +178,11 @@ async function runGuaranteedDelete(
       if (stopped) return { status: stopped, attempts, error };
       attempts++;
       try {
-        if (recursive) {
-          const deleted = await deleteRecursive(client, path, {
-            version,
-            signal: stop.signal,
-            retry: { maxAttempts: 1 },
-          });
-          return { status: deleted ? 'deleted' : 'gone', attempts };
-        }
-        await client.delete(path, version);
-        return { status: 'deleted', attempts };
+        const outcome = await tryOnce(client, path, options, state, stop.signal);
+        if (outcome !== 'again') return { status: outcome, attempts };
+        if (attempts >= maxAttempts) return { status: 'failed', attempts, error };
       } catch (caught) {
         error = caught;
-        if (hasCode(caught, 'NONODE')) return { status: 'gone', attempts };
         const now = stoppedBy(client, stop.signal);
         if (now) return { status: now, attempts, error };
         if (!isRetriedBy(caught, policy) || attempts >= maxAttempts) {

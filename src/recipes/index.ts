@@ -24,6 +24,7 @@ export type {
 export { guaranteedDelete } from './guaranteed-delete.js';
 export type {
   CreateWithParentsOptions,
+  DeleteOutcome,
   DeleteRecursiveOptions,
   EnsurePathOptions,
   PathClient,

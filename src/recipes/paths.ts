@@ -116,33 +116,63 @@ export interface DeleteRecursiveOptions {
 }
 
 /**
- * Deletes `path` and everything under it (Curator's `deletingChildrenIfNeeded`). Resolves true when
- * this call deleted `path`, false when it was already gone. Children added while it runs are
- * deleted too (a NOTEMPTY sends it back to list again), and a node someone else deleted first is
- * fine (NONODE). Not atomic: a reader may see part of the subtree gone. Ephemeral nodes of other
- * live sessions are deleted like any other node. Against a writer that keeps adding children
- * forever it keeps going: bound it with `signal`.
+ * What a delete can tell of its own outcome: `'deleted'`, this call removed the node (its reply
+ * said so); `'gone'`, the node was gone before any delete of this call could have removed it;
+ * `'deleted-or-gone'`, the node is gone and a delete of this call whose reply was lost (a lost
+ * connection, a request timeout, an expired session) may have been the one that removed it, or
+ * another client did: nobody can tell which.
+ */
+export type DeleteOutcome = 'deleted' | 'gone' | 'deleted-or-gone';
+
+/**
+ * Whether a request that failed with `error` may still have been applied by the server: its
+ * reply was lost (CONNECTIONLOSS), given up on (REQUESTTIMEOUT) or cut off by the end of its
+ * session (SESSIONEXPIRED). A throttled or refused request was not applied.
+ */
+export function mayHaveApplied(error: unknown): boolean {
+  return hasCode(error, 'CONNECTIONLOSS', 'REQUESTTIMEOUT', 'SESSIONEXPIRED');
+}
+
+/**
+ * Deletes `path` and everything under it (Curator's `deletingChildrenIfNeeded`). Resolves
+ * `'deleted'` when this call deleted `path`, `'gone'` when it was already gone, and
+ * `'deleted-or-gone'` when a delete of `path` whose reply was lost was retried and found it gone
+ * (see {@link DeleteOutcome}). Children added while it runs are deleted too (a NOTEMPTY sends it
+ * back to list again), and a node someone else deleted first is fine (NONODE). Not atomic: a
+ * reader may see part of the subtree gone. Ephemeral nodes of other live sessions are deleted
+ * like any other node, and a delete sent again after a lost reply deletes whatever node is at
+ * `path` then (at `version`, if given). Against a writer that keeps adding children forever it
+ * keeps going: bound it with `signal`.
  */
 export async function deleteRecursive(
   client: PathClient,
   path: string,
   options: DeleteRecursiveOptions = {},
-): Promise<boolean> {
+): Promise<DeleteOutcome> {
   const { signal, version = -1 } = options;
+  let unknown = false;
   const policy: RetryPolicy = { maxAttempts: Number.POSITIVE_INFINITY, ...options.retry, signal };
+  const deletePolicy: RetryPolicy = {
+    ...policy,
+    onRetry: (info) => {
+      if (mayHaveApplied(info.error)) unknown = true;
+      policy.onRetry?.(info);
+    },
+  };
+  const goneNow = (): DeleteOutcome => (unknown ? 'deleted-or-gone' : 'gone');
   for (;;) {
     try {
-      await retry(() => client.delete(path, version, { signal }), policy);
-      return true;
+      await retry(() => client.delete(path, version, { signal }), deletePolicy);
+      return 'deleted';
     } catch (error) {
-      if (hasCode(error, 'NONODE')) return false;
+      if (hasCode(error, 'NONODE')) return goneNow();
       if (!hasCode(error, 'NOTEMPTY') || signal?.aborted) throw error;
     }
     let children: string[];
     try {
       children = await retry(() => client.getChildren(path, { signal }), policy);
     } catch (error) {
-      if (hasCode(error, 'NONODE')) return false;
+      if (hasCode(error, 'NONODE')) return goneNow();
       throw error;
     }
     for (const child of children) {

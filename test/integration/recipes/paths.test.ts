@@ -56,14 +56,14 @@ describe('createWithParents', () => {
 });
 
 describe('deleteRecursive', () => {
-  it('deletes a subtree, and reports a missing node as false', async () => {
+  it("deletes a subtree, and reports a missing node as 'gone'", async () => {
     const zk = await newClient();
     const root = recipePath('tree');
     for (const p of ['a/b/c', 'a/d', 'e'])
       await ensurePath(zk, `${root}/${p}`, { containers: false });
-    expect(await deleteRecursive(zk, root)).toBe(true);
+    expect(await deleteRecursive(zk, root)).toBe('deleted');
     expect(await zk.exists(root)).toBeNull();
-    expect(await deleteRecursive(zk, root)).toBe(false);
+    expect(await deleteRecursive(zk, root)).toBe('gone');
   });
 
   it('deletes children added concurrently by another client', async () => {
@@ -85,7 +85,7 @@ describe('deleteRecursive', () => {
     })();
     const result = await deleteRecursive(zk, root);
     await adding;
-    expect(result).toBe(true);
+    expect(result).toBe('deleted');
     expect(await zk.exists(root)).toBeNull();
   });
 
@@ -97,7 +97,7 @@ describe('deleteRecursive', () => {
     await expect(deleteRecursive(zk, root, { version: 0 })).rejects.toMatchObject({
       code: 'BADVERSION',
     });
-    expect(await deleteRecursive(zk, root, { version: 1 })).toBe(true);
+    expect(await deleteRecursive(zk, root, { version: 1 })).toBe('deleted');
   });
 });
 

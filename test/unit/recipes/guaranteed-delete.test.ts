@@ -1,0 +1,95 @@
+// guaranteedDelete and deleteRecursive against the scripted server: a delete sent again after an
+// unknown outcome (a lost reply, an expired session) never removes a node created since by
+// someone else, and the outcome says what the caller can know.
+import { describe, expect, it, vi } from 'vitest';
+import { CreateMode } from '../../../src/index.js';
+import {
+  deleteRecursive,
+  type GuaranteedDeleteClient,
+  guaranteedDelete,
+} from '../../../src/recipes/index.js';
+import { type ScriptedClient, ScriptedServer } from '../locks/scripted-client.js';
+
+const WAIT = { timeout: 5_000, interval: 5 };
+const PAUSE = { baseDelay: 100, jitter: 'none' } as const;
+
+const asDeleteClient = (client: ScriptedClient) => client as unknown as GuaranteedDeleteClient;
+
+/** Resolves once `client` has been answered `outcome` for a delete of `path`. */
+async function deleteAnswered(client: ScriptedClient, path: string, outcome: string) {
+  await vi.waitFor(
+    () => expect(client.server.requests({ op: 'delete', path }).at(-1)?.outcome).toBe(outcome),
+    WAIT,
+  );
+}
+
+describe('guaranteedDelete never deletes a node created since by someone else', () => {
+  it('an ephemeral node of a session that expired: the registration made after it stays', async () => {
+    const server = new ScriptedServer();
+    const mine = server.connect();
+    const theirs = server.connect();
+    server.create(mine.sessionId, '/reg', 'mine', CreateMode.EPHEMERAL);
+    server.fail({ op: 'delete', path: '/reg', code: 'SESSIONEXPIRED' });
+    const outcome = guaranteedDelete(asDeleteClient(mine), '/reg', { retry: PAUSE });
+    await deleteAnswered(mine, '/reg', 'SESSIONEXPIRED');
+    // The session is renewed (its ephemeral node goes with it) and another client registers.
+    mine.renew();
+    server.create(theirs.sessionId, '/reg', 'theirs', CreateMode.EPHEMERAL);
+    expect(await outcome).toMatchObject({ status: 'deleted-or-gone' });
+    expect(server.nodes.get('/reg')?.stat.ephemeralOwner).toBe(theirs.sessionId);
+  });
+
+  it('a delete applied whose reply was lost: the node created again meanwhile stays', async () => {
+    const server = new ScriptedServer();
+    const mine = server.connect();
+    server.create(0n, '/job', 'old', CreateMode.PERSISTENT);
+    server.fail({ op: 'delete', path: '/job', code: 'CONNECTIONLOSS', applied: true });
+    const outcome = guaranteedDelete(asDeleteClient(mine), '/job', { retry: PAUSE });
+    await deleteAnswered(mine, '/job', 'CONNECTIONLOSS');
+    server.create(0n, '/job', 'new', CreateMode.PERSISTENT);
+    expect(await outcome).toMatchObject({ status: 'deleted-or-gone' });
+    expect(new TextDecoder().decode(server.nodes.get('/job')?.data)).toBe('new');
+  });
+
+  it('the node it meant, still there after a lost reply, is deleted', async () => {
+    const server = new ScriptedServer();
+    const mine = server.connect();
+    server.create(0n, '/job', 'old', CreateMode.PERSISTENT);
+    server.fail({ op: 'delete', path: '/job', code: 'CONNECTIONLOSS' });
+    expect(await guaranteedDelete(asDeleteClient(mine), '/job', { retry: PAUSE })).toMatchObject({
+      status: 'deleted',
+    });
+    expect(server.nodes.has('/job')).toBe(false);
+  });
+});
+
+describe('a delete whose reply was lost after the server applied it', () => {
+  it("guaranteedDelete reports 'deleted-or-gone', not 'gone'", async () => {
+    const server = new ScriptedServer();
+    const mine = server.connect();
+    server.create(0n, '/job', undefined, CreateMode.PERSISTENT);
+    server.fail({ op: 'delete', path: '/job', code: 'CONNECTIONLOSS', applied: true });
+    expect(await guaranteedDelete(asDeleteClient(mine), '/job', { retry: PAUSE })).toMatchObject({
+      status: 'deleted-or-gone',
+    });
+  });
+
+  it("guaranteedDelete still reports 'gone' for a node that was never there", async () => {
+    const server = new ScriptedServer();
+    const mine = server.connect();
+    expect(await guaranteedDelete(asDeleteClient(mine), '/none')).toMatchObject({
+      status: 'gone',
+    });
+  });
+
+  it("deleteRecursive reports 'deleted-or-gone', not 'gone'", async () => {
+    const server = new ScriptedServer();
+    const mine = server.connect();
+    server.create(0n, '/tree', undefined, CreateMode.PERSISTENT);
+    server.fail({ op: 'delete', path: '/tree', code: 'CONNECTIONLOSS', applied: true });
+    expect(await deleteRecursive(mine, '/tree', { retry: PAUSE })).toBe('deleted-or-gone');
+    expect(await deleteRecursive(mine, '/tree')).toBe('gone');
+    server.create(0n, '/tree', undefined, CreateMode.PERSISTENT);
+    expect(await deleteRecursive(mine, '/tree')).toBe('deleted');
+  });
+});
