@@ -116,11 +116,14 @@ async function tryOnce(
   const goneNow = (): DeleteOutcome => (state.unknown ? 'deleted-or-gone' : 'gone');
   const stat = await client.exists(path, { signal });
   if (stat === null) return goneNow();
-  const target = (state.target ??= {
-    czxid: stat.czxid,
-    ephemeralOwner: stat.ephemeralOwner,
-    sessionAtLook: client.sessionId,
-  });
+  if (state.target === undefined) {
+    state.target = {
+      czxid: stat.czxid,
+      ephemeralOwner: stat.ephemeralOwner,
+      sessionAtLook: client.sessionId,
+    };
+  }
+  const target = state.target;
   // Another node at the path: the one meant is gone, and this one is not ours to delete.
   if (stat.czxid !== target.czxid) return goneNow();
   // An ephemeral node of this client's session that has expired since: the server removes it
