@@ -1,6 +1,8 @@
 // The public shapes of an election (LeaderLatch, LeaderSelector, participants): options, a term of
 // leadership, a participant, the latch's state, and Curator's node name for candidates.
 import type { Client } from '../client/client.js';
+import type { Op, OpResult } from '../client/multi.js';
+import type { CallOptions } from '../client/types.js';
 import { LockName } from '../coordination/naming.js';
 import type { LockClient, LossPolicy } from './types.js';
 
@@ -39,6 +41,13 @@ export interface Leadership {
   readonly signal: AbortSignal;
   /** This participant's id. */
   readonly id: string;
+  /**
+   * A write guarded by this term: runs `ops` in one `multi` that first checks that the candidate
+   * node still exists, so the server applies them only while this participant still leads, all
+   * or none; rejects with the lease-lost error otherwise. The same as a lock lease's `multi`
+   * (see `Lease.multi`).
+   */
+  multi(ops: readonly Op[], options?: CallOptions): Promise<OpResult[]>;
 }
 
 /** One participant of an election, as Curator's `Participant`. */

@@ -77,6 +77,7 @@ export class ExclusiveLock implements Lock {
             lockPath: path,
             kind: 'exclusive',
             czxid,
+            sharedPath: true,
             lossPolicy: this.lossPolicy,
             removeNode: () => deleteIfOwned(client, path, (stat) => stat.czxid === czxid),
           });

@@ -330,6 +330,7 @@ export class LeaderLatch implements AsyncDisposable {
       fencingToken: node.stat.czxid,
       signal: lease.signal,
       id: this.id,
+      multi: (ops, options) => lease.multi(ops, options),
     };
     // A term lost at once (the link dropped since the listing) is never handed out nor announced.
     const gained = !lease.signal.aborted;

@@ -136,7 +136,13 @@ export class LeaderSelector implements AsyncDisposable {
       this.current = lease;
       const signal = AbortSignal.any([lease.signal, stop]);
       try {
-        await this.task({ path: lease.path, fencingToken: lease.fencingToken, signal, id });
+        await this.task({
+          path: lease.path,
+          fencingToken: lease.fencingToken,
+          signal,
+          id,
+          multi: (ops, options) => lease.multi(ops, options),
+        });
       } catch (error) {
         if (!signal.aborted || error !== signal.reason) this.report(error);
       } finally {

@@ -1,5 +1,6 @@
 // A held lock node and the leases (handles) on it: loss detection, fencing token, release.
-import type { SessionState, WatchedEvent } from '../client/types.js';
+import type { Op, OpResult } from '../client/multi.js';
+import type { CallOptions, SessionState, WatchedEvent } from '../client/types.js';
 import { holdEnded, holdStarted } from '../telemetry/lock.js';
 import {
   badArguments,
@@ -8,6 +9,7 @@ import {
   type LockLossReason,
   LockLostError,
 } from './errors.js';
+import { type Guard, type GuardClient, guardedMulti } from './guarded.js';
 import { retry } from './retry.js';
 import type { Lease, LockClient, LossPolicy } from './types.js';
 import { dataWatchKey, joinWatcher, type WatcherMembership } from './watchers.js';
@@ -24,6 +26,11 @@ export interface HoldingSpec {
   lossPolicy: LossPolicy;
   /** Deletes the node when the last lease on it is released. */
   removeNode(): Promise<void>;
+  /**
+   * The node's path is the same for every holder (the exclusive lock): its existence does not
+   * prove this hold, so the lease refuses guarded writes (see guarded.ts).
+   */
+  sharedPath?: boolean;
 }
 
 /**
@@ -300,6 +307,37 @@ class LeaseHandle implements Lease {
     return this.releasing !== undefined;
   }
 
+  async multi(ops: readonly Op[], options?: CallOptions): Promise<OpResult[]> {
+    return guardedMulti(this.guard(), ops, options);
+  }
+
+  /** This lease as a guarded multi sees it (see guarded.ts). */
+  guard(): Guard {
+    const holding = this.#holding;
+    const { spec } = holding;
+    if (spec.sharedPath) {
+      throw badArguments(
+        `the node ${spec.path} is the same path for every holder: its existence cannot prove this hold (use a Mutex for guarded writes)`,
+        spec.path,
+      );
+    }
+    const client = spec.client as Partial<GuardClient>;
+    if (typeof client.multi !== 'function') {
+      throw badArguments('a guarded multi needs a client with multi()', spec.path);
+    }
+    return {
+      client: client as GuardClient,
+      paths: [spec.path],
+      // A lease lost before it was released reports the loss: it says more than the release.
+      ended: () =>
+        holding.lostReason ?? (this.releasing ? new LeaseReleasedError(spec.path) : undefined),
+      nodeGone: () => {
+        holding.nodeLost();
+        return holding.lostReason ?? new LockLostError('deleted', spec.path);
+      },
+    };
+  }
+
   release(): Promise<void> {
     if (!this.releasing) {
       const own = this.own;
@@ -330,6 +368,11 @@ class LeaseHandle implements Lease {
   get [Symbol.toStringTag](): string {
     return 'Lease';
   }
+}
+
+/** The guard of a lease this module issued (see guarded.ts), or undefined for any other. */
+export function guardOf(lease: unknown): Guard | undefined {
+  return lease instanceof LeaseHandle ? lease.guard() : undefined;
 }
 
 /**

@@ -1,6 +1,10 @@
 // Several locks as one: all or none, without deadlock.
+import type { Op, OpResult } from '../client/multi.js';
+import type { CallOptions } from '../client/types.js';
 import { onTime, startDeadline } from './deadline.js';
 import { badArguments, LeaseReleasedError } from './errors.js';
+import { combineGuards, type Guard, guardedMulti } from './guarded.js';
+import { guardOf } from './lease.js';
 import { settleWhileConnected } from './nodes.js';
 import type { AcquireOptions, Lease, Lock, LockClient } from './types.js';
 
@@ -213,6 +217,23 @@ class Leases implements MultiLease {
 
   get released(): boolean {
     return this.releasing !== undefined;
+  }
+
+  /** One guarded multi over every lock node (all the locks must be held through one client). */
+  async multi(ops: readonly Op[], options?: CallOptions): Promise<OpResult[]> {
+    return guardedMulti(this.guard(), ops, options);
+  }
+
+  private guard(): Guard {
+    const guards = this.leases.map((lease) => {
+      const guard = guardOf(lease);
+      if (!guard)
+        throw badArguments('a guarded multi needs leases made by this library', this.path);
+      return guard;
+    });
+    const combined = combineGuards(guards, this.path);
+    const released = () => (this.releasing ? new LeaseReleasedError(this.path) : undefined);
+    return { ...combined, ended: () => released() ?? combined.ended() };
   }
 
   release(): Promise<void> {

@@ -3,6 +3,8 @@
 /// <reference path="../web-globals.ts" preserve="true" />
 
 import type { Client } from '../client/client.js';
+import type { Op, OpResult } from '../client/multi.js';
+import type { CallOptions } from '../client/types.js';
 import type { SequenceOrder } from '../coordination/order.js';
 
 /**
@@ -98,6 +100,18 @@ export interface Lease extends AsyncDisposable {
   readonly signal: AbortSignal;
   /** True once `release()` has been called. */
   readonly released: boolean;
+  /**
+   * A write guarded by this hold: runs `ops` in one `multi` that first checks that the lock node
+   * still exists, so the server applies them only while this hold lasts, all or none. Resolves
+   * with the results of `ops` (the check's own result left out). Rejects with the lease-lost
+   * error (`LockLostError`, or `LeaseReleasedError` after `release()`) without sending anything
+   * when the hold is known to be over, and when the server finds the node gone or the session
+   * over; any other failure rejects as `client.multi` does (its `results` then start with the
+   * check's). A CONNECTIONLOSS leaves the outcome unknown, as for any write, but if it was
+   * applied, it was applied while the node existed. An `ExclusiveLock`'s lease refuses
+   * (BADARGUMENTS): its node has the same path for every holder.
+   */
+  multi(ops: readonly Op[], options?: CallOptions): Promise<OpResult[]>;
   /**
    * Deletes the lock node. Idempotent (later calls return the same promise). A delete that fails
    * with a retriable error (CONNECTIONLOSS, REQUESTTIMEOUT...) is retried across reconnects until

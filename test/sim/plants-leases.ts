@@ -33,6 +33,7 @@ export function ignoresSuspension(lease: Lease, client: Client): Lease {
     path: lease.path,
     fencingToken: lease.fencingToken,
     signal: own.signal,
+    multi: (ops, options) => lease.multi(ops, options),
     get released() {
       return lease.released;
     },

@@ -52,6 +52,7 @@ function releaseKeepsSignal(lease: Lease): Lease {
       return lease.released;
     },
     release: () => lease.release(),
+    multi: (ops, options) => lease.multi(ops, options),
     [Symbol.asyncDispose]: () => lease.release(),
   };
 }
@@ -68,6 +69,7 @@ function tokenFromSequence(lease: Lease): Lease {
       return lease.released;
     },
     release: () => lease.release(),
+    multi: (ops, options) => lease.multi(ops, options),
     [Symbol.asyncDispose]: () => lease.release(),
   };
 }
@@ -81,11 +83,18 @@ function termIgnoresSuspension(term: Leadership, client: Client): Leadership {
       signal: term.signal,
       released: false,
       release: async () => {},
+      multi: (ops, options) => term.multi(ops, options),
       [Symbol.asyncDispose]: async () => {},
     },
     client,
   );
-  return { path: term.path, fencingToken: term.fencingToken, id: term.id, signal: asLease.signal };
+  return {
+    path: term.path,
+    fencingToken: term.fencingToken,
+    id: term.id,
+    signal: asLease.signal,
+    multi: (ops, options) => term.multi(ops, options),
+  };
 }
 
 const longHoldsDark = {
@@ -106,6 +115,7 @@ export const recipePlants: Record<string, Plant> = {
         signal: term.signal,
         released: false,
         release: async () => {},
+        multi: (ops, options) => term.multi(ops, options),
         [Symbol.asyncDispose]: async () => {},
       });
       return {
@@ -113,6 +123,7 @@ export const recipePlants: Record<string, Plant> = {
         fencingToken: term.fencingToken,
         id: term.id,
         signal: quiet.signal,
+        multi: (ops, options) => term.multi(ops, options),
       };
     },
   },

@@ -38,6 +38,7 @@ function handLease(path: string, lost?: Error): Lease {
     async release() {
       released = true;
     },
+    multi: () => Promise.reject(new Error('no guarded writes on a hand-made lease')),
     [Symbol.asyncDispose]() {
       return this.release();
     },
