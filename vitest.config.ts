@@ -1,12 +1,40 @@
+// The test tiers as vitest projects (test/tiers/tiers.ts lists their files):
+//   npx vitest run --project unit     no server, no JVM (npm run test:unit)
+//   npx vitest run path/to/x.test.ts  one file, in whichever tier holds it
+// Only the tiers that use a server have the global setup that starts the shared ZooKeeper, and
+// vitest runs a project's global setup only when one of its files is in the run.
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
+import { externalConnectString } from './test/harness/source.js';
+import { filesNeedingManagedServer } from './test/tiers/managed-only.js';
+import { globs, TIERS } from './test/tiers/tiers.js';
+
+const root = fileURLToPath(new URL('.', import.meta.url));
+
+// With ZOOKEEPER_CONNECT the harness cannot start, stop or kill servers: the files that need
+// that are left out, and said so (test/tiers/managed-only.ts finds them).
+const external = externalConnectString();
+const leftOut = external === undefined ? [] : filesNeedingManagedServer(root);
+if (leftOut.length > 0) {
+  console.log(
+    `[tiers] ZOOKEEPER_CONNECT=${external}: leaving out ${leftOut.length} test files that start, ` +
+      'stop or kill their own servers (they need a local ZooKeeper install or Docker; unset ' +
+      `ZOOKEEPER_CONNECT to run them):\n  ${leftOut.join('\n  ')}`,
+  );
+}
 
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
-    // Runtime tests run under bun/deno/workerd with their own runners.
-    exclude: ['test/runtimes/**', '**/node_modules/**'],
-    // One shared standalone ZooKeeper per run (or ZOOKEEPER_CONNECT); see test/harness.
-    globalSetup: ['test/harness/global-setup.ts'],
+    projects: TIERS.map((tier) => ({
+      extends: true,
+      test: {
+        name: tier.name,
+        include: globs(tier.include),
+        exclude: [...globs(tier.exclude), ...leftOut, '**/node_modules/**'],
+        // One shared standalone ZooKeeper per run (or ZOOKEEPER_CONNECT); see test/harness.
+        globalSetup: tier.sharedServer ? ['test/harness/global-setup.ts'] : [],
+      },
+    })),
     // Fails the test during which a promise rejected unhandled (see test/guard/unhandled.ts).
     setupFiles: ['test/guard/setup.ts'],
     // Processes, not threads: the harness spawns and kills JVMs and handles signals.

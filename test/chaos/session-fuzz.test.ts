@@ -1,5 +1,5 @@
 // Hostile servers, randomised: where test/unit/session/hostile-server.test.ts picks each kind of
-// bad answer by hand and test/unit/protocol/fuzz.test.ts fuzzes the decoders alone, this fuzzes
+// bad answer by hand and test/chaos/protocol-fuzz.test.ts fuzzes the decoders alone, this fuzzes
 // the live session. Each round a client talks to an in-memory host that mangles one answer (the
 // handshake or a reply: flipped bits, cut or resized frames, wrong xids, bogus error codes,
 // garbage notifications, duplicates, byte-by-byte delivery) and then behaves, with a good host

@@ -35,28 +35,36 @@ export type CuratorRecipe =
 let compiled: string | undefined;
 
 /**
- * The directory holding the compiled LockPeer classes. Throws, naming what is missing, when
- * Curator or a JDK is not installed: CI installs them, so a missing one is a failure, not a skip.
+ * What is missing for the Curator peers (the jars, a JDK), as a sentence naming the packages, or
+ * undefined when nothing is. `npm test` asks this before it starts (test/tiers/prerequisites.ts).
  */
-export function curatorPeerClasses(): string {
-  if (compiled !== undefined) return compiled;
+export function curatorMissing(): string | undefined {
   const missing = JARS.filter(({ jar }) => !existsSync(join(JAVA_DIR, jar)));
   if (missing.length > 0) {
-    throw new Error(
+    return (
       `Curator interop tests need ${missing.map(({ jar }) => join(JAVA_DIR, jar)).join(', ')}: ` +
-        `install the Debian package(s) ${[...new Set(missing.map(({ pkg }) => pkg))].join(', ')} ` +
-        '(.ci/run installs libcurator-recipes-java, which brings the others)',
+      `install the Debian package(s) ${[...new Set(missing.map(({ pkg }) => pkg))].join(', ')} ` +
+      '(.ci/run installs libcurator-recipes-java, which brings the others)'
     );
   }
   for (const tool of ['java', 'javac']) {
     try {
       execFileSync(tool, ['-version'], { stdio: 'ignore' });
     } catch {
-      throw new Error(
-        `Curator interop tests need '${tool}' (a JDK, 17 or later) on PATH: install openjdk-17-jdk-headless`,
-      );
+      return `Curator interop tests need '${tool}' (a JDK, 17 or later) on PATH: install openjdk-17-jdk-headless`;
     }
   }
+  return undefined;
+}
+
+/**
+ * The directory holding the compiled LockPeer classes. Throws, naming what is missing, when
+ * Curator or a JDK is not installed: CI installs them, so a missing one is a failure, not a skip.
+ */
+export function curatorPeerClasses(): string {
+  if (compiled !== undefined) return compiled;
+  const missing = curatorMissing();
+  if (missing !== undefined) throw new Error(missing);
   // The jars take part in the key: a Curator upgrade recompiles against the new one.
   const jars = JARS.map(({ jar }) => {
     const stat = statSync(join(JAVA_DIR, jar));

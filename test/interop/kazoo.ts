@@ -21,18 +21,28 @@ let checked = false;
  */
 export function requireKazoo(): void {
   if (checked) return;
+  const missing = kazooMissing();
+  if (missing !== undefined) throw new Error(missing);
+  checked = true;
+}
+
+/**
+ * Why Debian's python3 cannot import kazoo, as a sentence naming the package, or undefined when
+ * it can. `npm test` asks this before it starts (test/tiers/prerequisites.ts).
+ */
+export function kazooMissing(): string | undefined {
   try {
     execFileSync(PYTHON, ['-c', 'import kazoo.client, kazoo.recipe.lock'], {
       stdio: ['ignore', 'ignore', 'pipe'],
     });
+    return undefined;
   } catch (error) {
     const stderr = (error as { stderr?: Buffer }).stderr?.toString().trim() ?? String(error);
-    throw new Error(
+    return (
       `kazoo interop tests need the Debian package python3-kazoo for ${PYTHON} ` +
-        `(.ci/run installs it): ${stderr || String(error)}`,
+      `(.ci/run installs it): ${stderr || String(error)}`
     );
   }
-  checked = true;
 }
 
 /** Starts a kazoo contender on `path` (connected when this resolves). */

@@ -19,6 +19,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { startStandalone, type ZkServer } from '../harness/index.js';
+import { externalConnectString } from '../harness/source.js';
 import { type Outcome, REPO, runIn } from '../runtimes/processes.js';
 import { checkTarball, type PackResult } from './contents.js';
 import { installOldestNode } from './oldest-node.js';
@@ -150,9 +151,15 @@ try {
     return outcome.stdout.trim();
   });
 
-  console.log('starting ZooKeeper ...');
-  server = await startStandalone({ tickTime: 500 });
-  const connectString = server.connectString;
+  // An external server (ZOOKEEPER_CONNECT) serves the round trips as well as one of our own.
+  let connectString = externalConnectString();
+  if (connectString === undefined) {
+    console.log('starting ZooKeeper ...');
+    server = await startStandalone({ tickTime: 500 });
+    connectString = server.connectString;
+  } else {
+    console.log(`using ZOOKEEPER_CONNECT=${connectString}`);
+  }
 
   await step(`node ${process.version}: import the three entry points`, async () =>
     expectOk(await runIn(project, process.execPath, ['main.mjs', connectString, 'node'], 60_000)),

@@ -13,16 +13,16 @@ import {
   decodeConnectResponse,
   decodeReplyHeader,
   decodeWatcherEvent,
-} from '../../../src/protocol/codecs.js';
-import { ProtocolError } from '../../../src/protocol/errors.js';
-import { FrameDecoder } from '../../../src/protocol/frame.js';
-import { Reader } from '../../../src/protocol/reader.js';
+} from '../../src/protocol/codecs.js';
+import { ProtocolError } from '../../src/protocol/errors.js';
+import { FrameDecoder } from '../../src/protocol/frame.js';
+import { Reader } from '../../src/protocol/reader.js';
 import {
   readConnectRequest,
   type ServerCodec,
   serverCodecs,
-} from '../../../src/testing/wire/server-codecs.js';
-import { body, hex, javaFrames, prng } from './helpers.js';
+} from '../../src/testing/wire/server-codecs.js';
+import { body, hex, javaFrames, prng } from '../unit/protocol/helpers.js';
 
 const seed = Number(process.env.FUZZ_SEED ?? Math.floor(Math.random() * 2 ** 31));
 const iterations = Number(process.env.FUZZ_ITERATIONS ?? 100_000);

@@ -1,0 +1,69 @@
+// The test tiers: which test files answer which question, and the vitest project of each. One
+// list, read by vitest.config.ts (its projects), test/tiers/run.ts (`npm test`) and the check
+// that every test file belongs to exactly one tier (test/unit/repo/tiers.test.ts).
+
+/** A tier's files: folders (ending in `/`, every `*.test.ts` under them) and single files. */
+export interface Tier {
+  /** The vitest project name (`npx vitest run --project NAME`). */
+  readonly name: string;
+  /** The question it answers, for `npm test`'s output and docs/testing.md. */
+  readonly question: string;
+  readonly include: readonly string[];
+  readonly exclude: readonly string[];
+  /** Whether its files use the shared ZooKeeper the global setup starts. */
+  readonly sharedServer: boolean;
+}
+
+export const TIERS = [
+  {
+    name: 'unit',
+    question: 'does the code do what it says, with no server, no JVM and no network?',
+    include: ['test/unit/', 'test/chaos/checker.test.ts', 'test/chaos/expiries.test.ts'],
+    exclude: [],
+    sharedServer: false,
+  },
+  {
+    name: 'integration',
+    question: 'does the client, every recipe and zkts behave against a real ZooKeeper?',
+    include: ['test/integration/', 'test/chaos/api-abuse.test.ts', 'test/chaos/regressions/'],
+    exclude: ['test/integration/harness.test.ts'],
+    sharedServer: true,
+  },
+  {
+    name: 'interop',
+    question:
+      'do our locks, elections and recipes work beside Curator and kazoo on the same paths?',
+    include: ['test/interop/'],
+    exclude: [],
+    sharedServer: true,
+  },
+  {
+    name: 'soak',
+    question:
+      'does it stay safe under faults and hostile input: chaos seeds on a 3-node ensemble, simulator seeds and planted bugs, protocol and session fuzz, the harness self-test?',
+    include: [
+      'test/chaos/chaos.test.ts',
+      'test/chaos/session-fuzz.test.ts',
+      'test/chaos/protocol-fuzz.test.ts',
+      'test/sim/',
+      'test/integration/harness.test.ts',
+    ],
+    exclude: [],
+    sharedServer: true,
+  },
+] as const satisfies readonly Tier[];
+
+/** The tier names, in `npm test`'s order. */
+export type TierName = (typeof TIERS)[number]['name'];
+
+/** A tier's include or exclude entries as vitest globs. */
+export function globs(entries: readonly string[]): string[] {
+  return entries.map((entry) => (entry.endsWith('/') ? `${entry}**/*.test.ts` : entry));
+}
+
+/** Whether `file` (relative to the repository, `/`-separated) is in `tier`. */
+export function inTier(tier: Tier, file: string): boolean {
+  const matches = (entry: string) =>
+    entry.endsWith('/') ? file.startsWith(entry) : file === entry;
+  return tier.include.some(matches) && !tier.exclude.some(matches);
+}

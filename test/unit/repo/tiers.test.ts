@@ -1,0 +1,48 @@
+// The tiers (test/tiers/tiers.ts) hold every test file exactly once, the unit tier needs no
+// server, and each tier has its npm script.
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { filesNeedingManagedServer, testFiles } from '../../tiers/managed-only.js';
+import { inTier, TIERS } from '../../tiers/tiers.js';
+
+const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+const files = testFiles(ROOT);
+
+describe('test tiers', () => {
+  it('put every test file in exactly one tier', () => {
+    const wrong = files
+      .map((file) => ({
+        file,
+        tiers: TIERS.filter((tier) => inTier(tier, file)).map((t) => t.name),
+      }))
+      .filter(({ tiers }) => tiers.length !== 1);
+    expect(wrong, 'add the file to one tier in test/tiers/tiers.ts').toEqual([]);
+  });
+
+  it('keep the unit tier away from the harness (no server, no JVM)', () => {
+    const unit = TIERS.find((tier) => tier.name === 'unit');
+    const withHarness = files
+      .filter((file) => unit !== undefined && inTier(unit, file))
+      .filter((file) => /from '(\.\.\/)+harness\//.test(readFileSync(`${ROOT}${file}`, 'utf8')));
+    expect(withHarness).toEqual([]);
+    expect(unit?.sharedServer).toBe(false);
+  });
+
+  it('find the files that start their own servers (left out with ZOOKEEPER_CONNECT)', () => {
+    const managed = filesNeedingManagedServer(ROOT);
+    expect(managed).toContain('test/chaos/chaos.test.ts');
+    expect(managed).toContain('test/integration/client/tls.test.ts');
+    expect(managed).not.toContain('test/chaos/api-abuse.test.ts');
+  });
+
+  it('give each tier an npm script, and npm test the runner of them all', () => {
+    const { scripts } = JSON.parse(readFileSync(`${ROOT}package.json`, 'utf8')) as {
+      scripts: Record<string, string>;
+    };
+    for (const tier of TIERS) {
+      expect(scripts[`test:${tier.name}`]).toBe(`vitest run --project ${tier.name}`);
+    }
+    expect(scripts.test).toBe('tsx test/tiers/run.ts');
+  });
+});
