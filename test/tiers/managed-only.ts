@@ -25,6 +25,17 @@ export function testFiles(root: string, dir = 'test'): string[] {
 
 /** The test files (relative to `root`) that need a server the harness manages. */
 export function filesNeedingManagedServer(root: string): string[] {
+  return filesCalling(root, MANAGED_CALL);
+}
+
+/** The harness calls that reach a ZooKeeper: the shared server or one of a test's own. */
+export const SERVER_CALL = /\b(sharedServer|startStandalone|startEnsemble|requireManaged)\s*\(/;
+
+/**
+ * The test files (relative to `root`) that make a call matching `call`, themselves or through a
+ * test-side module they import (not the harness, which defines the calls).
+ */
+export function filesCalling(root: string, call: RegExp): string[] {
   const harness = resolve(root, 'test/harness');
   const testDir = resolve(root, 'test');
   const verdicts = new Map<string, boolean>();
@@ -34,7 +45,7 @@ export function filesNeedingManagedServer(root: string): string[] {
     if (seen.has(file)) return false;
     seen.add(file);
     const text = readFileSync(file, 'utf8');
-    let result = MANAGED_CALL.test(text);
+    let result = call.test(text);
     for (const [, spec] of text.matchAll(RELATIVE_IMPORT)) {
       if (result) break;
       const target = resolve(dirname(file), (spec as string).replace(/\.js$/, '.ts'));

@@ -3,7 +3,12 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { filesNeedingManagedServer, testFiles } from '../../tiers/managed-only.js';
+import {
+  filesCalling,
+  filesNeedingManagedServer,
+  SERVER_CALL,
+  testFiles,
+} from '../../tiers/managed-only.js';
 import { inTier, TIERS } from '../../tiers/tiers.js';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
@@ -22,10 +27,10 @@ describe('test tiers', () => {
 
   it('keep the unit tier away from the harness (no server, no JVM)', () => {
     const unit = TIERS.find((tier) => tier.name === 'unit');
-    const withHarness = files
-      .filter((file) => unit !== undefined && inTier(unit, file))
-      .filter((file) => /from '(\.\.\/)+harness\//.test(readFileSync(`${ROOT}${file}`, 'utf8')));
-    expect(withHarness).toEqual([]);
+    const withServer = filesCalling(ROOT, SERVER_CALL).filter(
+      (file) => unit !== undefined && inTier(unit, file),
+    );
+    expect(withServer).toEqual([]);
     expect(unit?.sharedServer).toBe(false);
   });
 
