@@ -1,5 +1,6 @@
 // Node names of the lock recipes, exactly as Curator and kazoo spell them, so a TypeScript process
 // and a Java or Python one exclude each other on the same path.
+import type { Stat } from '../client/types.js';
 
 /** Whose node names to use: Curator's (`_c_<uuid>-lock-<seq>`) or kazoo's (`<hex>__lock__<seq>`). */
 export type NamingStyle = 'curator' | 'kazoo';
@@ -31,6 +32,13 @@ export type LockName = (typeof LockName)[keyof typeof LockName];
 export function newOwnerPrefix(style: NamingStyle): string {
   const uuid = crypto.randomUUID();
   return style === 'curator' ? `_c_${uuid}-` : uuid.replaceAll('-', '');
+}
+
+/** A node this process created and owns. */
+export interface OwnNode {
+  readonly path: string;
+  readonly name: string;
+  readonly stat: Stat;
 }
 
 /** A contender node, parsed from its name. */

@@ -4,10 +4,16 @@
 // lock seam (seam.ts) into `replied`, so the hot path costs no promise and no closure per step;
 // what is rare (a create whose outcome is unknown, missing parents, a retry after a lost reply, the
 // order past the sequence limit) runs through the general helpers of nodes.ts and comes back.
+
 import type { WatchedEvent } from '../client/types.js';
 import { type Children, namesOf, placeAmong } from '../coordination/children.js';
+import type { OwnNode } from '../coordination/naming.js';
 import { baseName, childPath, newOwnerPrefix } from '../coordination/naming.js';
+import { ensurePath } from '../coordination/paths.js';
 import { PAST_LIMIT, type Place, type QueueRule } from '../coordination/place.js';
+import { checkOwnSession, renewedAfter } from '../coordination/renewal.js';
+import { isRetriable, pauseBeforeRetry } from '../coordination/retry.js';
+import { dataWatchKey, joinWatcher, type WatcherMembership } from '../coordination/watchers.js';
 import type { CallSink } from '../session/session.js';
 import { type AcquireProbe, acquirePlaced } from '../telemetry/lock.js';
 import { hasCode } from './errors.js';
@@ -15,18 +21,13 @@ import {
   type Attempt,
   cleanupAttempt,
   createProtected,
-  ensurePath,
   findOwnByPrefix,
-  type OwnNode,
   type ProtectedCreate,
   settleWhileConnected,
 } from './nodes.js';
 import type { QueueRecipe } from './queue-lock.js';
-import { checkOwnSession, renewedAfter } from './renewal.js';
-import { isRetriable, pauseBeforeRetry } from './retry.js';
 import type { CreatedNode, LockSeam } from './seam.js';
 import type { Lease } from './types.js';
-import { dataWatchKey, joinWatcher, type WatcherMembership } from './watchers.js';
 
 /** What an acquisition asks of the lock it runs for (QueueLock). */
 export interface AcquisitionHost {
@@ -339,7 +340,7 @@ export class Acquisition implements CallSink {
     if (hasCode(error, 'NONODE')) {
       // The lock path is missing (first use, or its container was reaped): the create cannot
       // have landed, so it is sent again as it was once the parents are made.
-      await ensurePath(recipe.client, recipe.path, signal);
+      await ensurePath(recipe.client, recipe.path, { signal });
       await createProtected(spec, this.attempt, prefix);
     } else if (isRetriable(error)) {
       await pauseBeforeRetry(error, signal);

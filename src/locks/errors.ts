@@ -72,13 +72,10 @@ export class LeaseReleasedError extends ZooKeeperError {
   }
 }
 
-export function hasCode(error: unknown, ...codes: string[]): boolean {
-  return error instanceof ZooKeeperError && codes.includes(error.code);
-}
-
-// The retry policy lives in retry.ts; these names stay importable from here for the files that
-// still take them from this module.
-export { isRetriable, pauseBeforeRetry, RETRIABLE } from './retry.js';
+// The rules shared with the recipes live in src/coordination; the lock files take these two from
+// here as well.
+export { hasCode } from '../coordination/codes.js';
+export { isRetriable } from '../coordination/retry.js';
 
 /** The loss policy an options object asks for; anything but the two known ones is refused. */
 export function lossPolicyOf(policy: unknown, path: string): 'suspended' | 'expired' {

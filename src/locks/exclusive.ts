@@ -1,15 +1,16 @@
 // The simplest lock: one EPHEMERAL node; whoever creates it holds the lock.
 import type { Stat } from '../client/types.js';
 import { CreateMode } from '../client/types.js';
+import { createWithParents } from '../coordination/paths.js';
+import { acrossRenewals } from '../coordination/renewal.js';
+import { isRetriable, pauseBeforeRetry, retry } from '../coordination/retry.js';
+import { waitForWatch } from '../coordination/wait.js';
 import { acquireSettles, acquireStarted } from '../telemetry/lock.js';
 import { acquireWithin } from './deadline.js';
 import { checkRecipePath, hasCode, lossPolicyOf } from './errors.js';
 import { holdNode } from './lease.js';
-import { createWithParents, isGone, settleWhileConnected, syncFirst } from './nodes.js';
-import { acrossRenewals } from './renewal.js';
-import { isRetriable, pauseBeforeRetry, retry } from './retry.js';
+import { isGone, settleWhileConnected, syncFirst } from './nodes.js';
 import type { AcquireOptions, Lease, Lock, LockClient, LockOptions, LossPolicy } from './types.js';
-import { waitForWatch } from './wait.js';
 
 /** Data that identifies one acquisition: the session and a random token. */
 function ownerData(sessionId: bigint): string {
@@ -122,7 +123,13 @@ export class ExclusiveLock implements Lock {
     const { client, path } = this;
     mayExist.add(data);
     try {
-      const { stat } = await createWithParents(client, path, data, CreateMode.EPHEMERAL, signal);
+      const { stat } = await createWithParents(
+        client,
+        path,
+        data,
+        { mode: CreateMode.EPHEMERAL, signal },
+        { signal },
+      );
       return { kind: 'ours', stat };
     } catch (error) {
       if (signal?.aborted) throw error;

@@ -1,6 +1,11 @@
+import { untilConnected } from '../coordination/connection-wait.js';
+import { queueOrder } from '../coordination/creation-order.js';
+import type { OwnNode } from '../coordination/naming.js';
 import { childPath } from '../coordination/naming.js';
+import { checkOwnSession, renewedAfter } from '../coordination/renewal.js';
+import { isRetriable, pauseBeforeRetry } from '../coordination/retry.js';
+import { waitForChange } from '../coordination/wait.js';
 import { electionEvent } from '../telemetry/lock.js';
-import { untilConnected } from './connection-wait.js';
 import { startDeadline } from './deadline.js';
 import {
   type ElectionClient,
@@ -19,13 +24,9 @@ import {
   lossPolicyOf,
 } from './errors.js';
 import { holdNode } from './lease.js';
-import { type Attempt, cleanupAttempt, createProtected, type OwnNode, syncFirst } from './nodes.js';
-import { queueOrder } from './order.js';
+import { type Attempt, cleanupAttempt, createProtected, syncFirst } from './nodes.js';
 import { participantsOf } from './participants.js';
-import { checkOwnSession, renewedAfter } from './renewal.js';
-import { isRetriable, pauseBeforeRetry } from './retry.js';
 import type { AcquireOptions, Lease, LossPolicy } from './types.js';
-import { waitForChange } from './wait.js';
 
 // Reading an election's line lives in participants.ts and the election's public types in
 // election-types.ts; both re-exported for the recipes that use them.

@@ -1,6 +1,8 @@
 // A held lock node and the leases (handles) on it: loss detection, fencing token, release.
 import type { Op, OpResult } from '../client/multi.js';
 import type { CallOptions, SessionState, WatchedEvent } from '../client/types.js';
+import { retry } from '../coordination/retry.js';
+import { dataWatchKey, joinWatcher, type WatcherMembership } from '../coordination/watchers.js';
 import { holdEnded, holdStarted } from '../telemetry/lock.js';
 import {
   badArguments,
@@ -10,9 +12,7 @@ import {
   LockLostError,
 } from './errors.js';
 import { type Guard, type GuardClient, guardedMulti } from './guarded.js';
-import { retry } from './retry.js';
 import type { Lease, LockClient, LossPolicy } from './types.js';
-import { dataWatchKey, joinWatcher, type WatcherMembership } from './watchers.js';
 
 export interface HoldingSpec {
   client: LockClient;

@@ -1,91 +1,21 @@
 // Creating and deleting lock nodes safely across connection losses.
 import type { Data, Stat } from '../client/types.js';
 import { CreateMode } from '../client/types.js';
+import { untilConnected } from '../coordination/connection-wait.js';
 import {
   baseName,
   childPath,
   type NamingStyle,
   newOwnerPrefix,
-  parentOf,
+  type OwnNode,
 } from '../coordination/naming.js';
+import { createWithParents } from '../coordination/paths.js';
+import { isRetriable, pauseBeforeRetry, retry } from '../coordination/retry.js';
 import { isSessionOver } from '../protocol/errors.js';
 import type { CallSink } from '../session/session.js';
-import { untilConnected } from './connection-wait.js';
 import { hasCode } from './errors.js';
-import { isRetriable, pauseBeforeRetry, retry } from './retry.js';
 import { seamOf } from './seam.js';
 import type { LockClient } from './types.js';
-
-/** Clients known to refuse CONTAINER nodes (servers before 3.5.3); their parents are persistent. */
-const noContainers = new WeakSet<LockClient>();
-
-/**
- * Creates `path` and its missing ancestors as CONTAINER nodes (the server removes them once empty),
- * as Curator's `creatingParentContainersIfNeeded`; persistent nodes on servers without containers.
- * A node that exists already is fine. Retriable errors are retried (see {@link retry}): creating
- * a parent twice is harmless.
- */
-export async function ensurePath(
-  client: LockClient,
-  path: string,
-  signal?: AbortSignal,
-): Promise<void> {
-  if (path === '/') return;
-  let mode: CreateMode = CreateMode.CONTAINER;
-  const create = () => {
-    mode = noContainers.has(client) ? CreateMode.PERSISTENT : CreateMode.CONTAINER;
-    return createWithParents(client, path, undefined, mode, signal);
-  };
-  // A server without containers says UNIMPLEMENTED: create persistent parents from then on.
-  const recover = (error: unknown) => {
-    if (!hasCode(error, 'UNIMPLEMENTED') || mode !== CreateMode.CONTAINER) return false;
-    noContainers.add(client);
-    return true;
-  };
-  await retry(create, { signal, recover }).catch((error: unknown) => {
-    if (!hasCode(error, 'NODEEXISTS')) throw error;
-  });
-}
-
-/**
- * One create of `path` whose parent may be missing (first use of a lock path, or its container
- * was just reaped): on NONODE the parents are made (see {@link ensurePath}) and the create is sent
- * again. Any other error is the caller's, a retriable one included: whether a create whose reply
- * was lost landed is for the caller to find out before it creates again.
- */
-export async function createWithParents(
-  client: LockClient,
-  path: string,
-  data: Data | undefined,
-  mode: CreateMode,
-  signal: AbortSignal | undefined,
-  ttl?: number,
-): Promise<{ path: string; stat: Stat }> {
-  try {
-    return await client.create2(
-      path,
-      data,
-      ttl === undefined ? { mode, signal } : { mode, signal, ttl },
-    );
-  } catch (error) {
-    // Only a NONODE says a parent is missing (a path the client refused, BADARGUMENTS, is not
-    // even a string to take the parent of).
-    if (!hasCode(error, 'NONODE') || signal?.aborted) throw error;
-    const parent = parentOf(path);
-    // At the root, the chroot itself is missing: nothing to create.
-    if (parent === '/') throw error;
-    await ensurePath(client, parent, signal);
-    return createWithParents(client, path, data, mode, signal, ttl);
-  }
-}
-
-/**
- * Runs `op` again after each retriable error until it succeeds, fails otherwise, or `signal`
- * aborts: {@link retry} with only a signal, kept under this name for its callers.
- */
-export function retryOnConnectionLoss<T>(op: () => Promise<T>, signal?: AbortSignal): Promise<T> {
-  return retry(op, { signal });
-}
 
 /**
  * Whether `error` says a node of ours is gone: NONODE, or the session is over (its ephemeral
@@ -199,13 +129,6 @@ export async function cleanupAttempt(
   }
 }
 
-/** A node this process created and owns. */
-export interface OwnNode {
-  readonly path: string;
-  readonly name: string;
-  readonly stat: Stat;
-}
-
 /** What an attempt has put on the server so far, so that an abort can take it away again. */
 export interface Attempt {
   /** Set while a create is in flight: its result, if any, carries this prefix. */
@@ -294,8 +217,8 @@ async function createOnce(spec: ProtectedCreate, prefix: string): Promise<OwnNod
       client,
       childPath(dir, prefix + lockName),
       data,
-      CreateMode.EPHEMERAL_SEQUENTIAL,
-      signal,
+      { mode: CreateMode.EPHEMERAL_SEQUENTIAL, signal },
+      { signal },
     );
     return { path, name: baseName(path), stat };
   } catch (error) {

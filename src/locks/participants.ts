@@ -3,9 +3,9 @@
 
 import { childPath } from '../coordination/naming.js';
 import { byCreation, pastSequenceLimit, sortContenders } from '../coordination/order.js';
+import { retry } from '../coordination/retry.js';
 import { LATCH_NAME, type Participant } from './election-types.js';
 import { hasCode } from './errors.js';
-import { retry } from './retry.js';
 import type { LockClient } from './types.js';
 
 /**

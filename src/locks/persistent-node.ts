@@ -6,13 +6,14 @@
 import type { Client } from '../client/client.js';
 import { CreateMode, type Data, type Stat } from '../client/types.js';
 import { baseName, childPath, newOwnerPrefix, parentOf } from '../coordination/naming.js';
+import { createWithParents } from '../coordination/paths.js';
+import { renewedAfter } from '../coordination/renewal.js';
+import { isRetriable, pauseBeforeRetry, retry } from '../coordination/retry.js';
+import { abortable, waitForWatch } from '../coordination/wait.js';
 import { makeError } from '../protocol/errors.js';
 import { badArguments, hasCode } from './errors.js';
-import { createWithParents, deleteNode, settleWhileConnected, syncFirst } from './nodes.js';
-import { renewedAfter } from './renewal.js';
-import { isRetriable, pauseBeforeRetry, retry } from './retry.js';
+import { deleteNode, settleWhileConnected, syncFirst } from './nodes.js';
 import type { LockClient } from './types.js';
-import { abortable, waitForWatch } from './wait.js';
 
 /** What a persistent node needs from a client: the recipes' part, plus setData. */
 export type PersistentNodeClient = LockClient & Pick<Client, 'setData'>;
@@ -303,13 +304,14 @@ export class PersistentNode implements AsyncDisposable {
       const prefix = protection ? newOwnerPrefix('curator') : '';
       const target = childPath(parent, prefix + name);
       try {
+        const { ttl } = this.options;
+        const options = ttl === undefined ? { mode: this.mode } : { mode: this.mode, ttl };
         return await createWithParents(
           client,
           target,
           this.nodeData,
-          this.mode,
-          stop,
-          this.options.ttl,
+          { ...options, signal: stop },
+          { signal: stop },
         );
       } catch (error) {
         if (stop.aborted) throw error;

@@ -1,18 +1,20 @@
 // The reentrant queue lock behind Mutex and both sides of ReadWriteLock: an EPHEMERAL_SEQUENTIAL
 // contender node per waiter, ordered by sequence number, each waiting on the one node ahead of it
 // whose deletion may let it in. A recipe only says which contenders ahead keep it waiting.
+
 import { toBytes } from '../client/bytes.js';
 import type { Data } from '../client/types.js';
-import type { NamingStyle } from '../coordination/naming.js';
+import { queueOrder } from '../coordination/creation-order.js';
+import type { NamingStyle, OwnNode } from '../coordination/naming.js';
 import type { SequenceOrder } from '../coordination/order.js';
 import { type Place, placeInOrder, type QueueRule } from '../coordination/place.js';
+import { retry } from '../coordination/retry.js';
 import { type AcquireProbe, acquireSettles, acquireStarted } from '../telemetry/lock.js';
 import { Acquisition, type AcquisitionHost } from './acquisition.js';
 import { acquireWithin } from './deadline.js';
 import { checkRecipePath } from './errors.js';
 import { holdNode, reenter } from './lease.js';
-import { deleteOwnNode, type OwnNode, retryOnConnectionLoss } from './nodes.js';
-import { queueOrder } from './order.js';
+import { deleteOwnNode } from './nodes.js';
 import { seamOf } from './seam.js';
 import type { Lease, Lock, LockClient, LossPolicy, ReentrantAcquireOptions } from './types.js';
 
@@ -170,7 +172,7 @@ export class QueueLock implements Lock {
   private list(signal: AbortSignal | undefined): Promise<string[]> {
     const { client, path } = this.recipe;
     const options = signal ? { signal } : QueueLock.noOptions;
-    return retryOnConnectionLoss(() => client.getChildren(path, options), signal);
+    return retry(() => client.getChildren(path, options), { signal });
   }
 
   /** Past the sequence limit: the order by creation zxid (see `SequenceOrder`). */

@@ -2,14 +2,14 @@
 // holder's node; a holder that opted in watches its own node's data and is told.
 import type { Client } from '../client/client.js';
 import type { WatchedEvent } from '../client/types.js';
+import { queueOrder } from '../coordination/creation-order.js';
 import { baseName, childPath, LockName, parentOf, parseContender } from '../coordination/naming.js';
+import { retry } from '../coordination/retry.js';
+import { dataWatchKey, joinWatcher, type WatcherMembership } from '../coordination/watchers.js';
 import { ZooKeeperError } from '../protocol/errors.js';
 import { electionEvent } from '../telemetry/lock.js';
 import { badArguments, hasCode } from './errors.js';
-import { queueOrder } from './order.js';
-import { retry } from './retry.js';
 import type { Lease, LockClient, ReentrantAcquireOptions } from './types.js';
-import { dataWatchKey, joinWatcher, type WatcherMembership } from './watchers.js';
 
 /** The data Curator's `Revoker.attemptRevoke` writes into a holder's node (ASCII). */
 export const REVOKE_MESSAGE = '__REVOKE__';

@@ -2,6 +2,10 @@
 import type { Data } from '../client/types.js';
 import { childPath, LockName } from '../coordination/naming.js';
 import { sortContenders } from '../coordination/order.js';
+import { acrossRenewals, checkOwnSession } from '../coordination/renewal.js';
+import { retry } from '../coordination/retry.js';
+import { abortable } from '../coordination/wait.js';
+import { joinWatcher } from '../coordination/watchers.js';
 import { acquireSettles, acquireStarted } from '../telemetry/lock.js';
 import { acquireWithin } from './deadline.js';
 import { badArguments, checkRecipePath, hasCode, lossPolicyOf } from './errors.js';
@@ -14,11 +18,7 @@ import {
   deleteNode,
   settleWhileConnected,
 } from './nodes.js';
-import { acrossRenewals, checkOwnSession } from './renewal.js';
-import { retry } from './retry.js';
 import type { AcquireOptions, Lease, Lock, LockClient, LockOptions, LossPolicy } from './types.js';
-import { abortable } from './wait.js';
-import { joinWatcher } from './watchers.js';
 
 export interface SemaphoreOptions extends LockOptions {
   /** Data stored in each lease node (default empty). */

@@ -90,8 +90,8 @@ export interface CodeInfo {
   /** Human description, close to KeeperException.getCodeMessage. */
   readonly text: string;
   /**
-   * Transient: the same call may succeed if sent again once the link is back or the load is
-   * lower. The session lives on, but a write that failed this way may or may not have been
+   * Transient: the same call may succeed if sent again once the link is back, the load is lower
+   * or a read-write server is reachable. The session lives on, but a write that failed this way may or may not have been
    * applied (repeat only what is safe to repeat, or check first).
    */
   readonly retriable?: true;
@@ -108,7 +108,9 @@ export const codeInfo: Readonly<Record<ErrorCodeName, CodeInfo>> = {
   CONNECTIONLOSS: { text: 'connection loss', retriable: true },
   MARSHALLINGERROR: { text: 'error marshalling data' },
   UNIMPLEMENTED: { text: 'unimplemented' },
-  OPERATIONTIMEOUT: { text: 'operation timeout', retriable: true },
+  // In this library, the caller's own deadline ran out (a lock's acquire timeout, a recipe's
+  // wait): sending again cannot help.
+  OPERATIONTIMEOUT: { text: 'operation timeout' },
   BADARGUMENTS: { text: 'bad arguments' },
   UNKNOWNSESSION: { text: 'unknown session' },
   NEWCONFIGNOQUORUM: {
@@ -126,8 +128,11 @@ export const codeInfo: Readonly<Record<ErrorCodeName, CodeInfo>> = {
   INVALIDCALLBACK: { text: 'invalid callback' },
   INVALIDACL: { text: 'invalid ACL' },
   AUTHFAILED: { text: 'authentication failed', sessionOver: true },
+  // The request reached a server the session had left: not applied; the next connection takes it.
   SESSIONMOVED: { text: 'session moved', retriable: true },
-  NOTREADONLY: { text: 'not a read-only call' },
+  // A write reached a read-only server: not applied; it can succeed once a read-write server is
+  // reachable (the recipes wait for one).
+  NOTREADONLY: { text: 'not a read-only call', retriable: true },
   EPHEMERALONLOCALSESSION: { text: 'ephemeral node on local session' },
   NOWATCHER: { text: 'no watcher' },
   REQUESTTIMEOUT: { text: 'request timeout', retriable: true },

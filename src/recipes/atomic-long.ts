@@ -1,7 +1,7 @@
 // Curator's DistributedAtomicLong: a 64-bit integer in one node's data (8 bytes, big-endian, as
 // Curator writes it; an empty or missing node reads as 0), changed by compare-and-set with retries.
 import type { Client } from '../client/client.js';
-import { hasCode } from '../locks/errors.js';
+import { hasCode } from '../coordination/codes.js';
 import { makeError } from '../protocol/errors.js';
 import {
   type Outcome,

@@ -1,8 +1,7 @@
 // Curator's PromotedToLock for DistributedAtomicLong: a change whose optimistic rounds all lost
 // takes a mutex (Curator's InterProcessMutex layout) and runs its rounds again under it.
-import { LockTimeoutError } from '../locks/errors.js';
-import { Mutex } from '../locks/mutex.js';
-import type { Lease, LockClient } from '../locks/types.js';
+// The lock recipes are used as any user uses them: through their entry point.
+import { type Lease, type LockClient, LockTimeoutError, Mutex } from '../locks/index.js';
 import { makeError } from '../protocol/errors.js';
 import type { AtomicLongClient, AtomicResult } from './atomic-long.js';
 import { checkPolicy, type RetryPolicy } from './retry.js';

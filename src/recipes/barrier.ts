@@ -1,7 +1,8 @@
 // Curator's DistributedBarrier and kazoo's Barrier: one node; while it exists, waiters wait.
 import type { Client } from '../client/client.js';
-import { hasCode, isRetriable } from '../locks/errors.js';
-import { renewedAfter } from '../locks/renewal.js';
+import { hasCode } from '../coordination/codes.js';
+import { renewedAfter } from '../coordination/renewal.js';
+import { isRetriable } from '../coordination/retry.js';
 import { ensurePath } from './paths.js';
 import { retry } from './retry.js';
 import { startWait, type WaitOptions, waitForOneWatch } from './wait.js';

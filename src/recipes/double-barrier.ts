@@ -4,9 +4,10 @@
 // created by the member that completes the count.
 import type { Client } from '../client/client.js';
 import { CreateMode, type Watcher } from '../client/types.js';
+import { hasCode } from '../coordination/codes.js';
 import { childPath } from '../coordination/naming.js';
-import { hasCode, isRetriable } from '../locks/errors.js';
-import { renewedAfter } from '../locks/renewal.js';
+import { renewedAfter } from '../coordination/renewal.js';
+import { isRetriable } from '../coordination/retry.js';
 import { makeError } from '../protocol/errors.js';
 import { createWithParents } from './paths.js';
 import { retry } from './retry.js';

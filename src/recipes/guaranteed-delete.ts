@@ -1,7 +1,7 @@
 // A delete that keeps trying in the background until it is done or the client is closed, as
 // Curator's `delete().guaranteed()`: for cleanup that must not be lost to a blip.
 import type { Client } from '../client/client.js';
-import { hasCode } from '../locks/errors.js';
+import { hasCode } from '../coordination/codes.js';
 import { type DeleteOutcome, deleteRecursive, mayHaveApplied } from './paths.js';
 import { backoffDelay, isRetriedBy, type RetryPolicy } from './retry.js';
 

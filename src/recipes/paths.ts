@@ -3,9 +3,9 @@
 // deletingChildrenIfNeeded, kazoo's delete(recursive=True)).
 import type { Client } from '../client/client.js';
 import type { CallOptions, CreateOptions, Data, Stat } from '../client/types.js';
-import { CreateMode } from '../client/types.js';
-import { childPath, parentOf } from '../coordination/naming.js';
-import { hasCode } from '../locks/errors.js';
+import { hasCode } from '../coordination/codes.js';
+import { childPath } from '../coordination/naming.js';
+import * as parents from '../coordination/paths.js';
 import { type RetryPolicy, retry } from './retry.js';
 
 /** The part of the client the path helpers use (a `Client` is one). */
@@ -26,43 +26,31 @@ export interface EnsurePathOptions {
   retry?: RetryPolicy;
 }
 
-/** Clients whose server refused a CONTAINER node: their parents are persistent from then on. */
-const noContainers = new WeakSet<object>();
+/** The rules of making parents for the public options: retried by the public policy. */
+function parentRules(
+  containers: boolean | undefined,
+  signal: AbortSignal | undefined,
+  retryPolicy: RetryPolicy | undefined,
+): parents.ParentRules {
+  const policy: RetryPolicy = { ...retryPolicy, signal };
+  return { containers, signal, retry: (op) => retry(op, policy) };
+}
 
 /**
  * Makes sure `path` and all its ancestors exist (kazoo's `ensure_path`). Nodes that exist already
  * are left as they are, whatever their kind. Creating a node twice is harmless, so lost
- * connections are retried (see {@link EnsurePathOptions.retry}).
+ * connections are retried (see {@link EnsurePathOptions.retry}). At the root a NONODE means the
+ * chroot itself is missing: that error is passed on. The library's one implementation: the lock
+ * recipes make their parents the same way, and a server found without containers is remembered
+ * for both.
  */
-export async function ensurePath(
+export function ensurePath(
   client: PathClient,
   path: string,
   options: EnsurePathOptions = {},
 ): Promise<void> {
-  if (path === '/') return;
-  const { signal } = options;
-  const policy: RetryPolicy = { ...options.retry, signal };
-  const wanted = options.containers ?? true;
-  const modeFor = () =>
-    wanted && !noContainers.has(client) ? CreateMode.CONTAINER : CreateMode.PERSISTENT;
-  for (;;) {
-    const mode = modeFor();
-    try {
-      await retry(() => client.create2(path, undefined, { mode, signal }), policy);
-      return;
-    } catch (error) {
-      if (hasCode(error, 'NODEEXISTS')) return;
-      if (signal?.aborted) throw error;
-      if (hasCode(error, 'UNIMPLEMENTED') && mode === CreateMode.CONTAINER) {
-        noContainers.add(client);
-        continue;
-      }
-      const parent = parentOf(path);
-      // At the root a NONODE means the chroot itself is missing: nothing to create here.
-      if (!hasCode(error, 'NONODE') || parent === '/') throw error;
-      await ensurePath(client, parent, options);
-    }
-  }
+  const { containers, signal } = options;
+  return parents.ensurePath(client, path, parentRules(containers, signal, options.retry));
 }
 
 /** Options of {@link createWithParents}: the node's own create options, and how parents are made. */
@@ -91,18 +79,8 @@ export async function createWithParents(
   stat: Stat;
 }> {
   const { containerParents, retry: policy, ...createOptions } = options;
-  for (;;) {
-    try {
-      return await client.create2(path, data, createOptions);
-    } catch (error) {
-      const parent = parentOf(path);
-      if (!hasCode(error, 'NONODE') || parent === '/' || options.signal?.aborted) throw error;
-      const ensureOptions: EnsurePathOptions = { containers: containerParents ?? true };
-      if (options.signal) ensureOptions.signal = options.signal;
-      if (policy) ensureOptions.retry = policy;
-      await ensurePath(client, parent, ensureOptions);
-    }
-  }
+  const rules = parentRules(containerParents, options.signal, policy);
+  return parents.createWithParents(client, path, data, createOptions, rules);
 }
 
 /** Options of {@link deleteRecursive}. */

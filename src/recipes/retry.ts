@@ -2,8 +2,8 @@
 // cap and jitter, a bound on attempts or on total time, an AbortSignal), over the same notion of
 // "worth sending again" as the lock recipes use internally.
 
-import { hasCode } from '../locks/errors.js';
-import { RETRIABLE } from '../locks/retry.js';
+import { hasCode } from '../coordination/codes.js';
+import { RETRIABLE } from '../coordination/retry.js';
 import type { ErrorCodeName } from '../protocol/errors.js';
 import { makeError } from '../protocol/errors.js';
 
@@ -49,8 +49,9 @@ export interface RetryInfo {
 
 /**
  * Codes {@link retry} retries by default: the outcome of the request is unknown (CONNECTIONLOSS,
- * REQUESTTIMEOUT) or the server could not take it just now (THROTTLEDOP, NOTREADONLY). The same
- * list the lock recipes use.
+ * REQUESTTIMEOUT) or the server could not take it just now (SESSIONMOVED, THROTTLEDOP,
+ * NOTREADONLY). The library's one set: `RETRIABLE_CODES`, `isRetriable` and the lock recipes
+ * use the same.
  */
 export const RETRIED_BY_DEFAULT: readonly ErrorCodeName[] = RETRIABLE;
 

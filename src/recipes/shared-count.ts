@@ -2,8 +2,8 @@
 // writes it), kept current in memory by a data watch, with change events and a versioned set.
 import type { Client } from '../client/client.js';
 import type { WatchedEvent } from '../client/types.js';
-import { hasCode } from '../locks/errors.js';
-import { renewedAfter } from '../locks/renewal.js';
+import { hasCode } from '../coordination/codes.js';
+import { renewedAfter } from '../coordination/renewal.js';
 import { makeError } from '../protocol/errors.js';
 import { createWithParents } from './paths.js';
 import { retry } from './retry.js';

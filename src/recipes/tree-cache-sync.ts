@@ -3,9 +3,10 @@
 // it; the cache then lets those events reach its reader, and waits for the reads they started.
 // The client's watch iterator hands an event on through promise steps only (no timer), so once
 // one macrotask has passed, every event that came before the reply has been taken.
-import { hasCode } from '../locks/errors.js';
-import { RETRIABLE } from '../locks/retry.js';
-import { abortable } from '../locks/wait.js';
+
+import { hasCode } from '../coordination/codes.js';
+import { RETRIABLE } from '../coordination/retry.js';
+import { abortable } from '../coordination/wait.js';
 import { makeError } from '../protocol/errors.js';
 import { backoffDelay, pause } from './retry.js';
 

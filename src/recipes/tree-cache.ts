@@ -3,8 +3,8 @@
 // the node again, so the mirror holds what the server said, never what an event implied.
 import type { Client } from '../client/client.js';
 import type { Stat, WatchedEvent } from '../client/types.js';
+import { hasCode } from '../coordination/codes.js';
 import { childPath } from '../coordination/naming.js';
-import { hasCode } from '../locks/errors.js';
 import { makeError } from '../protocol/errors.js';
 import { EventQueue } from './event-queue.js';
 import { backoffDelay, pause } from './retry.js';

@@ -1,8 +1,7 @@
 // Bounded waits of the recipes: a timeout (resolves false) and the caller's signal (rejects with
 // its reason), and a wait for one watch that leaves no closure behind when it gives up.
 import type { WatchedEvent } from '../client/types.js';
-import type { LockClient } from '../locks/types.js';
-import { waitForWatch } from '../locks/wait.js';
+import { waitForWatch } from '../coordination/wait.js';
 import { makeError } from '../protocol/errors.js';
 
 /** How long a recipe's wait may take. */
@@ -77,6 +76,5 @@ export function waitForOneWatch(
   signal: AbortSignal,
   arm: (watcher: (event: WatchedEvent) => void) => Promise<'now' | 'wait'>,
 ): Promise<WatchedEvent | undefined> {
-  // The lock recipes' wait uses the client only as the key of its shared watchers.
-  return waitForWatch(client as LockClient, key, signal, arm);
+  return waitForWatch(client, key, signal, arm);
 }

@@ -1,9 +1,9 @@
 // Waits and revocable leases leave nothing behind: no shared-watcher entry outlives a wait that
 // registered no watch, and reentrant revocable leases share the node's one closure.
 import { describe, expect, it } from 'vitest';
+import { waitForChange } from '../../../src/coordination/wait.js';
+import { watchedKeyCount } from '../../../src/coordination/watchers.js';
 import { Mutex, revoke } from '../../../src/locks/index.js';
-import { waitForChange } from '../../../src/locks/wait.js';
-import { watchedKeyCount } from '../../../src/locks/watchers.js';
 import { sharedServer, TcpProxy, uniquePath } from '../../harness/index.js';
 import { lockPath, newClient, registeredWatchers, sleep, until } from './helpers.js';
 

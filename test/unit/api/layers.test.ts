@@ -80,6 +80,24 @@ function upwardImports(): string[] {
   return wrong;
 }
 
+/**
+ * Imports of src/recipes into src/locks other than its entry point: the recipes use the locks as a
+ * user does, and every rule they share with them comes from src/coordination.
+ */
+function lockInternalsInRecipes(): string[] {
+  const wrong: string[] = [];
+  const entry = join(SRC, 'locks', 'index.ts');
+  for (const file of sourceFiles(join(SRC, 'recipes'))) {
+    for (const specifier of relativeImports(readFileSync(file, 'utf8'))) {
+      const target = resolve(dirname(file), specifier).replace(/\.js$/, '.ts');
+      if (layerOf(target) === 'locks' && target !== entry) {
+        wrong.push(`${relative(SRC, file)} imports ${specifier}`);
+      }
+    }
+  }
+  return wrong;
+}
+
 describe('source layers', () => {
   it('every file imports only from its own layer or the ones below', () => {
     expect(upwardImports()).toEqual([]);
@@ -94,6 +112,11 @@ describe('source layers', () => {
     );
     expect(judge(file, '../protocol/errors.js')).toBeNull();
     expect(judge(join(SRC, 'session', 'context.ts'), '../telemetry/session.js')).toBeNull();
+  });
+
+  it('the recipes never import lock internals (only the locks entry point)', () => {
+    expect(lockInternalsInRecipes()).toEqual([]);
+    expect(sourceFiles(join(SRC, 'coordination')).length).toBeGreaterThan(5);
   });
 
   it('the check sees the imports it must judge', () => {

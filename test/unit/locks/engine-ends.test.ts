@@ -5,8 +5,8 @@
 // on the caller's signal.
 import { getEventListeners } from 'node:events';
 import { describe, expect, it } from 'vitest';
+import { watchedKeyCount } from '../../../src/coordination/watchers.js';
 import { LockTimeoutError, Mutex } from '../../../src/locks/index.js';
-import { watchedKeyCount } from '../../../src/locks/watchers.js';
 import { registeredWatchers } from '../../support/registered-watchers.js';
 import { holderAndWaiter, inModel, lockDir } from './model-client.js';
 

@@ -1,8 +1,20 @@
-// The lock recipes' retry policy (src/locks/retry.ts): which codes are sent again, the pause
+// The recipes' retry policy (src/coordination/retry.ts): which codes are sent again, the pause
 // between tries, and the caller's signal as the bound. Pure logic: fake timers, no server.
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { type ErrorCodeName, RETRIABLE_CODES, ZooKeeperError } from '../../../src/index.js';
-import { isRetriable, pauseBeforeRetry, RETRIABLE, retry } from '../../../src/locks/retry.js';
+import {
+  isRetriable,
+  pauseBeforeRetry,
+  RETRIABLE,
+  retry,
+} from '../../../src/coordination/retry.js';
+import {
+  ErrorCode,
+  type ErrorCodeName,
+  isRetriable as publicIsRetriable,
+  RETRIABLE_CODES,
+  ZooKeeperError,
+} from '../../../src/index.js';
+import { isRetriedBy, RETRIED_BY_DEFAULT } from '../../../src/recipes/retry.js';
 
 const fail = (code: ErrorCodeName) => new ZooKeeperError(code, `scripted ${code}`);
 
@@ -24,18 +36,23 @@ afterEach(() => {
 describe('lock retry policy: which codes', () => {
   it('retries an unknown outcome and a server that cannot take the request now', () => {
     expect([...RETRIABLE].sort()).toEqual(
-      ['CONNECTIONLOSS', 'NOTREADONLY', 'REQUESTTIMEOUT', 'THROTTLEDOP'].sort(),
+      ['CONNECTIONLOSS', 'NOTREADONLY', 'REQUESTTIMEOUT', 'SESSIONMOVED', 'THROTTLEDOP'].sort(),
     );
     for (const code of RETRIABLE) expect(isRetriable(fail(code))).toBe(true);
   });
 
-  it('is narrower than the client table: the caller deadline (OPERATIONTIMEOUT) and SESSIONMOVED are passed on', () => {
-    expect(RETRIABLE_CODES).toContain('OPERATIONTIMEOUT');
-    expect(RETRIABLE_CODES).toContain('SESSIONMOVED');
+  it('is the one classification: the error table, the public isRetriable and retry() agree', () => {
+    expect([...RETRIABLE_CODES].sort()).toEqual([...RETRIABLE].sort());
+    expect([...RETRIED_BY_DEFAULT].sort()).toEqual([...RETRIABLE].sort());
+    for (const code of Object.keys(ErrorCode) as ErrorCodeName[]) {
+      const error = fail(code);
+      const internal = isRetriable(error);
+      expect(publicIsRetriable(error), code).toBe(internal);
+      expect(error.retriable, code).toBe(internal);
+      expect(isRetriedBy(error), code).toBe(internal);
+    }
+    // The caller's own deadline: sending again cannot help.
     expect(isRetriable(fail('OPERATIONTIMEOUT'))).toBe(false);
-    expect(isRetriable(fail('SESSIONMOVED'))).toBe(false);
-    // NOTREADONLY is not retriable for the client, but worth waiting out for a lock.
-    expect(RETRIABLE_CODES).not.toContain('NOTREADONLY');
   });
 
   it('never retries session-over codes, answers, or errors that are not ZooKeeperErrors', () => {

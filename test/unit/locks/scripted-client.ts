@@ -3,6 +3,8 @@
 // scripted failures (a request refused, or applied by the server and its reply lost), session
 // state changes and expiry. For the contender logic's decisions and recovery paths; the
 // real-server behaviour is proven in test/integration/locks.
+
+import { abortable } from '../../../src/coordination/wait.js';
 import {
   type ClientEvents,
   CreateMode,
@@ -17,7 +19,6 @@ import {
   ZooKeeperError,
 } from '../../../src/index.js';
 import type { ElectionClient, RevokeClient } from '../../../src/locks/index.js';
-import { abortable } from '../../../src/locks/wait.js';
 
 export type Op = 'create2' | 'delete' | 'exists' | 'getData' | 'getChildren' | 'sync' | 'setData';
 

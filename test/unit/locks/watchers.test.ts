@@ -4,9 +4,9 @@
 import { describe, expect, it } from 'vitest';
 import type { Client } from '../../../src/client/client.js';
 import type { WatchedEvent } from '../../../src/client/types.js';
+import { waitForChange } from '../../../src/coordination/wait.js';
+import { joinWatcher, watchedKeyCount } from '../../../src/coordination/watchers.js';
 import type { LockClient } from '../../../src/locks/types.js';
-import { waitForChange } from '../../../src/locks/wait.js';
-import { joinWatcher, watchedKeyCount } from '../../../src/locks/watchers.js';
 import { makeError } from '../../../src/protocol/errors.js';
 
 /** A client whose getData answers as `answer` says, after a turn of the event loop. */

@@ -51,13 +51,7 @@ describe('error classes', () => {
 
   it('one table says which codes are transient and which end the session', () => {
     expect([...RETRIABLE_CODES].sort()).toEqual(
-      [
-        'CONNECTIONLOSS',
-        'OPERATIONTIMEOUT',
-        'REQUESTTIMEOUT',
-        'SESSIONMOVED',
-        'THROTTLEDOP',
-      ].sort(),
+      ['CONNECTIONLOSS', 'NOTREADONLY', 'REQUESTTIMEOUT', 'SESSIONMOVED', 'THROTTLEDOP'].sort(),
     );
     expect([...SESSION_OVER_CODES].sort()).toEqual(
       ['AUTHFAILED', 'SESSIONCLOSEDREQUIRESASLAUTH', 'SESSIONEXPIRED'].sort(),

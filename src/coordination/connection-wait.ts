@@ -1,7 +1,8 @@
 // Waiting for the client's connection to come back, for the recipes that must not ask a server
 // that cannot answer: a suspended client, or a read-only server for a write.
+
+import type { Client } from '../client/client.js';
 import type { SessionState } from '../session/types.js';
-import type { LockClient } from './types.js';
 
 /**
  * Resolves once the client is connected again (to a read-write server when `writable`), or its
@@ -10,7 +11,7 @@ import type { LockClient } from './types.js';
  * read-write server has been found.
  */
 export function untilConnected(
-  client: Pick<LockClient, 'state' | 'on'>,
+  client: Pick<Client, 'state' | 'on'>,
   signal: AbortSignal | undefined,
   writable = false,
 ): Promise<void> {

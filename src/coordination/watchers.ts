@@ -1,7 +1,6 @@
 // One watcher closure per watched node and client, shared by every wait on that node, so an
 // aborted wait leaves nothing behind in the client.
 import type { WatchedEvent } from '../client/types.js';
-import type { LockClient } from './types.js';
 
 /** One wait's place among the waiters of a shared watcher. */
 export interface WatcherMembership {
@@ -17,7 +16,7 @@ export interface WatcherMembership {
 }
 
 /** Per client: what is watched (`<kind>:<path>`) and its shared watcher. */
-const byClient = new WeakMap<LockClient, Map<string, SharedWatcher>>();
+const byClient = new WeakMap<object, Map<string, SharedWatcher>>();
 
 /**
  * The watcher to register for `key` (the kind of watch and the path, see {@link dataWatchKey}),
@@ -30,7 +29,7 @@ const byClient = new WeakMap<LockClient, Map<string, SharedWatcher>>();
  * the number of waits.
  */
 export function joinWatcher(
-  client: LockClient,
+  client: object,
   key: string,
   wake: (event: WatchedEvent) => void,
 ): WatcherMembership {
@@ -140,6 +139,6 @@ export function dataWatchKey(path: string): string {
  * How many watched keys `client` has entries for: the size of what this module keeps per client
  * (internal, not exported by the package; diagnostics read it, and the leak tests count it).
  */
-export function watchedKeyCount(client: LockClient): number {
+export function watchedKeyCount(client: object): number {
   return byClient.get(client)?.size ?? 0;
 }

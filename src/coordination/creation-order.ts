@@ -1,14 +1,10 @@
 // Queue order that stays creation order when sequence numbers stop telling it (see SequenceOrder).
 
-import { type Contender, childPath } from '../coordination/naming.js';
-import {
-  byCreation,
-  pastSequenceLimit,
-  type SequenceOrder,
-  sortContenders,
-} from '../coordination/order.js';
-import { type OwnNode, retryOnConnectionLoss } from './nodes.js';
-import type { LockClient } from './types.js';
+import type { Client } from '../client/client.js';
+import type { OwnNode } from './naming.js';
+import { type Contender, childPath } from './naming.js';
+import { byCreation, pastSequenceLimit, type SequenceOrder, sortContenders } from './order.js';
+import { retry } from './retry.js';
 
 /**
  * The contenders among `children` of `dir` in queue order. With `'numeric'` and a set past the
@@ -17,7 +13,7 @@ import type { LockClient } from './types.js';
  * one, needs no read) and contenders that vanished meanwhile are left out.
  */
 export async function queueOrder(
-  client: Pick<LockClient, 'exists'>,
+  client: Pick<Client, 'exists'>,
   dir: string,
   children: readonly string[],
   lockNames: readonly string[],
@@ -35,7 +31,7 @@ export async function queueOrder(
       const cached = known.get(name);
       if (cached !== undefined) return void present.set(name, cached);
       const path = childPath(dir, name);
-      const stat = await retryOnConnectionLoss(() => client.exists(path, { signal }), signal);
+      const stat = await retry(() => client.exists(path, { signal }), { signal });
       if (stat) present.set(name, stat.czxid);
     }),
   );

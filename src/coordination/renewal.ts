@@ -9,16 +9,14 @@
 // a session on its own clock, and a client that declared the expiry itself can be ahead of it);
 // taking that node for our own would hand out a lock that nobody holds. So every decision on a
 // node checks its owner against the session asking.
+
+import type { Client } from '../client/client.js';
 import { makeError } from '../protocol/errors.js';
-import { hasCode } from './errors.js';
-import type { OwnNode } from './nodes.js';
-import type { LockClient } from './types.js';
+import { hasCode } from './codes.js';
+import type { OwnNode } from './naming.js';
 
 /** Whether `error` ended a session that the client is replacing by a new one (see above). */
-export function renewedAfter(
-  client: Pick<LockClient, 'closing' | 'state'>,
-  error: unknown,
-): boolean {
+export function renewedAfter(client: Pick<Client, 'closing' | 'state'>, error: unknown): boolean {
   if (!hasCode(error, 'SESSIONEXPIRED') || client.closing) return false;
   const state = client.state;
   return state !== 'expired' && state !== 'closed' && state !== 'auth-failed';
@@ -28,7 +26,7 @@ export function renewedAfter(
  * Throws SESSIONEXPIRED when `node` was created by a session other than the client's current
  * one: the recipe must start over (see {@link acrossRenewals}), never take the node for its own.
  */
-export function checkOwnSession(client: LockClient, node: OwnNode): void {
+export function checkOwnSession(client: Pick<Client, 'sessionId'>, node: OwnNode): void {
   if (node.stat.ephemeralOwner !== client.sessionId) {
     throw makeError(
       'SESSIONEXPIRED',
@@ -44,7 +42,7 @@ export function checkOwnSession(client: LockClient, node: OwnNode): void {
  * on. `attempt` cleans up after itself (its nodes were the old session's anyway).
  */
 export function acrossRenewals<T>(
-  client: LockClient,
+  client: Pick<Client, 'closing' | 'state'>,
   signal: AbortSignal | undefined,
   attempt: () => Promise<T>,
 ): Promise<T> {

@@ -1,8 +1,9 @@
 // Waiting for one node to change, without leaving a watch behind when it is already gone.
 
+import type { Client } from '../client/client.js';
 import type { WatchedEvent } from '../client/types.js';
-import { hasCode, isRetriable } from './errors.js';
-import type { LockClient } from './types.js';
+import { hasCode } from './codes.js';
+import { isRetriable } from './retry.js';
 import { dataWatchKey, joinWatcher, type WatcherMembership } from './watchers.js';
 
 type Watcher = (event: WatchedEvent) => void;
@@ -16,7 +17,7 @@ type Watcher = (event: WatchedEvent) => void;
  * {@link joinWatcher}): an aborted wait leaves no closure of its own in the client.
  */
 export function waitForWatch(
-  client: LockClient,
+  client: object,
   key: string,
   signal: AbortSignal | undefined,
   arm: (watcher: Watcher) => Promise<'now' | 'wait'>,
@@ -54,7 +55,7 @@ export function waitForWatch(
  * watch on a missing node. Any event wakes it (deletion, data change, the session ending).
  */
 export function waitForChange(
-  client: LockClient,
+  client: Pick<Client, 'getData'>,
   path: string,
   signal: AbortSignal | undefined,
 ): Promise<WatchedEvent | undefined> {

@@ -1,29 +1,19 @@
-// The lock recipes' one retry policy: which errors are worth sending a request again for, how long
-// to pause first, and when to give up (the caller's deadline or signal).
-import type { ErrorCodeName } from '../protocol/errors.js';
-import { hasCode } from './errors.js';
+// The one retry classification of the library and the recipes' internal retry loop: which errors
+// are worth sending a request again for (the error table's `retriable`, the same set the public
+// `isRetriable`, `ZooKeeperError.retriable`, `RETRIABLE_CODES` and the public `retry` use), how
+// long to pause first, and when to give up (the caller's deadline or signal).
+import { type ErrorCodeName, isRetriable, RETRIABLE_CODES } from '../protocol/errors.js';
+import { hasCode } from './codes.js';
 
 /**
- * Codes after which the same lock request may succeed if sent again: its outcome is unknown
- * (CONNECTIONLOSS, REQUESTTIMEOUT: it may or may not have been applied) or the server could not
- * take it just now (THROTTLEDOP; NOTREADONLY while only a read-only server is reachable). The lock
- * recipes only repeat requests that are safe to repeat. Narrower than the error table's
- * `retriable` on purpose: OPERATIONTIMEOUT is what a LockTimeoutError carries (the caller's
- * deadline, never worth repeating), and NOTREADONLY is worth waiting out for a lock. SESSIONMOVED
- * (a request that reached a server the session had already moved away from) is passed on to the
- * caller, not retried.
+ * Codes after which the same request may succeed if sent again (see the error table's
+ * `retriable`): CONNECTIONLOSS, REQUESTTIMEOUT, SESSIONMOVED, THROTTLEDOP and NOTREADONLY. The
+ * recipes only repeat requests that are safe to repeat, or look first (a create whose reply was
+ * lost is found by its prefix).
  */
-export const RETRIABLE = [
-  'CONNECTIONLOSS',
-  'REQUESTTIMEOUT',
-  'THROTTLEDOP',
-  'NOTREADONLY',
-] as const satisfies readonly ErrorCodeName[];
+export const RETRIABLE: readonly ErrorCodeName[] = RETRIABLE_CODES;
 
-/** Whether `error` says the request may succeed if sent again (see {@link RETRIABLE}). */
-export function isRetriable(error: unknown): boolean {
-  return hasCode(error, ...RETRIABLE);
-}
+export { isRetriable };
 
 /**
  * Waits before a request is sent again after `error`. A lost connection or a timed-out request
