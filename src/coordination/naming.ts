@@ -89,29 +89,13 @@ export function parseContender(name: string, lockNames: readonly string[]): Cont
   return best;
 }
 
-/** The last segment of a path. */
-export function baseName(path: string): string {
-  return path.slice(lastSlash(path) + 1);
-}
+// A node's name and its parent: the public path helpers (one implementation for the library).
+export { nodeName as baseName, parentPath as parentOf } from '../protocol/paths.js';
 
 /**
- * The index of the last `/` in `path`, or -1. A plain loop: V8 runs String's lastIndexOf as a call
- * into the runtime, and the lock engine cuts a node's name off its path on every acquisition.
+ * `dir` + `/` + `name`, without doubling the slash at the root: `joinPath(dir, name)` for a
+ * normalized `dir` and a plain `name`, without its trimming (the lock engine's hot path).
  */
-function lastSlash(path: string): number {
-  for (let i = path.length - 1; i >= 0; i--) if (path.charCodeAt(i) === SLASH) return i;
-  return -1;
-}
-
-const SLASH = 0x2f;
-
-/** The parent of a path (`/` for a top-level node). */
-export function parentOf(path: string): string {
-  const cut = lastSlash(path);
-  return cut <= 0 ? '/' : path.slice(0, cut);
-}
-
-/** `dir` + `/` + `name`, without doubling the slash at the root. */
 export function childPath(dir: string, name: string): string {
   return dir === '/' ? `/${name}` : `${dir}/${name}`;
 }
