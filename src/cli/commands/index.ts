@@ -11,6 +11,7 @@ import { lock } from './lock.js';
 import { locks } from './locks.js';
 import { ls } from './ls.js';
 import { deleteAll, deleteNode, rm } from './rm.js';
+import { server } from './server.js';
 import { auth, ephemerals, sync, whoami } from './session.js';
 import { set } from './set.js';
 import { stat } from './stat.js';
@@ -44,6 +45,7 @@ export const COMMANDS: readonly Command[] = [
   mntr,
   fourLetter,
   digest,
+  server,
 ];
 
 export function findCommand(name: string): Command | undefined {

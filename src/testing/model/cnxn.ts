@@ -61,6 +61,9 @@ export class Cnxn {
   closed = false;
   /** The connection sent the credentials `requireDigest` asks for. */
   private authenticated = false;
+  /** Who the connection is (whoAmI): its address, then each digest user it added. */
+  readonly identities: { scheme: string; user: string }[] = [{ scheme: 'ip', user: '127.0.0.1' }];
+  private readonly credentials = new Set<string>();
   private readonly decoder: FrameDecoder;
   private readonly queue: Entry[] = [];
 
@@ -297,8 +300,14 @@ export class Cnxn {
     if (header.type === OpCode.auth) {
       const auth = codecs.auth.readRequest(r);
       const required = ens.options.requireDigest;
+      const text = new TextDecoder().decode(auth.auth);
       if (required && auth.scheme === 'digest') {
-        this.authenticated ||= new TextDecoder().decode(auth.auth) === required;
+        this.authenticated ||= text === required;
+      }
+      const colon = text.indexOf(':');
+      if (auth.scheme === 'digest' && colon > 0 && !this.credentials.has(text)) {
+        this.credentials.add(text);
+        this.identities.push({ scheme: 'digest', user: text.slice(0, colon) });
       }
       this.send(Xid.auth, { err: 0 });
       return;

@@ -4,6 +4,7 @@ import { ErrorCode } from '../../protocol/errors.js';
 import type { MultiResult } from '../../protocol/multi.js';
 import { serverCodecs as codecs } from '../wire/server-codecs.js';
 import type { Cnxn, Reply } from './cnxn.js';
+import { hashSetOrder } from './java-order.js';
 
 const WORLD_ACL = [{ perms: 31, id: { scheme: 'world', id: 'anyone' } }];
 
@@ -78,8 +79,29 @@ export function answerRead(cnxn: Cnxn, op: string, req: Record<string, unknown>)
       });
       return { err: 0, body: (w) => codecs.multiRead.writeResponse(w, results) };
     }
-    case 'whoAmI':
-      return { err: 0, body: (w) => codecs.whoAmI.writeResponse(w, { clientInfo: [] }) };
+    case 'whoAmI': {
+      const clientInfo = cnxn.identities.map(({ scheme, user }) => ({ authScheme: scheme, user }));
+      return { err: 0, body: (w) => codecs.whoAmI.writeResponse(w, { clientInfo }) };
+    }
+    case 'getEphemerals': {
+      // The server lists its set of the session's ephemeral paths (a Java HashSet, so in bucket
+      // order), keeping those that start with the prefix ('' and '/' keep all).
+      const prefix = (req.prefixPath as string) || '/';
+      const owned = [...(tree.ephemerals.get(cnxn.sessionId) ?? [])];
+      const ephemerals = hashSetOrder(owned, tree.ephemeralPeak.get(cnxn.sessionId) ?? 0).filter(
+        (p) => prefix === '/' || p.startsWith(prefix),
+      );
+      return { err: 0, body: (w) => codecs.getEphemerals.writeResponse(w, { ephemerals }) };
+    }
+    case 'getAllChildrenNumber': {
+      const node = tree.get(path);
+      if (!node) return { err: ErrorCode.NONODE };
+      const totalNumber = tree.descendants(path);
+      return {
+        err: 0,
+        body: (w) => codecs.getAllChildrenNumber.writeResponse(w, { totalNumber }),
+      };
+    }
     default:
       return { err: ErrorCode.UNIMPLEMENTED };
   }

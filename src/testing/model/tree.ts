@@ -112,6 +112,14 @@ export class DataTree {
     return this.nodes.get(path);
   }
 
+  /** How many nodes are below `path` (getAllChildrenNumber: children, their children, ...). */
+  descendants(path: string): number {
+    const prefix = path === '/' ? '/' : `${path}/`;
+    let count = 0;
+    for (const other of this.nodes.keys()) if (other !== path && other.startsWith(prefix)) count++;
+    return count;
+  }
+
   stat(node: ZNode): Stat {
     return {
       czxid: node.czxid,

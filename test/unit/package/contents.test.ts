@@ -21,6 +21,8 @@ const ENTRIES = [
   'dist/otel/index.d.ts',
   'dist/recipes/index.js',
   'dist/recipes/index.d.ts',
+  'dist/testing/index.js',
+  'dist/testing/index.d.ts',
   'dist/cli/main.js',
 ];
 const COMPLETE = ['package.json', 'README.md', 'LICENSE', ...ENTRIES, ...readmeLinkedFiles()];
