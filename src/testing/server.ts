@@ -2,7 +2,7 @@
 // TCP on loopback ports and over an in-memory transport, with the fault controls a test calls.
 import { makeError } from '../protocol/errors.js';
 import type { Transport } from '../session/transport.js';
-import { type ManualClock, TaskClock } from './clock.js';
+import { TaskClock } from './clock.js';
 import { NetworkFaults } from './faults.js';
 import { Link } from './links.js';
 import { memoryTransport } from './memory-transport.js';

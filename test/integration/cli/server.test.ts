@@ -38,5 +38,4 @@ describe('zkts server', () => {
     server.child.kill('SIGTERM');
     expect((await server.done).code).toBe(0);
   });
-
 });
