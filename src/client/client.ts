@@ -327,7 +327,11 @@ export class Client implements AsyncDisposable {
     return ensemble.reconfig(this.core, options);
   }
 
-  /** Replaces the host list (the session stays on its current server if that is still listed). */
+  /**
+   * Replaces the host list (the session stays on its current server if that is still listed).
+   * A chroot in `connectString` must be the client's own (or absent): a different one is refused
+   * with BADARGUMENTS before anything changes, since a client's chroot never changes.
+   */
   updateServerList(connectString: string): void {
     ensemble.updateServerList(this.core, connectString);
   }

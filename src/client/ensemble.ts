@@ -2,6 +2,7 @@
 // (reconfig), and following it: the client addresses are read out of the configuration text and
 // become the host list, or the user replaces that list (updateServerList).
 import { codecs } from '../protocol/codecs.js';
+import { makeError } from '../protocol/errors.js';
 import { type HostAddress, parseConnectString } from '../session/hosts.js';
 import { CONFIG_NODE, CONFIG_WATCH_KEY } from '../session/watches.js';
 import { checkWatcher } from './arguments.js';
@@ -49,8 +50,17 @@ export async function reconfig(
   return { config, stat: toStat(reply.stat) };
 }
 
-export function updateServerList({ session }: ClientCore, connectString: string): void {
-  const { hosts } = parseConnectString(connectString);
+export function updateServerList({ session, paths }: ClientCore, connectString: string): void {
+  const { hosts, chroot } = parseConnectString(connectString);
+  // The chroot is the client's for its whole life (every path it sends and receives is mapped
+  // by it): a different one cannot take effect, so it is refused rather than silently dropped.
+  // The same chroot (or none) is accepted, so a full connect string can be passed again.
+  if (chroot !== '' && chroot !== paths.chroot) {
+    throw makeError(
+      'BADARGUMENTS',
+      `invalid connect string "${connectString}": the chroot ${chroot} differs from the client's (${paths.chroot || 'none'}); a client's chroot cannot change`,
+    );
+  }
   session.hostList.replace(hosts);
 }
 

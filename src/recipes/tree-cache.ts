@@ -8,6 +8,7 @@ import { childPath } from '../coordination/naming.js';
 import { makeError } from '../protocol/errors.js';
 import { EventQueue } from './event-queue.js';
 import { backoffDelay, pause } from './retry.js';
+import { CacheScope } from './tree-cache-scope.js';
 import { cacheClosed, PendingReads, syncCache } from './tree-cache-sync.js';
 import { startWait, type WaitOptions } from './wait.js';
 
@@ -96,7 +97,7 @@ export class TreeCache {
   private readonly nodes = new Map<string, CachedNode>();
   private readonly queue = new EventQueue<TreeCacheEvent>();
   private readonly maxDepth: number;
-  private readonly filter: (path: string) => boolean;
+  private readonly scope: CacheScope;
   private readonly stop = new AbortController();
   private watching: ReturnType<TreeCacheClient['watch']> | undefined;
   private initialized = false;
@@ -131,7 +132,7 @@ export class TreeCache {
     }
     if (typeof filter !== 'function') throw makeError('BADARGUMENTS', 'filter must be a function');
     this.maxDepth = maxDepth;
-    this.filter = filter;
+    this.scope = new CacheScope(root, maxDepth, filter);
   }
 
   /** Sets the watch, loads the tree, and resolves once the `initialized` event is out. */
@@ -201,13 +202,25 @@ export class TreeCache {
     }
   }
 
-  /** The cached node at `path`, or undefined. */
+  /**
+   * The cached node at `path`, or undefined when it does not exist (as last read). Throws
+   * BADARGUMENTS for a path the cache does not mirror: outside its root, deeper than `maxDepth`,
+   * or rejected by the filter (the cache cannot tell whether such a node exists).
+   */
   get(path: string): CachedNode | undefined {
+    this.scope.check(path, false);
     return this.nodes.get(path);
   }
 
-  /** The names of the cached children of `path`, sorted. */
-  childrenOf(path: string): string[] {
+  /**
+   * The names of the cached children of `path`, sorted: `[]` when the node has none, undefined
+   * when the node itself does not exist (as last read). Children the filter rejects are not
+   * listed. Throws BADARGUMENTS for a path whose children the cache does not mirror: outside its
+   * root, at `maxDepth` or deeper, or rejected by the filter.
+   */
+  childrenOf(path: string): string[] | undefined {
+    this.scope.check(path, true);
+    if (!this.nodes.has(path)) return undefined;
     const prefix = path === '/' ? '/' : `${path}/`;
     const names: string[] = [];
     for (const key of this.nodes.keys()) {
@@ -276,19 +289,7 @@ export class TreeCache {
 
   /** Whether `path` belongs in the mirror (under the root, within depth, passing the filter). */
   private keeps(path: string): boolean {
-    if (path !== this.root && !path.startsWith(this.root === '/' ? '/' : `${this.root}/`)) {
-      return false;
-    }
-    const rest = path === this.root ? '' : path.slice(this.root === '/' ? 1 : this.root.length + 1);
-    const parts = rest === '' ? [] : rest.split('/');
-    if (parts.length > this.maxDepth) return false;
-    let current = this.root;
-    if (!this.filter(current)) return false;
-    for (const part of parts) {
-      current = childPath(current, part);
-      if (!this.filter(current)) return false;
-    }
-    return true;
+    return this.scope.keeps(path);
   }
 
   /**

@@ -401,4 +401,36 @@ describe('TreeCache', () => {
     await until(() => text(cache.get(`${root}/n`)!.data) === 'one', 'the node read again');
     await cache.close();
   });
+
+  it('get()/childrenOf(): BADARGUMENTS outside the mirrored tree, undefined for a missing node, [] for no children', async () => {
+    const [zk, writer] = [await newClient(), await newClient()];
+    const root = recipePath('scope');
+    await ensurePath(writer, `${root}/a/deep`, { containers: false });
+    await ensurePath(writer, `${root}/skip`, { containers: false });
+    const cache = new TreeCache(zk, root, {
+      maxDepth: 1,
+      filter: (path) => !path.endsWith('/skip'),
+    });
+    await cache.start();
+    const refused = expect.objectContaining({ code: 'BADARGUMENTS' });
+    // Outside the root (a sibling sharing its prefix too), below maxDepth, rejected by the filter.
+    for (const path of ['/elsewhere', `${root}x`, `${root}/a/deep`, `${root}/skip`]) {
+      expect(() => cache.get(path), path).toThrow(refused);
+    }
+    // Children at depth 2 are not mirrored: no answer for them either.
+    for (const path of ['/elsewhere', `${root}/a`, `${root}/skip`]) {
+      expect(() => cache.childrenOf(path), path).toThrow(refused);
+    }
+    expect(cache.childrenOf(root)).toEqual(['a']);
+    expect(cache.get(`${root}/missing`)).toBeUndefined();
+    await writer.delete(`${root}/a/deep`);
+    await writer.delete(`${root}/a`);
+    await cache.sync({ timeout: 10_000 });
+    expect(cache.childrenOf(root)).toEqual([]);
+    await writer.delete(`${root}/skip`);
+    await writer.delete(root);
+    await cache.sync({ timeout: 10_000 });
+    expect(cache.childrenOf(root)).toBeUndefined();
+    await cache.close();
+  });
 });
