@@ -14,7 +14,7 @@ import { openSession } from './open.js';
 import { Paths } from './paths.js';
 import type { PersistentWatchIterator } from './persistent-watch.js';
 import * as reads from './reads.js';
-import { type ServerVersion, type ServerVersionOptions, serverVersion } from './server-version.js';
+import { serverVersion } from './server-version.js';
 import * as transactions from './transactions.js';
 import type {
   ACL,
@@ -27,6 +27,8 @@ import type {
   PersistentWatchOptions,
   ReconfigOptions,
   RemoveWatchesOptions,
+  ServerVersion,
+  ServerVersionOptions,
   SessionState,
   Stat,
   WatcherKind,

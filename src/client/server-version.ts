@@ -7,30 +7,7 @@ import { formatHost, type HostAddress } from '../session/hosts.js';
 import type { Transport } from '../session/transport.js';
 import type { TlsOptions } from '../session/types.js';
 import type { ClientCore } from './core.js';
-
-/** What `client.serverVersion()` learned: the server's version, from its own words. */
-export interface ServerVersion {
-  /** `major.minor.patch`, as `'3.9.2'`. */
-  readonly version: string;
-  /** The first number of the version. */
-  readonly major: number;
-  /** The second number of the version. */
-  readonly minor: number;
-  /** The third number of the version. */
-  readonly patch: number;
-  /** The server's whole version text, as `'3.9.2-e454e8c7…, built on 2024-02-12 20:59 UTC'`. */
-  readonly full: string;
-  /** `host:port` of the server that answered: the one the session was connected to. */
-  readonly server: string;
-}
-
-/** Options of `client.serverVersion()`. */
-export interface ServerVersionOptions {
-  /** Give up after this many ms (default 10,000): the call rejects with code OPERATIONTIMEOUT. */
-  timeout?: number;
-  /** Stop waiting: the call rejects with the signal's reason. */
-  signal?: AbortSignal;
-}
+import type { ServerVersion, ServerVersionOptions } from './types.js';
 
 const DEFAULT_TIMEOUT = 10_000;
 /** `srvr`'s line (`Zookeeper version: …`) and `envi`'s (`zookeeper.version=…`). */
