@@ -7,7 +7,6 @@ export { Client, connect } from './client/client.js';
 export type { OpResult, ReadOp } from './client/multi.js';
 export { Op } from './client/multi.js';
 export type { PersistentWatchIterator } from './client/persistent-watch.js';
-export type { ServerVersion, ServerVersionOptions } from './client/types.js';
 export type {
   ACL,
   AuthInfo,
@@ -23,6 +22,8 @@ export type {
   ReconfigOptions,
   RemoveWatchesOptions,
   ResyncCause,
+  ServerVersion,
+  ServerVersionOptions,
   SessionRenewal,
   SessionState,
   Stat,
