@@ -46,7 +46,10 @@ async function runParsed(
 ): Promise<number> {
   const specs = [...command.options, { long: 'help', short: 'h', help: '' }];
   if (!specs.some((s) => s.long === JSON_OPTION.long)) specs.push(JSON_OPTION);
-  specs.push(...globalsAfterCommand(specs));
+  const globalsHere = globalsAfterCommand(specs);
+  specs.push(...globalsHere);
+  // The global options here: not those the command has an option of the same name for.
+  const globalNames = new Set(globalsHere.map((spec) => spec.long));
   const parsed = parseArgs(args, specs, { command: command.name });
   const options = new Options(parsed.options);
   if (options.has('help')) {
@@ -54,13 +57,13 @@ async function runParsed(
     return 0;
   }
   const { provider } = invocation;
-  if (changesSession(options)) {
+  if (changesSession(options, globalNames)) {
     if (invocation.inShell) {
       throw new UsageError(
         'the shell has one session: give -s, -t, --auth, --sasl when starting zkts',
       );
     }
-    provider.setGlobals(withGlobals(provider.globals, options));
+    provider.setGlobals(withGlobals(provider.globals, options, globalNames));
   }
   if (invocation.inShell && command.notInShell) {
     throw new UsageError(`${command.name} is not available in the shell: ${command.notInShell}`);

@@ -48,24 +48,33 @@ export function globalsAfterCommand(own: readonly OptionSpec[]): OptionSpec[] {
   ).map(({ short, ...rest }) => (short && !shorts.has(short) ? { ...rest, short } : rest));
 }
 
-/** `base` with the global options found in `options` applied (the others left as they were). */
-export function withGlobals(base: GlobalOptions, options: Options): GlobalOptions {
-  const sasl = options.string('sasl');
+/**
+ * `base` with the global options found in `options` applied (the others left as they were).
+ * `globals`: the names that are global options where `options` was parsed (after a command, one
+ * of its own options of the same name is not: `elect --timeout` is the old spelling of --wait).
+ */
+export function withGlobals(
+  base: GlobalOptions,
+  options: Options,
+  globals?: ReadonlySet<string>,
+): GlobalOptions {
+  const given = (name: string) => (globals === undefined || globals.has(name) ? name : '');
+  const sasl = options.string(given('sasl'));
   return {
-    servers: options.string('server') ?? base.servers,
-    timeout: options.integer('timeout', 1) ?? base.timeout,
-    sessionTimeout: options.integer('session-timeout', 1) ?? base.sessionTimeout,
-    auth: [...base.auth, ...options.strings('auth').map(parseAuth)],
+    servers: options.string(given('server')) ?? base.servers,
+    timeout: options.integer(given('timeout'), 1) ?? base.timeout,
+    sessionTimeout: options.integer(given('session-timeout'), 1) ?? base.sessionTimeout,
+    auth: [...base.auth, ...options.strings(given('auth')).map(parseAuth)],
     sasl: sasl === undefined ? base.sasl : parseSasl(sasl),
-    readOnly: base.readOnly || options.has('read-only'),
+    readOnly: base.readOnly || options.has(given('read-only')),
     json: base.json || options.has('json'),
   };
 }
 
-/** Whether `options` holds any option that changes the session (not --json). */
-export function changesSession(options: Options): boolean {
-  return ['server', 'timeout', 'session-timeout', 'auth', 'sasl', 'read-only'].some((name) =>
-    options.has(name),
+/** Whether `options` holds any global option (of `globals`, see withGlobals) that changes the session. */
+export function changesSession(options: Options, globals?: ReadonlySet<string>): boolean {
+  return ['server', 'timeout', 'session-timeout', 'auth', 'sasl', 'read-only'].some(
+    (name) => (globals === undefined || globals.has(name)) && options.has(name),
   );
 }
 

@@ -81,8 +81,15 @@ async function watchLocks(
     // Replies come in order: once this one is back, the watch is set and no change is missed.
     await client.exists(path, ctx.call());
     ctx.note(`watching the locks at ${path} (Ctrl-C to stop)`);
-    // One next() at a time: a call that lost a race is kept, so its event is never dropped.
-    let pending = iterator.next();
+    // One next() at a time: a call that lost a race is kept, so its event is never dropped. Each
+    // is awaited later, maybe after a Ctrl-C has rejected it (while a view was being read): the
+    // rejection is handled where it is awaited, never reported as unhandled meanwhile.
+    const next = () => {
+      const call = iterator.next();
+      call.catch(() => {});
+      return call;
+    };
+    let pending = next();
     for (;;) {
       if (!ctx.out.json) ctx.out.line(ctx.out.dim(`-- ${isoTime(Date.now())}`));
       await show(ctx.call().signal);
@@ -91,7 +98,7 @@ async function watchLocks(
       for (;;) {
         if (event.done) return 0;
         if (event.value.type === 'None') throw sessionEnded(path, event.value.state);
-        pending = iterator.next();
+        pending = next();
         let timer: NodeJS.Timeout | number | undefined;
         const settled = await Promise.race([
           pending,

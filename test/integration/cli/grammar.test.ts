@@ -99,6 +99,17 @@ describe('zkts global options after the command', () => {
     expect((await holder.done).code).toBe(0);
   });
 
+  it('elect --timeout 0 / --wait 0: the old spelling takes the same values as --wait (0: do not wait), not the connect timeout’s', async () => {
+    const { servers } = await freshChroot();
+    for (const spelling of ['--timeout', '--wait']) {
+      const result = await runCli(['elect', spelling, '0', '/e', '--', 'sh', '-c', 'exit 4'], {
+        servers,
+      });
+      expect(result.stderr).not.toMatch(/must be a whole number/);
+      expect(result.code).toBe(4);
+    }
+  });
+
   it('in the shell, global options cannot move the one session', async () => {
     const { servers } = await freshChroot();
     const result = await runCli(['shell'], { servers, input: 'ls / --server 127.0.0.1:1\n' });
