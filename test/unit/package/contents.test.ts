@@ -1,5 +1,7 @@
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { checkTarball, readmeLinkedFiles } from '../../package/contents.js';
+import { checkTarball, mayShip, readmeLinkedFiles } from '../../package/contents.js';
 import { oldestAllowed } from '../../package/oldest-node.js';
 
 /** `npm pack --json` output for a tarball holding `paths`. */
@@ -54,6 +56,7 @@ describe('package tarball contents check', () => {
       'src/index.ts',
       'test/x.test.ts',
       'dist/cli/main.d.ts',
+      'notes/bench-notebook.md',
     ]) {
       expect(() => checkTarball(packJson([...COMPLETE, extra]), '/tmp')).toThrow(extra);
     }
@@ -63,6 +66,18 @@ describe('package tarball contents check', () => {
     expect(() => checkTarball(packJson([...COMPLETE, 'dist/locks/mutex.js']), '/tmp')).toThrow(
       'dist/locks/mutex.js has no dist/locks/mutex.d.ts',
     );
+  });
+});
+
+describe('what the package.json "files" list ships', () => {
+  it('leaves the lab notebooks (notes/) out and keeps the benchmark method in', () => {
+    const { files } = JSON.parse(
+      readFileSync(fileURLToPath(new URL('../../../package.json', import.meta.url)), 'utf8'),
+    ) as { files: string[] };
+    expect(files).toContain('bench/README.md');
+    expect(files.some((entry) => entry.startsWith('notes'))).toBe(false);
+    expect(mayShip('notes/bench-notebook.md')).toBe(false);
+    expect(mayShip('bench/README.md')).toBe(true);
   });
 });
 
