@@ -4,9 +4,12 @@
  */
 
 export { Client, connect } from './client/client.js';
+export type { ErrorEvents, Unsubscribe } from './client/listeners.js';
+export { ListenerError } from './client/listeners.js';
 export type { OpResult, ReadOp } from './client/multi.js';
 export { Op } from './client/multi.js';
 export type { PersistentWatchIterator } from './client/persistent-watch.js';
+export type { RecipeClient } from './client/recipe-client.js';
 export type {
   ACL,
   AuthInfo,
@@ -36,6 +39,8 @@ export type {
 } from './client/types.js';
 export { CreateMode, Ids, Perms } from './client/types.js';
 export type {
+  ClientErrorCodeName,
+  ClientErrorDetails,
   ErrorClass,
   ErrorCodeName,
   ErrorDetails,
@@ -46,12 +51,16 @@ export {
   AuthFailedError,
   BadArgumentsError,
   BadVersionError,
+  ClientClosedError,
+  ClientErrorCode,
+  ClosedError,
   ConnectionLossError,
   DataInconsistencyError,
   EphemeralOnLocalSessionError,
   ErrorCode,
   errorClasses,
   InvalidACLError,
+  InvalidArgumentError,
   InvalidCallbackError,
   isRetriable,
   isSessionOver,
@@ -78,6 +87,7 @@ export {
   SessionMovedError,
   SystemError,
   ThrottledOpError,
+  TimeoutError,
   UnimplementedError,
   UnknownSessionError,
   ZooKeeperError,

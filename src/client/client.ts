@@ -3,12 +3,13 @@
 // this class holds the session and the chroot mapping they share, and the session's accessors.
 /// <reference path="../disposable.ts" preserve="true" />
 /// <reference path="../web-globals.ts" preserve="true" />
-import { makeError } from '../protocol/errors.js';
+import { makeError, ZooKeeperError } from '../protocol/errors.js';
 import { formatHost } from '../session/hosts.js';
 import type { Session } from '../session/session.js';
 import { toBytes } from './bytes.js';
 import type { ClientCore } from './core.js';
 import * as ensemble from './ensemble.js';
+import { Listeners, type Unsubscribe } from './listeners.js';
 import type { Op, OpResult, ReadOp } from './multi.js';
 import { openSession } from './open.js';
 import { Paths } from './paths.js';
@@ -31,6 +32,7 @@ import type {
   ServerVersionOptions,
   SessionState,
   Stat,
+  StateChange,
   WatcherKind,
   WatchOptions,
 } from './types.js';
@@ -48,7 +50,7 @@ export class Client implements AsyncDisposable {
   private readonly core: ClientCore;
   /** Set by the first close(): see {@link closing}. */
   private closeRequested = false;
-  private readonly closingListeners = new Set<() => void>();
+  private readonly listeners = new Listeners<ClientEvents>(['state', 'closing', 'renewed']);
 
   private constructor(
     private readonly session: Session,
@@ -56,6 +58,10 @@ export class Client implements AsyncDisposable {
     dial: ClientCore['dial'],
   ) {
     this.core = { session, paths: new Paths(chroot), dial };
+    session.onState((state, previous, cause) =>
+      this.listeners.emit('state', state, stateChange(previous, cause)),
+    );
+    session.onRenewed((renewal) => this.listeners.emit('renewed', renewal));
   }
 
   /**
@@ -122,23 +128,15 @@ export class Client implements AsyncDisposable {
    * - `'renewed'`: a new session replaced an expired one (see `ConnectOptions.renewSession`),
    *   with both session ids; called before the state moves to `connected`.
    */
-  on<E extends keyof ClientEvents>(event: E, listener: ClientEvents[E]): () => void {
-    if (typeof listener !== 'function')
-      throw makeError('BADARGUMENTS', 'listener must be a function');
-    if (event === 'closing') {
-      const once = listener as ClientEvents['closing'];
-      if (this.closeRequested) return () => {};
-      this.closingListeners.add(once);
-      return () => {
-        this.closingListeners.delete(once);
-      };
+  on<E extends keyof ClientEvents>(event: E, listener: ClientEvents[E]): Unsubscribe {
+    if (event === 'error') return this.listeners.on('error', listener as ClientEvents['error']);
+    if (event !== 'state' && event !== 'closing' && event !== 'renewed') {
+      throw makeError('BADARGUMENTS', `unknown event "${String(event)}"`);
     }
-    if (event === 'renewed') return this.session.onRenewed(listener as ClientEvents['renewed']);
-    if (event !== 'state') throw makeError('BADARGUMENTS', `unknown event "${String(event)}"`);
-    const onState = listener as ClientEvents['state'];
-    return this.session.onState((state, previous, cause) =>
-      onState(state, cause === undefined ? { previous } : { previous, cause }),
-    );
+    // Registered (and checked) through the one registry; the session calls `emit` for it.
+    const unsubscribe = this.listeners.on(event, listener);
+    if (event === 'closing' && this.closeRequested) unsubscribe();
+    return unsubscribe;
   }
 
   // ---- writes --------------------------------------------------------------------------------
@@ -370,18 +368,9 @@ export class Client implements AsyncDisposable {
   close(): Promise<void> {
     if (!this.closeRequested) {
       this.closeRequested = true;
-      const listeners = [...this.closingListeners];
-      this.closingListeners.clear();
-      for (const listener of listeners) {
-        try {
-          listener();
-        } catch (error) {
-          // A throwing listener must not keep the session from closing; report it out of band.
-          queueMicrotask(() => {
-            throw error;
-          });
-        }
-      }
+      // A throwing listener never keeps the session from closing (see listeners.ts).
+      this.listeners.emit('closing');
+      this.listeners.clear('closing');
     }
     return this.session.close();
   }
@@ -400,4 +389,15 @@ export class Client implements AsyncDisposable {
 /** Connects to a ZooKeeper ensemble and resolves once a session is established. */
 export function connect(connectString: string, options?: ConnectOptions): Promise<Client> {
   return Client.connect(connectString, options);
+}
+
+/** What a state listener is told: the previous state, and the cause as a ZooKeeperError. */
+function stateChange(previous: SessionState, cause: Error | undefined): StateChange {
+  if (cause === undefined) return { previous };
+  // A runtime error (ECONNRESET, a TLS alert) broke the link: a connection loss caused by it.
+  const typed =
+    cause instanceof ZooKeeperError
+      ? cause
+      : makeError('CONNECTIONLOSS', `the connection was lost: ${cause.message}`, { cause });
+  return { previous, cause: typed };
 }

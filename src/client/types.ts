@@ -1,6 +1,7 @@
 // Public types of the client: the shapes users program against. The few the engine itself speaks
 // in (session states, watch events, TLS settings) are declared in src/session/types.ts and
 // re-exported here, so that users and the lock recipes find every public type in one module.
+import type { ZooKeeperError } from '../protocol/errors.js';
 import { CreateFlag, Perms as ProtocolPerms } from '../protocol/ops.js';
 import type { SessionRenewal } from '../session/renewal.js';
 import type { SaslOptions } from '../session/sasl/options.js';
@@ -21,8 +22,12 @@ export type {
 export interface StateChange {
   /** The state before this change. */
   previous: SessionState;
-  /** Why, when the client did not ask for it: what broke the link, or what ended the session. */
-  cause?: Error;
+  /**
+   * Why, when the client did not ask for it: what broke the link (a `ConnectionLossError` whose
+   * own `cause` is the runtime's error, such as ECONNRESET), or what ended the session (a
+   * `SessionExpiredError`, ...). Absent for a move the user asked for, such as `close()`.
+   */
+  cause?: ZooKeeperError;
 }
 
 /** The events of `Client.on`, and what each listener receives. */
@@ -41,6 +46,11 @@ export interface ClientEvents {
    * session have ended; persistent watches carry on (each first yields a `Resync` event).
    */
   renewed: (renewal: SessionRenewal) => void;
+  /**
+   * A listener of this client threw (or its promise rejected): a `ListenerError` whose `cause` is
+   * what it threw. The client carries on; with no `error` listener it goes to `console.error`.
+   */
+  error: (error: Error) => void;
 }
 
 /** Node metadata. zxids and session ids are bigint (they exceed 2^53); times are ms since the epoch. */

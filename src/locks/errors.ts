@@ -1,19 +1,21 @@
 // Errors of the lock recipes. All are ZooKeeperErrors, so `code` works as for client errors.
-import { type ErrorCodeName, makeError, ZooKeeperError } from '../protocol/errors.js';
+import {
+  makeError,
+  TimeoutError,
+  ZooKeeperError,
+  type ZooKeeperErrorCode,
+} from '../protocol/errors.js';
 import { pathProblem } from '../protocol/paths.js';
 
 /**
  * `acquire({ timeout })` (or a latch's `leadership({ timeout })`) ran out of time, or
- * `timeout: 0` found the lock taken. Its `code` is `OPERATIONTIMEOUT`, as it always was (code
- * that branches on the code keeps working); test `instanceof LockTimeoutError` to tell it from a
- * server's timeout. The message says what was waited for, and when the same lock object already
- * held the lock, how to re-enter it.
+ * `timeout: 0` found the lock taken: the one {@link TimeoutError} (code `TIMEOUT`), narrowed to
+ * locks. The message says what was waited for, and when the same lock object already held the
+ * lock, how to re-enter it.
  */
-export class LockTimeoutError extends ZooKeeperError {
+export class LockTimeoutError extends TimeoutError {
   /** The class name, for logs. */
   override name = 'LockTimeoutError';
-  /** The timeout that elapsed, ms. */
-  readonly timeout: number;
 
   /**
    * @param awaited What was waited for, as the message names it (default `the lock <path>`; a
@@ -25,18 +27,17 @@ export class LockTimeoutError extends ZooKeeperError {
       timeout === 0
         ? `${awaited} is not available now (timeout 0 does not wait)`
         : `timed out after ${timeout} ms waiting for ${awaited}`;
-    super('OPERATIONTIMEOUT', message, { path, op: 'acquire' });
-    this.timeout = timeout;
+    super(timeout, message, { path, op: 'acquire' });
   }
 }
 
 /** Why a lease stopped being trustworthy. */
 export type LockLossReason = 'suspended' | 'expired' | 'closed' | 'auth-failed' | 'deleted';
 
-const CODES: Record<LockLossReason, ErrorCodeName> = {
+const CODES: Record<LockLossReason, ZooKeeperErrorCode> = {
   suspended: 'CONNECTIONLOSS',
   expired: 'SESSIONEXPIRED',
-  closed: 'SESSIONEXPIRED',
+  closed: 'CLIENTCLOSED',
   'auth-failed': 'AUTHFAILED',
   deleted: 'NONODE',
 };
@@ -62,13 +63,17 @@ export class LockLostError extends ZooKeeperError {
   }
 }
 
-/** The reason a lease's `signal` aborts when the holder released it. */
+/**
+ * The reason a lease's (or a term of leadership's) `signal` aborts when its holder gave it up:
+ * `release()`, or closing the latch or selector. Code `LEASERELEASED`.
+ */
 export class LeaseReleasedError extends ZooKeeperError {
   /** The class name, for logs. */
   override name = 'LeaseReleasedError';
 
-  constructor(path: string) {
-    super('OK', `lease on ${path} was released`, { path, op: 'release' });
+  /** @param what What was given up, as the message names it (default `lease on <path>`). */
+  constructor(path: string, what = `lease on ${path}`) {
+    super('LEASERELEASED', `${what} was released`, { path, op: 'release' });
   }
 }
 

@@ -3,6 +3,7 @@
  * @module zookeeper-ts/locks
  */
 
+export type { RecipeClient } from '../client/recipe-client.js';
 export type { NamingStyle } from '../coordination/naming.js';
 export { LockName } from '../coordination/naming.js';
 export type { SequenceOrder } from '../coordination/order.js';

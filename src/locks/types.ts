@@ -4,15 +4,16 @@
 
 import type { Client } from '../client/client.js';
 import type { Op, OpResult } from '../client/multi.js';
+import type { RecipeClient } from '../client/recipe-client.js';
 import type { CallOptions } from '../client/types.js';
 import type { SequenceOrder } from '../coordination/order.js';
 
 /**
- * The part of the client the recipes use. A `Client` from `connect()` is one; anything with the
- * same members (a wrapper that logs or counts calls, say) works too.
+ * @internal The members of a {@link RecipeClient} the lock engine's own helpers call; the
+ * recipes' constructors take a whole RecipeClient.
  */
 export type LockClient = Pick<
-  Client,
+  RecipeClient,
   | 'create2'
   | 'delete'
   | 'exists'

@@ -1,8 +1,10 @@
 // ZooKeeperError, the base of every error the client raises: the code's name and number, the
 // path and operation, and whether the code is transient or ends the session (from the table).
 import {
+  ClientErrorCode,
   codeInfo,
   ErrorCode,
+  isClientCode,
   isKnownName,
   parseUnknown,
   type ZooKeeperErrorCode,
@@ -28,9 +30,13 @@ export interface ErrorDetails {
 export class ZooKeeperError extends Error {
   /** The class name, for logs. */
   override name = 'ZooKeeperError';
-  /** The Java code name (`'NONODE'`; see {@link ErrorCode}), or `UNKNOWN(<n>)` for a number not in the table. */
+  /**
+   * The Java code name (`'NONODE'`; see {@link ErrorCode}), a client-side code (`'TIMEOUT'`,
+   * `'CLIENTCLOSED'`, ...; see {@link ClientErrorCode}), or `UNKNOWN(<n>)` for a number not in
+   * either table.
+   */
   readonly code: ZooKeeperErrorCode;
-  /** The numeric code ({@link ErrorCode}). */
+  /** The numeric code ({@link ErrorCode}; below -1000 for a client-side code). */
   readonly errno: number;
   /** The path of the failed operation, when it had one. */
   readonly path?: string;
@@ -44,7 +50,11 @@ export class ZooKeeperError extends Error {
     this.code = code;
     this.errno =
       details.errno ??
-      (isKnownName(code) ? ErrorCode[code] : (parseUnknown(code) ?? ErrorCode.SYSTEMERROR));
+      (isKnownName(code)
+        ? ErrorCode[code]
+        : isClientCode(code)
+          ? ClientErrorCode[code]
+          : (parseUnknown(code) ?? ErrorCode.SYSTEMERROR));
     if (details.path !== undefined) this.path = details.path;
     if (details.op !== undefined) this.op = details.op;
   }

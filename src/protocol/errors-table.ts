@@ -77,10 +77,35 @@ export const ErrorCode = {
 export type ErrorCodeName = keyof typeof ErrorCode;
 
 /**
- * What `ZooKeeperError.code` holds: a code name from the table, or `UNKNOWN(<n>)` for a number the
- * table does not know (a newer server). A union, so `err.code === 'NONOD'` fails to compile.
+ * The codes of errors the client raises on its own, which no server sends (see the classes in
+ * `errors-client.ts`): name to number. The numbers lie below -1000, a range ZooKeeper does not use,
+ * so `errno` never collides with a server code.
  */
-export type ZooKeeperErrorCode = ErrorCodeName | `UNKNOWN(${number})`;
+export const ClientErrorCode = {
+  /** A wait ran out of its `timeout` (`TimeoutError`, and `LockTimeoutError`). */
+  TIMEOUT: -1001,
+  /** A recipe object was closed while it was used or waited on (`ClosedError`). */
+  CLOSED: -1002,
+  /** The client was closed: nothing can be sent on it any more (`ClientClosedError`). */
+  CLIENTCLOSED: -1003,
+  /** The holder released its lease; why a lease's `signal` aborts then (`LeaseReleasedError`). */
+  LEASERELEASED: -1004,
+} as const;
+
+/** The name of a client-side code (`'TIMEOUT'`, `'CLOSED'`, `'CLIENTCLOSED'`, `'LEASERELEASED'`). */
+export type ClientErrorCodeName = keyof typeof ClientErrorCode;
+
+/** True for the name of a client-side code. */
+export function isClientCode(code: string): code is ClientErrorCodeName {
+  return Object.hasOwn(ClientErrorCode, code);
+}
+
+/**
+ * What `ZooKeeperError.code` holds: a server code name from the table, a client-side code
+ * ({@link ClientErrorCode}), or `UNKNOWN(<n>)` for a number the table does not know (a newer
+ * server). A union, so `err.code === 'NONOD'` fails to compile.
+ */
+export type ZooKeeperErrorCode = ErrorCodeName | ClientErrorCodeName | `UNKNOWN(${number})`;
 
 const namesByNumber = new Map<number, ErrorCodeName>(
   (Object.entries(ErrorCode) as [ErrorCodeName, number][]).map(([name, errno]) => [errno, name]),

@@ -4,12 +4,16 @@
 // number the server sent.
 import { type ErrorDetails, ZooKeeperError } from './errors-base.js';
 import { errorClasses } from './errors-classes.js';
+import { InvalidArgumentError } from './errors-client.js';
 import { describeCode, type ErrorCodeName, errorCodeName, isKnownName } from './errors-table.js';
 
 export { type ErrorDetails, isRetriable, isSessionOver, ZooKeeperError } from './errors-base.js';
 // Every export of errors-classes.ts is public: one class per code, and their map.
 export * from './errors-classes.js';
+export * from './errors-client.js';
 export {
+  ClientErrorCode,
+  type ClientErrorCodeName,
   ErrorCode,
   type ErrorCodeName,
   errorCodeName,
@@ -23,13 +27,15 @@ export type MakeErrorDetails = Omit<ErrorDetails, 'errno'>;
 
 /**
  * The one way the client builds an error of a known code: an instance of that code's class, so
- * `err instanceof ConnectionLossError` holds as well as `err.code === 'CONNECTIONLOSS'`.
+ * `err instanceof ConnectionLossError` holds as well as `err.code === 'CONNECTIONLOSS'`. The
+ * client raises BADARGUMENTS only for input it refuses itself: an {@link InvalidArgumentError}.
  */
 export function makeError(
   code: Exclude<ErrorCodeName, 'OK'>,
   message: string,
   details: MakeErrorDetails = {},
 ): ZooKeeperError {
+  if (code === 'BADARGUMENTS') return new InvalidArgumentError(message, details);
   return new errorClasses[code](message, details);
 }
 
@@ -44,6 +50,6 @@ export function errorFromCode(
   const code = errorCodeName(errno);
   const { message: given, ...rest } = details;
   const message = given ?? describeCode(code, errno, details.path, details.op);
-  if (isKnownName(code) && code !== 'OK') return makeError(code, message, rest);
+  if (isKnownName(code) && code !== 'OK') return new errorClasses[code](message, rest);
   return new ZooKeeperError(code, message, { ...rest, errno });
 }

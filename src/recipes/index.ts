@@ -3,6 +3,8 @@
  * @module zookeeper-ts/recipes
  */
 
+export type { RecipeClient } from '../client/recipe-client.js';
+
 export type {
   AtomicLongClient,
   AtomicLongOptions,

@@ -5,7 +5,7 @@
 //
 // The context's methods are prototype methods, not closures: a process may hold thousands of idle
 // sessions, and each closure would cost every one of them its function and context for life.
-import { makeError, type ZooKeeperError } from '../protocol/errors.js';
+import { ClientClosedError, makeError, type ZooKeeperError } from '../protocol/errors.js';
 import { DEFAULT_MAX_FRAME } from '../protocol/frame.js';
 import { sessionConnected } from '../telemetry/session.js';
 import { type Clock, systemClock } from './clock.js';
@@ -255,7 +255,7 @@ export class SessionContext implements OutboxOwner, LinkEvents, OpenRoute {
       case 'auth-failed':
         return makeError('AUTHFAILED', 'authentication failed; the session is unusable', details);
       default:
-        return makeError('SESSIONEXPIRED', 'the client is closed', details);
+        return new ClientClosedError(details);
     }
   }
 
@@ -266,7 +266,7 @@ export class SessionContext implements OutboxOwner, LinkEvents, OpenRoute {
     this.endReason = error;
     const owed = takeOwed(this.pending, this.outbox, this.authInFlight);
     dropLink(this, () => {
-      this.machine.transition(state, error);
+      this.machine.transition(state, error instanceof ClientClosedError ? undefined : error);
       this.stop.abort(error);
     });
     failAll(owed, error);

@@ -11,7 +11,7 @@
 // answered strictly in order; when a link breaks they fail with CONNECTIONLOSS, because nobody can
 // know whether the server applied them.
 import type { Codec } from '../protocol/codecs.js';
-import { makeError } from '../protocol/errors.js';
+import { ClientClosedError } from '../protocol/errors.js';
 import { requestTraced, traceRequest } from '../telemetry/request.js';
 import { sessionRenewed, sessionStateChanged } from '../telemetry/session.js';
 import { closeOnServer } from './close.js';
@@ -185,5 +185,5 @@ export class Session {
 /** Ends the session on the server (its ephemeral nodes go at once), then here. */
 async function closeSession(ctx: SessionContext): Promise<void> {
   await closeOnServer(ctx);
-  await ctx.shutdown('closed', makeError('SESSIONEXPIRED', 'the client is closed'));
+  await ctx.shutdown('closed', new ClientClosedError());
 }

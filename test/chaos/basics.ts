@@ -24,7 +24,7 @@ export function pause(ms: number, signal?: AbortSignal): Promise<void> {
 
 /** Codes each operation may legitimately end with under faults. */
 const EXPECTED: Record<string, readonly string[]> = {
-  acquire: ['OPERATIONTIMEOUT', 'SESSIONEXPIRED'],
+  acquire: ['TIMEOUT', 'SESSIONEXPIRED'],
   tryAcquire: ['SESSIONEXPIRED'],
   connect: ['CONNECTIONLOSS', 'SESSIONEXPIRED'],
   release: [],

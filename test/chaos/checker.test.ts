@@ -293,7 +293,7 @@ describe('chaos checker', () => {
         proc: 'main',
         slot: 'm0',
         op: 'acquire',
-        code: 'OPERATIONTIMEOUT',
+        code: 'TIMEOUT',
         name: 'LockTimeoutError',
         message: 'timed out',
         at: 50,
@@ -316,7 +316,7 @@ describe('chaos checker', () => {
     expect(verdict.lingeringWatches).toHaveLength(1);
     expect(verdict.faults['kill-leader']).toBe(1);
     expect(verdict.faultsNotTriggered['cut-delete']).toBe(1);
-    expect(verdict.errors).toEqual({ 'acquire:OPERATIONTIMEOUT': 1, 'release:TypeError': 1 });
+    expect(verdict.errors).toEqual({ 'acquire:TIMEOUT': 1, 'release:TypeError': 1 });
     expect(verdict.unexpectedErrors.map((e) => e.code)).toEqual(['TypeError']);
   });
 });

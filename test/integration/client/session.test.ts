@@ -1,8 +1,17 @@
 // Session behaviour a user observes: resume after a broken link, dead-link detection, expiry,
 // pipelining under load, close. Faults come from a TCP proxy between client and server.
 import { createServer } from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
-import { type Client, CreateMode, connect, Ids, type SessionState } from '../../../src/index.js';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import {
+  type Client,
+  ClientClosedError,
+  CreateMode,
+  connect,
+  Ids,
+  ListenerError,
+  type SessionState,
+  ZooKeeperError,
+} from '../../../src/index.js';
 import { freePort, sharedServer, TcpProxy } from '../../harness/index.js';
 import { chrooted, client, rejection, text, until } from './setup.js';
 
@@ -248,6 +257,47 @@ describe('closing', () => {
     expect(seen).toEqual(['closing while connected, closing=true']);
     expect(zk.state).toBe('closed');
     expect(() => zk.on('nope' as 'state', () => {})).toThrow(/unknown event/);
+  });
+
+  it('a close() the user asked for reports closed with no cause; later calls reject with ClientClosedError', async () => {
+    const zk = await client(sharedServer().connectString);
+    const changes: { state: SessionState; cause?: ZooKeeperError }[] = [];
+    zk.on('state', (state, change) => changes.push({ state, cause: change.cause }));
+    await zk.close();
+    expect(changes).toEqual([{ state: 'closed', cause: undefined }]);
+    const error = await rejection(zk.exists('/'));
+    expect(error).toBeInstanceOf(ClientClosedError);
+    expect(error).toBeInstanceOf(ZooKeeperError);
+    expect(error).toMatchObject({ code: 'CLIENTCLOSED', op: 'exists' });
+    expect((error as ZooKeeperError).sessionOver).toBe(true);
+  });
+
+  it('a state listener that throws reaches the error listeners; the client and the other listeners carry on', async () => {
+    const proxy = await proxied();
+    const zk = await connect(proxy.connectString, { sessionTimeout: 10_000 });
+    const reported: unknown[] = [];
+    const seen: SessionState[] = [];
+    zk.on('state', () => {
+      throw new Error('listener bug');
+    });
+    zk.on('state', async () => {
+      throw new Error('async listener bug');
+    });
+    zk.on('state', (state) => seen.push(state));
+    zk.on('error', (error) => reported.push(error));
+    const back = new Promise<void>((resolve) =>
+      zk.on('state', (state) => state === 'connected' && resolve()),
+    );
+    proxy.cut();
+    await back;
+    expect(seen).toEqual(['suspended', 'connected']);
+    await vi.waitFor(() => expect(reported).toHaveLength(4));
+    for (const error of reported) {
+      expect(error).toBeInstanceOf(ListenerError);
+      expect(error).toMatchObject({ event: 'state' });
+    }
+    expect(await zk.exists('/')).not.toBeNull();
+    await zk.close();
   });
 
   it('fails an addAuth with an unknown scheme: auth-failed is final', async () => {

@@ -364,7 +364,7 @@ describe('LeaderLatch', () => {
     for (const timeout of [100, 0]) {
       const error = await latchB.leadership({ timeout }).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(LockTimeoutError);
-      expect(error).toMatchObject({ code: 'OPERATIONTIMEOUT', timeout, path });
+      expect(error).toMatchObject({ code: 'TIMEOUT', timeout, path });
       expect((error as Error).message).toBe(
         timeout === 0
           ? `leadership of ${path} is not available now (timeout 0 does not wait)`

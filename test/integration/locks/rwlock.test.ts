@@ -44,7 +44,7 @@ describe('ReadWriteLock', () => {
     const read = await new ReadWriteLock(r!, path).read.acquire();
     await expect(new ReadWriteLock(w!, path).write.acquire({ timeout: 150 })).rejects.toMatchObject(
       {
-        code: 'OPERATIONTIMEOUT',
+        code: 'TIMEOUT',
       },
     );
     // A timeout rejects on time and removes its node in the background: wait for that.

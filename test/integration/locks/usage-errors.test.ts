@@ -48,7 +48,7 @@ describe('a second acquire() on a Mutex its own object holds', () => {
     const lease = await mutex.acquire({ timeout: 5_000 });
     const error = await mutex.acquire({ timeout: 300 }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(LockTimeoutError);
-    expect((error as LockTimeoutError).code).toBe('OPERATIONTIMEOUT');
+    expect((error as LockTimeoutError).code).toBe('TIMEOUT');
     expect((error as Error).message).toBe(
       `timed out after 300 ms waiting for the lock ${path}, which this Mutex object already holds ` +
         `(its lease ${lease.path} is not released): to re-enter from the code that holds it, ` +
