@@ -8,7 +8,15 @@ import { backoffDelay, isRetriedBy, type RetryPolicy } from './retry.js';
 /** The part of the client {@link guaranteedDelete} uses (a `Client` is one). */
 export type GuaranteedDeleteClient = Pick<
   Client,
-  'delete' | 'exists' | 'getChildren' | 'create2' | 'on' | 'state' | 'closing' | 'sessionId'
+  | 'delete'
+  | 'exists'
+  | 'getChildren'
+  | 'create2'
+  | 'on'
+  | 'state'
+  | 'closing'
+  | 'sessionId'
+  | 'lastZxid'
 >;
 
 /** Options of {@link guaranteedDelete}. */
@@ -72,7 +80,9 @@ const FINAL_STATES = new Set(['closed', 'auth-failed']);
  * since (after its own delete whose reply was lost, or after the session that owned an ephemeral
  * node expired, another client may have created one): each try looks at the node first and
  * deletes it at the version seen. An ephemeral node of this client's own session is not deleted
- * once that session has expired: the server removes it with the session. One window stays
+ * once that session has expired: the server removes it with the session. When that session
+ * expires before any look found the node, a node newer than anything the client had seen at the
+ * call is left alone (`'gone'`): it may have been created after the expiry. One window stays
  * (ZooKeeper has no delete conditioned on a node's life): the node deleted and created again by
  * others, and brought to the same version, between a try's look and its delete.
  */
@@ -105,18 +115,34 @@ interface Target {
   readonly sessionAtLook: bigint;
 }
 
+/** What one guaranteed delete knows across its tries. */
+interface DeleteState {
+  /** The node it means, once a look found one. */
+  target?: Target;
+  /** A delete of it may have been applied (its reply was lost). */
+  unknown: boolean;
+  /** The session, and the newest zxid the client had seen, when the call was made. */
+  readonly calledOn: { session: bigint; zxid: bigint };
+}
+
 /** One try: look at the node, then delete the one meant (at the version seen). */
 async function tryOnce(
   client: GuaranteedDeleteClient,
   path: string,
   options: GuaranteedDeleteOptions,
-  state: { target?: Target; unknown: boolean },
+  state: DeleteState,
   signal: AbortSignal,
 ): Promise<DeleteOutcome | 'again'> {
   const goneNow = (): DeleteOutcome => (state.unknown ? 'deleted-or-gone' : 'gone');
   const stat = await client.exists(path, { signal });
   if (stat === null) return goneNow();
   if (state.target === undefined) {
+    // The session of the call expired before any look found the node: a node newer than what
+    // the client had seen at the call may have been created after that expiry (the call's own
+    // ephemeral node went with it), so it is not the one meant.
+    if (client.sessionId !== state.calledOn.session && stat.czxid > state.calledOn.zxid) {
+      return goneNow();
+    }
     state.target = {
       czxid: stat.czxid,
       ephemeralOwner: stat.ephemeralOwner,
@@ -172,7 +198,10 @@ async function runGuaranteedDelete(
   if (signal?.aborted) onAbort();
   else signal?.addEventListener('abort', onAbort, { once: true });
   const started = Date.now();
-  const state: { target?: Target; unknown: boolean } = { unknown: false };
+  const state: DeleteState = {
+    unknown: false,
+    calledOn: { session: client.sessionId, zxid: client.lastZxid },
+  };
   let attempts = 0;
   let error: unknown;
   try {

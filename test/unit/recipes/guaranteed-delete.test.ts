@@ -39,6 +39,28 @@ describe('guaranteedDelete never deletes a node created since by someone else', 
     expect(server.nodes.get('/reg')?.stat.ephemeralOwner).toBe(theirs.sessionId);
   });
 
+  it("the call's session expired before any look found the node: the registration made after it stays", async () => {
+    const server = new ScriptedServer();
+    const mine = server.connect();
+    const theirs = server.connect();
+    const created = server.create(mine.sessionId, '/reg', 'mine', CreateMode.EPHEMERAL);
+    // The newest zxid this client has seen: its own create's.
+    Object.defineProperty(mine, 'lastZxid', { value: created.stat.czxid });
+    server.fail({ op: 'exists', path: '/reg', code: 'SESSIONEXPIRED' });
+    const outcome = guaranteedDelete(asDeleteClient(mine), '/reg', { retry: PAUSE });
+    await vi.waitFor(
+      () =>
+        expect(server.requests({ op: 'exists', path: '/reg' }).at(-1)?.outcome).toBe(
+          'SESSIONEXPIRED',
+        ),
+      WAIT,
+    );
+    mine.renew();
+    server.create(theirs.sessionId, '/reg', 'theirs', CreateMode.EPHEMERAL);
+    expect(await outcome).toMatchObject({ status: 'gone' });
+    expect(server.nodes.get('/reg')?.stat.ephemeralOwner).toBe(theirs.sessionId);
+  });
+
   it('a delete applied whose reply was lost: the node created again meanwhile stays', async () => {
     const server = new ScriptedServer();
     const mine = server.connect();
