@@ -2,12 +2,8 @@
 // `timeout: 0` never waits, and a `timeout: 0` attempt given up by its caller ends quietly.
 import { describe, expect, it } from 'vitest';
 import { LockTimeoutError, Mutex, Semaphore } from '../../../src/locks/index.js';
+import { until } from '../../support/wait.js';
 import { ScriptedServer } from './scripted-client.js';
-
-async function until(check: () => boolean, what = 'the condition'): Promise<void> {
-  for (let i = 0; i < 500 && !check(); i++) await new Promise((r) => setTimeout(r, 1));
-  if (!check()) throw new Error(`timed out waiting for ${what}`);
-}
 
 describe('acquire deadlines: timeout 0 (scripted client)', () => {
   it('timeout 0 on a taken lock sets no watch and leaves nothing behind', async () => {

@@ -3,6 +3,7 @@
 // arrives too late, and no timer left behind. Real-server behaviour: test/integration/locks.
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ExclusiveLock, LockTimeoutError, Mutex, Semaphore } from '../../../src/locks/index.js';
+import { until } from '../../support/wait.js';
 import { type ScriptedClient, ScriptedServer } from './scripted-client.js';
 
 afterEach(() => {
@@ -21,11 +22,6 @@ function holdCreates(client: ScriptedClient): () => void {
     return realCreate(...args);
   }) as typeof client.create2;
   return open;
-}
-
-async function until(check: () => boolean, what = 'the condition'): Promise<void> {
-  for (let i = 0; i < 500 && !check(); i++) await new Promise((r) => setTimeout(r, 1));
-  if (!check()) throw new Error(`timed out waiting for ${what}`);
 }
 
 describe('acquire deadlines (scripted client)', () => {

@@ -4,14 +4,10 @@
 import { describe, expect, it } from 'vitest';
 import type { WatchedEvent } from '../../../src/client/types.js';
 import { Mutex } from '../../../src/locks/index.js';
+import { until } from '../../support/wait.js';
 import { type ScriptedClient, ScriptedServer } from './scripted-client.js';
 
 const DIR = '/e';
-
-async function until(check: () => boolean, what: string): Promise<void> {
-  for (let i = 0; i < 500 && !check(); i++) await new Promise((r) => setTimeout(r, 1));
-  if (!check()) throw new Error(`timed out waiting for ${what}`);
-}
 
 /** A gate: `wait` resolves once `open` is called. */
 function gate(): { wait: Promise<void>; open: () => void } {

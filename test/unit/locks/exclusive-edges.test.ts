@@ -5,12 +5,9 @@ import diagnostics from 'node:diagnostics_channel';
 import { describe, expect, it } from 'vitest';
 import { CreateMode } from '../../../src/index.js';
 import { ExclusiveLock } from '../../../src/locks/index.js';
+import { until } from '../../support/wait.js';
 import { ScriptedServer } from './scripted-client.js';
 
-async function until(check: () => boolean, what = 'the condition'): Promise<void> {
-  for (let i = 0; i < 500 && !check(); i++) await new Promise((r) => setTimeout(r, 1));
-  if (!check()) throw new Error(`timed out waiting for ${what}`);
-}
 const settle = () => new Promise((r) => setTimeout(r, 10));
 
 describe('ExclusiveLock edges (scripted client)', () => {

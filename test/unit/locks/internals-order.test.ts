@@ -4,12 +4,8 @@
 import { describe, expect, it } from 'vitest';
 import { CreateMode } from '../../../src/index.js';
 import { Mutex } from '../../../src/locks/index.js';
+import { until } from '../../support/wait.js';
 import { ScriptedServer } from './scripted-client.js';
-
-async function until(check: () => boolean, what: string): Promise<void> {
-  for (let i = 0; i < 500 && !check(); i++) await new Promise((r) => setTimeout(r, 1));
-  if (!check()) throw new Error(`timed out waiting for ${what}`);
-}
 
 describe('Mutex at the sequence limit (scripted client)', () => {
   it('orders by creation, reads each other contender once, and never its own node', async () => {

@@ -5,12 +5,8 @@
 // test/integration/locks/leader-latch.test.ts and test/integration/locks/renewal.test.ts.
 import { describe, expect, it } from 'vitest';
 import { LeaderLatch } from '../../../src/locks/index.js';
+import { until } from '../../support/wait.js';
 import { type ScriptedClient, ScriptedServer } from './scripted-client.js';
-
-async function until(check: () => boolean, what = 'the condition'): Promise<void> {
-  for (let i = 0; i < 500 && !check(); i++) await new Promise((r) => setTimeout(r, 1));
-  if (!check()) throw new Error(`timed out waiting for ${what}`);
-}
 
 /** The ops `client`'s current session sent from log index `from` on. */
 const opsSince = (client: ScriptedClient, from: number) =>

@@ -3,12 +3,8 @@
 // the leader's; the line must stay in creation order, so a newcomer never leads beside the leader.
 import { describe, expect, it } from 'vitest';
 import { LeaderLatch, LockTimeoutError } from '../../../src/locks/index.js';
+import { until } from '../../support/wait.js';
 import { ScriptedServer } from './scripted-client.js';
-
-async function until(check: () => boolean, what = 'the condition'): Promise<void> {
-  for (let i = 0; i < 500 && !check(); i++) await new Promise((r) => setTimeout(r, 1));
-  if (!check()) throw new Error(`timed out waiting for ${what}`);
-}
 
 describe('LeaderLatch past the sequence limit (scripted client)', () => {
   it('a newcomer whose sequence wrapped below zero waits behind the leader', async () => {

@@ -3,12 +3,8 @@
 // Real-server and Curator behaviour: test/integration/locks/leader-latch.test.ts.
 import { describe, expect, it } from 'vitest';
 import { LeaderLatch, type LockLostError, LockTimeoutError } from '../../../src/locks/index.js';
+import { until } from '../../support/wait.js';
 import { type ScriptedClient, ScriptedServer } from './scripted-client.js';
-
-async function until(check: () => boolean, what = 'the condition'): Promise<void> {
-  for (let i = 0; i < 500 && !check(); i++) await new Promise((r) => setTimeout(r, 1));
-  if (!check()) throw new Error(`timed out waiting for ${what}`);
-}
 
 function started(client: ScriptedClient, path = '/el', options = {}): LeaderLatch {
   const latch = new LeaderLatch(client, path, options);

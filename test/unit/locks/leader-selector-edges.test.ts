@@ -4,8 +4,9 @@
 // behaviour: test/integration/locks/leader-selector.test.ts.
 import { describe, expect, it } from 'vitest';
 import { LeaderSelector, type LockLostError } from '../../../src/locks/index.js';
+import { until } from '../../support/wait.js';
 import { ScriptedServer } from './scripted-client.js';
-import { controlledTask, until } from './selector-task.js';
+import { controlledTask } from './selector-task.js';
 
 describe('LeaderSelector edges (scripted client)', () => {
   it('names the problem in its BADARGUMENTS errors', async () => {

@@ -3,8 +3,9 @@
 // test/integration/locks/leader-selector.test.ts.
 import { describe, expect, it } from 'vitest';
 import { LeaderSelector, LockLostError } from '../../../src/locks/index.js';
+import { until } from '../../support/wait.js';
 import { ScriptedServer } from './scripted-client.js';
-import { controlledTask, until } from './selector-task.js';
+import { controlledTask } from './selector-task.js';
 
 describe('LeaderSelector (scripted client)', () => {
   it('refuses a task that is not a function, an id that is not a string, and a second start', async () => {

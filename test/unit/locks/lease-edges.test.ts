@@ -6,12 +6,9 @@ import diagnostics from 'node:diagnostics_channel';
 import { afterEach, describe, expect, it } from 'vitest';
 import { LeaseReleasedError, LockLostError, Mutex } from '../../../src/locks/index.js';
 import type { LockMessage } from '../../../src/telemetry/index.js';
+import { until } from '../../support/wait.js';
 import { type ScriptedClient, ScriptedServer } from './scripted-client.js';
 
-async function until(check: () => boolean, what = 'the condition'): Promise<void> {
-  for (let i = 0; i < 500 && !check(); i++) await new Promise((r) => setTimeout(r, 1));
-  if (!check()) throw new Error(`timed out waiting for ${what}`);
-}
 const lossOf = (signal: AbortSignal) => (signal.reason as LockLostError).reason;
 
 /** The hold messages (`released`, `lost`) published while the test runs. */

@@ -8,12 +8,9 @@ import {
   Mutex,
   ReadWriteLock,
 } from '../../../src/locks/index.js';
+import { until } from '../../support/wait.js';
 import { type ScriptedClient, ScriptedServer } from './scripted-client.js';
 
-async function until(check: () => boolean, what = 'the condition'): Promise<void> {
-  for (let i = 0; i < 500 && !check(); i++) await new Promise((r) => setTimeout(r, 1));
-  if (!check()) throw new Error(`timed out waiting for ${what}`);
-}
 const lossOf = (signal: AbortSignal) => (signal.reason as LockLostError).reason;
 
 async function held(options: { lossPolicy?: 'suspended' | 'expired' } = {}) {

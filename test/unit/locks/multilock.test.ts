@@ -9,12 +9,8 @@ import {
   Mutex,
   Semaphore,
 } from '../../../src/locks/index.js';
+import { until } from '../../support/wait.js';
 import { type ScriptedClient, ScriptedServer } from './scripted-client.js';
-
-async function until(check: () => boolean, what = 'the condition'): Promise<void> {
-  for (let i = 0; i < 500 && !check(); i++) await new Promise((r) => setTimeout(r, 1));
-  if (!check()) throw new Error(`timed out waiting for ${what}`);
-}
 
 const both = (client: ScriptedClient) =>
   new MultiLock([new Mutex(client, '/b'), new Mutex(client, '/a')]);

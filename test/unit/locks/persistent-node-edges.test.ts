@@ -4,12 +4,9 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { CreateMode } from '../../../src/index.js';
 import { PersistentNode } from '../../../src/locks/index.js';
+import { until } from '../../support/wait.js';
 import { type ScriptedClient, ScriptedServer } from './scripted-client.js';
 
-async function until(check: () => boolean, what = 'the condition'): Promise<void> {
-  for (let i = 0; i < 500 && !check(); i++) await new Promise((r) => setTimeout(r, 1));
-  if (!check()) throw new Error(`timed out waiting for ${what}`);
-}
 const settle = () => new Promise((r) => setTimeout(r, 10));
 
 function started(client: ScriptedClient, path: string, options = {}): PersistentNode {

@@ -4,14 +4,10 @@
 import { describe, expect, it } from 'vitest';
 import { CreateMode } from '../../../src/index.js';
 import { PersistentNode } from '../../../src/locks/index.js';
+import { until } from '../../support/wait.js';
 import { type ScriptedClient, ScriptedServer } from './scripted-client.js';
 
 const text = (bytes: Uint8Array | undefined) => new TextDecoder().decode(bytes);
-
-async function until(check: () => boolean, what = 'the condition'): Promise<void> {
-  for (let i = 0; i < 500 && !check(); i++) await new Promise((r) => setTimeout(r, 1));
-  if (!check()) throw new Error(`timed out waiting for ${what}`);
-}
 
 function started(client: ScriptedClient, path: string, options = {}): PersistentNode {
   const node = new PersistentNode(client, path, options);

@@ -10,12 +10,8 @@ import {
   revokeNode,
   watchRevocation,
 } from '../../../src/locks/index.js';
+import { until } from '../../support/wait.js';
 import { ScriptedServer } from './scripted-client.js';
-
-async function until(check: () => boolean, what = 'the condition'): Promise<void> {
-  for (let i = 0; i < 500 && !check(); i++) await new Promise((r) => setTimeout(r, 1));
-  if (!check()) throw new Error(`timed out waiting for ${what}`);
-}
 
 describe('revocation edges (scripted client)', () => {
   it('the request says who asked what of whom, and is published on the lock channel', async () => {

@@ -11,14 +11,11 @@ import {
   revokeNode,
   watchRevocation,
 } from '../../../src/locks/index.js';
+import { until } from '../../support/wait.js';
 import { ScriptedServer } from './scripted-client.js';
 
 const text = (bytes: Uint8Array | undefined) => new TextDecoder().decode(bytes);
 
-async function until(check: () => boolean, what = 'the condition'): Promise<void> {
-  for (let i = 0; i < 500 && !check(); i++) await new Promise((r) => setTimeout(r, 1));
-  if (!check()) throw new Error(`timed out waiting for ${what}`);
-}
 const settle = () => new Promise((r) => setTimeout(r, 5));
 
 describe('revocation (scripted client)', () => {

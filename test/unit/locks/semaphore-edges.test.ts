@@ -4,12 +4,8 @@ import diagnostics from 'node:diagnostics_channel';
 import { describe, expect, it } from 'vitest';
 import { CreateMode } from '../../../src/index.js';
 import { Semaphore } from '../../../src/locks/index.js';
+import { until } from '../../support/wait.js';
 import { ScriptedServer } from './scripted-client.js';
-
-async function until(check: () => boolean, what = 'the condition'): Promise<void> {
-  for (let i = 0; i < 500 && !check(); i++) await new Promise((r) => setTimeout(r, 1));
-  if (!check()) throw new Error(`timed out waiting for ${what}`);
-}
 
 describe('Semaphore edges (scripted client)', () => {
   it('refuses an invalid path or maxLeases, saying which', () => {

@@ -9,12 +9,8 @@ import {
   SemaphoreMutex,
   withLock,
 } from '../../../src/locks/index.js';
+import { until } from '../../support/wait.js';
 import { ScriptedServer } from './scripted-client.js';
-
-async function until(check: () => boolean, what = 'the condition'): Promise<void> {
-  for (let i = 0; i < 500 && !check(); i++) await new Promise((r) => setTimeout(r, 1));
-  if (!check()) throw new Error(`timed out waiting for ${what}`);
-}
 
 describe('withLock (scripted client)', () => {
   it('runs the function with the lease and releases after it, also when it throws', async () => {
