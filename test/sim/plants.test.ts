@@ -107,6 +107,11 @@ describe('planted bugs are found', () => {
     // The TreeCache (cache workload): a resync that does not re-read, answers applied out of order.
     ['cache-resync-skips-reread', /cache differs from the server at a quiescent point/, 12],
     ['cache-applies-out-of-order', /cache differs from the server at a quiescent point/, 8],
+    // The counters (issue 38 items 1-3): a count that compares versions across node lives, one
+    // that gives up on a re-read the renewal rejected, a guaranteed delete of whatever is there.
+    ['count-version-across-lives', /shared count is .*, the server's/, 4],
+    ['count-gives-up-after-renewal', /shared count is .*, the server's/, 6],
+    ['delete-any-node', /registration .* was deleted while its session lived/, 24],
   ];
   for (const [plant, expected, budget] of cases) {
     it(`${plant}: a violation within ${budget} seeds`, () => {

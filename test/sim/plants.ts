@@ -13,6 +13,7 @@ import type { Connection, Transport } from '../../src/session/transport.js';
 import { serverCodecs as codecs, readRequestHeader } from '../../src/testing/wire/server-codecs.js';
 import { forwardLockClient } from '../support/forward-lock-client.js';
 import { cachePlants } from './plants-cache.js';
+import { countersPlants } from './plants-counters.js';
 import { leasePlants } from './plants-leases.js';
 import { recipePlants } from './plants-recipes.js';
 import { sessionPlants } from './plants-session.js';
@@ -53,6 +54,8 @@ export interface Plant {
   random?: () => number;
   /** The client the TreeCache sees (the `cache` workload). */
   cacheClient?(client: Client, world: World): TreeCacheClient;
+  /** The client the SharedCount (`use` 'count') or guaranteedDelete (`'delete'`) sees (the `counters` workload). */
+  countersClient?(client: Client, world: World, use: 'count' | 'delete'): Client;
 }
 
 /**
@@ -285,6 +288,7 @@ export const plants: Record<string, Plant> = {
   ...recipePlants,
   ...sessionPlants,
   ...cachePlants,
+  ...countersPlants,
   'wrap-text-order': {
     name: 'wrap-text-order',
     description:

@@ -155,6 +155,22 @@ describe('deterministic simulation', () => {
     expect(summary.totals.renewals).toBeGreaterThan(0);
   }, 120_000);
 
+  it("the counters: shared counts converge, the atomic long counts each increment once, no delete takes another session's node", () => {
+    // Issue 38's items 1-3: a count that stops following a replaced node or after a renewal
+    // swallowed its re-read, and a guaranteed delete that deletes another session's registration.
+    const args = ['--from', '1', '--count', '20', '--duration', '15000', '--workload', 'counters'];
+    const summary = sim(args);
+    expect(explain(summary)).toBe('');
+    expect(summary.totals.countChecks).toBeGreaterThan(30);
+    expect(summary.totals.countReplaced).toBeGreaterThan(50);
+    expect(summary.totals.registered).toBeGreaterThan(30);
+    expect(summary.totals.renewals).toBeGreaterThan(0);
+    // The aimed windows were reached: a count's read rejected by its session's end, and a
+    // guaranteed delete tried again after its node went, with another session's node there.
+    expect(summary.totals['worlds.countReadExpired']).toBeGreaterThan(5);
+    expect(summary.totals['worlds.regReplacedWhileDeleting']).toBeGreaterThan(0);
+  }, 120_000);
+
   it('the election (LeaderLatch workload) keeps one leader, also with the counters at their limit', () => {
     for (const wrap of [[], ['--wrap']]) {
       const args = ['--from', '1', '--count', '20', '--duration', '15000', '--workload', 'latch'];

@@ -14,6 +14,7 @@ import { Processes } from './processes.js';
 import { aimResetsAtWatches } from './watch-audit.js';
 import { workloads as queueWorkloads, ROOT, semaphoreSize, type Workload } from './workloads.js';
 import { cacheWorkload } from './workloads-cache.js';
+import { countersWorkload } from './workloads-counters.js';
 import { recipeWorkloads } from './workloads-recipes.js';
 import { registration } from './workloads-registration.js';
 import { revocation } from './workloads-revocation.js';
@@ -26,6 +27,7 @@ const workloads: Record<string, Workload> = {
   revocation,
   registration,
   cache: cacheWorkload,
+  counters: countersWorkload,
 };
 
 export interface WorldOptions {
@@ -131,6 +133,9 @@ export class World {
   closedAt = Number.POSITIVE_INFINITY;
   chroot = '';
   ensemble: Ensemble | null = null;
+  /** The network and the session timeout clients ask for (aimed faults of a workload use them). */
+  net: SimNetwork | null = null;
+  sessionTimeout = 0;
   /** How many times each process's client went (back) to 'connected'. */
   readonly reconnects = new Map<string, number>();
   /**
@@ -284,6 +289,8 @@ async function simulate(world: World, options: WorldOptions): Promise<WorldResul
   const connectString = ensemble.members.map((m) => m.host).join(',') + chroot;
   world.chroot = chroot;
   world.ensemble = ensemble;
+  world.net = net;
+  world.sessionTimeout = sessionTimeout;
 
   const instance = workload.create(world);
   const running = new Processes(world, cfg, net, connectString);
