@@ -1,8 +1,10 @@
 // The model's side of the differential test: runs the script of `differential.ts` against a
 // one-member model on the virtual clock and prints its log as JSON. Usage:
-//   tsx test/sim/diff-main.ts --seed N --base /path --steps S --sessions K --tick MS
+//   tsx test/sim/diff-main.ts --seed N --base /path --steps S --sessions K --tick MS [--script ops]
+// (--script ops: the script over every opcode, differential-ops.ts)
 import { Client } from '../../src/client/client.js';
 import { runScript } from './differential.js';
+import { runOpsScript } from './differential-ops.js';
 import { installEnvironment, Rng, Scheduler } from './env.js';
 import { oneMemberWorld } from './one-member.js';
 
@@ -21,17 +23,15 @@ const { ensemble, net } = oneMemberWorld(sched, rng, tickTime);
 let done = false;
 let log: string[] = [];
 let failure: unknown = null;
-runScript({
-  seed,
-  base,
-  steps,
-  sessions,
-  open: (k) =>
-    Client.connect(ensemble.members[0]!.host, {
-      transport: net.transportFor(`s${k}`),
-      sessionTimeout: 10_000,
-    }),
-}).then(
+const open = (k: number) =>
+  Client.connect(ensemble.members[0]!.host, {
+    transport: net.transportFor(`s${k}`),
+    sessionTimeout: 10_000,
+  });
+(args.get('--script') === 'ops'
+  ? runOpsScript({ seed, base, steps, open })
+  : runScript({ seed, base, steps, sessions, open })
+).then(
   (lines) => {
     log = lines;
     done = true;

@@ -237,7 +237,13 @@ export class Ensemble {
       }
       const tree = this.leader.tree;
       const empty = [...tree.nodes.entries()]
-        .filter(([, node]) => node.container && node.cversion > 0 && node.children.size === 0)
+        .filter(
+          ([, node]) =>
+            node.children.size === 0 &&
+            ((node.container && node.cversion > 0) ||
+              // A TTL node with no children, unchanged for longer than its TTL.
+              (node.ttl > 0 && Date.now() - Number(node.mtime) > node.ttl)),
+        )
         .map(([path]) => path)
         .sort();
       for (const path of empty) {

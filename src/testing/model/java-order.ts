@@ -38,11 +38,6 @@ function byBucket(paths: readonly string[], cap: number): string[] {
   return [...paths].sort((a, b) => (spread(a) & (cap - 1)) - (spread(b) & (cap - 1)));
 }
 
-/** The iteration order of a HashSet<String> holding `paths` (in insertion order), once `peak` big. */
-export function hashSetOrder(paths: readonly string[], peak: number): string[] {
-  return byBucket(paths, grownCapacity(Math.max(peak, paths.length)));
-}
-
 /**
  * The iteration order of a copy of a HashSet<String> that holds `paths` (given in insertion
  * order) and once held `peak` entries.

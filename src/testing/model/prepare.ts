@@ -53,10 +53,14 @@ export function prepareCreateChange(
   flags: number,
   sessionId: bigint,
   time: bigint,
+  ttl?: number,
 ): Change {
-  const prepared = prepareCreate(tree, path, flags, sessionId);
+  // A TTL must fit the 40 bits the server keeps it in (the client checks this too).
+  if (ttl !== undefined && !(ttl > 0 && ttl <= MAX_TTL))
+    return { type: 'error', err: ErrorCode.BADARGUMENTS };
+  const prepared = prepareCreate(tree, path, flags, sessionId, ttl !== undefined);
   if ('err' in prepared) return { type: 'error', err: prepared.err };
-  return {
+  const change: Change = {
     type: 'create',
     path: prepared.path,
     data,
@@ -65,7 +69,11 @@ export function prepareCreateChange(
     time,
     cversion: !prepared.ephemeral && tree.wrapFrom !== undefined ? tree.wrapFrom : 0,
   };
+  if (ttl !== undefined) change.ttl = ttl;
+  return change;
 }
+
+const MAX_TTL = 0xff_ffff_ffff;
 
 /** The result of one op of a multi that was applied to `tree`. */
 export function multiResult(tree: DataTree, op: string, change: Change): MultiResult {

@@ -4,7 +4,7 @@ import { ErrorCode } from '../../protocol/errors.js';
 import type { MultiResult } from '../../protocol/multi.js';
 import { serverCodecs as codecs } from '../wire/server-codecs.js';
 import type { Cnxn, Reply } from './cnxn.js';
-import { hashSetOrder } from './java-order.js';
+import { hashSetCopyOrder } from './java-order.js';
 
 const WORLD_ACL = [{ perms: 31, id: { scheme: 'world', id: 'anyone' } }];
 
@@ -56,6 +56,10 @@ export function answerRead(cnxn: Cnxn, op: string, req: Record<string, unknown>)
     }
     case 'checkWatches':
     case 'removeWatches': {
+      // 3.8 reads only the types 1 to 3 (children, data, any): the persistent kinds of newer
+      // clients fail to unmarshal.
+      if (req.type !== 1 && req.type !== 2 && req.type !== 3)
+        return { err: ErrorCode.MARSHALLINGERROR };
       const tables = req.type === 1 ? ['child'] : req.type === 2 ? ['data'] : ['data', 'child'];
       let found = false;
       for (const table of tables as ('data' | 'child')[]) {
@@ -84,13 +88,14 @@ export function answerRead(cnxn: Cnxn, op: string, req: Record<string, unknown>)
       return { err: 0, body: (w) => codecs.whoAmI.writeResponse(w, { clientInfo }) };
     }
     case 'getEphemerals': {
-      // The server lists its set of the session's ephemeral paths (a Java HashSet, so in bucket
-      // order), keeping those that start with the prefix ('' and '/' keep all).
+      // The server lists a copy of its set of the session's ephemeral paths (a Java HashSet, so
+      // in bucket order), keeping those that start with the prefix ('' and '/' keep all).
       const prefix = (req.prefixPath as string) || '/';
       const owned = [...(tree.ephemerals.get(cnxn.sessionId) ?? [])];
-      const ephemerals = hashSetOrder(owned, tree.ephemeralPeak.get(cnxn.sessionId) ?? 0).filter(
-        (p) => prefix === '/' || p.startsWith(prefix),
-      );
+      const ephemerals = hashSetCopyOrder(
+        owned,
+        tree.ephemeralPeak.get(cnxn.sessionId) ?? 0,
+      ).filter((p) => prefix === '/' || p.startsWith(prefix));
       return { err: 0, body: (w) => codecs.getEphemerals.writeResponse(w, { ephemerals }) };
     }
     case 'getAllChildrenNumber': {

@@ -18,6 +18,8 @@ export interface ZNode {
   pzxid: bigint;
   children: Set<string>;
   container: boolean;
+  /** A TTL node's time to live (ms), 0 for every other node. */
+  ttl: number;
   /**
    * The counter sequential children are named from. On a real 3.8 server it advances with each
    * child created but not with deletes, while the stat's cversion advances with both (measured
@@ -34,6 +36,8 @@ export type Change =
       data: Uint8Array;
       ephemeralOwner: bigint;
       container: boolean;
+      /** A TTL node's time to live (createTTL), else 0. */
+      ttl?: number;
       time: bigint;
       /** The new node's starting cversion (non-zero only in worlds that start near the wrap). */
       cversion: number;
@@ -129,6 +133,7 @@ export class DataTree {
       version: node.version,
       cversion: node.cversion,
       aversion: node.aversion,
+      // Only sessions show here: the server reports 0 for containers and TTL nodes too.
       ephemeralOwner: node.ephemeralOwner,
       dataLength: node.data.length,
       numChildren: node.children.size,
@@ -164,6 +169,7 @@ export class DataTree {
         const parent = this.nodes.get(parentOf(change.path))!;
         const node = blankNode(zxid, change.time, change.ephemeralOwner, change.container);
         node.data = change.data;
+        node.ttl = change.ttl ?? 0;
         node.cversion = change.cversion;
         node.seq = change.cversion;
         this.nodes.set(change.path, node);
@@ -240,6 +246,7 @@ function blankNode(zxid: bigint, time: bigint, owner: bigint, container: boolean
     pzxid: zxid,
     children: new Set(),
     container,
+    ttl: 0,
     seq: 0,
   };
 }
@@ -250,11 +257,14 @@ export function prepareCreate(
   path: string,
   flags: number,
   sessionId: bigint,
+  ttlAllowed = false,
 ): { err: number } | { path: string; ephemeral: boolean; container: boolean } {
   const sequential = flags === 2 || flags === 3 || flags === 6;
   const ephemeral = flags === 1 || flags === 3;
   const container = flags === 4;
-  if (flags === 5 || flags === 6 || flags < 0 || flags > 6) return { err: ErrorCode.BADARGUMENTS };
+  const ttl = flags === 5 || flags === 6;
+  // The TTL modes only through createTTL (and createTTL only with them).
+  if (ttl !== ttlAllowed || flags < 0 || flags > 6) return { err: ErrorCode.BADARGUMENTS };
   const parentPath = parentOf(path);
   const parent = tree.get(parentPath);
   if (!parent) return { err: ErrorCode.NONODE };

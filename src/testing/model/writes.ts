@@ -100,6 +100,11 @@ function prepareOne(
       const data = (req.data as Uint8Array | null) ?? new Uint8Array(0);
       return prepareCreateChange(tree, path, data, flags, session, time);
     }
+    case 'createTTL': {
+      const data = (req.data as Uint8Array | null) ?? new Uint8Array(0);
+      const ttl = Number(req.ttl as bigint);
+      return prepareCreateChange(tree, path, data, req.flags as number, session, time, ttl);
+    }
     case 'delete':
       return prepareDelete(tree, path, req.version as number);
     case 'setData':
@@ -123,7 +128,6 @@ function prepareOne(
     case 'reconfig':
       return { type: 'error', err: ErrorCode.RECONFIGDISABLED };
     default:
-      // createTTL: extended types are off by default in 3.8.
       return { type: 'error', err: ErrorCode.UNIMPLEMENTED };
   }
 }
@@ -137,6 +141,7 @@ function replyFor(tree: DataTree, op: string, change: Change): Reply {
         body: (w) => codecs.create.writeResponse(w, { path: (change as { path: string }).path }),
       };
     case 'create2':
+    case 'createTTL':
     case 'createContainer': {
       const p = (change as { path: string }).path;
       const stat = tree.stat(tree.get(p)!);
