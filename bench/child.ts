@@ -39,7 +39,7 @@ export function runProbe<T>(
     child.on('close', (code, signal) => {
       clearTimeout(timer);
       if (code !== 0) {
-        reject(new Error(`${name} exited with ${signal ?? code}: ${stderr.trim().slice(-600)}`));
+        reject(new Error(`${name} exited with ${signal ?? code}: ${lastLines(stderr, 600)}`));
         return;
       }
       try {
@@ -50,4 +50,18 @@ export function runProbe<T>(
       }
     });
   });
+}
+
+/** The end of `text`, whole lines only, about `max` characters (a message never cut mid-word). */
+export function lastLines(text: string, max: number): string {
+  const lines = text.trim().split('\n');
+  const kept: string[] = [];
+  let length = 0;
+  for (let i = lines.length - 1; i >= 0; i--) {
+    const line = lines[i]!;
+    if (kept.length > 0 && length + line.length + 1 > max) break;
+    kept.unshift(line);
+    length += line.length + 1;
+  }
+  return kept.join('\n');
 }

@@ -290,12 +290,28 @@ export function writeReport(meta: RunMeta, results: Results, dir: string): Repor
   mkdirSync(dir, { recursive: true });
   const json = `${JSON.stringify({ meta, ...results, ratios: ratioList, targets }, jsonNumbers, 2)}\n`;
   const stamp = meta.startedAt.replace(/[:.]/g, '-');
-  const files = [join(dir, 'latest.json'), join(dir, `run-${stamp}.json`), join(dir, 'chart.svg')];
+  const run = join(dir, `run-${stamp}.json`);
+  writeFileSync(run, json);
+  if (!isGoodRun(results)) {
+    // A run whose set-up failed measured nothing: the last good results and chart stay.
+    formatJson([run]);
+    return {
+      text: `${text}
+
+The set-up failed, so latest.json and chart.svg still hold the last good run.`,
+      files: [run],
+    };
+  }
+  const files = [join(dir, 'latest.json'), run, join(dir, 'chart.svg')];
   writeFileSync(files[0]!, json);
-  writeFileSync(files[1]!, json);
   writeFileSync(files[2]!, lockChartSvg(results.figures, meta));
   formatJson(files.slice(0, 2));
   return { text, files };
+}
+
+/** A run that may replace latest.json: its set-up worked and it measured something. */
+export function isGoodRun(results: Pick<Results, 'failures' | 'figures'>): boolean {
+  return results.figures.length > 0 && !results.failures.some((f) => f.scenario === 'setup');
 }
 
 /**

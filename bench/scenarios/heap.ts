@@ -15,11 +15,39 @@ interface ProbeResult {
   socketsPerSession: number;
 }
 
-function probe(impl: 'ours' | 'nzk', server: string, count: number): Promise<ProbeResult> {
+/** The server's default limit of connections from one address (maxClientCnxns in zoo.cfg). */
+const DEFAULT_MAX_CLIENT_CNXNS = 60;
+
+async function probe(impl: 'ours' | 'nzk', server: string, count: number): Promise<ProbeResult> {
   // Opening 10,000 sessions (50 at a time) takes tens of seconds on a busy machine.
-  return runProbe<ProbeResult>('heap-probe', [impl, server, String(count)], 120_000 + count * 30, [
-    '--expose-gc',
-  ]);
+  try {
+    return await runProbe<ProbeResult>(
+      'heap-probe',
+      [impl, server, String(count)],
+      120_000 + count * 30,
+      ['--expose-gc'],
+    );
+  } catch (error) {
+    throw explainConnectionLimit(error, count);
+  }
+}
+
+/**
+ * A probe opening more sessions than the server lets one address have fails with lost or reset
+ * connections: say which limit, as `zkts bench` does.
+ */
+export function explainConnectionLimit(error: unknown, count: number): unknown {
+  const message = error instanceof Error ? error.message : String(error);
+  if (count <= DEFAULT_MAX_CLIENT_CNXNS) return error;
+  if (!/CONNECTIONLOSS|ECONNRESET|EPIPE|connection (?:loss|closed|reset)|closed/i.test(message))
+    return error;
+  return new Error(
+    `${count} sessions from one process could not all connect: the server most likely limits ` +
+      `connections from one address (maxClientCnxns in zoo.cfg, ${DEFAULT_MAX_CLIENT_CNXNS} by ` +
+      'default; 0 lifts it): raise it on a server used for this benchmark. The probe said: ' +
+      message,
+    { cause: error },
+  );
 }
 
 /** Sessions opened in the idle-sessions scenario's cases. */
