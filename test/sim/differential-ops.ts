@@ -68,6 +68,16 @@ const STEPS = [
 ] as const;
 const TOTAL = STEPS.reduce((sum, [, share]) => sum + share, 0);
 
+/** The kind of step a draw in [0, TOTAL) lands on. */
+function stepKind(roll: number): (typeof STEPS)[number][0] {
+  let left = roll;
+  for (const [kind, share] of STEPS) {
+    left -= share;
+    if (left < 0) return kind;
+  }
+  return STEPS[0][0];
+}
+
 /** Runs the script; returns the log, one line per reply or watch event. */
 export async function runOpsScript(options: OpsScriptOptions): Promise<string[]> {
   const rng = new Rng(options.seed);
@@ -130,8 +140,7 @@ export async function runOpsScript(options: OpsScriptOptions): Promise<string[]>
     const k = rng.int(0, SESSIONS - 1);
     const c = clients[k]!;
     const path = pick();
-    let roll = rng.int(0, TOTAL - 1);
-    const kind = STEPS.find(([, share]) => (roll -= share) < 0)![0];
+    const kind = stepKind(rng.int(0, TOTAL - 1));
     switch (kind) {
       case 'create': {
         const mode = rng.pick(MODES);
