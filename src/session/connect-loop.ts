@@ -1,7 +1,6 @@
 // The connect loop: which server to dial next, how long one attempt may take, and how long to
 // pause between attempts. What happens on a connection once it is open is the session's.
 import { makeError, ZooKeeperError } from '../protocol/errors.js';
-import { sleep } from './clock.js';
 import type { SessionContext } from './context.js';
 import { formatHost, type HostAddress } from './hosts.js';
 import { attemptBudget, reconnectPause } from './pacing.js';
@@ -16,7 +15,7 @@ export async function connectLoop(ctx: SessionContext): Promise<void> {
   let failures = 0;
   let attempts = 0;
   const refused = new Set<string>();
-  while (!ctx.finished && !ctx.stop.signal.aborted) {
+  while (!ctx.finished && !ctx.stopped) {
     const { host, cycled } = ctx.hosts.next();
     if (cycled && failures > 0) {
       // A whole round without a session: pause before the next, as the Java client does,
@@ -95,12 +94,24 @@ function connectDeadline(ctx: SessionContext): number | null {
 /** Sleeps unless the session is stopping; false when it is. */
 async function pauseUnlessStopped(ctx: SessionContext, ms: number): Promise<boolean> {
   if (ctx.finished) return false;
-  try {
-    await sleep(ctx.clock, ms, ctx.stop.signal);
-    return true;
-  } catch {
-    return false;
-  }
+  const slept = await pause(ctx, ms);
+  return slept;
+}
+
+/** True after `ms`; false at once when the session stops (now, or meanwhile: ctx.interrupt). */
+function pause(ctx: SessionContext, ms: number): Promise<boolean> {
+  if (ctx.stopped) return Promise.resolve(false);
+  return new Promise<boolean>((resolve) => {
+    const timer = ctx.clock.setTimeout(() => {
+      ctx.interrupt = null;
+      resolve(true);
+    }, ms);
+    ctx.interrupt = () => {
+      ctx.clock.clearTimeout(timer);
+      ctx.interrupt = null;
+      resolve(false);
+    };
+  });
 }
 
 /**
@@ -123,7 +134,6 @@ function blame(
 /** One connection: dial, then serve it until it breaks. Returns whether a session was had. */
 async function attempt(ctx: SessionContext, host: HostAddress, budget: number): Promise<boolean> {
   const { clock } = ctx;
-  const stop = ctx.stop.signal;
   // An AbortController only for the dial (the transport's seam takes a signal): once connected it
   // is dropped, and `cut` closes the connection itself. This frame lives as long as the
   // connection, and an AbortSignal with its listener maps and own hidden class costs about 700
@@ -140,8 +150,8 @@ async function attempt(ctx: SessionContext, host: HostAddress, budget: number): 
     dialling?.abort(reason);
     connection?.close();
   };
-  const onStop = () => cut(stop.reason);
-  stop.addEventListener('abort', onStop, { once: true });
+  // The session stopping ends the attempt (ctx.halt calls it).
+  ctx.interrupt = cut;
   // Made when the budget runs out, not up front: an error made here would keep its message and
   // stack trace (about 1 KB) as long as the connection.
   let timedOut: ZooKeeperError | undefined;
@@ -182,7 +192,7 @@ async function attempt(ctx: SessionContext, host: HostAddress, budget: number): 
     return false;
   } finally {
     clock.clearTimeout(handshakeTimer);
-    stop.removeEventListener('abort', onStop);
+    if (ctx.interrupt === cut) ctx.interrupt = null;
     connection?.close();
   }
 }

@@ -7,7 +7,7 @@
 // sessions, and each closure would cost every one of them its function and context for life.
 import { ClientClosedError, makeError, type ZooKeeperError } from '../protocol/errors.js';
 import { DEFAULT_MAX_FRAME } from '../protocol/frame.js';
-import { sessionConnected } from '../telemetry/session.js';
+import { sessionConnected, sessionRenewed, sessionStateChanged } from '../telemetry/session.js';
 import { type Clock, systemClock } from './clock.js';
 import { PING_FRAME } from './control-frames.js';
 import { formatHost, type HostAddress, type HostList } from './hosts.js';
@@ -16,11 +16,11 @@ import { dropLink, type Link, type LinkEvents } from './link.js';
 import { Outbox, type OutboxOwner } from './outbox.js';
 import { failAll, takeOwed } from './owed.js';
 import { Deque } from './queue.js';
-import { RenewalLog } from './renewal.js';
+import { RenewalLog, type RenewalObserver, type SessionRenewal } from './renewal.js';
 import type { AuthEntry, Outbound, PendingRequest } from './requests.js';
 import type { OpenRoute } from './restore.js';
 import type { SaslOptions } from './sasl/options.js';
-import { StateMachine } from './state.js';
+import { StateMachine, type StateObserver } from './state.js';
 import type { Transport } from './transport.js';
 import type { SessionState, TlsOptions } from './types.js';
 import { WatchRegistry } from './watches.js';
@@ -54,7 +54,9 @@ export interface SessionConfig {
 /** A final state the session can end in. */
 export type Ending = 'expired' | 'auth-failed' | 'closed';
 
-export class SessionContext implements OutboxOwner, LinkEvents, OpenRoute {
+export class SessionContext
+  implements OutboxOwner, LinkEvents, OpenRoute, StateObserver, RenewalObserver
+{
   // ---- fixed for the session's life ------------------------------------------------------
   readonly clock: Clock;
   readonly hosts: HostList;
@@ -85,9 +87,7 @@ export class SessionContext implements OutboxOwner, LinkEvents, OpenRoute {
   /** What the session is on the server; its `timeout` is the one session timeout everyone reads. */
   readonly identity: SessionIdentity;
   readonly machine: StateMachine;
-  readonly renewals = new RenewalLog();
-  /** Aborted when the session ends for good: every wait and dial of the connect loop ends. */
-  readonly stop = new AbortController();
+  readonly renewals: RenewalLog = new RenewalLog(this);
 
   // ---- what changes --------------------------------------------------------------------
   /** The established connection while there is one. */
@@ -112,6 +112,17 @@ export class SessionContext implements OutboxOwner, LinkEvents, OpenRoute {
   loop: Promise<void> | null = null;
   /** close(), once called. */
   closing: Promise<void> | null = null;
+  /** The session ended for good: the connect loop stops (see halt). */
+  stopped = false;
+  /** Why it stopped. */
+  stopReason: unknown = undefined;
+  /** Ends the connect loop's current attempt or pause early; set by the loop while one runs. */
+  interrupt: ((reason: unknown) => void) | null = null;
+  /**
+   * Made only when a wait needs an AbortSignal (the read-only probe): an AbortController with its
+   * signal and listener maps is about 500 bytes, which every idle session would carry for life.
+   */
+  private stopController: AbortController | null = null;
   /** Since when a server is sought (connect() or the lost link), ms on the session's clock. */
   seekingSince = 0;
   /** `host:port` of the last server a handshake succeeded with; null before the first. */
@@ -131,7 +142,7 @@ export class SessionContext implements OutboxOwner, LinkEvents, OpenRoute {
     this.renews = config.renew ?? false;
     this.auth = config.auth.map(({ scheme, auth }) => ({ scheme, auth, waiters: [] }));
     this.identity = new SessionIdentity(config.sessionTimeout, config.hosts.size, config.resume);
-    this.machine = new StateMachine(this.renews);
+    this.machine = new StateMachine(this.renews, this);
   }
 
   get state(): SessionState {
@@ -160,6 +171,24 @@ export class SessionContext implements OutboxOwner, LinkEvents, OpenRoute {
     return this.link?.connection === connection;
   }
 
+  /** Aborted when the session ends for good (made on first use). */
+  get stopSignal(): AbortSignal {
+    if (!this.stopController) {
+      this.stopController = new AbortController();
+      if (this.stopped) this.stopController.abort(this.stopReason);
+    }
+    return this.stopController.signal;
+  }
+
+  /** Stops the connect loop: its attempt or pause ends now, and every wait on stopSignal. */
+  halt(reason: unknown): void {
+    if (this.stopped) return;
+    this.stopped = true;
+    this.stopReason = reason;
+    this.interrupt?.(reason);
+    this.stopController?.abort(reason);
+  }
+
   /** Drops the current connection; `reason` is what the lost calls and the state report. */
   dropConnection(reason: string): void {
     const link = this.link;
@@ -182,6 +211,16 @@ export class SessionContext implements OutboxOwner, LinkEvents, OpenRoute {
   }
 
   // ---- told by the parts -------------------------------------------------------------------
+
+  /** The state machine's: every move is published (before any listener hears of it). */
+  stateChanged(state: SessionState, previous: SessionState, cause: Error | undefined): void {
+    sessionStateChanged(this.identity.id, state, previous, cause, this.lastServer);
+  }
+
+  /** The renewal log's: every renewal is published (before any listener hears of it). */
+  renewed(renewal: SessionRenewal): void {
+    sessionRenewed(renewal.previousSessionId, renewal.sessionId);
+  }
 
   /** The outbox's: `item` is being written on the current connection. */
   written(item: Outbound): void {
@@ -267,7 +306,7 @@ export class SessionContext implements OutboxOwner, LinkEvents, OpenRoute {
     const owed = takeOwed(this.pending, this.outbox, this.authInFlight);
     dropLink(this, () => {
       this.machine.transition(state, error instanceof ClientClosedError ? undefined : error);
-      this.stop.abort(error);
+      this.halt(error);
     });
     failAll(owed, error);
     for (const entry of this.auth)

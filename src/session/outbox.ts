@@ -11,6 +11,17 @@ const MAX_COALESCED_BYTES = 256 * 1024;
 /** Settled for good: each `then` on it queues one microtask (see Outbox.schedule). */
 const settled = Promise.resolve();
 
+/**
+ * The outboxes with a flush scheduled, in the order they were scheduled: each schedule queues one
+ * microtask that flushes the oldest, so the order of flushes and other microtasks is as if each
+ * outbox had its own callback, without a function per outbox for the session's life.
+ */
+const scheduled = new Deque<Outbox>();
+
+function flushOldest(): void {
+  scheduled.shift()?.flushScheduled();
+}
+
 /** Who is told of each item as it is written (the session: it then awaits the reply). */
 export interface OutboxOwner {
   /** Runs for each item as it is handed to the connection, before the write. */
@@ -70,14 +81,15 @@ export class Outbox {
     // Through a settled promise rather than queueMicrotask: the same queue and order, but Node
     // makes an AsyncResource and a bound function for every queueMicrotask call, and with many
     // sessions there is one flush per request written.
-    void settled.then(this.flushSoon);
+    scheduled.push(this);
+    void settled.then(flushOldest);
   }
 
-  /** The scheduled flush: one closure per outbox, not one per write. */
-  private readonly flushSoon = (): void => {
+  /** @internal The flush scheduled by {@link schedule}. */
+  flushScheduled(): void {
     this.flushQueued = false;
     this.flush();
-  };
+  }
 
   /** Writes until the queue is empty or the connection pushes back (then again once drained). */
   private flush(): void {
@@ -88,16 +100,15 @@ export class Outbox {
         this.flushing = true;
         // Items queued while waiting on a connection that has since broken wait for the next
         // attach(), which schedules its own flush. A drain never rejects (Connection.write).
-        void drained.then(this.resume);
+        // A closure only when the connection pushes back (rare), not one per outbox for life.
+        void drained.then(() => {
+          this.flushing = false;
+          this.flush();
+        });
         return;
       }
     }
   }
-
-  private readonly resume = (): void => {
-    this.flushing = false;
-    this.flush();
-  };
 
   /** Takes up to MAX_COALESCED_BYTES of queued frames (at least one) as one write. */
   private takeBatch(): Uint8Array {

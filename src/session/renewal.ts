@@ -16,12 +16,19 @@ export interface SessionRenewal {
   sessionId: bigint;
 }
 
+/** Told of every renewal before the listeners (the session's telemetry). */
+export interface RenewalObserver {
+  renewed(renewal: SessionRenewal): void;
+}
+
 export class RenewalLog {
   private readonly listeners = new Set<(renewal: SessionRenewal) => void>();
   /** The session that expired, while its successor is being sought. */
   private replaced: bigint | null = null;
   /** The gap the persistent watches must hear of (see WatchRegistry.resync). */
   private gap: ResyncCause | null = null;
+
+  constructor(private readonly observer: RenewalObserver | null = null) {}
 
   subscribe(listener: (renewal: SessionRenewal) => void): () => void {
     this.listeners.add(listener);
@@ -45,9 +52,12 @@ export class RenewalLog {
     if (previousSessionId === null) return;
     this.replaced = null;
     const renewal: SessionRenewal = { previousSessionId, sessionId: id };
-    for (const listener of [...this.listeners]) {
+    for (const listener of this.observer
+      ? [this.observer, ...this.listeners]
+      : [...this.listeners]) {
       try {
-        listener(renewal);
+        if (typeof listener === 'function') listener(renewal);
+        else listener.renewed(renewal);
       } catch (error) {
         // A throwing listener must not break the handshake; report it out of band.
         queueMicrotask(() => {

@@ -88,7 +88,7 @@ function seekReadWrite(ctx: SessionContext, connection: Connection, host: HostAd
     transport: ctx.transport,
     tls: ctx.tls,
     clock: ctx.clock,
-    stop: ctx.stop.signal,
+    stop: ctx.stopSignal,
     isCurrent: (c) => ctx.isCurrent(c),
     leave: (found) =>
       ctx.dropConnection(

@@ -13,7 +13,6 @@
 import type { Codec } from '../protocol/codecs.js';
 import { ClientClosedError } from '../protocol/errors.js';
 import { requestTraced, traceRequest } from '../telemetry/request.js';
-import { sessionRenewed, sessionStateChanged } from '../telemetry/session.js';
 import { closeOnServer } from './close.js';
 import { connectLoop } from './connect-loop.js';
 import { type SessionConfig, SessionContext } from './context.js';
@@ -41,12 +40,8 @@ export class Session {
   readonly ctx: SessionContext;
 
   constructor(config: SessionConfig) {
-    const ctx = new SessionContext(config);
-    this.ctx = ctx;
-    ctx.machine.subscribe((state, previous, cause) =>
-      sessionStateChanged(ctx.identity.id, state, previous, cause, ctx.lastServer),
-    );
-    ctx.renewals.subscribe((r) => sessionRenewed(r.previousSessionId, r.sessionId));
+    // The context publishes its own state moves and renewals (no listener closures per session).
+    this.ctx = new SessionContext(config);
   }
 
   get watches(): WatchRegistry {

@@ -40,13 +40,24 @@ export function isConnected(state: SessionState): boolean {
 
 export type StateListener = (state: SessionState, previous: SessionState, cause?: Error) => void;
 
+/** Told of every move before the listeners (the session's telemetry): an object, not a closure. */
+export interface StateObserver {
+  stateChanged(state: SessionState, previous: SessionState, cause: Error | undefined): void;
+}
+
 export class StateMachine {
   private current: SessionState = 'connecting';
   private readonly listeners = new Set<StateListener>();
   private readonly moves: Moves;
 
-  /** `renews`: an expired session is followed by a new one (see the table above). */
-  constructor(renews = false) {
+  /**
+   * `renews`: an expired session is followed by a new one (see the table above). `observer`
+   * hears of every move first.
+   */
+  constructor(
+    renews = false,
+    private readonly observer: StateObserver | null = null,
+  ) {
     this.moves = renews ? RENEWING_MOVES : MOVES;
   }
 
@@ -62,6 +73,15 @@ export class StateMachine {
     const previous = this.current;
     if (!this.moves[previous].includes(next)) return false;
     this.current = next;
+    if (this.observer) {
+      try {
+        this.observer.stateChanged(next, previous, cause);
+      } catch (error) {
+        queueMicrotask(() => {
+          throw error;
+        });
+      }
+    }
     for (const listener of [...this.listeners]) {
       try {
         listener(next, previous, cause);
