@@ -1,11 +1,11 @@
 // Fixtures of the interop tests: TypeScript clients on the shared server, one fresh lock path per
 // test, and a teardown that checks no lock node was left behind before it stops every peer.
 import { afterEach } from 'vitest';
-import { type Client, connect } from '../../src/index.js';
+import type { Client } from '../../src/index.js';
 import { sharedServer, uniquePath } from '../harness/index.js';
+import { newClient } from '../support/clients.js';
 import { closeAllPeers, sleep } from './peer.js';
 
-const clients: Client[] = [];
 /** Lock paths of the running test, checked for leftovers at its end. */
 const lockPaths: string[] = [];
 
@@ -22,8 +22,8 @@ afterEach(async (context) => {
     }
   } finally {
     lockPaths.length = 0;
+    // The clients close after this (test/support/clients.ts): its hook was registered first.
     await closeAllPeers();
-    await Promise.all(clients.splice(0).map((client) => client.close()));
   }
 });
 
@@ -31,16 +31,8 @@ export function connectString(): string {
   return sharedServer().connectString;
 }
 
-/** A TypeScript client on the shared server (closed after the test). */
-export async function newClient(): Promise<Client> {
-  const client = await connect(connectString(), { sessionTimeout: 10_000 });
-  clients.push(client);
-  return client;
-}
-
-export function newClients(n: number): Promise<Client[]> {
-  return Promise.all(Array.from({ length: n }, () => newClient()));
-}
+/** TypeScript clients on the shared server (closed after the test). */
+export { newClient, newClients } from '../support/clients.js';
 
 /** A fresh lock path, checked after the test for nodes left behind. */
 export function lockPath(): string {

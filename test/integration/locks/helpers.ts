@@ -1,30 +1,11 @@
 // Shared fixtures of the lock tests: clients on the shared server, one fresh root per test.
 
-import { afterEach } from 'vitest';
-import { type Client, type ConnectOptions, connect } from '../../../src/index.js';
+import type { Client } from '../../../src/index.js';
 import type { LockClient } from '../../../src/locks/index.js';
 import { fourLetterWord, sharedServer, uniquePath } from '../../harness/index.js';
 import { forwardLockClient, type LockOperations } from '../../support/forward-lock-client.js';
 
-const open: Client[] = [];
-
-afterEach(async () => {
-  await Promise.all(open.splice(0).map((client) => client.close()));
-});
-
-/** A client on the shared server (closed after the test). */
-export async function newClient(
-  options: ConnectOptions = {},
-  connectString = sharedServer().connectString,
-): Promise<Client> {
-  const client = await connect(connectString, { sessionTimeout: 10_000, ...options });
-  open.push(client);
-  return client;
-}
-
-export async function newClients(n: number, options: ConnectOptions = {}): Promise<Client[]> {
-  return Promise.all(Array.from({ length: n }, () => newClient(options)));
-}
+export { newClient, newClients } from '../../support/clients.js';
 
 /** A fresh lock path for one test. */
 export function lockPath(name = 'lock'): string {

@@ -1,21 +1,10 @@
 // inspectLock / findLocks on a semaphore whose empty `locks/` container the server has removed
 // (its reaper does so within a minute of the last waiter leaving; deleted here by hand, as the
 // reaper would): the lease holders must still be seen. Real server.
-import { afterEach, describe, expect, it } from 'vitest';
-import { type Client, connect } from '../../../src/index.js';
+import { describe, expect, it } from 'vitest';
 import { findLocks, inspectLock, Semaphore } from '../../../src/locks/index.js';
-import { sharedServer, uniquePath } from '../../harness/index.js';
-
-const clients: Client[] = [];
-afterEach(async () => {
-  await Promise.all(clients.splice(0).map((c) => c.close()));
-});
-
-async function newClient(): Promise<Client> {
-  const client = await connect(sharedServer().connectString, { sessionTimeout: 10_000 });
-  clients.push(client);
-  return client;
-}
+import { uniquePath } from '../../harness/index.js';
+import { newClient } from '../../support/clients.js';
 
 describe('a semaphore without its locks/ container (real server)', () => {
   it('inspectLock and findLocks still show its lease holders', async () => {

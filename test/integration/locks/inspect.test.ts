@@ -1,7 +1,7 @@
 // inspectLock / findLocks against the real server: our locks, a Curator process and a kazoo
 // process holding and queueing on the same paths; the view must agree with who really holds.
 import { afterEach, describe, expect, it } from 'vitest';
-import { type Client, connect } from '../../../src/index.js';
+import type { Client } from '../../../src/index.js';
 import {
   ExclusiveLock,
   findLocks,
@@ -15,18 +15,12 @@ import { sharedServer, uniquePath } from '../../harness/index.js';
 import { startCuratorPeer } from '../../interop/curator.js';
 import { startKazooPeer } from '../../interop/kazoo.js';
 import { closeAllPeers } from '../../interop/peer.js';
+import { newClient } from '../../support/clients.js';
 
-const clients: Client[] = [];
+// The clients close after this (test/support/clients.ts): its hook was registered first.
 afterEach(async () => {
   await closeAllPeers();
-  await Promise.all(clients.splice(0).map((c) => c.close()));
 });
-
-async function newClient(): Promise<Client> {
-  const client = await connect(sharedServer().connectString, { sessionTimeout: 10_000 });
-  clients.push(client);
-  return client;
-}
 
 /** A wait the test settles later; a failing test must not leave it as an unhandled rejection. */
 function pending<T>(promise: Promise<T>): Promise<T> {
