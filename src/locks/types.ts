@@ -9,7 +9,7 @@ import type { CallOptions } from '../client/types.js';
 import type { SequenceOrder } from '../coordination/order.js';
 
 /**
- * @internal The members of a {@link RecipeClient} the lock engine's own helpers call; the
+ * The members of a {@link RecipeClient} the lock engine's own helpers call; the
  * recipes' constructors take a whole RecipeClient.
  */
 export type LockClient = Pick<
