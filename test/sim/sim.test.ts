@@ -161,7 +161,7 @@ describe('deterministic simulation', () => {
     const args = ['--from', '1', '--count', '20', '--duration', '15000', '--workload', 'counters'];
     const summary = sim(args);
     expect(explain(summary)).toBe('');
-    expect(summary.totals.countChecks).toBeGreaterThan(30);
+    expect(summary.totals.countChecks).toBeGreaterThan(20);
     expect(summary.totals.countReplaced).toBeGreaterThan(50);
     expect(summary.totals.registered).toBeGreaterThan(30);
     expect(summary.totals.renewals).toBeGreaterThan(0);
@@ -169,6 +169,10 @@ describe('deterministic simulation', () => {
     // guaranteed delete tried again after its node went, with another session's node there.
     expect(summary.totals['worlds.countReadExpired']).toBeGreaterThan(5);
     expect(summary.totals['worlds.regReplacedWhileDeleting']).toBeGreaterThan(0);
+    // Untried schedules of the issue: an expiry during a multi, a second expiry right after a
+    // renewal granted the new session.
+    expect(summary.totals['worlds.multiExpired']).toBeGreaterThan(0);
+    expect(summary.totals['worlds.holeAtRenewal']).toBeGreaterThan(0);
   }, 120_000);
 
   it('the election (LeaderLatch workload) keeps one leader, also with the counters at their limit', () => {

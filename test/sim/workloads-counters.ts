@@ -52,13 +52,14 @@ interface Registration {
  * others may register before its delete is tried again on the new session. Each at most
  * `AIMS_PER_WORLD` times a world, each counted under `fault.<kind>`.
  */
-const AIMS_PER_WORLD = 2;
+const AIMS_PER_WORLD = 2; // three for the guaranteed delete's, the rarest window
 
 function aimedClient(client: Client, world: World, process: string): Client {
   const aim = new Rng(Math.imul(world.seed, 0x2c1b3c6d) ^ process.charCodeAt(1));
-  const used = { countHoleAtEvent: 0, regHoleAtDelete: 0 };
+  const used = { countHoleAtEvent: 0, regHoleAtDelete: 0, multiHole: 0, holeAtRenewal: 0 };
   const cutOff = (kind: keyof typeof used, chance: number) => {
-    if (used[kind] >= AIMS_PER_WORLD || !aim.chance(chance) || !world.net) return;
+    const most = kind === 'regHoleAtDelete' ? AIMS_PER_WORLD + 1 : AIMS_PER_WORLD;
+    if (used[kind] >= most || !aim.chance(chance) || !world.net) return;
     if (world.sched.now > world.closedAt) return;
     used[kind]++;
     const d = Math.round(world.sessionTimeout * (1.3 + 0.7 * aim.next()));
@@ -67,8 +68,28 @@ function aimedClient(client: Client, world: World, process: string): Client {
     world.log(`fault black-hole ${process}<->* for ${d} ms (${kind})`);
     world.net.blackHole(process, '*', world.sched.now + d);
   };
+  // A second expiry while renewing: cut off again the moment a new session is granted.
+  client.on('renewed', () => {
+    if (client.closing) return;
+    const before = used.holeAtRenewal;
+    cutOff('holeAtRenewal', 0.15);
+    if (used.holeAtRenewal > before) world.stats['worlds.holeAtRenewal'] = 1;
+  });
   return new Proxy(client, {
     get(target, prop) {
+      if (prop === 'multi') {
+        // An expiry during a multi: the replace is cut off as it is sent.
+        return (...args: Parameters<Client['multi']>) => {
+          cutOff('multiHole', 0.08);
+          const running = target.multi(...args);
+          running.catch((error: unknown) => {
+            if ((error as { code?: string }).code === 'SESSIONEXPIRED') {
+              world.stats['worlds.multiExpired'] = 1;
+            }
+          });
+          return running;
+        };
+      }
       if (prop === 'getData') {
         return (path: string, options: Parameters<Client['getData']>[1] = {}) => {
           const watch = options.watch;
@@ -91,7 +112,7 @@ function aimedClient(client: Client, world: World, process: string): Client {
       }
       if (prop === 'delete') {
         return (path: string, version?: number, options?: Parameters<Client['delete']>[2]) => {
-          if (path === REG) cutOff('regHoleAtDelete', 0.4);
+          if (path === REG) cutOff('regHoleAtDelete', 0.6);
           return target.delete(path, version, options);
         };
       }
@@ -268,7 +289,7 @@ export const countersWorkload: Workload = {
             }
             judged = false;
             const roll = rng.next();
-            if (roll < 0.5) await world.track(`${name} count change`, changeCount(client, shared));
+            if (roll < 0.5) await world.track(`${name} count change`, changeCount(aimed, shared));
             else if (roll < 0.8) await world.track(`${name} increment`, increment(counter));
             else await world.track(`${name} register`, register(client, deleting, name));
             await sleep(rng.int(5, 150));
