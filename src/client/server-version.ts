@@ -2,7 +2,7 @@
 // prints it in answer to the `srvr` four-letter word (on by default in every 3.5+ whitelist) and
 // to `envi` (its `zookeeper.version=` line), each asked on a fresh connection to the same server,
 // over the client's own transport and TLS settings, as kazoo's `server_version()` asks `envi`.
-import { makeError } from '../protocol/errors.js';
+import { makeError, TimeoutError } from '../protocol/errors.js';
 import { formatHost, type HostAddress } from '../session/hosts.js';
 import type { Transport } from '../session/transport.js';
 import type { TlsOptions } from '../session/types.js';
@@ -88,10 +88,12 @@ async function ask(
   const failure = () =>
     signal?.aborted
       ? signal.reason
-      : makeError(
-          'OPERATIONTIMEOUT',
+      : new TimeoutError(
+          timeout,
           `${formatHost(host)} did not answer ${word} within ${timeout} ms`,
-          { op: 'serverVersion' },
+          {
+            op: 'serverVersion',
+          },
         );
   let connection: Awaited<ReturnType<Transport['connect']>>;
   try {

@@ -261,7 +261,7 @@ export interface ServerVersion {
 
 /** Options of `client.serverVersion()`. */
 export interface ServerVersionOptions {
-  /** Give up after this many ms (default 10,000): the call rejects with code OPERATIONTIMEOUT. */
+  /** Give up after this many ms (default 10,000): the call rejects with a `TimeoutError`. */
   timeout?: number;
   /** Stop waiting: the call rejects with the signal's reason. */
   signal?: AbortSignal;

@@ -28,6 +28,13 @@ export type {
   Participant,
 } from './leader-latch.js';
 export { LATCH_NAME, LeaderLatch } from './leader-latch.js';
+export type {
+  LeaderObserverEvents,
+  LeaderObserverOptions,
+  ObservedElection,
+  ObservedLeader,
+} from './leader-observer.js';
+export { LeaderObserver } from './leader-observer.js';
 export type { LeaderSelectorOptions, LeaderTask } from './leader-selector.js';
 export { LeaderSelector } from './leader-selector.js';
 export type { MultiLease } from './multilock.js';

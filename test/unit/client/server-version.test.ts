@@ -136,7 +136,8 @@ describe('client.serverVersion()', () => {
   it('gives up on a silent server after its timeout and closes the side connection', async () => {
     const { transport, open } = scripted({ srvr: 'silent' });
     await expect(serverVersion(coreWith(transport), { timeout: 50 })).rejects.toMatchObject({
-      code: 'OPERATIONTIMEOUT',
+      code: 'TIMEOUT',
+      name: 'TimeoutError',
       message: expect.stringContaining('did not answer srvr within 50 ms'),
     });
     expect(open()).toBe(0);
