@@ -35,7 +35,10 @@ export { createWithParents, deleteRecursive, ensurePath } from './paths.js';
 export type { RetryInfo, RetryPolicy } from './retry.js';
 export { backoffDelay, isRetriedBy, pause, RETRIED_BY_DEFAULT, retry } from './retry.js';
 export type { SharedCountClient, VersionedCount } from './shared-count.js';
+
 export { decodeCount, encodeCount, SharedCount } from './shared-count.js';
+export type { TimeLeaseGrant, TimeLeaseOptions } from './time-lease.js';
+export { LEASE_HOLDER_NODE, TimeLease } from './time-lease.js';
 export type {
   CachedNode,
   TreeCacheClient,

@@ -8,12 +8,15 @@ import {
   DistributedDoubleBarrier,
   READY_NODE,
   SharedCount,
+  TimeLease,
 } from '../../src/recipes/index.js';
 import { sharedServer, uniquePath } from '../harness/index.js';
 import { killRecipePeers } from './curator-recipes.js';
 import { startKazooRecipe } from './kazoo-recipes.js';
 
 afterEach(() => killRecipePeers());
+
+const HOUR_MS = 3_600_000;
 
 function ourClient() {
   return connect(sharedServer().connectString, { sessionTimeout: 10_000 });
@@ -83,4 +86,60 @@ describe('barriers with kazoo', () => {
     expect(await remover.line('removed')).toBe('removed True');
     expect(await waiting).toBe(true);
   }, 60_000);
+});
+
+describe("TimeLease with kazoo's NonBlockingLease", () => {
+  it('kazoo holds: we are refused; we hold: kazoo is refused; the same identity renews across both', async () => {
+    const path = `${uniquePath('interop')}/kazoo-lease`;
+    await using zk = await ourClient();
+    const kazooObtains = async (command: 'lease' | 'multi-lease', arg: string, at = path) => {
+      const kazoo = await startKazooRecipe(sharedServer().connectString, command, at, arg);
+      kazoo.go();
+      return (await kazoo.line('obtained')) === 'obtained True';
+    };
+    expect(await kazooObtains('lease', '3600:kazoo-host')).toBe(true);
+    const ours = new TimeLease(zk, path, { duration: 3_600_000, id: 'ts-host' });
+    expect(await ours.obtain({ timeout: 10_000 })).toBeNull();
+    expect((await ours.holders())[0]?.holder).toBe('kazoo-host');
+    // The same identity renews kazoo's lease from our side, and kazoo renews ours.
+    const same = new TimeLease(zk, path, { duration: 7_200_000, id: 'kazoo-host' });
+    expect((await same.obtain({ timeout: 10_000 }))?.holder).toBe('kazoo-host');
+    expect(await kazooObtains('lease', '3600:kazoo-host')).toBe(true);
+    expect(await kazooObtains('lease', '3600:another')).toBe(false);
+
+    // An ended lease (its end is already past) is taken over by either side.
+    const other = `${uniquePath('interop')}/kazoo-lease-2`;
+    const past = new TimeLease(zk, other, {
+      duration: 1_000,
+      id: 'ts',
+      now: () => Date.now() - HOUR_MS,
+    });
+    expect(await past.obtain()).not.toBeNull();
+    expect(await kazooObtains('lease', '3600:kazoo-host', other)).toBe(true);
+    const refused = new TimeLease(zk, other, { duration: 3_600_000, id: 'ts' });
+    expect(await refused.obtain({ timeout: 10_000 })).toBeNull();
+    expect((await refused.holders())[0]?.holder).toBe('kazoo-host');
+
+    // Ours first, running: kazoo is refused.
+    const third = `${uniquePath('interop')}/kazoo-lease-3`;
+    expect(await new TimeLease(zk, third, { duration: HOUR_MS, id: 'ts' }).obtain()).not.toBeNull();
+    expect(await kazooObtains('lease', '3600:kazoo-host', third)).toBe(false);
+  });
+
+  it('slots: kazoo MultiNonBlockingLease and ours fill the same <path>/<n> slots', async () => {
+    const path = `${uniquePath('interop')}/kazoo-multi`;
+    await using zk = await ourClient();
+    const ours = (id: string) => new TimeLease(zk, path, { duration: 3_600_000, id, slots: 2 });
+    expect((await ours('ts').obtain({ timeout: 10_000 }))?.path).toBe(`${path}/0/lease_holder`);
+    const kazoo = await startKazooRecipe(
+      sharedServer().connectString,
+      'multi-lease',
+      path,
+      '2:3600:kazoo',
+    );
+    kazoo.go();
+    expect(await kazoo.line('obtained')).toBe('obtained True');
+    expect((await ours('ts').holders()).map((h) => h?.holder)).toEqual(['ts', 'kazoo']);
+    expect(await ours('third').obtain({ timeout: 10_000 })).toBeNull();
+  });
 });

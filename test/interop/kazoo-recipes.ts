@@ -12,7 +12,9 @@ export type KazooRecipeCommand =
   | 'count-get'
   | 'double-barrier'
   | 'barrier-wait'
-  | 'barrier-remove';
+  | 'barrier-remove'
+  | 'lease'
+  | 'multi-lease';
 
 /** Starts `recipe_peer.py <connect> <command> <path> [arg]` and waits for it to connect. */
 export function startKazooRecipe(

@@ -9,8 +9,11 @@ the command runs when `go` arrives on stdin; any failure prints `error <message>
   double-barrier <n>   DoubleBarrier(path, n): enter, then leave          -> entered True, left True
   barrier-wait         Barrier(path).wait()                               -> released True
   barrier-remove       Barrier(path).remove()                             -> removed True
+  lease <s>:<id>       NonBlockingLease(path, s seconds, identifier=id)   -> obtained <bool>
+  multi-lease <n>:<s>:<id>  MultiNonBlockingLease(n, path, s seconds, id) -> obtained <bool>
 """
 
+import datetime
 import sys
 
 from kazoo.client import KazooClient
@@ -39,6 +42,15 @@ def run(client, command, path, arg):
         say("released %s" % client.Barrier(path).wait(timeout=60))
     elif command == "barrier-remove":
         say("removed %s" % client.Barrier(path).remove())
+    elif command == "lease":
+        seconds, ident = arg.split(":", 1)
+        duration = datetime.timedelta(seconds=int(seconds))
+        say("obtained %s" % bool(client.NonBlockingLease(path, duration, identifier=ident)))
+    elif command == "multi-lease":
+        count, seconds, ident = arg.split(":", 2)
+        duration = datetime.timedelta(seconds=int(seconds))
+        lease = client.MultiNonBlockingLease(int(count), path, duration, identifier=ident)
+        say("obtained %s" % bool(lease))
     else:
         raise ValueError("unknown command " + command)
 
