@@ -63,7 +63,6 @@ const STILL_WITHOUT_EXAMPLE = [
   'DistributedAtomicLong',
   'DistributedBarrier',
   'DistributedDoubleBarrier',
-  'LeaderLatch',
   'LeaderSelector',
   'PersistentNode',
   'Semaphore',
