@@ -243,10 +243,14 @@ export class LeaderObserver implements AsyncDisposable {
     const changes = this.listeners.stream('change');
     let last: ObservedLeader | null | undefined;
     try {
-      if (this.known !== undefined) yield (last = this.known);
+      if (this.known !== undefined) {
+        last = this.known;
+        yield last;
+      }
       for await (const leader of changes) {
         if (last !== undefined && sameLeader(last, leader)) continue;
-        yield (last = leader);
+        last = leader;
+        yield leader;
       }
     } finally {
       await changes.return?.();

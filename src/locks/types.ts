@@ -2,7 +2,6 @@
 /// <reference path="../disposable.ts" preserve="true" />
 /// <reference path="../web-globals.ts" preserve="true" />
 
-import type { Client } from '../client/client.js';
 import type { Op, OpResult } from '../client/multi.js';
 import type { RecipeClient } from '../client/recipe-client.js';
 import type { CallOptions } from '../client/types.js';
