@@ -10,6 +10,9 @@
  *   npx tsx bench/lock-cost.ts --subscribe            # with no-op telemetry subscribers attached
  *   npx tsx bench/lock-cost.ts --pipelined 256        # also pipelined getData, 256 in flight
  *   npx tsx bench/lock-cost.ts --sessions 256 --per-path 4   # 64 paths, 4 sessions on each
+ *   npx tsx bench/lock-cost.ts --timeout              # acquire({ timeout: 30_000 }), as users call it
+ *   npx tsx bench/lock-cost.ts --signal               # acquire({ signal }), one long-lived signal
+ *   npx tsx bench/lock-cost.ts --lateness             # how late timeouts reject, 16 contenders
  *
  * Under tsx every closure pays esbuild's keepNames helper; for the figures users would see, run
  * an esbuild bundle of this file with plain node (bench/README.md).
@@ -32,8 +35,22 @@ const { values } = parseArgs({
     subscribe: { type: 'boolean', default: false },
     pipelined: { type: 'string', default: '0' },
     'per-path': { type: 'string', default: '0' },
+    timeout: { type: 'boolean', default: false },
+    signal: { type: 'boolean', default: false },
+    lateness: { type: 'boolean', default: false },
   },
 });
+
+/** How each acquisition is called: bare, with the Quick start's timeout, or with a signal. */
+const stop = new AbortController();
+const acquireOptions = values.timeout
+  ? values.signal
+    ? { timeout: 30_000, signal: stop.signal }
+    : { timeout: 30_000 }
+  : values.signal
+    ? { signal: stop.signal }
+    : undefined;
+const mode = `${values.timeout ? ' timeout 30s' : ''}${values.signal ? ' signal' : ''}`;
 
 if (values.subscribe) {
   // What an APM agent costs at the least: every channel listened to, nothing done with it.
@@ -54,7 +71,7 @@ async function measure(locks: readonly Mutex[], count: number): Promise<number> 
     locks.map(async (lock) => {
       while (left > 0) {
         left--;
-        const lease = await lock.acquire();
+        const lease = await lock.acquire(acquireOptions);
         await lease.release();
       }
     }),
@@ -89,7 +106,7 @@ async function run(
     figures.sort((a, b) => a - b);
     const median = figures[Math.floor(figures.length / 2)]!;
     console.log(
-      `mutex ${shape}: ${median.toFixed(1)} µs CPU per acquisition (median of ${runs}; lowest ${figures[0]!.toFixed(1)})`,
+      `mutex ${shape}${mode}: ${median.toFixed(1)} µs CPU per acquisition (median of ${runs}; lowest ${figures[0]!.toFixed(1)})`,
     );
   } finally {
     await Promise.all(clients.map((client) => client.close()));
@@ -124,6 +141,46 @@ async function runPipelined(inFlight: number, runs: number, requests: number): P
   }
 }
 
+/**
+ * How late a timeout rejects: one session holds the lock while 16 others wait with timeouts of
+ * 20-200 ms; each rejection's lateness is the time from its deadline to the moment the caller
+ * hears of it. Prints the median, p99 and the worst, over `rounds` rounds.
+ */
+async function runLateness(rounds: number): Promise<void> {
+  const server = new InMemoryZooKeeper();
+  const clients: Client[] = await Promise.all(
+    Array.from({ length: 17 }, () =>
+      connect('memory:1', { transport: server.transport, sessionTimeout: 30_000 }),
+    ),
+  );
+  try {
+    const late: number[] = [];
+    const held = await new Mutex(clients[0]!, '/lock-cost/late').acquire();
+    for (let round = 0; round < rounds; round++) {
+      await Promise.all(
+        clients.slice(1).map(async (client, i) => {
+          const timeout = 20 + ((round * 17 + i * 11) % 181);
+          const started = performance.now();
+          try {
+            (await new Mutex(client, '/lock-cost/late').acquire({ timeout })).release();
+          } catch {
+            late.push(performance.now() - started - timeout);
+          }
+        }),
+      );
+    }
+    await held.release();
+    late.sort((a, b) => a - b);
+    const at = (q: number) => late[Math.min(late.length - 1, Math.floor(q * late.length))]!;
+    console.log(
+      `timeout lateness x16: median ${at(0.5).toFixed(2)} ms, p99 ${at(0.99).toFixed(2)} ms, worst ${late.at(-1)!.toFixed(2)} ms (${late.length} timeouts)`,
+    );
+  } finally {
+    await Promise.all(clients.map((client) => client.close()));
+  }
+}
+
+if (values.lateness) await runLateness(Math.max(10, Number(values.runs) * 6));
 for (const sessions of values.sessions.split(',').map(Number)) {
   await run(sessions, Number(values['per-path']), Number(values.runs), Number(values.acquisitions));
 }

@@ -7,6 +7,7 @@
 
 import type { WatchedEvent } from '../client/types.js';
 import { type Children, namesOf, placeAmong } from '../coordination/children.js';
+import type { Bound, BoundWaiter } from '../coordination/deadline.js';
 import type { OwnNode } from '../coordination/naming.js';
 import { baseName, childPath, newOwnerPrefix } from '../coordination/naming.js';
 import { ensurePath } from '../coordination/paths.js';
@@ -59,7 +60,7 @@ const KIND_MASK = (1 << KIND_BITS) - 1;
  * taken; it rejects with the signal's reason on abort (after cleaning up: its node deleted while
  * the client stays connected) or with the error that ended it.
  */
-export class Acquisition implements CallSink {
+export class Acquisition implements CallSink, BoundWaiter {
   readonly promise: Promise<Lease | null>;
   private resolve!: (lease: Lease | null) => void;
   private reject!: (error: unknown) => void;
@@ -83,14 +84,14 @@ export class Acquisition implements CallSink {
   // Stryker disable next-line BooleanLiteral: watch() sets it before anything reads it
   private woken = false;
   private wake: ((event: WatchedEvent) => void) | undefined;
-  private onAbort: (() => void) | undefined;
   private czxids: Map<string, bigint> | undefined;
   /** A rare step runs through the general helpers (see {@link slow}). */
   private slowRunning = false;
 
   constructor(
     private readonly host: AcquisitionHost,
-    private readonly signal: AbortSignal | undefined,
+    /** The caller's signal and deadline; its AbortSignal is read only by the rare steps. */
+    private readonly bound: Bound | undefined,
     private readonly wait: boolean,
     private readonly probe: AcquireProbe | undefined,
   ) {
@@ -98,23 +99,25 @@ export class Acquisition implements CallSink {
       this.resolve = resolve;
       this.reject = reject;
     });
-    if (signal?.aborted) {
+    if (bound?.ended) {
       // Stryker disable next-line BooleanLiteral: nothing runs after an abort before the start (no listener, no request)
       this.over = true;
-      this.reject(signal.reason);
+      this.reject(bound.reason);
       return;
     }
-    if (signal) {
-      // Ends the attempt at once: its cleanup finds a create still in flight by its prefix (the
-      // server answers a session in order). Not while a rare step runs through the general
-      // helpers: they see the signal themselves, and the machine ends when they come back.
-      this.onAbort = () => {
-        if (!this.slowRunning) this.fail(signal.reason);
-      };
-      // Stryker disable next-line ObjectLiteral,BooleanLiteral: a signal aborts once, and end() removes the listener
-      signal.addEventListener('abort', this.onAbort, { once: true });
-    }
+    bound?.listen(this);
     this.enqueue();
+  }
+
+  /**
+   * The caller's signal aborted or the deadline passed: the attempt ends at once (its requests
+   * carry no signal; their late replies are ignored), and its cleanup finds a create still in
+   * flight by its prefix (the server answers a session in order). Not while a rare step runs
+   * through the general helpers: they see the bound's signal themselves, and the machine ends
+   * when they come back.
+   */
+  boundEnded(reason: unknown): void {
+    if (!this.slowRunning) this.fail(reason);
   }
 
   /** Creates our node and lists the children in one write (see QueueLock). */
@@ -126,14 +129,14 @@ export class Acquisition implements CallSink {
     this.early = undefined;
     const round = this.nextRound();
     const nodePath = childPath(recipe.path, prefix + recipe.lockName);
-    seam.createSequential(nodePath, data, this.signal, this, round | Step.create);
-    seam.getChildren(recipe.path, this.signal, this, round | Step.earlyList);
+    seam.createSequential(nodePath, data, undefined, this, round | Step.create);
+    seam.getChildren(recipe.path, undefined, this, round | Step.earlyList);
   }
 
   private list(): void {
     this.host.seam.getChildren(
       this.host.recipe.path,
-      this.signal,
+      undefined,
       this,
       this.nextRound() | Step.list,
     );
@@ -195,13 +198,13 @@ export class Acquisition implements CallSink {
     if (error) {
       // No lock directory, so no node of ours in it (its session expired and the server swept
       // the empty container, or someone removed it): queue again, as for a deleted node.
-      if (hasCode(error, 'NONODE') && !this.signal?.aborted) {
+      if (hasCode(error, 'NONODE') && !this.bound?.ended) {
         this.placed(undefined);
         return;
       }
-      if (!isRetriable(error) || this.signal?.aborted) throw error;
+      if (!isRetriable(error) || this.bound?.ended) throw error;
       const round = this.nextRound(); // nothing in flight belongs to this machine meanwhile
-      pauseBeforeRetry(error, this.signal).then(() => {
+      pauseBeforeRetry(error, this.bound?.signal).then(() => {
         if (!this.over && this.round === round >>> KIND_BITS) this.list();
       });
       return;
@@ -219,7 +222,7 @@ export class Acquisition implements CallSink {
     if (place === PAST_LIMIT) {
       this.czxids ??= new Map();
       const names = namesOf(children);
-      const placing = this.host.placeByCreation(names, node, this.czxids, this.signal);
+      const placing = this.host.placeByCreation(names, node, this.czxids, this.bound?.signal);
       this.slow(placing, (placed) => this.placed(placed));
       return;
     }
@@ -264,7 +267,7 @@ export class Acquisition implements CallSink {
     this.watchSet = false;
     this.woken = false;
     const step = this.nextRound() | Step.watch;
-    this.host.seam.watchData(path, membership.watcher, this.signal, this, step);
+    this.host.seam.watchData(path, membership.watcher, undefined, this, step);
   }
 
   private armedWatch(step: number): void {
@@ -310,7 +313,7 @@ export class Acquisition implements CallSink {
       (value) => {
         this.slowRunning = false;
         if (this.over || this.round !== round >>> KIND_BITS) return;
-        if (this.signal?.aborted) return this.fail(this.signal.reason);
+        if (this.bound?.ended) return this.fail(this.bound.reason);
         try {
           next(value);
         } catch (error) {
@@ -327,7 +330,7 @@ export class Acquisition implements CallSink {
   /** A create failed: its parents are missing, or its outcome is unknown (find it by prefix). */
   private async recoverCreate(error: Error, prefix: string): Promise<string[]> {
     const { recipe } = this.host;
-    const signal = this.signal;
+    const signal = this.bound?.signal;
     if (signal?.aborted) throw error;
     const spec: ProtectedCreate = {
       client: recipe.client,
@@ -356,7 +359,7 @@ export class Acquisition implements CallSink {
   private end(): void {
     this.over = true;
     this.leaveWatch();
-    if (this.onAbort) this.signal!.removeEventListener('abort', this.onAbort);
+    this.bound?.unlisten(this);
   }
 
   /**
@@ -368,14 +371,13 @@ export class Acquisition implements CallSink {
     if (this.over) return;
     this.end();
     const { client, path } = this.host.recipe;
-    const signal = this.signal;
+    const bound = this.bound;
     settleWhileConnected(client, cleanupAttempt(client, path, this.attempt)).then(() => {
-      if (signal?.aborted) return this.reject(signal.reason);
+      if (bound?.ended) return this.reject(bound.reason);
       if (!renewedAfter(client, error)) return this.reject(error);
       this.over = false;
       this.czxids = undefined;
-      // Stryker disable next-line ObjectLiteral,BooleanLiteral: a signal aborts once, and end() removes the listener
-      if (this.onAbort) signal!.addEventListener('abort', this.onAbort, { once: true });
+      bound?.listen(this);
       this.enqueue();
     });
   }

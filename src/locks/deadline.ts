@@ -1,4 +1,6 @@
-// One signal for "stop waiting": the caller's signal, or the timeout, whichever comes first.
+// The deadline of an acquire: the caller's signal or the timeout, whichever comes first, as a
+// Bound on the shared timer of the lock's client (src/coordination/deadline.ts).
+import { type Bound, checkTimeout, deadlinesOf, startBound } from '../coordination/deadline.js';
 import { badArguments, LockTimeoutError } from './errors.js';
 import type { AcquireOptions } from './types.js';
 
@@ -12,7 +14,10 @@ function wordsOf(awaited: AwaitedWords | undefined): string | undefined {
   return typeof awaited === 'function' ? awaited() : awaited;
 }
 
+/** The bound of one acquire: its signal made only when read (see {@link Bound}). */
 export interface Deadline {
+  /** Ends with the caller's signal or the timeout; undefined when neither was given. */
+  readonly bound: Bound | undefined;
   /** Aborted with the caller's reason or a LockTimeoutError; undefined when neither was given. */
   readonly signal: AbortSignal | undefined;
   /**
@@ -20,76 +25,109 @@ export interface Deadline {
    * LockTimeoutError otherwise; the round trips to find out are not cut short.
    */
   readonly noWait: boolean;
-  /** Stops the timer and forgets the caller's signal. */
+  /** Leaves the shared timer and the caller's signal. */
   dispose(): void;
 }
 
+class AcquireDeadline implements Deadline {
+  constructor(
+    readonly bound: Bound | undefined,
+    readonly noWait: boolean,
+  ) {}
+
+  get signal(): AbortSignal | undefined {
+    return this.bound?.signal;
+  }
+
+  dispose(): void {
+    this.bound?.end();
+  }
+}
+
+/** The waits of no one client in particular (a MultiLock's, say) share this timer. */
+const shared = {};
+
 /**
- * Starts the clock of one acquire. Throws BADARGUMENTS for a timeout that is not a number of ms.
- * `awaited` names what is waited for in the timeout's message (see {@link LockTimeoutError}).
+ * Starts the clock of one acquire on the shared timer of `owner` (the lock's client). Throws
+ * BADARGUMENTS for a timeout that is not a number of ms. `awaited` names what is waited for in
+ * the timeout's message (see {@link LockTimeoutError}).
  */
 export function startDeadline(
   options: AcquireOptions | undefined,
   path: string,
   awaited?: AwaitedWords,
+  owner: object = shared,
 ): Deadline {
   const timeout = options?.timeout;
   const outer = options?.signal;
-  if (
-    timeout !== undefined &&
-    !(typeof timeout === 'number' && timeout >= 0 && Number.isFinite(timeout))
-  ) {
-    throw badArguments(`timeout must be a non-negative number of ms, got ${String(timeout)}`, path);
-  }
+  checkTimeout(timeout, (message) => badArguments(message, path));
   if (outer !== undefined && !(outer instanceof AbortSignal)) {
     throw badArguments('signal must be an AbortSignal', path);
   }
-  if (timeout === undefined || timeout === 0) {
-    return { signal: outer, noWait: timeout === 0, dispose() {} };
+  const noWait = timeout === 0;
+  if (outer === undefined && (timeout === undefined || noWait)) {
+    return new AcquireDeadline(undefined, noWait);
   }
-  const controller = new AbortController();
-  // Stryker disable next-line OptionalChaining: only the listener on `outer` and the `outer?.aborted` branch call this, so outer is set
-  const onAbort = () => controller.abort(outer?.reason);
-  const timer = setTimeout(
-    () => controller.abort(new LockTimeoutError(path, timeout, wordsOf(awaited))),
+  const bound = startBound(
+    deadlinesOf(owner),
     timeout,
+    outer,
+    () => new LockTimeoutError(path, timeout!, wordsOf(awaited)),
   );
-  if (outer?.aborted) onAbort();
-  else {
-    // Stryker disable next-line ObjectLiteral,BooleanLiteral: an abort event fires at most once; `once` only frees the listener sooner
-    outer?.addEventListener('abort', onAbort, { once: true });
-  }
-  return {
-    signal: controller.signal,
-    noWait: false,
-    dispose() {
-      clearTimeout(timer);
-      // Stryker disable next-line StringLiteral: after dispose the acquire is over; the signal aborting later reaches only waits already ended
-      outer?.removeEventListener('abort', onAbort);
-    },
-  };
+  return new AcquireDeadline(bound, noWait);
 }
 
 /**
  * Runs one acquire under its deadline: `contend` gets the deadline (and must not wait when
  * `noWait`); a `timeout: 0` attempt that finds the lock taken rejects with a LockTimeoutError.
- * The caller hears of a timeout or abort at once (see {@link onTime}), whatever `contend` is still
- * waiting for.
+ * The caller hears of a timeout or abort at once, whatever `contend` is still waiting for: the
+ * attempt carries on in the background, sees its bound ended and cleans up after itself, and a
+ * lease it still wins is released at once. A timeout is a promise to the caller, kept even when
+ * the attempt is stuck behind a link that silently drops everything.
  */
-export async function acquireWithin<T extends Releasable>(
+export function acquireWithin<T extends Releasable>(
   options: AcquireOptions | undefined,
   path: string,
   contend: (deadline: Deadline) => Promise<T | null>,
   awaited?: AwaitedWords,
+  owner?: object,
 ): Promise<T> {
-  const deadline = startDeadline(options, path, awaited);
+  let deadline: Deadline;
+  let attempt: Promise<T | null>;
   try {
-    const lease = await onTime(contend(deadline), deadline.signal);
-    if (lease === null) throw new LockTimeoutError(path, 0, wordsOf(awaited));
-    return lease;
-  } finally {
-    deadline.dispose();
+    deadline = startDeadline(options, path, awaited, owner);
+    attempt = contend(deadline);
+  } catch (error) {
+    return Promise.reject(error);
   }
+  const bound = deadline.bound;
+  if (bound === undefined) {
+    return attempt.then((lease) => {
+      if (lease === null) throw new LockTimeoutError(path, 0, wordsOf(awaited));
+      return lease;
+    });
+  }
+  return new Promise<T>((resolve, reject) => {
+    bound.listen({ boundEnded: reject });
+    attempt.then(
+      (lease) => {
+        if (bound.ended) {
+          // Won too late: the caller has heard of the timeout or abort already.
+          lease?.release().catch(() => {
+            // Best effort: the node goes with the session at the latest.
+          });
+          return;
+        }
+        bound.end();
+        if (lease === null) reject(new LockTimeoutError(path, 0, wordsOf(awaited)));
+        else resolve(lease);
+      },
+      (error: unknown) => {
+        bound.end();
+        reject(error);
+      },
+    );
+  });
 }
 
 /** What an acquire hands out: something to give back if it arrives too late. */
@@ -98,42 +136,24 @@ export interface Releasable {
 }
 
 /**
- * `attempt`, or the signal's reason as soon as the signal aborts: a timeout is a promise to the
- * caller, kept even when the attempt is stuck behind a link that silently drops everything (the
- * client notices only after two thirds of the session timeout). The attempt carries on in the
- * background: it sees the aborted signal and cleans up after itself (its retries are bounded by
- * the session), and a lease it still wins is released at once.
+ * `attempt`, or the bound's reason as soon as it ends (see {@link acquireWithin}): the attempt
+ * carries on in the background, and a lease it still wins is released at once.
  */
 export function onTime<T extends Releasable | null>(
   attempt: Promise<T>,
-  signal: AbortSignal | undefined,
+  bound: Bound | undefined,
 ): Promise<T> {
-  if (!signal) return attempt;
+  if (!bound) return attempt;
   return new Promise<T>((resolve, reject) => {
-    let late = false;
-    const onAbort = () => {
-      late = true;
-      reject(signal.reason);
-    };
-    if (signal.aborted) onAbort();
-    else {
-      // Stryker disable next-line ObjectLiteral,BooleanLiteral: an abort event fires at most once; `once` only frees the listener sooner
-      signal.addEventListener('abort', onAbort, { once: true });
-    }
+    bound.listen({ boundEnded: reject });
     attempt.then(
       (lease) => {
-        // Stryker disable next-line StringLiteral: once settled, a later abort only rejects a settled promise (no effect) and sets `late`, read no more
-        signal.removeEventListener('abort', onAbort);
-        if (!late) return resolve(lease);
+        if (!bound.ended) return resolve(lease);
         lease?.release().catch(() => {
           // Best effort: the node goes with the session at the latest.
         });
       },
-      (error: unknown) => {
-        // Stryker disable next-line StringLiteral: once settled, a later abort only rejects a settled promise (no effect) and sets `late`, read no more
-        signal.removeEventListener('abort', onAbort);
-        reject(error);
-      },
+      (error: unknown) => reject(error),
     );
   });
 }

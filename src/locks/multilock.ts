@@ -67,7 +67,7 @@ export class MultiLock implements Lock {
     const deadline = startDeadline(options, this.path);
     try {
       // On time whatever the attempt is stuck on (see onTime); it cleans up in the background.
-      return await onTime(this.acquireAll(deadline.signal, deadline.noWait), deadline.signal);
+      return await onTime(this.acquireAll(deadline.signal, deadline.noWait), deadline.bound);
     } finally {
       deadline.dispose();
     }

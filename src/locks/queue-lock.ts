@@ -5,6 +5,7 @@
 import { toBytes } from '../client/bytes.js';
 import type { Data } from '../client/types.js';
 import { queueOrder } from '../coordination/creation-order.js';
+import { Bound } from '../coordination/deadline.js';
 import type { NamingStyle, OwnNode } from '../coordination/naming.js';
 import type { SequenceOrder } from '../coordination/order.js';
 import { type Place, placeInOrder, type QueueRule } from '../coordination/place.js';
@@ -125,8 +126,9 @@ export class QueueLock implements Lock {
       const acquiring = acquireWithin(
         options,
         this.recipe.path,
-        (d) => this.contendAcrossRenewals(d.signal, !d.noWait, probe),
+        (d) => this.contendAcrossRenewals(d.bound, !d.noWait, probe),
         this.awaited,
+        this.recipe.client,
       );
       return acquireSettles(probe, acquiring, options?.signal);
     } catch (error) {
@@ -140,7 +142,11 @@ export class QueueLock implements Lock {
    * recipes whose own close() promises that their node is gone (LeaderSelector).
    */
   acquireSettled(signal: AbortSignal): Promise<Lease> {
-    return this.contendAcrossRenewals(signal, true) as Promise<Lease>;
+    const bound = new Bound(signal, undefined);
+    const acquiring = this.contendAcrossRenewals(bound, true) as Promise<Lease>;
+    const end = () => bound.end();
+    acquiring.then(end, end);
+    return acquiring;
   }
 
   /** Takes the lock if it is free now (or reenters it through `reentrantFrom`); never waits. */
@@ -161,12 +167,12 @@ export class QueueLock implements Lock {
 
   /** One acquisition (see {@link Acquisition}); it starts again on a renewed session by itself. */
   private contendAcrossRenewals(
-    signal: AbortSignal | undefined,
+    bound: Bound | undefined,
     wait: boolean,
     probe?: AcquireProbe,
   ): Promise<Lease | null> {
     // An acquisition starts again on a renewed session by itself (see Acquisition.fail).
-    return new Acquisition(this.host, signal, wait, probe).promise;
+    return new Acquisition(this.host, bound, wait, probe).promise;
   }
 
   private list(signal: AbortSignal | undefined): Promise<string[]> {

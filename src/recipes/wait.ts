@@ -1,6 +1,7 @@
 // Bounded waits of the recipes: a timeout (resolves false) and the caller's signal (rejects with
 // its reason), and a wait for one watch that leaves no closure behind when it gives up.
 import type { WatchedEvent } from '../client/types.js';
+import { Bound, checkTimeout as checkTimeoutRule, Deadlines } from '../coordination/deadline.js';
 import { waitForWatch } from '../coordination/wait.js';
 import { makeError } from '../protocol/errors.js';
 
@@ -21,17 +22,13 @@ export interface WaitBound {
 
 /** Throws BADARGUMENTS unless `timeout` is undefined or a non-negative finite number of ms. */
 export function checkTimeout(timeout: unknown, path?: string): void {
-  if (
-    timeout !== undefined &&
-    !(typeof timeout === 'number' && timeout >= 0 && Number.isFinite(timeout))
-  ) {
-    throw makeError(
-      'BADARGUMENTS',
-      `timeout must be a non-negative number of ms, got ${String(timeout)}`,
-      path === undefined ? {} : { path },
-    );
-  }
+  checkTimeoutRule(timeout, (message) =>
+    makeError('BADARGUMENTS', message, path === undefined ? {} : { path }),
+  );
 }
+
+/** The recipes' waits share one timer (see Deadlines): a wait costs no timer of its own. */
+const recipeWaits = new Deadlines();
 
 /** Starts the clock of one wait; throws BADARGUMENTS for a bad timeout or signal. */
 export function startWait(options: WaitOptions = {}, path?: string): WaitBound {
@@ -41,25 +38,19 @@ export function startWait(options: WaitOptions = {}, path?: string): WaitBound {
   if (signal !== undefined && !(signal instanceof AbortSignal)) {
     throw makeError('BADARGUMENTS', 'signal must be an AbortSignal', details);
   }
-  const controller = new AbortController();
   let expired = false;
-  const onAbort = () => controller.abort(signal?.reason);
-  const timer =
-    timeout === undefined
-      ? undefined
-      : setTimeout(() => {
-          expired = true;
-          controller.abort(makeError('OPERATIONTIMEOUT', `timed out after ${timeout} ms`, details));
-        }, timeout);
-  if (signal?.aborted) onAbort();
-  else signal?.addEventListener('abort', onAbort, { once: true });
+  const bound = new Bound(signal, () => {
+    expired = true;
+    return makeError('OPERATIONTIMEOUT', `timed out after ${timeout} ms`, details);
+  });
+  // A timeout of 0 is on the timer too: the wait gives up on the next turn of the event loop.
+  if (timeout !== undefined && !bound.ended) recipeWaits.add(bound, timeout);
   return {
-    signal: controller.signal,
-    timedOut: () => expired,
-    dispose() {
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', onAbort);
+    get signal() {
+      return bound.signal;
     },
+    timedOut: () => expired,
+    dispose: () => bound.end(),
   };
 }
 

@@ -149,7 +149,7 @@ describe('failed reads while waiting (a LockClient through its calls)', () => {
 });
 
 describe('what the calls seam passes and how it reads a call', () => {
-  it('hands the acquire’s signal to the create, the listings and the getData', async () => {
+  it('sends the create, the listings and the getData without a signal: the acquire’s bound ends the attempt', async () => {
     const { a, b } = await twoClients();
     const held = await new Mutex(a, DIR).acquire();
     const signals: Record<string, unknown[]> = { create2: [], getChildren: [], getData: [] };
@@ -175,10 +175,18 @@ describe('what the calls seam passes and how it reads a call', () => {
     const waiting = new Mutex(b, DIR).acquire({ signal: controller.signal });
     await until(() => signals.getData!.length === 1, "b's getData");
     await held.release();
-    await waiting;
+    await (await waiting).release();
     const all = [...signals.create2!, ...signals.getChildren!, ...signals.getData!];
     expect(all.length).toBeGreaterThanOrEqual(4);
-    for (const signal of all) expect(signal).toBe(controller.signal);
+    for (const signal of all) expect(signal).toBeUndefined();
+    // And the signal still aborts a wait at once.
+    const again = await new Mutex(a, DIR).acquire();
+    const stop = new AbortController();
+    const aborted = new Mutex(b, DIR).acquire({ signal: stop.signal });
+    await until(() => signals.getData!.length === 2, "b's second getData");
+    stop.abort(new Error('stop'));
+    await expect(aborted).rejects.toThrow('stop');
+    await again.release();
   });
 
   it('a call that throws at once ends the acquire with that error, as a rejection', async () => {

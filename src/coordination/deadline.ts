@@ -1,0 +1,248 @@
+// The one deadline mechanism of the library: every wait (a lock's acquire, an election, a barrier,
+// a cache's sync) is bounded by a Bound, which ends on the caller's signal or at its deadline.
+// Deadlines do not cost a timer each: the waits of one client share one timer (see Deadlines),
+// and the AbortSignal a wait's slower steps pass to the client's calls is made only when one of
+// them asks for it. An acquire with a timeout thus costs one small object more than one without.
+
+/** Something a Bound tells when it ends (before anyone else hears of it). */
+export interface BoundWaiter {
+  /** The bound ended: `reason` is the caller's signal's reason or the timeout's error. */
+  boundEnded(reason: unknown): void;
+}
+
+const now: () => number =
+  typeof performance !== 'undefined' ? () => performance.now() : () => Date.now();
+
+/**
+ * The bound of one wait: the caller's `signal`, a deadline, both, or neither. Ends once, with the
+ * first of them; `end()` says the wait is over (it leaves the timer and the caller's signal).
+ */
+export class Bound {
+  /** Set once the bound ended: why (the signal's reason, or the timeout's error). */
+  reason: unknown;
+  /** Whether the bound ended. */
+  ended = false;
+  /** @internal The deadline, on the clock of `now()`; Infinity without one. */
+  at = Number.POSITIVE_INFINITY;
+  /** @internal Neighbours in the shared timer's list of this duration. */
+  prev: Bound | undefined;
+  /** @internal */
+  next: Bound | undefined;
+  /** @internal The list this bound is in, while it is in one. */
+  list: DeadlineList | undefined;
+  private controller: AbortController | undefined;
+  private waiters: BoundWaiter | BoundWaiter[] | undefined;
+  private onAbort: (() => void) | undefined;
+
+  /**
+   * @param outer the caller's signal, listened to until `end()`
+   * @param timeoutError made when the deadline passes (so a timeout's error is built only then)
+   */
+  constructor(
+    private readonly outer: AbortSignal | undefined,
+    private readonly timeoutError: (() => unknown) | undefined,
+  ) {
+    if (outer?.aborted) {
+      this.ended = true;
+      this.reason = outer.reason;
+    } else if (outer) {
+      this.onAbort = () => this.finish(outer.reason);
+      outer.addEventListener('abort', this.onAbort, { once: true });
+    }
+  }
+
+  /**
+   * A signal that aborts when the bound ends, for the calls of a wait's slower steps. Made on the
+   * first read only: the hot path of a wait never reads it.
+   */
+  get signal(): AbortSignal {
+    if (this.outer && this.timeoutError === undefined) return this.outer;
+    if (!this.controller) {
+      this.controller = new AbortController();
+      if (this.ended) this.controller.abort(this.reason);
+    }
+    return this.controller.signal;
+  }
+
+  /** Adds `waiter` to those told when the bound ends (at once if it has ended). */
+  listen(waiter: BoundWaiter): void {
+    if (this.ended) return waiter.boundEnded(this.reason);
+    const waiters = this.waiters;
+    if (waiters === undefined) this.waiters = waiter;
+    else if (Array.isArray(waiters)) waiters.push(waiter);
+    else this.waiters = [waiters, waiter];
+  }
+
+  /** Stops telling `waiter`. */
+  unlisten(waiter: BoundWaiter): void {
+    const waiters = this.waiters;
+    if (waiters === waiter) this.waiters = undefined;
+    else if (Array.isArray(waiters)) {
+      const at = waiters.indexOf(waiter);
+      if (at >= 0) waiters.splice(at, 1);
+    }
+  }
+
+  /** @internal The deadline passed (called by the shared timer). */
+  expired(): void {
+    this.finish(this.timeoutError!());
+  }
+
+  /** The wait is over: the bound leaves the shared timer and the caller's signal. Idempotent. */
+  end(): void {
+    this.waiters = undefined;
+    if (this.list) this.list.owner.remove(this);
+    if (this.onAbort) {
+      this.outer!.removeEventListener('abort', this.onAbort);
+      this.onAbort = undefined;
+    }
+  }
+
+  private finish(reason: unknown): void {
+    if (this.ended) return;
+    this.ended = true;
+    this.reason = reason;
+    const waiters = this.waiters;
+    this.end();
+    this.controller?.abort(reason);
+    if (waiters === undefined) return;
+    if (!Array.isArray(waiters)) return waiters.boundEnded(reason);
+    for (const waiter of waiters) waiter.boundEnded(reason);
+  }
+}
+
+/** The bounds of one duration, in deadline order (each was added `duration` after the last). */
+interface DeadlineList {
+  readonly owner: Deadlines;
+  head: Bound | undefined;
+  tail: Bound | undefined;
+}
+
+type Timer = ReturnType<typeof setTimeout>;
+
+/**
+ * The deadlines of one client's waits on one timer. Bounds of the same duration are added in
+ * deadline order, so each duration keeps a list that only grows at its tail: adding and removing
+ * a bound is a few pointer writes. The timer is armed for the earliest deadline and left armed
+ * while other bounds come and go (a bound that ends before its deadline, the common case,
+ * touches no timer while others wait); when it fires it ends the bounds that are due and re-arms
+ * for the next. Once no bound waits, the timer is cleared: an idle client leaves none behind.
+ */
+export class Deadlines {
+  private readonly lists = new Map<number, DeadlineList>();
+  private timer: Timer | undefined;
+  /** When the armed timer fires; Infinity when none is armed. */
+  private armedFor = Number.POSITIVE_INFINITY;
+  /** Bounds waiting. */
+  private count = 0;
+  private readonly fire = () => this.fired();
+
+  /** The number of bounds waiting (for tests: a wait that ended leaves none). */
+  get size(): number {
+    return this.count;
+  }
+
+  /** Whether a timer is armed (for tests). */
+  get armed(): boolean {
+    return this.timer !== undefined;
+  }
+
+  /** Puts `bound` on this timer, to end `duration` ms from now. */
+  add(bound: Bound, duration: number): void {
+    let list = this.lists.get(duration);
+    if (list === undefined) {
+      list = { owner: this, head: undefined, tail: undefined };
+      this.lists.set(duration, list);
+    }
+    const at = now() + duration;
+    bound.at = at;
+    bound.list = list;
+    bound.prev = list.tail;
+    bound.next = undefined;
+    if (list.tail) list.tail.next = bound;
+    else list.head = bound;
+    list.tail = bound;
+    this.count++;
+    if (at < this.armedFor) this.arm(at);
+  }
+
+  /** Takes `bound` off this timer. */
+  remove(bound: Bound): void {
+    const list = bound.list!;
+    if (bound.prev) bound.prev.next = bound.next;
+    else list.head = bound.next;
+    if (bound.next) bound.next.prev = bound.prev;
+    else list.tail = bound.prev;
+    bound.list = undefined;
+    bound.prev = undefined;
+    bound.next = undefined;
+    if (--this.count === 0 && this.timer !== undefined) {
+      clearTimeout(this.timer);
+      this.timer = undefined;
+      this.armedFor = Number.POSITIVE_INFINITY;
+    }
+  }
+
+  private fired(): void {
+    this.timer = undefined;
+    this.armedFor = Number.POSITIVE_INFINITY;
+    const time = now();
+    let next = Number.POSITIVE_INFINITY;
+    for (const [duration, list] of this.lists) {
+      while (list.head !== undefined && list.head.at <= time) {
+        const due = list.head;
+        this.remove(due);
+        due.expired();
+      }
+      if (list.head === undefined) this.lists.delete(duration);
+      else if (list.head.at < next) next = list.head.at;
+    }
+    if (next !== Number.POSITIVE_INFINITY) this.arm(next);
+  }
+
+  private arm(at: number): void {
+    if (this.timer !== undefined) clearTimeout(this.timer);
+    this.armedFor = at;
+    // A timer may fire a fraction of a millisecond before `at` by this clock: it then finds
+    // nothing due and is armed again, so a deadline never ends a wait early.
+    this.timer = setTimeout(this.fire, Math.max(0, Math.ceil(at - now())));
+  }
+}
+
+const byOwner = new WeakMap<object, Deadlines>();
+
+/** The shared timer of the waits of `owner` (a client). */
+export function deadlinesOf(owner: object): Deadlines {
+  let deadlines = byOwner.get(owner);
+  if (deadlines === undefined) {
+    deadlines = new Deadlines();
+    byOwner.set(owner, deadlines);
+  }
+  return deadlines;
+}
+
+/** Throws `error()` unless `timeout` is undefined or a non-negative finite number of ms. */
+export function checkTimeout(timeout: unknown, error: (message: string) => Error): void {
+  if (
+    timeout !== undefined &&
+    !(typeof timeout === 'number' && timeout >= 0 && Number.isFinite(timeout))
+  ) {
+    throw error(`timeout must be a non-negative number of ms, got ${String(timeout)}`);
+  }
+}
+
+/**
+ * Starts the bound of one wait on `deadlines`: ends with the caller's `signal`, or `timeout` ms
+ * from now with `timeoutError()`. A timeout of 0 or none puts nothing on the timer.
+ */
+export function startBound(
+  deadlines: Deadlines,
+  timeout: number | undefined,
+  signal: AbortSignal | undefined,
+  timeoutError: () => unknown,
+): Bound {
+  const timed = timeout !== undefined && timeout > 0;
+  const bound = new Bound(signal, timed ? timeoutError : undefined);
+  if (timed && !bound.ended) deadlines.add(bound, timeout);
+  return bound;
+}
