@@ -66,7 +66,10 @@ export class Bound {
 
   /** Adds `waiter` to those told when the bound ends (at once if it has ended). */
   listen(waiter: BoundWaiter): void {
-    if (this.ended) return waiter.boundEnded(this.reason);
+    if (this.ended) {
+      waiter.boundEnded(this.reason);
+      return;
+    }
     const waiters = this.waiters;
     if (waiters === undefined) this.waiters = waiter;
     else if (Array.isArray(waiters)) waiters.push(waiter);
@@ -106,8 +109,8 @@ export class Bound {
     this.end();
     this.controller?.abort(reason);
     if (waiters === undefined) return;
-    if (!Array.isArray(waiters)) return waiters.boundEnded(reason);
-    for (const waiter of waiters) waiter.boundEnded(reason);
+    if (Array.isArray(waiters)) for (const waiter of waiters) waiter.boundEnded(reason);
+    else waiters.boundEnded(reason);
   }
 }
 

@@ -1,5 +1,4 @@
 // Creating and deleting lock nodes safely across connection losses.
-import type { Data, Stat } from '../client/types.js';
 import { CreateMode } from '../client/types.js';
 import { untilConnected } from '../coordination/connection-wait.js';
 import {
