@@ -523,7 +523,7 @@ describe('leases misused', () => {
 });
 
 describe('a closed client', () => {
-  it('rejects every call with SESSIONEXPIRED and closes again without complaint', async () => {
+  it('rejects every call with CLIENTCLOSED and closes again without complaint', async () => {
     const closed = await open();
     const path = `${root}/closed`;
     await closed.close();
@@ -545,7 +545,7 @@ describe('a closed client', () => {
       ['Semaphore.acquire', () => new Semaphore(closed, path, 2).acquire({ timeout: 2_000 })],
       ['ExclusiveLock.acquire', () => new ExclusiveLock(closed, path).acquire({ timeout: 2_000 })],
     ];
-    for (const [name, call] of calls) await refused(call, 'SESSIONEXPIRED', name);
+    for (const [name, call] of calls) await refused(call, 'CLIENTCLOSED', name);
     await closed.close();
     await closed[Symbol.asyncDispose]();
     expect(closed.state).toBe('closed');

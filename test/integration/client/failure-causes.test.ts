@@ -2,9 +2,9 @@
 // CONNECTIONLOSS errors and of the `suspended` state change.
 import { afterAll, describe, expect, it } from 'vitest';
 import {
+  ClientClosedError,
   ConnectionLossError,
   RequestTimeoutError,
-  SessionExpiredError,
   type StateChange,
 } from '../../../src/index.js';
 import { sharedServer, TcpProxy } from '../../harness/index.js';
@@ -38,10 +38,13 @@ describe('failure causes', () => {
     await until(zk, 'connected');
     const suspended = changes.find(([state]) => state === 'suspended');
     expect(suspended?.[1].previous).toBe('connected');
-    expect((suspended?.[1].cause as NodeJS.ErrnoException | undefined)?.code).toBe('ECONNRESET');
+    expect(suspended?.[1].cause).toBeInstanceOf(ConnectionLossError);
+    expect((suspended?.[1].cause?.cause as NodeJS.ErrnoException | undefined)?.code).toBe(
+      'ECONNRESET',
+    );
   });
 
-  it('errors the client makes itself are instances of their code class: REQUESTTIMEOUT, SESSIONEXPIRED', async () => {
+  it('errors the client makes itself are instances of their code class: REQUESTTIMEOUT, CLIENTCLOSED', async () => {
     const { zk: chrootedClient, chroot } = await chrooted();
     await chrootedClient.create('/t');
     const [host, port] = sharedServer().connectString.split(':') as [string, string];
@@ -54,6 +57,6 @@ describe('failure causes', () => {
     expect(timedOut).toMatchObject({ code: 'REQUESTTIMEOUT', op: 'exists', path: '/t' });
     proxy.thaw();
     await zk.close();
-    expect(await rejection(zk.exists('/t'))).toBeInstanceOf(SessionExpiredError);
+    expect(await rejection(zk.exists('/t'))).toBeInstanceOf(ClientClosedError);
   });
 });

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { CreateMode, Ids, Op, Perms, ZooKeeperError } from '../../../src/index.js';
+import {
+  ClientClosedError,
+  CreateMode,
+  Ids,
+  Op,
+  Perms,
+  ZooKeeperError,
+} from '../../../src/index.js';
 import { sharedServer } from '../../harness/index.js';
 import { chrooted, client, rejection, text } from './setup.js';
 
@@ -252,7 +259,8 @@ describe('bad input is refused locally, before anything is sent', () => {
     await zk.close();
     expect(zk.state).toBe('closed');
     const error = await rejection(zk.getData('/e'));
-    expect(error).toMatchObject({ code: 'SESSIONEXPIRED', op: 'getData', path: '/e' });
+    expect(error).toBeInstanceOf(ClientClosedError);
+    expect(error).toMatchObject({ code: 'CLIENTCLOSED', op: 'getData', path: '/e' });
     expect(error.message).toContain('closed');
   });
 });

@@ -5,6 +5,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import {
   type Client,
+  ClientClosedError,
   CreateMode,
   connect,
   type SessionRenewal,
@@ -176,7 +177,8 @@ describe('renewal after the server expired the session', () => {
     await zk.close();
     expect(zk.state).toBe('closed');
     expect(states.map((s) => s.state)).toEqual(['suspended', 'expired', 'connecting', 'closed']);
-    expect(await waiting).toMatchObject({ code: 'SESSIONEXPIRED' });
+    expect(await waiting).toBeInstanceOf(ClientClosedError);
+    expect(await waiting).toMatchObject({ code: 'CLIENTCLOSED', op: 'exists' });
   });
 });
 
