@@ -16,13 +16,7 @@ import { join } from 'node:path';
 import { externalConnectString } from '../harness/source.js';
 import { COUNTS_FILE_ENV, type RunCounts } from '../summary-reporter.js';
 import { describeMissing, missingPrerequisites } from './prerequisites.js';
-
-interface Outcome {
-  readonly name: string;
-  readonly ok: boolean;
-  readonly seconds: number;
-  readonly note?: string;
-}
+import { type Outcome, tally } from './tally.js';
 
 const countsDir = mkdtempSync(join(tmpdir(), 'zkts-tiers-'));
 const countsFile = join(countsDir, 'counts.jsonl');
@@ -60,6 +54,7 @@ function step(name: string, command: string[], buffered = false): Promise<Outcom
 
 const vitestSteps = new Set(['unit', 'integration, interop, soak']);
 
+/** The closing line from the counts the vitest runs wrote (read before the folder goes). */
 function closingLine(): string {
   let text = '';
   try {
@@ -67,30 +62,15 @@ function closingLine(): string {
   } catch {
     // no vitest run got as far as its report
   }
-  // One vitest run at a time (the parallel steps are not vitest), so the lines are in step order.
   const runs = text
     .split('\n')
     .filter(Boolean)
     .map((line) => JSON.parse(line) as RunCounts);
-  let passed = 0;
-  let failed = 0;
-  for (const outcome of outcomes) {
-    if (!vitestSteps.has(outcome.name)) {
-      if (outcome.ok) passed++;
-      else failed++;
-      continue;
-    }
-    const counts = runs.shift();
-    passed += counts?.passed ?? 0;
-    failed += counts?.failed ?? 0;
-    // A vitest run that failed with no failed test (a crash, an error outside the tests, a bad
-    // config) counts as one failure, so that the line never reads as a pass.
-    if (!outcome.ok && (counts?.failed ?? 0) === 0) failed++;
-  }
-  return `tests: ${passed} passed, ${failed} failed`;
+  return tally(outcomes, runs, vitestSteps);
 }
 
 function finish(): never {
+  const closing = closingLine();
   rmSync(countsDir, { recursive: true, force: true });
   console.log('\n::: steps');
   for (const { name, ok, seconds, note } of outcomes) {
@@ -102,7 +82,7 @@ function finish(): never {
     `    ${'whole run'.padEnd(28)} ${((Date.now() - started) / 1000).toFixed(1).padStart(7)} s`,
   );
   const failed = outcomes.some(({ ok }) => !ok);
-  console.log(closingLine());
+  console.log(closing);
   process.exit(failed ? 1 : 0);
 }
 

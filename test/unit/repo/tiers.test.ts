@@ -9,6 +9,7 @@ import {
   SERVER_CALL,
   testFiles,
 } from '../../tiers/managed-only.js';
+import { tally } from '../../tiers/tally.js';
 import { inTier, TIERS } from '../../tiers/tiers.js';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
@@ -49,5 +50,31 @@ describe('test tiers', () => {
       expect(scripts[`test:${tier.name}`]).toBe(`vitest run --project ${tier.name}`);
     }
     expect(scripts.test).toBe('tsx test/tiers/run.ts');
+  });
+});
+
+describe("npm test's closing line", () => {
+  const vitest = new Set(['unit', 'servers']);
+  const step = (name: string, ok: boolean) => ({ name, ok, seconds: 1 });
+
+  it('adds up the vitest counts and counts each other step as one test', () => {
+    const outcomes = [
+      step('unit', true),
+      step('check', true),
+      step('servers', false),
+      step('package', false),
+    ];
+    const runs = [
+      { passed: 921, failed: 0, skipped: 0 },
+      { passed: 699, failed: 9, skipped: 0 },
+    ];
+    expect(tally(outcomes, runs, vitest)).toBe('tests: 1621 passed, 10 failed');
+  });
+
+  it('counts a failed vitest run without a failed test (or without its counts) as a failure', () => {
+    expect(tally([step('unit', false)], [{ passed: 5, failed: 0, skipped: 0 }], vitest)).toBe(
+      'tests: 5 passed, 1 failed',
+    );
+    expect(tally([step('unit', false)], [], vitest)).toBe('tests: 0 passed, 1 failed');
   });
 });
