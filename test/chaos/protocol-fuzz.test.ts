@@ -229,8 +229,10 @@ describe('fuzz', () => {
       // The corpus must exercise both outcomes, or the fuzz proves little.
       expect(protocolErrors).toBeGreaterThan(iterations / 2);
       expect(returned).toBeGreaterThan(iterations / 10);
-      // Long runs (FUZZ_ITERATIONS=1000000) get a budget that grows with the count.
+      // A budget against a hang, not a speed test: 100,000 iterations take about 10 s on a quiet
+      // machine and over 30 s beside the other server tiers on two loaded cores; long runs
+      // (FUZZ_ITERATIONS=1000000) get a budget that grows with the count.
     },
-    Math.max(30_000, Math.ceil(iterations * 0.3)),
+    Math.max(120_000, Math.ceil(iterations * 1.2)),
   );
 });
