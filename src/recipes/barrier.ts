@@ -1,5 +1,5 @@
 // Curator's DistributedBarrier and kazoo's Barrier: one node; while it exists, waiters wait.
-import type { Client } from '../client/client.js';
+import type { RecipeClient } from '../client/recipe-client.js';
 import { hasCode } from '../coordination/codes.js';
 import { renewedAfter } from '../coordination/renewal.js';
 import { isRetriable } from '../coordination/retry.js';
@@ -7,16 +7,11 @@ import { ensurePath } from './paths.js';
 import { retry } from './retry.js';
 import { startWait, type WaitOptions, waitForOneWatch } from './wait.js';
 
-/** The part of the client the barriers use (a `Client` is one). */
-export type BarrierClient = Pick<
-  Client,
-  'create2' | 'delete' | 'exists' | 'getChildren' | 'state' | 'closing'
->;
-
 /**
  * A barrier that is up while its node exists (Curator's `DistributedBarrier`, kazoo's `Barrier`,
- * same node): {@link setBarrier} creates the node (a persistent node, its parents containers),
- * {@link removeBarrier} deletes it, {@link waitOnBarrier} waits until it is gone.
+ * same node): {@link raise} creates the node (a persistent node, its parents containers),
+ * {@link lower} deletes it, {@link wait} waits until it is gone. It holds nothing between calls,
+ * so it has no `start()` or `close()`.
  *
  * At a reconnect a waiter's watch is set again by the client, and a deletion made meanwhile
  * fires it. At a session renewal the old session's watch ends and the waiter looks again on the
@@ -28,17 +23,17 @@ export class DistributedBarrier {
    * @param path The barrier node.
    */
   constructor(
-    private readonly client: BarrierClient,
+    private readonly client: RecipeClient,
     readonly path: string,
   ) {}
 
   /** Raises the barrier: creates its node (it is fine if it exists). */
-  async setBarrier(): Promise<void> {
+  async raise(): Promise<void> {
     await ensurePath(this.client, this.path, { containers: false });
   }
 
   /** Lowers the barrier: deletes its node (it is fine if it is gone). Waiters are released. */
-  async removeBarrier(): Promise<void> {
+  async lower(): Promise<void> {
     try {
       await retry(() => this.client.delete(this.path), { maxAttempts: Number.POSITIVE_INFINITY });
     } catch (error) {
@@ -47,10 +42,10 @@ export class DistributedBarrier {
   }
 
   /**
-   * Resolves true once the barrier node does not exist (at once if it is not set), false when
-   * `timeout` ran out first; rejects with the signal's reason when it aborts.
+   * Resolves once the barrier node does not exist (at once if it is not raised). Rejects with a
+   * `TimeoutError` when `timeout` runs out first, with the signal's reason when it aborts.
    */
-  async waitOnBarrier(options: WaitOptions = {}): Promise<boolean> {
+  async wait(options: WaitOptions = {}): Promise<void> {
     const bound = startWait(options, this.path);
     let gone = false;
     try {
@@ -68,10 +63,8 @@ export class DistributedBarrier {
           return gone ? 'now' : 'wait';
         });
       }
-      return true;
     } catch (error) {
-      if (bound.timedOut()) return false;
-      throw error;
+      throw bound.timedOut() ? bound.signal.reason : error;
     } finally {
       bound.dispose();
     }

@@ -2,22 +2,22 @@
 // `memberQty` are there, and leave together once all have left. Curator's node layout: each
 // member an EPHEMERAL child named by a random UUID under the barrier path, and a `ready` child
 // created by the member that completes the count.
-import type { Client } from '../client/client.js';
+import type { RecipeClient } from '../client/recipe-client.js';
 import { CreateMode, type Watcher } from '../client/types.js';
 import { hasCode } from '../coordination/codes.js';
 import { childPath } from '../coordination/naming.js';
 import { renewedAfter } from '../coordination/renewal.js';
 import { isRetriable } from '../coordination/retry.js';
-import { makeError } from '../protocol/errors.js';
+import { ClosedError, makeError } from '../protocol/errors.js';
 import { createWithParents } from './paths.js';
 import { retry } from './retry.js';
 import { startWait, type WaitBound, type WaitOptions, waitForOneWatch } from './wait.js';
 
-/** The part of the client {@link DistributedDoubleBarrier} uses (a `Client` is one). */
-export type DoubleBarrierClient = Pick<
-  Client,
-  'create2' | 'delete' | 'exists' | 'getChildren' | 'state' | 'closing' | 'sessionId'
->;
+/** Options of a {@link DistributedDoubleBarrier}. */
+export interface DoubleBarrierOptions {
+  /** How many members the barrier waits for (a whole number, at least 1). Required. */
+  memberQty: number;
+}
 
 /** The name of the child that says every member has entered (Curator's). */
 export const READY_NODE = 'ready';
@@ -36,31 +36,35 @@ const FOREVER = { maxAttempts: Number.POSITIVE_INFINITY };
  * and rejects with NONODE (as Curator's "Our path is missing"), since the other members may
  * already have counted it as gone.
  */
-export class DistributedDoubleBarrier {
+export class DistributedDoubleBarrier implements AsyncDisposable {
   /** This member's node. */
   readonly memberPath: string;
+  /** How many members the barrier waits for. */
+  readonly memberQty: number;
   private readonly readyPath: string;
   private readonly memberName: string;
+  private readonly closing = new AbortController();
+  private closed: Promise<void> | undefined;
 
   /**
    * @param client The client to use.
    * @param path The barrier's node.
-   * @param memberQty How many members the barrier waits for (at least 1).
+   * @param options `memberQty`: how many members the barrier waits for.
    */
   constructor(
-    private readonly client: DoubleBarrierClient,
+    private readonly client: RecipeClient,
     readonly path: string,
-    readonly memberQty: number,
+    options: DoubleBarrierOptions,
   ) {
-    if (!Number.isInteger(memberQty) || memberQty < 1) {
+    const memberQty = (options as DoubleBarrierOptions | undefined)?.memberQty;
+    if (!Number.isInteger(memberQty) || (memberQty as number) < 1) {
       throw makeError(
         'BADARGUMENTS',
         `memberQty must be a positive integer, got ${String(memberQty)}`,
-        {
-          path,
-        },
+        { path },
       );
     }
+    this.memberQty = memberQty as number;
     this.memberName = crypto.randomUUID();
     this.memberPath = childPath(path, this.memberName);
     this.readyPath = childPath(path, READY_NODE);
@@ -68,12 +72,12 @@ export class DistributedDoubleBarrier {
 
   /**
    * Enters: creates this member's node and waits until `memberQty` members have entered (or the
-   * `ready` node says so). Resolves true once entered; false when `timeout` ran out first, and
-   * then this member's node is deleted again so that it is not counted. Rejects with the
-   * signal's reason when it aborts (also deleting the node).
+   * `ready` node says so). Rejects with a `TimeoutError` when `timeout` runs out first, with the
+   * signal's reason when it aborts, with a `ClosedError` when the barrier is closed; in each case
+   * this member's node is deleted again so that it is not counted.
    */
-  async enter(options: WaitOptions = {}): Promise<boolean> {
-    const bound = startWait(options, this.path);
+  async enter(options: WaitOptions = {}): Promise<void> {
+    const bound = this.startWait(options);
     let entered = false;
     try {
       await this.onNewSession(bound, () => this.createMember(bound));
@@ -89,25 +93,50 @@ export class DistributedDoubleBarrier {
         // create and remove it before a waiter's next read.
         if (event?.type === 'NodeCreated') entered = true;
       }
-      return true;
     } catch (error) {
       await this.client.delete(this.memberPath).catch(() => {});
-      if (bound.timedOut()) return false;
-      throw error;
+      throw bound.signal.aborted ? bound.signal.reason : error;
     } finally {
       bound.dispose();
     }
   }
 
   /**
+   * Stops this member: waits of {@link enter} and {@link leave} still running reject with a
+   * `ClosedError`, and this member's node is deleted (without waiting for the others). Later
+   * calls reject with `ClosedError`. Idempotent.
+   */
+  close(): Promise<void> {
+    this.closed ??= (async () => {
+      this.closing.abort(new ClosedError(`the double barrier ${this.path}`, { path: this.path }));
+      await this.deleteMember().catch(() => {});
+    })();
+    return this.closed;
+  }
+
+  /** What `await using` calls: {@link close}. */
+  [Symbol.asyncDispose](): Promise<void> {
+    return this.close();
+  }
+
+  /** One wait's bound: the caller's timeout and signal, and this barrier's close. */
+  private startWait(options: WaitOptions): WaitBound {
+    const { signal } = options;
+    const stop =
+      signal === undefined ? this.closing.signal : AbortSignal.any([signal, this.closing.signal]);
+    return startWait({ ...options, signal: stop }, this.path);
+  }
+
+  /**
    * Leaves: deletes this member's node and waits until every member's node is gone (Curator's
    * order: the lowest-named member waits for the highest, the others delete theirs and wait for
-   * the lowest). Resolves true when all have left, false when `timeout` ran out first; rejects
-   * with NONODE when this member's node is missing (never entered, or the session that held it
-   * expired), with the signal's reason when it aborts.
+   * the lowest). Resolves when all have left. Rejects with a `TimeoutError` when `timeout` runs
+   * out first, with NONODE when this member's node is missing (never entered, or the session
+   * that held it expired), with the signal's reason when it aborts, with a `ClosedError` once
+   * the barrier is closed.
    */
-  async leave(options: WaitOptions = {}): Promise<boolean> {
-    const bound = startWait(options, this.path);
+  async leave(options: WaitOptions = {}): Promise<void> {
+    const bound = this.startWait(options);
     const ours = { shouldExist: true };
     try {
       // A step that failed with the old session starts over with a fresh listing: it finds our
@@ -120,10 +149,8 @@ export class DistributedDoubleBarrier {
           if (!hasCode(error, 'NONODE')) throw error;
         }),
       );
-      return true;
     } catch (error) {
-      if (bound.timedOut()) return false;
-      throw error;
+      throw bound.signal.aborted ? bound.signal.reason : error;
     } finally {
       bound.dispose();
     }

@@ -14,9 +14,8 @@ export type {
   PromotedToLock,
 } from './atomic-long.js';
 export { DistributedAtomicLong, decodeLong, encodeLong } from './atomic-long.js';
-export type { BarrierClient } from './barrier.js';
 export { DistributedBarrier } from './barrier.js';
-export type { DoubleBarrierClient } from './double-barrier.js';
+export type { DoubleBarrierOptions } from './double-barrier.js';
 export { DistributedDoubleBarrier, READY_NODE } from './double-barrier.js';
 export type {
   GuaranteedDeleteClient,

@@ -165,7 +165,7 @@ export class TreeCache {
    * for the reads they started (and a resync under way). After a lost link it waits for the
    * resync of the reconnect. Call it after {@link start}.
    *
-   * Rejects with OPERATIONTIMEOUT after `timeout` ms, with the signal's reason when it aborts,
+   * Rejects with a `TimeoutError` after `timeout` ms, with the signal's reason when it aborts,
    * and with BADARGUMENTS when the cache is closed (before or meanwhile) or not started, or
    * SESSIONEXPIRED when its watch ended (the session expired with renewal off): such a cache is
    * no longer kept current.

@@ -1,13 +1,13 @@
-// Bounded waits of the recipes: a timeout (resolves false) and the caller's signal (rejects with
+// Bounded waits of the recipes: a timeout (rejects with the one TimeoutError) and the caller's signal (rejects with
 // its reason), and a wait for one watch that leaves no closure behind when it gives up.
 import type { WatchedEvent } from '../client/types.js';
 import { Bound, checkTimeout as checkTimeoutRule, Deadlines } from '../coordination/deadline.js';
 import { waitForWatch } from '../coordination/wait.js';
-import { makeError } from '../protocol/errors.js';
+import { makeError, TimeoutError } from '../protocol/errors.js';
 
 /** How long a recipe's wait may take. */
 export interface WaitOptions {
-  /** Give up after this many ms: the wait resolves false. Default: no limit but the signal. */
+  /** Give up after this many ms: the wait rejects with a `TimeoutError`. Default: no limit. */
   timeout?: number;
   /** Give up when aborted: the wait rejects with the signal's reason. */
   signal?: AbortSignal;
@@ -41,7 +41,7 @@ export function startWait(options: WaitOptions = {}, path?: string): WaitBound {
   let expired = false;
   const bound = new Bound(signal, () => {
     expired = true;
-    return makeError('OPERATIONTIMEOUT', `timed out after ${timeout} ms`, details);
+    return new TimeoutError(timeout ?? 0, undefined, details);
   });
   // A timeout of 0 is on the timer too: the wait gives up on the next turn of the event loop.
   if (timeout !== undefined && !bound.ended) recipeWaits.add(bound, timeout);

@@ -1,61 +1,63 @@
 // DistributedBarrier and DistributedDoubleBarrier against the real server.
 import { describe, expect, it } from 'vitest';
-import { Op } from '../../../src/index.js';
+import { ClosedError, InvalidArgumentError, Op, TimeoutError } from '../../../src/index.js';
 import {
   DistributedBarrier,
   DistributedDoubleBarrier,
   READY_NODE,
 } from '../../../src/recipes/index.js';
-import { newClient, proxiedClient, recipePath, sleep } from './helpers.js';
+import { newClient, proxiedClient, recipePath, sleep, until } from './helpers.js';
 
 describe('DistributedBarrier', () => {
   it('holds waiters while set and releases them all when removed', async () => {
     const [a, b, c] = [await newClient(), await newClient(), await newClient()];
     const path = recipePath('barrier');
-    await new DistributedBarrier(a, path).setBarrier();
+    await new DistributedBarrier(a, path).raise();
     let released = 0;
     const waits = [b, c].map((zk) =>
-      new DistributedBarrier(zk, path).waitOnBarrier({ timeout: 10_000 }).then((ok) => {
+      new DistributedBarrier(zk, path).wait({ timeout: 10_000 }).then(() => {
         released++;
-        return ok;
       }),
     );
     await sleep(200);
     expect(released).toBe(0);
-    await new DistributedBarrier(a, path).removeBarrier();
-    expect(await Promise.all(waits)).toEqual([true, true]);
+    await new DistributedBarrier(a, path).lower();
+    await Promise.all(waits);
+    expect(released).toBe(2);
   });
 
-  it('returns true at once when not set, false on timeout, and rejects on abort', async () => {
+  it('resolves at once when not set, rejects with TimeoutError on timeout and the reason on abort', async () => {
     const zk = await newClient();
     const path = recipePath('barrier-t');
     const barrier = new DistributedBarrier(zk, path);
-    expect(await barrier.waitOnBarrier({ timeout: 100 })).toBe(true);
-    await barrier.setBarrier();
-    await barrier.setBarrier(); // twice is fine
+    await barrier.wait({ timeout: 100 });
+    await barrier.raise();
+    await barrier.raise(); // twice is fine
     const started = Date.now();
-    expect(await barrier.waitOnBarrier({ timeout: 200 })).toBe(false);
+    const error = await barrier.wait({ timeout: 200 }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(TimeoutError);
+    expect(error).toMatchObject({ code: 'TIMEOUT', timeout: 200 });
     expect(Date.now() - started).toBeGreaterThanOrEqual(190);
     const controller = new AbortController();
     const reason = new Error('stop');
     setTimeout(() => controller.abort(reason), 50);
-    await expect(barrier.waitOnBarrier({ signal: controller.signal })).rejects.toBe(reason);
-    await barrier.removeBarrier();
-    await barrier.removeBarrier(); // twice is fine
+    await expect(barrier.wait({ signal: controller.signal })).rejects.toBe(reason);
+    await barrier.lower();
+    await barrier.lower(); // twice is fine
   });
 
   it('releases a waiter whose link was cut while the barrier was removed', async () => {
     const { client, proxy } = await proxiedClient();
     const other = await newClient();
     const path = recipePath('barrier-cut');
-    await new DistributedBarrier(other, path).setBarrier();
-    const waiting = new DistributedBarrier(client, path).waitOnBarrier({ timeout: 15_000 });
+    await new DistributedBarrier(other, path).raise();
+    const waiting = new DistributedBarrier(client, path).wait({ timeout: 15_000 });
     await sleep(100);
     proxy.freeze('drop');
-    await new DistributedBarrier(other, path).removeBarrier();
+    await new DistributedBarrier(other, path).lower();
     proxy.thaw();
     proxy.cut();
-    expect(await waiting).toBe(true);
+    await waiting;
   });
 });
 
@@ -63,15 +65,15 @@ describe('DistributedDoubleBarrier', () => {
   it('lets members in only when all have entered, and out only when all have left', async () => {
     const clients = [await newClient(), await newClient(), await newClient()];
     const path = recipePath('double');
-    const barriers = clients.map((zk) => new DistributedDoubleBarrier(zk, path, 3));
+    const barriers = clients.map((zk) => new DistributedDoubleBarrier(zk, path, { memberQty: 3 }));
     const entered: number[] = [];
-    const first = barriers[0]!.enter({ timeout: 10_000 }).then((ok) => entered.push(0) && ok);
-    const second = barriers[1]!.enter({ timeout: 10_000 }).then((ok) => entered.push(1) && ok);
+    const first = barriers[0]!.enter({ timeout: 10_000 }).then(() => entered.push(0));
+    const second = barriers[1]!.enter({ timeout: 10_000 }).then(() => entered.push(1));
     await sleep(300);
     expect(entered).toEqual([]);
-    expect(await barriers[2]!.enter({ timeout: 10_000 })).toBe(true);
-    expect(await first).toBe(true);
-    expect(await second).toBe(true);
+    await barriers[2]!.enter({ timeout: 10_000 });
+    await Promise.all([first, second]);
+    expect(entered.sort()).toEqual([0, 1]);
     const names = (await clients[0]!.getChildren(path)).sort();
     expect(names).toContain(READY_NODE);
     expect(names.filter((n) => n !== READY_NODE)).toHaveLength(3);
@@ -81,15 +83,15 @@ describe('DistributedDoubleBarrier', () => {
 
     let left = 0;
     const leaving = barriers.slice(0, 2).map((b) =>
-      b.leave({ timeout: 10_000 }).then((ok) => {
+      b.leave({ timeout: 10_000 }).then(() => {
         left++;
-        return ok;
       }),
     );
     await sleep(300);
     expect(left).toBe(0);
-    expect(await barriers[2]!.leave({ timeout: 10_000 })).toBe(true);
-    expect(await Promise.all(leaving)).toEqual([true, true]);
+    await barriers[2]!.leave({ timeout: 10_000 });
+    await Promise.all(leaving);
+    expect(left).toBe(2);
     expect(await clients[0]!.getChildren(path)).toEqual([]);
   });
 
@@ -98,33 +100,52 @@ describe('DistributedDoubleBarrier', () => {
     // `ready` first, so a fast kazoo member can create and delete it before a waiter looks.
     const [a, b, fast] = [await newClient(), await newClient(), await newClient()];
     const path = recipePath('double-fast');
-    const ours = [a, b].map((zk) => new DistributedDoubleBarrier(zk, path, 3));
+    const ours = [a, b].map((zk) => new DistributedDoubleBarrier(zk, path, { memberQty: 3 }));
     const entering = ours.map((barrier) => barrier.enter({ timeout: 5_000 }));
     await sleep(300);
     const ready = `${path}/${READY_NODE}`;
     await fast.multi([Op.create(ready), Op.delete(ready)]);
-    expect(await Promise.all(entering)).toEqual([true, true]);
+    await Promise.all(entering);
   });
 
-  it('enter times out with false and takes its node away', async () => {
+  it('enter rejects with TimeoutError and takes its node away', async () => {
     const zk = await newClient();
     const path = recipePath('double-t');
-    const barrier = new DistributedDoubleBarrier(zk, path, 2);
-    expect(await barrier.enter({ timeout: 200 })).toBe(false);
+    const barrier = new DistributedDoubleBarrier(zk, path, { memberQty: 2 });
+    await expect(barrier.enter({ timeout: 200 })).rejects.toBeInstanceOf(TimeoutError);
     expect(await zk.getChildren(path)).toEqual([]);
+  });
+
+  it('close() ends a waiting enter with ClosedError, deletes the member node, and is idempotent', async () => {
+    const zk = await newClient();
+    const path = recipePath('double-close');
+    const barrier = new DistributedDoubleBarrier(zk, path, { memberQty: 2 });
+    const entering = barrier.enter({ timeout: 10_000 });
+    await until(
+      async () => (await zk.getChildren(path).catch(() => [])).length === 1,
+      'the member node',
+    );
+    const first = barrier.close();
+    expect(barrier.close()).toBe(first);
+    await first;
+    await expect(entering).rejects.toBeInstanceOf(ClosedError);
+    expect(await zk.getChildren(path)).toEqual([]);
+    await expect(barrier.enter({ timeout: 1_000 })).rejects.toBeInstanceOf(ClosedError);
   });
 
   it('leave without enter rejects with NONODE', async () => {
     const zk = await newClient();
     const path = recipePath('double-n');
-    const barrier = new DistributedDoubleBarrier(zk, path, 1);
-    const other = new DistributedDoubleBarrier(zk, path, 1);
-    expect(await other.enter({ timeout: 5_000 })).toBe(true);
+    const barrier = new DistributedDoubleBarrier(zk, path, { memberQty: 1 });
+    const other = new DistributedDoubleBarrier(zk, path, { memberQty: 1 });
+    await other.enter({ timeout: 5_000 });
     await expect(barrier.leave({ timeout: 1_000 })).rejects.toMatchObject({ code: 'NONODE' });
   });
 
   it('rejects a memberQty that is not a positive integer', async () => {
     const zk = await newClient();
-    expect(() => new DistributedDoubleBarrier(zk, recipePath('q'), 0)).toThrow(/memberQty/);
+    expect(() => new DistributedDoubleBarrier(zk, recipePath('q'), { memberQty: 0 })).toThrow(
+      InvalidArgumentError,
+    );
   });
 });

@@ -262,7 +262,7 @@ describe('TreeCache', () => {
     await cache.close();
   }, 30_000);
 
-  it('sync() is bounded: OPERATIONTIMEOUT after its timeout, the reason when its signal aborts, BADARGUMENTS when the cache closes', async () => {
+  it('sync() is bounded: TimeoutError after its timeout, the reason when its signal aborts, BADARGUMENTS when the cache closes', async () => {
     const { client, proxy } = await proxiedClient();
     const root = recipePath('sync-bounds');
     await ensurePath(client, root, { containers: false });
@@ -273,7 +273,7 @@ describe('TreeCache', () => {
     await expect(cache.sync({ timeout: -1 })).rejects.toMatchObject({ code: 'BADARGUMENTS' });
     proxy.freeze('drop');
     const started = Date.now();
-    await expect(cache.sync({ timeout: 300 })).rejects.toMatchObject({ code: 'OPERATIONTIMEOUT' });
+    await expect(cache.sync({ timeout: 300 })).rejects.toMatchObject({ code: 'TIMEOUT' });
     expect(Date.now() - started).toBeLessThan(3_000);
     const stop = new AbortController();
     const aborted = cache.sync({ signal: stop.signal });
