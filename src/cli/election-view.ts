@@ -1,8 +1,7 @@
 // `zkts elect --list`: who leads an election and who is in line, for people and for scripts; and
 // the check that turns a missing path into NONODE instead of an empty view.
-import { ZooKeeperError } from '../index.js';
+import { type RecipeClient, ZooKeeperError } from '../index.js';
 import {
-  type ElectionClient,
   type InspectClient,
   LeaderLatch,
   LeaderSelector,
@@ -35,7 +34,7 @@ export interface ElectionView {
  * NONODE when the path does not exist.
  */
 export async function listElection(
-  client: ElectionClient,
+  client: RecipeClient,
   path: string,
   signal: AbortSignal,
 ): Promise<ElectionView> {
@@ -43,7 +42,7 @@ export async function listElection(
   // Neither is started: participants() only reads.
   const latch = await new LeaderLatch(client, path).participants();
   if (latch.length > 0) return { path, layout: 'latch', participants: latch };
-  const selector = await new LeaderSelector(client, path, () => {}).participants();
+  const selector = await new LeaderSelector(client, path, { task: () => {} }).participants();
   return { path, layout: selector.length > 0 ? 'selector' : 'latch', participants: selector };
 }
 

@@ -1,7 +1,8 @@
 // The public shapes of an election (LeaderLatch, LeaderSelector, participants): options, a term of
 // leadership, a participant, the latch's state, and Curator's node name for candidates.
-import type { Client } from '../client/client.js';
+import type { ErrorEvents } from '../client/listeners.js';
 import type { Op, OpResult } from '../client/multi.js';
+import type { RecipeClient } from '../client/recipe-client.js';
 import type { CallOptions } from '../client/types.js';
 import { LockName } from '../coordination/naming.js';
 import type { LockClient, LossPolicy } from './types.js';
@@ -9,8 +10,25 @@ import type { LockClient, LossPolicy } from './types.js';
 /** The node name Curator's LeaderLatch gives its candidates (`_c_<uuid>-latch-<seq>`). */
 export const LATCH_NAME = LockName.latch;
 
-/** What an election needs from a client: the lock recipes' part, and `sync` for recovery reads. */
-export type ElectionClient = LockClient & Pick<Client, 'sync'>;
+/** What an election uses of its client: the members of a {@link RecipeClient} it calls. */
+export type ElectionClient = LockClient;
+
+/** The events of a {@link LeaderLatch} (see `LeaderLatch.on`). */
+export interface LeaderLatchEvents extends ErrorEvents {
+  /** This participant became leader: the term, valid until its `signal` aborts. */
+  leader: (leadership: Leadership) => void;
+}
+
+/** @internal A promise settled once from outside (Promise.withResolvers needs Node 22). */
+export function outcome(): { promise: Promise<void>; settle(error?: unknown): void } {
+  let settle!: (error?: unknown) => void;
+  const promise = new Promise<void>((resolve, reject) => {
+    settle = (error) => (error === undefined ? resolve() : reject(error));
+  });
+  // A start() nobody awaits must not leave a rejection unhandled.
+  promise.catch(() => {});
+  return { promise, settle };
+}
 
 /** Options of a {@link LeaderLatch}. */
 export interface LeaderLatchOptions {

@@ -7,6 +7,14 @@ export type { RecipeClient } from '../client/recipe-client.js';
 export type { NamingStyle } from '../coordination/naming.js';
 export { LockName } from '../coordination/naming.js';
 export type { SequenceOrder } from '../coordination/order.js';
+export type {
+  LatchState,
+  LeaderLatchEvents,
+  LeaderLatchOptions,
+  Leadership,
+  Participant,
+} from './election-types.js';
+export { LATCH_NAME } from './election-types.js';
 export type { LockLossReason } from './errors.js';
 export { LeaseReleasedError, LockLostError, LockTimeoutError } from './errors.js';
 export { ExclusiveLock } from './exclusive.js';
@@ -20,14 +28,7 @@ export type {
 export { inspectLock, KAZOO_READ_NAME } from './inspect.js';
 export type { FindLocksOptions, LockFolder } from './inspect-tree.js';
 export { findLocks } from './inspect-tree.js';
-export type {
-  ElectionClient,
-  LatchState,
-  LeaderLatchOptions,
-  Leadership,
-  Participant,
-} from './leader-latch.js';
-export { LATCH_NAME, LeaderLatch } from './leader-latch.js';
+export { LeaderLatch } from './leader-latch.js';
 export type {
   LeaderObserverEvents,
   LeaderObserverOptions,
@@ -35,7 +36,11 @@ export type {
   ObservedLeader,
 } from './leader-observer.js';
 export { LeaderObserver } from './leader-observer.js';
-export type { LeaderSelectorOptions, LeaderTask } from './leader-selector.js';
+export type {
+  LeaderSelectorEvents,
+  LeaderSelectorOptions,
+  LeaderTask,
+} from './leader-selector.js';
 export { LeaderSelector } from './leader-selector.js';
 export type { MultiLease } from './multilock.js';
 export { MultiLock } from './multilock.js';

@@ -17,9 +17,9 @@ import {
   type SequenceOrder,
   sortContenders,
 } from '../coordination/order.js';
+import { LATCH_NAME } from './election-types.js';
 import { hasCode } from './errors.js';
 import type { ContenderKind, InspectClient } from './inspect.js';
-import { LATCH_NAME } from './leader-latch.js';
 
 /** kazoo's `ReadLock` node name (its `Lock` and `WriteLock` use {@link LockName.kazooMutex}). */
 export const KAZOO_READ_NAME = LockName.kazooRead;

@@ -2,6 +2,7 @@
 
 import { baseName, childPath, LockName, parentOf } from '../coordination/naming.js';
 import { sortContenders } from '../coordination/order.js';
+import { LATCH_NAME } from './election-types.js';
 import { hasCode } from './errors.js';
 import {
   type InspectClient,
@@ -12,7 +13,6 @@ import {
   type LockContender,
   type LockInspection,
 } from './inspect.js';
-import { LATCH_NAME } from './leader-latch.js';
 
 /** A lock found under a root: where, which layout, who holds and how many wait. */
 export interface LockFolder {

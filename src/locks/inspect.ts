@@ -10,6 +10,7 @@ import {
   parseContender,
 } from '../coordination/naming.js';
 import { predecessorDecision, type SequenceOrder } from '../coordination/order.js';
+import { LATCH_NAME } from './election-types.js';
 import { badArguments } from './errors.js';
 import {
   CURATOR_NAMES,
@@ -22,7 +23,6 @@ import {
   readContenders,
   readNode,
 } from './inspect-plan.js';
-import { LATCH_NAME } from './leader-latch.js';
 import type { LockClient } from './types.js';
 
 export { KAZOO_READ_NAME } from './inspect-plan.js';

@@ -1,3 +1,5 @@
+import { Listeners, type Unsubscribe } from '../client/listeners.js';
+import { type BoundOptions, waitBounded } from '../coordination/bounded.js';
 import { untilConnected } from '../coordination/connection-wait.js';
 import { queueOrder } from '../coordination/creation-order.js';
 import type { OwnNode } from '../coordination/naming.js';
@@ -5,14 +7,17 @@ import { childPath } from '../coordination/naming.js';
 import { checkOwnSession, renewedAfter } from '../coordination/renewal.js';
 import { isRetriable, pauseBeforeRetry } from '../coordination/retry.js';
 import { waitForChange } from '../coordination/wait.js';
+import { ClosedError } from '../protocol/errors.js';
 import { electionEvent } from '../telemetry/lock.js';
 import { startDeadline } from './deadline.js';
 import {
   type ElectionClient,
   LATCH_NAME,
   type LatchState,
+  type LeaderLatchEvents,
   type LeaderLatchOptions,
   type Leadership,
+  outcome,
   type Participant,
 } from './election-types.js';
 import {
@@ -27,18 +32,6 @@ import { holdNode } from './lease.js';
 import { type Attempt, cleanupAttempt, createProtected, syncFirst } from './nodes.js';
 import { participantsOf } from './participants.js';
 import type { AcquireOptions, Lease, LossPolicy } from './types.js';
-
-// Reading an election's line lives in participants.ts and the election's public types in
-// election-types.ts; both re-exported for the recipes that use them.
-export {
-  type ElectionClient,
-  LATCH_NAME,
-  type LatchState,
-  type LeaderLatchOptions,
-  type Leadership,
-  type Participant,
-  participantsOf,
-};
 
 interface Waiter {
   resolve(leadership: Leadership): void;
@@ -82,6 +75,8 @@ export class LeaderLatch implements AsyncDisposable {
   private failure: unknown;
   private loop: Promise<void> | undefined;
   private closed: Promise<void> | undefined;
+  private readonly decision = outcome();
+  private readonly events = new Listeners<LeaderLatchEvents>(['leader', 'error']);
 
   constructor(
     /** The client whose session holds the candidate node. */
@@ -113,13 +108,24 @@ export class LeaderLatch implements AsyncDisposable {
   }
 
   /**
-   * Joins the election: the candidate node is created in the background (see `leadership()` to
-   * wait for the outcome). Throws BADARGUMENTS when called twice.
+   * Joins the election and resolves once this participant's candidate node is in line and the
+   * first listing decided whether it leads (`hasLeadership` then says so). Rejects with a
+   * `TimeoutError` after `timeout` ms and with the signal's reason on abort (the latch stays in
+   * the election: `close()` it), with the latch's error when it fails first, and with a
+   * `ClosedError` after `close()`. A second call waits for the same outcome.
    */
-  start(): void {
-    if (this.status !== 'latent') throw badArguments('the latch was already started', this.path);
-    this.status = 'started';
-    this.loop = this.contend().catch((error: unknown) => this.fail(error));
+  start(options: BoundOptions = {}): Promise<void> {
+    if (this.status === 'closed') return Promise.reject(this.endError());
+    if (this.status === 'latent') {
+      this.status = 'started';
+      this.loop = this.contend().catch((error: unknown) => this.fail(error));
+    }
+    return waitBounded(this.decision.promise, options, `the first listing of ${this.path}`);
+  }
+
+  /** Listens to an event of the latch (see {@link LeaderLatchEvents}); returns the unsubscribe. */
+  on<E extends keyof LeaderLatchEvents>(event: E, listener: LeaderLatchEvents[E]): Unsubscribe {
+    return this.events.on(event, listener);
   }
 
   /**
@@ -182,7 +188,8 @@ export class LeaderLatch implements AsyncDisposable {
   close(): Promise<void> {
     if (!this.closed) {
       this.status = 'closed';
-      this.closing.abort(badArguments('the latch was closed', this.path));
+      this.closing.abort(new ClosedError(`the latch ${this.path}`, { path: this.path }));
+      this.decision.settle(this.endError());
       this.closed = (async () => {
         await this.loop;
         this.endTerm();
@@ -205,6 +212,7 @@ export class LeaderLatch implements AsyncDisposable {
   /** The first listing decided: `timeout: 0` waiters that were not made leader are answered. */
   private firstListingDecided(): void {
     this.decided = true;
+    this.decision.settle();
     for (const waiter of [...this.waiters]) if (waiter.noWait) waiter.reject(this.notLeaderNow());
   }
 
@@ -338,6 +346,7 @@ export class LeaderLatch implements AsyncDisposable {
     this.current = { lease, leadership, gained };
     if (gained) {
       electionEvent('leader-gained', this.path, node.path);
+      this.events.emit('leader', leadership);
       for (const waiter of [...this.waiters]) waiter.resolve(leadership);
     }
     this.firstListingDecided();

@@ -1,16 +1,18 @@
 // Run a task while leader, as Curator's LeaderSelector: its election is a Curator InterProcessMutex
 // on the path, so a Java LeaderSelector on the same path takes part in the same election.
 
+import { type ErrorEvents, Listeners, type Unsubscribe } from '../client/listeners.js';
 import { LockName } from '../coordination/naming.js';
-import { badArguments, checkRecipePath } from './errors.js';
-import {
-  type ElectionClient,
-  type LeaderLatchOptions,
-  type Leadership,
-  type Participant,
-  participantsOf,
-} from './leader-latch.js';
+import { ClosedError } from '../protocol/errors.js';
+import type {
+  ElectionClient,
+  LeaderLatchOptions,
+  Leadership,
+  Participant,
+} from './election-types.js';
+import { badArguments, checkRecipePath, LeaseReleasedError } from './errors.js';
 import { Mutex } from './mutex.js';
+import { participantsOf } from './participants.js';
 import type { Lease } from './types.js';
 
 /** Options of a {@link LeaderSelector}. */
@@ -20,12 +22,18 @@ export interface LeaderSelectorOptions extends LeaderLatchOptions {
    * is lost, as Curator's `autoRequeue()`. Default false: the selector stops after one term.
    */
   requeue?: boolean;
+  /** The task to run while leader (Curator's `LeaderSelectorListener.takeLeadership`). Required. */
+  task: LeaderTask;
+}
+
+/** The events of a {@link LeaderSelector} (see `LeaderSelector.on`). */
+export interface LeaderSelectorEvents extends ErrorEvents {
   /**
    * Told about errors the selector cannot hand to anyone else: a task that threw (unless it threw
-   * because its signal aborted), or the election failing (e.g. the session expired). Default:
-   * ignored, so that a failing task never crashes the process.
+   * because its signal aborted), or the election failing (e.g. the session expired). Without a
+   * listener they are dropped, so that a failing task never crashes the process.
    */
-  onError?: (error: unknown) => void;
+  error: (error: Error) => void;
 }
 
 /**
@@ -49,6 +57,8 @@ const SELECTOR_NAMES = [LockName.mutex, LockName.kazooMutex];
  */
 export class LeaderSelector implements AsyncDisposable {
   private readonly closing = new AbortController();
+  private readonly events = new Listeners<LeaderSelectorEvents>(['error']);
+  private readonly task: LeaderTask;
   private current: Lease | undefined;
   private running: Promise<void> | undefined;
 
@@ -57,14 +67,15 @@ export class LeaderSelector implements AsyncDisposable {
     readonly client: ElectionClient,
     /** The election's node; candidates are its children. */
     readonly path: string,
-    private readonly task: LeaderTask,
-    private readonly options: LeaderSelectorOptions = {},
+    private readonly options: LeaderSelectorOptions,
   ) {
     checkRecipePath(path, 'LeaderSelector');
-    if (typeof task !== 'function') throw badArguments('task must be a function', path);
+    const task = (options as LeaderSelectorOptions | undefined)?.task;
+    if (typeof task !== 'function') throw badArguments('options.task must be a function', path);
     if (options.id !== undefined && typeof options.id !== 'string') {
       throw badArguments('id must be a string', path);
     }
+    this.task = task;
   }
 
   /** True while the task runs with leadership that has not been lost. */
@@ -74,18 +85,31 @@ export class LeaderSelector implements AsyncDisposable {
 
   /**
    * Resolves when the selector has stopped: after `close()`, after its one term (without
-   * `requeue`), or after the election failed (reported to `onError`). Never rejects.
+   * `requeue`), or after the election failed (reported to the `error` listeners). Never rejects.
    */
   get done(): Promise<void> {
     return this.running ?? Promise.resolve();
   }
 
-  /** Joins the election. Throws BADARGUMENTS when called twice or after `close()`. */
-  start(): void {
-    if (this.running || this.closing.signal.aborted) {
-      throw badArguments('the selector was already started', this.path);
+  /**
+   * Joins the election; the task runs whenever this participant leads. Resolves at once: the
+   * election runs in the background and waits for nothing on the server here. A second call
+   * does nothing; after `close()` it rejects with a `ClosedError`.
+   */
+  start(): Promise<void> {
+    if (this.closing.signal.aborted) {
+      return Promise.reject(new ClosedError(`the selector ${this.path}`, { path: this.path }));
     }
-    this.running = this.run();
+    this.running ??= this.run();
+    return Promise.resolve();
+  }
+
+  /** Listens to an event (see {@link LeaderSelectorEvents}); returns the unsubscribe function. */
+  on<E extends keyof LeaderSelectorEvents>(
+    event: E,
+    listener: LeaderSelectorEvents[E],
+  ): Unsubscribe {
+    return this.events.on(event, listener);
   }
 
   /**
@@ -101,7 +125,8 @@ export class LeaderSelector implements AsyncDisposable {
    * election (its node is deleted). A task that ignores its signal keeps `close()` waiting.
    */
   async close(): Promise<void> {
-    this.closing.abort(badArguments('the selector was closed', this.path));
+    // The running term ends as given up, not as a fault: its signal's reason says so.
+    this.closing.abort(new LeaseReleasedError(this.path, `leadership of ${this.path}`));
     await this.running;
   }
 
@@ -111,12 +136,7 @@ export class LeaderSelector implements AsyncDisposable {
   }
 
   private report(error: unknown): void {
-    try {
-      // Stryker disable next-line OptionalChaining: without a handler the call throws a TypeError, which the catch below swallows just the same
-      this.options.onError?.(error);
-    } catch {
-      // A throwing error handler must not end the selector's loop or crash the process.
-    }
+    this.events.report(error);
   }
 
   private async run(): Promise<void> {

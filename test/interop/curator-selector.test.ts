@@ -50,17 +50,16 @@ describe('LeaderSelector and Curator LeaderSelector in one election', () => {
     ]);
     let stepDown: (() => void) | undefined;
     const terms: Leadership[] = [];
-    const selector = new LeaderSelector(
-      zk,
-      path,
-      (leadership) =>
+    const selector = new LeaderSelector(zk, path, {
+      task: (leadership) =>
         new Promise<void>((resolve) => {
           terms.push(leadership);
           stepDown = resolve;
           leadership.signal.addEventListener('abort', () => resolve(), { once: true });
         }),
-      { id: 'ts', requeue: true },
-    );
+      id: 'ts',
+      requeue: true,
+    });
     cleanups.push(() => selector.close());
     const ours = () => selector.hasLeadership;
     const line = () => selector.participants();

@@ -105,16 +105,14 @@ function electionWorkload(name: string, path: string, selector: boolean): Worklo
           while (!ctx.stopping() && !isFinal(client.state)) {
             if (selector) {
               const done = new Promise<void>((resolve) => {
-                const s = new LeaderSelector(
-                  seen as Client,
-                  path,
-                  async (term) => {
+                const s = new LeaderSelector(seen as Client, path, {
+                  task: async (term) => {
                     const mine = granted(ctx.name, client, term);
                     await holdUntil(world.holdTime(), mine.signal);
                   },
-                  { onError: (error) => world.log(`${ctx.name} selector: ${String(error)}`) },
-                );
-                s.start();
+                });
+                s.on('error', (error) => world.log(`${ctx.name} selector: ${String(error)}`));
+                void s.start();
                 void world
                   .track(`${ctx.name} selector`, s.done)
                   .catch(() => {})

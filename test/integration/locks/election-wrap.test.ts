@@ -138,7 +138,7 @@ describe('LeaderLatch at the limit of the sequence counter (2^31 - 1)', () => {
       running--;
     };
     const selectors = [a, b, a].map(
-      (zk, i) => new LeaderSelector(zk, PARENT, task, { id: `s${i}`, requeue: true }),
+      (zk, i) => new LeaderSelector(zk, PARENT, { task, id: `s${i}`, requeue: true }),
     );
     for (const selector of selectors) selector.start();
     try {

@@ -97,11 +97,11 @@ describe('inspection of elections', () => {
         terms.push(leadership);
         leadership.signal.addEventListener('abort', () => resolve(), { once: true });
       });
-    const first = new LeaderSelector(a!, path, task, { id: 'first' });
+    const first = new LeaderSelector(a!, path, { task, id: 'first' });
     closers.push(() => first.close());
     first.start();
     await until(() => first.hasLeadership, 'first leads');
-    const second = new LeaderSelector(b!, path, task, { id: 'second' });
+    const second = new LeaderSelector(b!, path, { task, id: 'second' });
     closers.push(() => second.close());
     second.start();
     await expect.poll(async () => (await observer!.getChildren(path)).length, POLL).toBe(2);

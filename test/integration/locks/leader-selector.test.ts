@@ -1,7 +1,8 @@
 // LeaderSelector on the real server: tasks run one at a time, requeue takes turns, leadership lost
 // mid-task aborts the task's signal, close stops a running task.
 import { afterEach, describe, expect, it } from 'vitest';
-import { LeaderSelector, type Leadership } from '../../../src/locks/index.js';
+import { ClosedError } from '../../../src/index.js';
+import { LeaderSelector, type Leadership, LeaseReleasedError } from '../../../src/locks/index.js';
 import { childrenOf, lockPath, newClient, newClients, sleep, until } from './helpers.js';
 
 const selectors: LeaderSelector[] = [];
@@ -35,10 +36,10 @@ describe('LeaderSelector', () => {
       running--;
       log.push({ who, start, end: Date.now(), token: leadership.fencingToken });
     };
-    const sa = track(new LeaderSelector(a!, path, task('A'), { requeue: true }));
+    const sa = track(new LeaderSelector(a!, path, { task: task('A'), requeue: true }));
     sa.start();
     await until(async () => (await childrenOf(a!, path)).length >= 1, 'A joined');
-    const sb = track(new LeaderSelector(b!, path, task('B'), { requeue: true }));
+    const sb = track(new LeaderSelector(b!, path, { task: task('B'), requeue: true }));
     sb.start();
     await until(() => log.length >= 6, 'six terms', 15_000);
     await Promise.all([sa.close(), sb.close()]);
@@ -58,8 +59,10 @@ describe('LeaderSelector', () => {
     const path = lockPath('election');
     let runs = 0;
     const selector = track(
-      new LeaderSelector(zk, path, () => {
-        runs++;
+      new LeaderSelector(zk, path, {
+        task: () => {
+          runs++;
+        },
       }),
     );
     selector.start();
@@ -75,10 +78,8 @@ describe('LeaderSelector', () => {
     const errors: unknown[] = [];
     let terms = 0;
     const selector = track(
-      new LeaderSelector(
-        zk,
-        path,
-        async ({ signal }) => {
+      new LeaderSelector(zk, path, {
+        task: async ({ signal }) => {
           terms++;
           if (terms === 2) throw new Error('task failed');
           await new Promise<void>((resolve) => {
@@ -86,10 +87,11 @@ describe('LeaderSelector', () => {
           });
           reasons.push(signal.reason);
         },
-        { requeue: true, onError: (error) => errors.push(error) },
-      ),
+        requeue: true,
+      }),
     );
-    selector.start();
+    selector.on('error', (error) => errors.push(error));
+    await selector.start();
     await until(() => selector.hasLeadership, 'leading');
     zk.dropConnection();
     await until(() => reasons.length === 1, 'the task saw the loss');
@@ -99,7 +101,15 @@ describe('LeaderSelector', () => {
     expect(errors).toHaveLength(1);
     expect(errors[0]).toMatchObject({ message: 'task failed' });
     await selector.close();
-    expect(reasons[1]).toMatchObject({ code: 'BADARGUMENTS', message: /selector was closed/ });
+    // Closing ends the term as given up (issue 43 item 9: it was a BadArgumentsError).
+    expect(reasons[1]).toBeInstanceOf(LeaseReleasedError);
+    expect(reasons[1]).toMatchObject({
+      code: 'LEASERELEASED',
+      message: /leadership of .* was released/,
+    });
+    expect(selector.close()).toBeInstanceOf(Promise);
+    await selector.close();
+    await expect(selector.start()).rejects.toBeInstanceOf(ClosedError);
     expect(await childrenOf(zk, path)).toEqual([]);
   });
 });

@@ -22,7 +22,7 @@ describe('lock recipes refuse a bad path at construction', () => {
       ['Semaphore', (p) => new Semaphore(zk, p, 2)],
       ['ExclusiveLock', (p) => new ExclusiveLock(zk, p)],
       ['LeaderLatch', (p) => new LeaderLatch(zk, p)],
-      ['LeaderSelector', (p) => new LeaderSelector(zk, p, async () => {})],
+      ['LeaderSelector', (p) => new LeaderSelector(zk, p, { task: async () => {} })],
     ];
     for (const [recipe, construct] of make) {
       expect(() => construct('rel/lock'), recipe).toThrow(

@@ -21,7 +21,9 @@ describe('election participants (scripted client)', () => {
   it('a path that does not exist has no participants', async () => {
     const client = new ScriptedServer().connect();
     expect(await new LeaderLatch(client, '/none').participants()).toEqual([]);
-    expect(await new LeaderSelector(client, '/none', async () => {}).participants()).toEqual([]);
+    expect(
+      await new LeaderSelector(client, '/none', { task: async () => {} }).participants(),
+    ).toEqual([]);
   });
 
   it('candidates in sequence order, the first the leader, each with its data as id; other nodes left out', async () => {
@@ -47,7 +49,7 @@ describe('election participants (scripted client)', () => {
       ['_c_x-lock-0000000001', 'curator'],
       ['_c_y-latch-0000000000', 'a latch candidate'],
     ]);
-    const selector = new LeaderSelector(client, '/sel', async () => {});
+    const selector = new LeaderSelector(client, '/sel', { task: async () => {} });
     expect(summary(await selector.participants())).toEqual([
       'curator@/sel/_c_x-lock-0000000001 (leader)',
       'kazoo@/sel/0123abcd__lock__0000000002',

@@ -39,7 +39,7 @@ describe('LeaderLatch pacing (scripted client)', () => {
     const start = performance.now();
     await latch.close();
     expect(performance.now() - start).toBeLessThan(80);
-    expect(await waiting).toMatchObject({ message: 'the latch was closed' });
+    expect(await waiting).toMatchObject({ code: 'CLOSED', message: 'the latch /e was closed' });
     expect(server.children('/e')).toEqual([]);
     expect(client.requests({ op: 'getChildren' })).toHaveLength(1);
   });

@@ -128,7 +128,7 @@ describe('LeaderLatch close() during a disconnection (scripted client)', () => {
       waiting,
       new Promise((r) => setTimeout(() => r('still waiting'), 200)),
     ]);
-    expect(told).toMatchObject({ message: 'the latch was closed' });
+    expect(told).toMatchObject({ code: 'CLOSED', message: /^the latch .* was closed$/ });
     expect(server.children('/el')).toHaveLength(1);
     client.setState('connected');
     await closing;

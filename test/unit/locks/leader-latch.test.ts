@@ -4,7 +4,8 @@
 import { describe, expect, it } from 'vitest';
 import type { SessionState, Stat, StateChange } from '../../../src/client/types.js';
 import { ZooKeeperError } from '../../../src/index.js';
-import { type ElectionClient, LeaderLatch } from '../../../src/locks/index.js';
+import type { ElectionClient } from '../../../src/locks/election-types.js';
+import { LeaderLatch } from '../../../src/locks/index.js';
 
 function stat(czxid: bigint, owner: bigint): Stat {
   return {

@@ -3,6 +3,7 @@
 // that include kazoo's lock nodes, the loss policy it hands its mutex. Real-server and Curator
 // behaviour: test/integration/locks/leader-selector.test.ts.
 import { describe, expect, it } from 'vitest';
+import { ClosedError } from '../../../src/index.js';
 import { LeaderSelector, type LockLostError } from '../../../src/locks/index.js';
 import { until } from '../../support/wait.js';
 import { ScriptedServer } from './scripted-client.js';
@@ -11,31 +12,33 @@ import { controlledTask } from './selector-task.js';
 describe('LeaderSelector edges (scripted client)', () => {
   it('names the problem in its BADARGUMENTS errors', async () => {
     const client = new ScriptedServer().connect();
-    expect(() => new LeaderSelector(client, 's', () => {})).toThrow(
+    expect(() => new LeaderSelector(client, 's', { task: () => {} })).toThrow(
       'LeaderSelector: invalid path "s"',
     );
-    expect(() => new LeaderSelector(client, '/s', 1 as unknown as () => void)).toThrow(
+    expect(() => new LeaderSelector(client, '/s', { task: 1 as unknown as () => void })).toThrow(
       'task must be a function',
     );
     expect(
-      () => new LeaderSelector(client, '/s', () => {}, { id: 2 as unknown as string }),
+      () => new LeaderSelector(client, '/s', { task: () => {}, id: 2 as unknown as string }),
     ).toThrow('id must be a string');
-    const selector = new LeaderSelector(client, '/s', () => {}, { id: 'ok' });
-    selector.start();
-    expect(() => selector.start()).toThrow('the selector was already started');
+    const selector = new LeaderSelector(client, '/s', { task: () => {}, id: 'ok' });
+    await selector.start();
+    await selector.start(); // a second start() does nothing
     await selector.close();
+    await expect(selector.start()).rejects.toBeInstanceOf(ClosedError);
   });
 
   it("close() aborts the task's signal with the selector's reason", async () => {
     const server = new ScriptedServer();
     const { terms, task } = controlledTask();
-    const selector = new LeaderSelector(server.connect(), '/c', task);
+    const selector = new LeaderSelector(server.connect(), '/c', { task });
     selector.start();
     await until(() => terms.length === 1);
     await selector.close();
     expect(terms[0]!.signal.reason).toMatchObject({
-      code: 'BADARGUMENTS',
-      message: 'the selector was closed',
+      name: 'LeaseReleasedError',
+      code: 'LEASERELEASED',
+      message: 'leadership of /c was released',
     });
     expect(server.children('/c')).toEqual([]);
   });
@@ -43,9 +46,8 @@ describe('LeaderSelector edges (scripted client)', () => {
   it('a step-down whose delete fails is reported to onError, and the selector stops', async () => {
     const server = new ScriptedServer();
     const errors: unknown[] = [];
-    const selector = new LeaderSelector(server.connect(), '/f', () => {}, {
-      onError: (error) => errors.push(error),
-    });
+    const selector = new LeaderSelector(server.connect(), '/f', { task: () => {} });
+    selector.on('error', (error) => errors.push(error));
     server.fail({ op: 'delete', path: /^\/f\//, code: 'NOAUTH' });
     selector.start();
     await selector.done;
@@ -56,16 +58,14 @@ describe('LeaderSelector edges (scripted client)', () => {
   it('a task that returns while the selector closes is not run again, even with requeue', async () => {
     const server = new ScriptedServer();
     let runs = 0;
-    const selector = new LeaderSelector(
-      server.connect(),
-      '/q',
-      () => {
+    const selector = new LeaderSelector(server.connect(), '/q', {
+      task: () => {
         runs++;
         // close() waits for this task to return: not awaited here.
         void selector.close();
       },
-      { requeue: true },
-    );
+      requeue: true,
+    });
     selector.start();
     await selector.done;
     expect(runs).toBe(1);
@@ -82,7 +82,7 @@ describe('LeaderSelector edges (scripted client)', () => {
     const server = new ScriptedServer();
     const client = server.connect();
     const { terms, task, end } = controlledTask();
-    const selector = new LeaderSelector(client, '/k', task, { id: 'ts' });
+    const selector = new LeaderSelector(client, '/k', { task, id: 'ts' });
     selector.start();
     await until(() => terms.length === 1);
     const kazoo = server.connect();
@@ -100,7 +100,7 @@ describe('LeaderSelector edges (scripted client)', () => {
     const server = new ScriptedServer();
     const client = server.connect();
     const { terms, task } = controlledTask();
-    const selector = new LeaderSelector(client, '/p', task);
+    const selector = new LeaderSelector(client, '/p', { task });
     selector.start();
     await until(() => terms.length === 1);
     expect(selector.hasLeadership).toBe(true);

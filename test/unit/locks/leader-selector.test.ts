@@ -2,6 +2,7 @@
 // errors reported and never thrown, close. Real-server and Curator behaviour:
 // test/integration/locks/leader-selector.test.ts.
 import { describe, expect, it } from 'vitest';
+import { ClosedError } from '../../../src/index.js';
 import { LeaderSelector, LockLostError } from '../../../src/locks/index.js';
 import { until } from '../../support/wait.js';
 import { ScriptedServer } from './scripted-client.js';
@@ -11,26 +12,28 @@ describe('LeaderSelector (scripted client)', () => {
   it('refuses a task that is not a function, an id that is not a string, and a second start', async () => {
     const client = new ScriptedServer().connect();
     const badArgs = expect.objectContaining({ code: 'BADARGUMENTS' });
-    expect(() => new LeaderSelector(client, '/s', 'x' as unknown as () => void)).toThrow(badArgs);
+    expect(() => new LeaderSelector(client, '/s', { task: 'x' as unknown as () => void })).toThrow(
+      badArgs,
+    );
     expect(
-      () => new LeaderSelector(client, '/s', () => {}, { id: 5 as unknown as string }),
+      () => new LeaderSelector(client, '/s', { task: () => {}, id: 5 as unknown as string }),
     ).toThrow(badArgs);
-    const selector = new LeaderSelector(client, '/s', () => {});
+    const selector = new LeaderSelector(client, '/s', { task: () => {} });
     await selector.done; // not started: done at once
-    selector.start();
-    expect(() => selector.start()).toThrow(badArgs);
+    await selector.start();
+    await selector.start(); // a second start() does nothing
     await selector.close();
-    expect(() => selector.start()).toThrow(badArgs);
-    const closedFirst = new LeaderSelector(client, '/s2', () => {});
+    await expect(selector.start()).rejects.toBeInstanceOf(ClosedError);
+    const closedFirst = new LeaderSelector(client, '/s2', { task: () => {} });
     await closedFirst.close();
-    expect(() => closedFirst.start()).toThrow(badArgs);
+    await expect(closedFirst.start()).rejects.toBeInstanceOf(ClosedError);
   });
 
   it('runs the task as leader with its term, steps down when it returns, and stops after one term', async () => {
     const server = new ScriptedServer();
     const client = server.connect();
     const { terms, task, end } = controlledTask();
-    const selector = new LeaderSelector(client, '/one', task, { id: 'me' });
+    const selector = new LeaderSelector(client, '/one', { task: task, id: 'me' });
     expect(selector.hasLeadership).toBe(false);
     selector.start();
     await until(() => terms.length === 1, 'the term');
@@ -53,7 +56,7 @@ describe('LeaderSelector (scripted client)', () => {
   it('the id defaults to the empty string', async () => {
     const server = new ScriptedServer();
     const { terms, task, end } = controlledTask();
-    const selector = new LeaderSelector(server.connect(), '/d', task);
+    const selector = new LeaderSelector(server.connect(), '/d', { task: task });
     selector.start();
     await until(() => terms.length === 1);
     expect(terms[0]!.id).toBe('');
@@ -69,8 +72,8 @@ describe('LeaderSelector (scripted client)', () => {
       order.push(name);
       await new Promise((r) => setTimeout(r, 2));
     };
-    const first = new LeaderSelector(a, '/turns', task('a'), { requeue: true });
-    const second = new LeaderSelector(b, '/turns', task('b'));
+    const first = new LeaderSelector(a, '/turns', { task: task('a'), requeue: true });
+    const second = new LeaderSelector(b, '/turns', { task: task('b') });
     first.start();
     await until(() => order.length >= 1);
     second.start();
@@ -85,12 +88,14 @@ describe('LeaderSelector (scripted client)', () => {
     const server = new ScriptedServer();
     const client = server.connect();
     let returned = false;
-    const selector = new LeaderSelector(client, '/c', async (leadership) => {
-      await new Promise((resolve) =>
-        leadership.signal.addEventListener('abort', resolve, { once: true }),
-      );
-      await new Promise((r) => setTimeout(r, 5));
-      returned = true;
+    const selector = new LeaderSelector(client, '/c', {
+      task: async (leadership) => {
+        await new Promise((resolve) =>
+          leadership.signal.addEventListener('abort', resolve, { once: true }),
+        );
+        await new Promise((r) => setTimeout(r, 5));
+        returned = true;
+      },
     });
     selector.start();
     await until(() => selector.hasLeadership);
@@ -105,10 +110,11 @@ describe('LeaderSelector (scripted client)', () => {
     const [a, b] = [server.connect(), server.connect()];
     const errors: unknown[] = [];
     const holder = controlledTask();
-    const first = new LeaderSelector(a, '/w', holder.task);
+    const first = new LeaderSelector(a, '/w', { task: holder.task });
     first.start();
     await until(() => holder.terms.length === 1);
-    const second = new LeaderSelector(b, '/w', () => {}, { onError: (e) => errors.push(e) });
+    const second = new LeaderSelector(b, '/w', { task: () => {} });
+    second.on('error', (e) => errors.push(e));
     second.start();
     await until(() => server.children('/w').length === 2);
     await second.close();
@@ -122,19 +128,15 @@ describe('LeaderSelector (scripted client)', () => {
     const server = new ScriptedServer();
     const client = server.connect();
     const errors: unknown[] = [];
-    const selector = new LeaderSelector(
-      client,
-      '/t',
-      () => {
+    const selector = new LeaderSelector(client, '/t', {
+      task: () => {
         throw new Error('task failed');
       },
-      {
-        onError: (error) => {
-          errors.push(error);
-          throw new Error('handler failed');
-        },
-      },
-    );
+    });
+    selector.on('error', (error) => {
+      errors.push(error);
+      throw new Error('handler failed');
+    });
     selector.start();
     await selector.done;
     expect(errors).toEqual([new Error('task failed')]);
@@ -145,17 +147,17 @@ describe('LeaderSelector (scripted client)', () => {
     const server = new ScriptedServer();
     const client = server.connect();
     const errors: unknown[] = [];
-    const selector = new LeaderSelector(
-      client,
-      '/l',
-      async (leadership) => {
+    const selector = new LeaderSelector(client, '/l', {
+      task: async (leadership) => {
         await new Promise((resolve) =>
           leadership.signal.addEventListener('abort', resolve, { once: true }),
         );
         throw leadership.signal.reason;
       },
-      { onError: (e) => errors.push(e), lossPolicy: 'suspended' },
-    );
+
+      lossPolicy: 'suspended',
+    });
+    selector.on('error', (e) => errors.push(e));
     selector.start();
     await until(() => selector.hasLeadership);
     client.setState('suspended');
@@ -164,17 +166,17 @@ describe('LeaderSelector (scripted client)', () => {
     await selector.done;
     expect(errors).toEqual([]);
 
-    const other = new LeaderSelector(
-      client,
-      '/l2',
-      async (leadership) => {
+    const other = new LeaderSelector(client, '/l2', {
+      task: async (leadership) => {
         await new Promise((resolve) =>
           leadership.signal.addEventListener('abort', resolve, { once: true }),
         );
         throw new Error('cleanup failed');
       },
-      { onError: (e) => errors.push(e), lossPolicy: 'suspended' },
-    );
+
+      lossPolicy: 'suspended',
+    });
+    other.on('error', (e) => errors.push(e));
     other.start();
     await until(() => other.hasLeadership);
     client.setState('suspended');
@@ -187,7 +189,7 @@ describe('LeaderSelector (scripted client)', () => {
     const server = new ScriptedServer();
     const client = server.connect();
     const { terms, task, end } = controlledTask();
-    const selector = new LeaderSelector(client, '/k', task, { lossPolicy: 'expired' });
+    const selector = new LeaderSelector(client, '/k', { task: task, lossPolicy: 'expired' });
     selector.start();
     await until(() => terms.length === 1);
     client.setState('suspended');
@@ -197,7 +199,7 @@ describe('LeaderSelector (scripted client)', () => {
     end();
     await selector.close();
     const byDefault = controlledTask();
-    const other = new LeaderSelector(client, '/k2', byDefault.task);
+    const other = new LeaderSelector(client, '/k2', { task: byDefault.task });
     other.start();
     await until(() => byDefault.terms.length === 1);
     client.setState('suspended');
@@ -210,11 +212,12 @@ describe('LeaderSelector (scripted client)', () => {
     const server = new ScriptedServer();
     const [a, b] = [server.connect(), server.connect()];
     const holder = controlledTask();
-    const first = new LeaderSelector(a, '/e', holder.task);
+    const first = new LeaderSelector(a, '/e', { task: holder.task });
     first.start();
     await until(() => holder.terms.length === 1);
     const errors: unknown[] = [];
-    const second = new LeaderSelector(b, '/e', () => {}, { onError: (e) => errors.push(e) });
+    const second = new LeaderSelector(b, '/e', { task: () => {} });
+    second.on('error', (e) => errors.push(e));
     second.start();
     await until(() => server.children('/e').length === 2);
     b.setState('closed');
@@ -228,7 +231,8 @@ describe('LeaderSelector (scripted client)', () => {
     const server = new ScriptedServer();
     const client = server.connect();
     const { terms, task } = controlledTask();
-    const selector = new LeaderSelector(client, '/x', task, { onError: () => {} });
+    const selector = new LeaderSelector(client, '/x', { task: task });
+    selector.on('error', () => {});
     selector.start();
     await until(() => terms.length === 1);
     client.setState('expired');
@@ -241,7 +245,7 @@ describe('LeaderSelector (scripted client)', () => {
     const client = server.connect();
     const { terms, task } = controlledTask();
     {
-      await using selector = new LeaderSelector(client, '/u', task);
+      await using selector = new LeaderSelector(client, '/u', { task: task });
       selector.start();
       await until(() => terms.length === 1);
     }

@@ -18,7 +18,8 @@ import {
   type Watcher,
   ZooKeeperError,
 } from '../../../src/index.js';
-import type { ElectionClient, RevokeClient } from '../../../src/locks/index.js';
+import type { ElectionClient } from '../../../src/locks/election-types.js';
+import type { RevokeClient } from '../../../src/locks/index.js';
 
 export type Op = 'create2' | 'delete' | 'exists' | 'getData' | 'getChildren' | 'sync' | 'setData';
 
