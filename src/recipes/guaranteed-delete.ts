@@ -81,8 +81,9 @@ const FINAL_STATES = new Set(['closed', 'auth-failed']);
  * node expired, another client may have created one): each try looks at the node first and
  * deletes it at the version seen. An ephemeral node of this client's own session is not deleted
  * once that session has expired: the server removes it with the session. When that session
- * expires before any look found the node, a node newer than anything the client had seen at the
- * call is left alone (`'gone'`): it may have been created after the expiry. One window stays
+ * expires before any look found the node, an ephemeral node newer than anything the client had
+ * seen at the call is left alone (`'gone'`): it may be another client's, created after the
+ * expiry; a persistent node is deleted (it does not go with a session). One window stays
  * (ZooKeeper has no delete conditioned on a node's life): the node deleted and created again by
  * others, and brought to the same version, between a try's look and its delete.
  */
@@ -137,10 +138,16 @@ async function tryOnce(
   const stat = await client.exists(path, { signal });
   if (stat === null) return goneNow();
   if (state.target === undefined) {
-    // The session of the call expired before any look found the node: a node newer than what
-    // the client had seen at the call may have been created after that expiry (the call's own
-    // ephemeral node went with it), so it is not the one meant.
-    if (client.sessionId !== state.calledOn.session && stat.czxid > state.calledOn.zxid) {
+    // The session of the call expired before any look found the node: an ephemeral node newer
+    // than what the client had seen at the call may be another client's registration made after
+    // that expiry (the call's own ephemeral node went with it), so it is not the one meant. A
+    // persistent node does not go with a session: one newer than the client's view was most
+    // likely there before the call, unseen by a client that had not caught up, and is deleted.
+    if (
+      client.sessionId !== state.calledOn.session &&
+      stat.ephemeralOwner !== 0n &&
+      stat.czxid > state.calledOn.zxid
+    ) {
       return goneNow();
     }
     state.target = {

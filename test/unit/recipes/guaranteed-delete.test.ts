@@ -61,6 +61,27 @@ describe('guaranteedDelete never deletes a node created since by someone else', 
     expect(server.nodes.get('/reg')?.stat.ephemeralOwner).toBe(theirs.sessionId);
   });
 
+  it("the call's session expired before any look found the node: a persistent node the client had not seen yet is deleted", async () => {
+    const server = new ScriptedServer();
+    const mine = server.connect();
+    const theirs = server.connect();
+    // Made by another client before the call, after the newest zxid this client has seen.
+    Object.defineProperty(mine, 'lastZxid', { value: 0n });
+    server.create(theirs.sessionId, '/job', 'work', CreateMode.PERSISTENT);
+    server.fail({ op: 'exists', path: '/job', code: 'SESSIONEXPIRED' });
+    const outcome = guaranteedDelete(asDeleteClient(mine), '/job', { retry: PAUSE });
+    await vi.waitFor(
+      () =>
+        expect(server.requests({ op: 'exists', path: '/job' }).at(-1)?.outcome).toBe(
+          'SESSIONEXPIRED',
+        ),
+      WAIT,
+    );
+    mine.renew();
+    expect(await outcome).toMatchObject({ status: 'deleted' });
+    expect(server.nodes.has('/job')).toBe(false);
+  });
+
   it('a delete applied whose reply was lost: the node created again meanwhile stays', async () => {
     const server = new ScriptedServer();
     const mine = server.connect();
