@@ -288,6 +288,13 @@ async function round(n: number, problems: Problem[]): Promise<string> {
   } else zk = opened.value as Client;
 
   if (zk) {
+    // With renewal on, an expiry is not final: the state moves on to connecting at once. A call
+    // that failed SESSIONEXPIRED after one (the client declares it when no server answered for a
+    // whole session timeout, which a loaded machine can reach) failed for a session that ended.
+    let expired = false;
+    zk.on('state', (state) => {
+      if (state === 'expired') expired = true;
+    });
     const first = await settle(call(zk), SETTLE_MS);
     if (first.hung) fail('the call hung');
     else if (first.error !== undefined && !(first.error instanceof ZooKeeperError))
@@ -304,7 +311,9 @@ async function round(n: number, problems: Problem[]): Promise<string> {
         (next.error.code === 'CONNECTIONLOSS' || next.error.code === 'MARSHALLINGERROR');
       if (!linkError) break;
     }
-    const final = ['expired', 'closed', 'auth-failed'].includes(zk.state);
+    const final =
+      ['expired', 'closed', 'auth-failed'].includes(zk.state) ||
+      (expired && next.error instanceof ZooKeeperError && next.error.code === 'SESSIONEXPIRED');
     if (next.hung) fail(`a later call hung (state ${zk.state})`);
     else if (next.error !== undefined && !final)
       fail(`a later call failed while the session lives (${zk.state}): ${String(next.error)}`);
