@@ -9,7 +9,7 @@ import type { Session } from '../session/session.js';
 import { toBytes } from './bytes.js';
 import type { ClientCore } from './core.js';
 import * as ensemble from './ensemble.js';
-import { Listeners, type Unsubscribe } from './listeners.js';
+import { Listeners, stateChange, type Unsubscribe } from './listeners.js';
 import type { Op, OpResult, ReadOp } from './multi.js';
 import { openSession } from './open.js';
 import { Paths } from './paths.js';
@@ -32,7 +32,6 @@ import type {
   ServerVersionOptions,
   SessionState,
   Stat,
-  StateChange,
   WatcherKind,
   WatchOptions,
 } from './types.js';
@@ -389,15 +388,4 @@ export class Client implements AsyncDisposable {
 /** Connects to a ZooKeeper ensemble and resolves once a session is established. */
 export function connect(connectString: string, options?: ConnectOptions): Promise<Client> {
   return Client.connect(connectString, options);
-}
-
-/** What a state listener is told: the previous state, and the cause as a ZooKeeperError. */
-function stateChange(previous: SessionState, cause: Error | undefined): StateChange {
-  if (cause === undefined) return { previous };
-  // A runtime error (ECONNRESET, a TLS alert) broke the link: a connection loss caused by it.
-  const typed =
-    cause instanceof ZooKeeperError
-      ? cause
-      : makeError('CONNECTIONLOSS', `the connection was lost: ${cause.message}`, { cause });
-  return { previous, cause: typed };
 }

@@ -3,7 +3,9 @@
 // that throws (or returns a promise that rejects) never breaks the object that called it and never
 // reaches the process as an uncaught error: it is reported as a ListenerError to the object's
 // `error` listeners, or to `console.error` when there are none.
-import { InvalidArgumentError } from '../protocol/errors.js';
+import { InvalidArgumentError, makeError, ZooKeeperError } from '../protocol/errors.js';
+import type { SessionState } from '../session/types.js';
+import type { StateChange } from './types.js';
 
 /** Removes the listener it was returned for. Calling it again does nothing. */
 export type Unsubscribe = () => void;
@@ -197,4 +199,15 @@ class Stream<T> implements AsyncIterableIterator<T> {
   [Symbol.asyncIterator](): AsyncIterableIterator<T> {
     return this;
   }
+}
+
+/** @internal What a client's state listener is told: the previous state, the cause typed. */
+export function stateChange(previous: SessionState, cause: Error | undefined): StateChange {
+  if (cause === undefined) return { previous };
+  // A runtime error (ECONNRESET, a TLS alert) broke the link: a connection loss caused by it.
+  const typed =
+    cause instanceof ZooKeeperError
+      ? cause
+      : makeError('CONNECTIONLOSS', `the connection was lost: ${cause.message}`, { cause });
+  return { previous, cause: typed };
 }
