@@ -4,10 +4,12 @@
  */
 
 export type { RecipeClient } from '../client/recipe-client.js';
+export type { BoundOptions } from '../coordination/bounded.js';
 export type { NamingStyle } from '../coordination/naming.js';
 export { LockName } from '../coordination/naming.js';
 export type { SequenceOrder } from '../coordination/order.js';
 export type {
+  ElectionClient,
   LatchState,
   LeaderLatchEvents,
   LeaderLatchOptions,

@@ -36,7 +36,7 @@ export { backoffDelay, isRetriedBy, pause, RETRIED_BY_DEFAULT, retry } from './r
 export type { SharedCountClient, VersionedCount } from './shared-count.js';
 
 export { decodeCount, encodeCount, SharedCount } from './shared-count.js';
-export type { TimeLeaseGrant, TimeLeaseOptions } from './time-lease.js';
+export type { TimeLeaseGrant, TimeLeaseHolder, TimeLeaseOptions } from './time-lease.js';
 export { LEASE_HOLDER_NODE, TimeLease } from './time-lease.js';
 export type {
   CachedNode,

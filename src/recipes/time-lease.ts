@@ -37,6 +37,14 @@ export interface TimeLeaseOptions {
   now?: () => number;
 }
 
+/** Who holds one slot of a time lease now, as {@link TimeLease.holders} reports it. */
+export interface TimeLeaseHolder {
+  /** The holder's id, as it wrote it. */
+  readonly holder: string;
+  /** When its lease ends. */
+  readonly end: Date;
+}
+
 /** A lease obtained: who holds it, until when, and the node that says so. */
 export interface TimeLeaseGrant {
   /** The holder's id (this one's). */
@@ -123,7 +131,7 @@ export class TimeLease {
   }
 
   /** The holder of each slot now (null for a free or ended slot), without taking any lock. */
-  async holders(): Promise<({ holder: string; end: Date } | null)[]> {
+  async holders(): Promise<(TimeLeaseHolder | null)[]> {
     return Promise.all(
       this.slotPaths.map(async (slot) => {
         const record = await this.read(slot);
