@@ -375,27 +375,7 @@ export function guardOf(lease: unknown): Guard | undefined {
   return lease instanceof LeaseHandle ? lease.guard() : undefined;
 }
 
-/**
- * Reentry: a second lease on the node `lease` stands for, if `lease` is a live lease of this lock
- * (same client and lock path, accepted kind). Throws otherwise.
- */
-export function reenter(
-  lease: Lease,
-  client: LockClient,
-  lockPath: string,
-  kinds: readonly string[],
-): Lease {
-  const holding = LeaseHandle.holdingOf(lease);
-  if (
-    !holding ||
-    holding.spec.client !== client ||
-    holding.spec.lockPath !== lockPath ||
-    !kinds.includes(holding.spec.kind)
-  ) {
-    throw badArguments('reentrantFrom is not a lease of this lock', lockPath);
-  }
-  if (lease.released || holding.ended)
-    throw badArguments('reentrantFrom lease was released', lockPath);
-  if (holding.lostReason) throw holding.lostReason;
-  return holding.lease();
+/** The holding behind a lease this module issued, or undefined for any other (see reentry.ts). */
+export function holdingOf(lease: unknown): Holding | undefined {
+  return LeaseHandle.holdingOf(lease);
 }

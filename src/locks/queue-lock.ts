@@ -14,8 +14,9 @@ import { type AcquireProbe, acquireSettles, acquireStarted } from '../telemetry/
 import { Acquisition, type AcquisitionHost } from './acquisition.js';
 import { acquireWithin } from './deadline.js';
 import { checkRecipePath } from './errors.js';
-import { holdNode, reenter } from './lease.js';
+import { holdNode } from './lease.js';
 import { deleteOwnNode } from './nodes.js';
+import { reenter } from './reentry.js';
 import { seamOf } from './seam.js';
 import type { Lease, Lock, LockClient, LossPolicy, ReentrantAcquireOptions } from './types.js';
 
