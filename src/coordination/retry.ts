@@ -26,13 +26,19 @@ export function pauseBeforeRetry(error: unknown, signal?: AbortSignal): Promise<
   if (hasCode(error, 'CONNECTIONLOSS', 'REQUESTTIMEOUT') || signal?.aborted) {
     return Promise.resolve();
   }
+  return pauseUnlessAborted(100 + Math.random() * 100, signal);
+}
+
+/** Resolves after `ms`, or at once when `signal` aborts (it never rejects: the caller looks). */
+export function pauseUnlessAborted(ms: number, signal?: AbortSignal): Promise<void> {
+  if (signal?.aborted) return Promise.resolve();
   return new Promise((resolve) => {
     const done = () => {
       clearTimeout(timer);
       signal?.removeEventListener('abort', done);
       resolve();
     };
-    const timer = setTimeout(done, 100 + Math.random() * 100);
+    const timer = setTimeout(done, ms);
     signal?.addEventListener('abort', done, { once: true });
   });
 }

@@ -8,7 +8,7 @@ import { CreateMode, type Data, type Stat } from '../client/types.js';
 import { baseName, childPath, newOwnerPrefix, parentOf } from '../coordination/naming.js';
 import { createWithParents } from '../coordination/paths.js';
 import { renewedAfter } from '../coordination/renewal.js';
-import { isRetriable, pauseBeforeRetry, retry } from '../coordination/retry.js';
+import { isRetriable, pauseBeforeRetry, pauseUnlessAborted, retry } from '../coordination/retry.js';
 import { abortable, waitForWatch } from '../coordination/wait.js';
 import { makeError } from '../protocol/errors.js';
 import { badArguments, hasCode } from './errors.js';
@@ -388,15 +388,5 @@ function pause(error: unknown, failures: number, stop: AbortSignal): Promise<voi
   if (failures === 0) return pauseBeforeRetry(error, stop);
   const ms =
     Math.min(MAX_ERROR_PAUSE, 100 * 2 ** Math.min(failures, 10)) * (0.5 + Math.random() / 2);
-  return new Promise((resolve) => {
-    const done = () => {
-      clearTimeout(timer);
-      // Stryker disable next-line StringLiteral: a later abort calling done again clears a spent timer and resolves a settled promise: no effect
-      stop.removeEventListener('abort', done);
-      resolve();
-    };
-    const timer = setTimeout(done, ms);
-    // Stryker disable next-line ObjectLiteral,BooleanLiteral: an abort event fires at most once; `once` only frees the listener sooner
-    stop.addEventListener('abort', done, { once: true });
-  });
+  return pauseUnlessAborted(ms, stop);
 }
