@@ -162,7 +162,8 @@ function isThenable(value: unknown): value is PromiseLike<unknown> {
   );
 }
 
-class Stream<T> implements AsyncIterableIterator<T> {
+/** @internal A buffered async iterator of pushed values, ended by `end()` or the reader's `return()`. */
+export class Stream<T> implements AsyncIterableIterator<T> {
   private readonly buffered: T[] = [];
   private readonly waiters: Array<(result: IteratorResult<T>) => void> = [];
   private done = false;

@@ -1,10 +1,11 @@
 // Fan-out of a recipe's events to listeners (called at once) and async iterators (buffered
-// until read), which end when the queue ends.
+// until read, the client's own Stream), which end when the queue ends.
+import { Stream } from '../client/listeners.js';
 
 /** Listeners and iterators of one stream of events. */
 export class EventQueue<T> {
   private readonly listeners = new Set<(event: T) => void>();
-  private readonly iterators = new Set<Iteration<T>>();
+  private readonly iterators = new Set<Stream<T>>();
   private ended = false;
 
   /** Calls `listener` with every event from now on; a throwing listener is reported out of band. */
@@ -16,7 +17,7 @@ export class EventQueue<T> {
 
   /** An iterator over the events from now on. */
   iterate(): AsyncIterableIterator<T> {
-    const iteration = new Iteration<T>(() => this.iterators.delete(iteration));
+    const iteration: Stream<T> = new Stream<T>(() => this.iterators.delete(iteration));
     if (this.ended) iteration.end();
     else this.iterators.add(iteration);
     return iteration;
@@ -41,42 +42,5 @@ export class EventQueue<T> {
     this.listeners.clear();
     for (const iteration of this.iterators) iteration.end();
     this.iterators.clear();
-  }
-}
-
-class Iteration<T> implements AsyncIterableIterator<T> {
-  private readonly buffered: T[] = [];
-  private readonly waiters: Array<(result: IteratorResult<T>) => void> = [];
-  private done = false;
-
-  constructor(private readonly detach: () => void) {}
-
-  push(event: T): void {
-    const waiter = this.waiters.shift();
-    if (waiter) waiter({ value: event, done: false });
-    else this.buffered.push(event);
-  }
-
-  end(): void {
-    this.done = true;
-    for (const waiter of this.waiters.splice(0)) waiter({ value: undefined, done: true });
-  }
-
-  next(): Promise<IteratorResult<T>> {
-    const event = this.buffered.shift();
-    if (event !== undefined) return Promise.resolve({ value: event, done: false });
-    if (this.done) return Promise.resolve({ value: undefined, done: true });
-    return new Promise((resolve) => this.waiters.push(resolve));
-  }
-
-  return(): Promise<IteratorResult<T>> {
-    this.detach();
-    this.buffered.length = 0;
-    this.end();
-    return Promise.resolve({ value: undefined, done: true });
-  }
-
-  [Symbol.asyncIterator](): AsyncIterableIterator<T> {
-    return this;
   }
 }
