@@ -3,7 +3,7 @@ import { Options, parseArgs } from './args.js';
 import { COMMANDS, findCommand } from './commands/index.js';
 import { type Command, JSON_OPTION } from './commands/types.js';
 import type { CommandContext, SessionProvider } from './context.js';
-import { errorLine, exitCodeFor, UsageError, wantsJson } from './errors.js';
+import { errorLine, exitCodeFor, requestDeadline, UsageError, wantsJson } from './errors.js';
 import { changesSession, globalsAfterCommand, withGlobals } from './globals.js';
 import { commandHelp } from './help.js';
 import { Output } from './output.js';
@@ -80,7 +80,7 @@ async function runParsed(
     out: new Output(process.stdout, provider.globals.json || options.has('json')),
     globals: provider.globals,
     client: () => provider.client(),
-    call: () => ({ signal: AbortSignal.timeout(provider.globals.timeout) }),
+    call: () => ({ signal: requestDeadline(provider.globals.timeout) }),
     interrupt: invocation.interrupt ?? interrupts.signal,
     inShell: invocation.inShell,
     note: (text) => process.stderr.write(`zkts: ${text}\n`),

@@ -1,5 +1,5 @@
 // Exit statuses and the one-line error report. Scripts branch on the status, people read the line.
-import { ZooKeeperError } from '../index.js';
+import { TimeoutError, ZooKeeperError } from '../index.js';
 
 /** Exit statuses of `zkts` (listed in `zkts --help`). */
 export const ExitCode = {
@@ -39,6 +39,8 @@ const BY_CODE: Record<string, number> = {
   SESSIONEXPIRED: ExitCode.UNAVAILABLE,
   SESSIONMOVED: ExitCode.UNAVAILABLE,
   OPERATIONTIMEOUT: ExitCode.UNAVAILABLE,
+  // A request that got no reply within --timeout (the client's own limit, not the server's code).
+  TIMEOUT: ExitCode.UNAVAILABLE,
   REQUESTTIMEOUT: ExitCode.UNAVAILABLE,
   NOTREADONLY: ExitCode.UNAVAILABLE,
 };
@@ -77,8 +79,24 @@ function hintFor(error: ZooKeeperError, command: string | undefined): string | u
   return undefined;
 }
 
+/** A time limit that ran out: the library's TimeoutError, or the platform's `AbortSignal.timeout()` reason. */
 function isTimeout(error: unknown): boolean {
   return error instanceof Error && error.name === 'TimeoutError';
+}
+
+/**
+ * The signal for one request under `--timeout`: it aborts after `ms` with the library's
+ * {@link TimeoutError} (code `TIMEOUT`), the error every time limit of the client and its recipes
+ * rejects with. The timer does not keep the process alive.
+ */
+export function requestDeadline(ms: number): AbortSignal {
+  const controller = new AbortController();
+  const timer = setTimeout(
+    () => controller.abort(new TimeoutError(ms, `no reply within ${ms} ms (--timeout)`)),
+    ms,
+  );
+  timer.unref?.();
+  return controller.signal;
 }
 
 /** `zkts: NONODE: no node at /a (get)`: the one line an error gets on stderr. */
@@ -97,7 +115,7 @@ export function errorLine(error: unknown, command: string | undefined, json: boo
     error instanceof CliError || error instanceof ZooKeeperError
       ? error.code
       : isTimeout(error)
-        ? 'OPERATIONTIMEOUT'
+        ? 'TIMEOUT'
         : 'ERROR';
   const line = describeError(error, undefined);
   const message = line.startsWith(`${code}: `) ? line.slice(code.length + 2) : line;
@@ -139,7 +157,7 @@ export function describeError(error: unknown, command: string | undefined): stri
     const hint = hintFor(error, command);
     return `${error.code}: ${message}${hint === undefined ? '' : `; ${hint}`}${where}`;
   }
-  if (isTimeout(error)) return `OPERATIONTIMEOUT: no reply in time (--timeout)${where}`;
+  if (isTimeout(error)) return `TIMEOUT: no reply in time (--timeout)${where}`;
   const message = error instanceof Error ? error.message : String(error);
   return `${message}${where}`;
 }

@@ -1,5 +1,5 @@
 // A persistent watch seen as an async iterator of events: `for await (const e of zk.watch(p))`.
-import { ErrorCode, makeError } from '../protocol/errors.js';
+import { ErrorCode } from '../protocol/errors.js';
 import type { PersistentListener, WatchRegistry } from '../session/watches.js';
 import type { WatchedEvent } from './types.js';
 
@@ -73,8 +73,10 @@ export class PersistentWatch implements PersistentWatchIterator, PersistentListe
     });
   }
 
+  // Listened to only on a signal that was given, so its reason is set: the iterator ends with it
+  // (no server code stands in for it).
   private readonly onAbort = () => {
-    void this.stop(this.signal?.reason ?? makeError('OPERATIONTIMEOUT', 'watch aborted'));
+    void this.stop(this.signal?.reason);
   };
 
   event(event: WatchedEvent): void {
