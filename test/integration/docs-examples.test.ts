@@ -60,10 +60,6 @@ const EXAMPLES = PAGES.flatMap(examplesOf);
  * the new shapes.
  */
 const STILL_WITHOUT_EXAMPLE = [
-  'DistributedAtomicLong',
-  'DistributedBarrier',
-  'DistributedDoubleBarrier',
-  'LeaderSelector',
   'PersistentNode',
   'Semaphore',
   'SemaphoreMutex',
