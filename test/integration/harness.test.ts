@@ -3,7 +3,6 @@
  * (never src/, which the harness exists to test).
  */
 import { existsSync } from 'node:fs';
-import { connect as netConnect, type Socket } from 'node:net';
 import { delimiter, join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { connect as tlsConnect } from 'node:tls';
@@ -18,161 +17,20 @@ import {
   sharedServer,
   startEnsemble,
   startStandalone,
-  TcpProxy,
   uniquePath,
   waitFor,
   type ZkEnsemble,
   type ZkServer,
 } from '../harness/index.js';
 import { findLocalInstall } from '../harness/install.js';
-
-// --- a few raw frames (zookeeper-protocol.md §3.1, §4, §13) -------------------------------------
-
-/** ConnectRequest for a new session: 45-byte body, 49 bytes on the wire. */
-function connectRequest(timeoutMs = 10_000): Buffer {
-  const frame = Buffer.alloc(49);
-  frame.writeInt32BE(45, 0); // length
-  frame.writeInt32BE(0, 4); // protocolVersion
-  frame.writeBigInt64BE(0n, 8); // lastZxidSeen
-  frame.writeInt32BE(timeoutMs, 16);
-  frame.writeBigInt64BE(0n, 20); // sessionId
-  frame.writeInt32BE(16, 28); // passwd: 16 zero bytes
-  frame.writeUInt8(0, 48); // readOnly
-  return frame;
-}
-
-const PING = Buffer.from('00000008fffffffe0000000b', 'hex');
-
-/** create(path, data, world:anyone ALL, persistent) with the given xid. */
-function createRequest(xid: number, path: string): Buffer {
-  const ustring = (s: string) => {
-    const bytes = Buffer.from(s, 'utf8');
-    const len = Buffer.alloc(4);
-    len.writeInt32BE(bytes.length);
-    return Buffer.concat([len, bytes]);
-  };
-  const int = (n: number) => {
-    const b = Buffer.alloc(4);
-    b.writeInt32BE(n);
-    return b;
-  };
-  const body = Buffer.concat([
-    int(xid),
-    int(1), // OpCode.create
-    ustring(path),
-    ustring('x'), // data
-    int(1), // one ACL
-    int(31), // Perms.ALL
-    ustring('world'),
-    ustring('anyone'),
-    int(0), // CreateMode.PERSISTENT
-  ]);
-  return Buffer.concat([int(body.length), body]);
-}
-
-/** A raw client connection that splits the byte stream into frames. */
-class RawConnection {
-  private buffer = Buffer.alloc(0);
-  private readonly frames: Buffer[] = [];
-  private waiter: (() => void) | undefined;
-  closed = false;
-
-  constructor(readonly socket: Socket) {
-    socket.on('data', (chunk: Buffer) => {
-      this.buffer = Buffer.concat([this.buffer, chunk]);
-      while (this.buffer.length >= 4 && this.buffer.length >= 4 + this.buffer.readInt32BE(0)) {
-        const length = this.buffer.readInt32BE(0);
-        this.frames.push(this.buffer.subarray(4, 4 + length));
-        this.buffer = this.buffer.subarray(4 + length);
-      }
-      this.waiter?.();
-    });
-    socket.on('error', () => {});
-    socket.on('close', () => {
-      this.closed = true;
-      this.waiter?.();
-    });
-  }
-
-  static open(port: number): Promise<RawConnection> {
-    return new Promise((resolve, reject) => {
-      const socket = netConnect({ host: '127.0.0.1', port }, () =>
-        resolve(new RawConnection(socket)),
-      );
-      socket.once('error', reject);
-    });
-  }
-
-  /** Sends a ConnectRequest and returns the negotiated session timeout. */
-  async handshake(): Promise<number> {
-    this.socket.write(connectRequest());
-    const response = await this.nextFrame(5000);
-    expect(response.length).toBe(37);
-    return response.readInt32BE(4);
-  }
-
-  /** The next frame, or `undefined` after `timeoutMs` or when the connection closed. */
-  async nextFrame(timeoutMs: number): Promise<Buffer>;
-  async nextFrame(timeoutMs: number, optional: true): Promise<Buffer | undefined>;
-  async nextFrame(timeoutMs: number, optional = false): Promise<Buffer | undefined> {
-    const deadline = Date.now() + timeoutMs;
-    while (this.frames.length === 0 && !this.closed && Date.now() < deadline) {
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, deadline - Date.now());
-        this.waiter = () => {
-          clearTimeout(timer);
-          resolve();
-        };
-      });
-    }
-    const frame = this.frames.shift();
-    if (!frame && !optional)
-      throw new Error(`no frame within ${timeoutMs} ms (closed: ${this.closed})`);
-    return frame;
-  }
-
-  /** Error code of the reply to a request (ReplyHeader: xid, zxid, err). */
-  async request(frame: Buffer): Promise<number> {
-    this.socket.write(frame);
-    const reply = await this.nextFrame(5000);
-    return reply.readInt32BE(12);
-  }
-
-  close(): void {
-    this.socket.destroy();
-  }
-}
-
-async function createNode(server: { port: number }, path: string): Promise<number> {
-  const conn = await RawConnection.open(server.port);
-  try {
-    await conn.handshake();
-    return await conn.request(createRequest(1, path));
-  } finally {
-    conn.close();
-  }
-}
-
-async function znodeCount(server: ZkServer): Promise<number> {
-  return Number(parseMntr(await server.fourLetter('mntr')).zk_znode_count);
-}
-
-const NODEEXISTS = -110;
-
-/** `scheme:user` entries of a WhoAmIResponse (ReplyHeader, then vector<ClientInfo>). */
-function parseWhoAmI(frame: Buffer): string[] {
-  expect(frame.readInt32BE(12)).toBe(0); // err
-  let offset = 16;
-  const ustring = () => {
-    const length = frame.readInt32BE(offset);
-    const value = frame.toString('utf8', offset + 4, offset + 4 + length);
-    offset += 4 + length;
-    return value;
-  };
-  const count = frame.readInt32BE(offset);
-  offset += 4;
-  return Array.from({ length: count }, () => `${ustring()}:${ustring()}`);
-}
+import {
+  connectRequest,
+  createNode,
+  NODEEXISTS,
+  parseWhoAmI,
+  RawConnection,
+  znodeCount,
+} from './harness-wire.js';
 
 const hasOpenssl = (process.env.PATH ?? '')
   .split(delimiter)
@@ -441,148 +299,6 @@ describe('three-node ensemble', () => {
     await Promise.all(others.map((i) => ensemble.start(i)));
     await ensemble.waitForQuorum();
     expect(await ensemble.fourLetter(survivor, 'isro')).toBe('rw');
-  });
-});
-
-// --- TCP proxy ------------------------------------------------------------------------------------
-
-describe('TcpProxy', () => {
-  let target: { port: number };
-  let proxy: TcpProxy;
-  beforeAll(async () => {
-    const [, port] = sharedServer().connectString.split(',')[0]!.split(':');
-    target = { port: Number(port) };
-    proxy = await TcpProxy.start('127.0.0.1', target.port);
-  });
-  afterAll(async () => {
-    await proxy?.close();
-  });
-
-  /** Waits until the proxy forgot every connection (closes propagate asynchronously). */
-  async function idle(): Promise<void> {
-    await waitFor(async () => (proxy.connections() === 0 ? true : undefined), {
-      what: 'the proxy to have no connections',
-      timeoutMs: 2000,
-    });
-  }
-
-  /** A session through the proxy whose handshake already went through. */
-  async function session(): Promise<RawConnection> {
-    const conn = await RawConnection.open(proxy.port);
-    expect(await conn.handshake()).toBeGreaterThan(0);
-    return conn;
-  }
-
-  it('passes bytes both ways and counts them', async () => {
-    const before = proxy.bytes();
-    expect(await fourLetterWord('127.0.0.1', proxy.port, 'ruok')).toBe('imok');
-    const after = proxy.bytes();
-    expect(after.up - before.up).toBe(4);
-    expect(after.down - before.down).toBe(4);
-    await idle();
-  });
-
-  it('carries a session: ConnectRequest, ConnectResponse and pings', async () => {
-    await idle();
-    const conn = await session();
-    expect(proxy.connections()).toBe(1);
-    conn.socket.write(PING);
-    const reply = await conn.nextFrame(2000);
-    expect(reply.readInt32BE(0)).toBe(-2);
-    conn.close();
-  });
-
-  it('freeze() swallows bytes without closing; thaw() resets connections that lost bytes', async () => {
-    const conn = await session();
-    expect(proxy.connections()).toBeGreaterThanOrEqual(1);
-    proxy.freeze();
-    const before = proxy.bytes();
-    conn.socket.write(PING);
-    expect(await conn.nextFrame(600, true)).toBeUndefined();
-    expect(conn.closed).toBe(false);
-    const after = proxy.bytes();
-    expect(after.up).toBe(before.up);
-    expect(after.down).toBe(before.down);
-    expect(after.dropped - before.dropped).toBe(PING.length);
-    proxy.thaw();
-    expect(await conn.nextFrame(2000, true)).toBeUndefined();
-    expect(conn.closed).toBe(true);
-  });
-
-  it("freeze('hold') delivers the held bytes on thaw()", async () => {
-    const conn = await session();
-    proxy.freeze('hold');
-    conn.socket.write(PING);
-    expect(await conn.nextFrame(400, true)).toBeUndefined();
-    proxy.thaw();
-    const reply = await conn.nextFrame(2000);
-    expect(reply.readInt32BE(0)).toBe(-2);
-    expect(conn.closed).toBe(false);
-    conn.close();
-  });
-
-  it('cut() closes every current connection', async () => {
-    await idle();
-    const a = await session();
-    const b = await session();
-    expect(proxy.connections()).toBe(2);
-    proxy.cut();
-    await a.nextFrame(2000, true);
-    await b.nextFrame(2000, true);
-    expect(a.closed && b.closed).toBe(true);
-    expect(proxy.connections()).toBe(0);
-    // The proxy itself keeps working.
-    expect(await fourLetterWord('127.0.0.1', proxy.port, 'ruok')).toBe('imok');
-  });
-
-  it("cut('fin') closes connections cleanly", async () => {
-    await idle();
-    const conn = await session();
-    let sawEnd = false;
-    conn.socket.once('end', () => {
-      sawEnd = true;
-    });
-    proxy.cut('fin');
-    expect(await conn.nextFrame(2000, true)).toBeUndefined();
-    expect(conn.closed).toBe(true);
-    expect(sawEnd).toBe(true);
-  });
-
-  it('delay() delays each direction, keeping order', async () => {
-    const conn = await session();
-    proxy.delay(150);
-    try {
-      const started = Date.now();
-      conn.socket.write(PING);
-      conn.socket.write(createRequest(7, uniquePath('delayed')));
-      const ping = await conn.nextFrame(3000);
-      const elapsed = Date.now() - started;
-      const created = await conn.nextFrame(3000);
-      expect(ping.readInt32BE(0)).toBe(-2);
-      expect(created.readInt32BE(0)).toBe(7);
-      expect(created.readInt32BE(12)).toBe(0);
-      // 150 ms up plus 150 ms down; timers never fire early (allow 1 ms of clock rounding each way).
-      expect(elapsed).toBeGreaterThanOrEqual(298);
-    } finally {
-      proxy.delay(0);
-      conn.close();
-    }
-  });
-
-  it('refuse() closes new connections at once, setTarget() redirects new ones', async () => {
-    proxy.refuse(true);
-    const refused = await fourLetterWord('127.0.0.1', proxy.port, 'ruok', 2000).catch(
-      () => 'error',
-    );
-    expect(['', 'error']).toContain(refused);
-    proxy.refuse(false);
-    expect(await fourLetterWord('127.0.0.1', proxy.port, 'ruok')).toBe('imok');
-
-    await using other = await startStandalone({ reconfigEnabled: true });
-    proxy.setTarget('127.0.0.1', other.port);
-    expect(parseMode(await fourLetterWord('127.0.0.1', proxy.port, 'srvr'))).toBe('leader');
-    proxy.setTarget('127.0.0.1', target.port);
-    expect(parseMode(await fourLetterWord('127.0.0.1', proxy.port, 'srvr'))).toBe('standalone');
   });
 });
 

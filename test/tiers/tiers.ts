@@ -26,7 +26,7 @@ export const TIERS = [
     name: 'integration',
     question: 'does the client, every recipe and zkts behave against a real ZooKeeper?',
     include: ['test/integration/', 'test/chaos/api-abuse.test.ts', 'test/chaos/regressions/'],
-    exclude: ['test/integration/harness.test.ts'],
+    exclude: ['test/integration/harness.test.ts', 'test/integration/harness-proxy.test.ts'],
     sharedServer: true,
   },
   {
@@ -47,6 +47,7 @@ export const TIERS = [
       'test/chaos/protocol-fuzz.test.ts',
       'test/sim/',
       'test/integration/harness.test.ts',
+      'test/integration/harness-proxy.test.ts',
     ],
     exclude: [],
     sharedServer: true,
