@@ -9,6 +9,7 @@ import { memoryTransport } from './memory-transport.js';
 import { Ensemble } from './model/ensemble.js';
 import type { Member } from './model/member.js';
 import { Quorum } from './model/quorum.js';
+import { keyOf, nonNegative, refused, sessionIdOf } from './targets.js';
 import { listenTcp, type TcpListener } from './tcp.js';
 import type { SessionTarget, TestServer, TestServerMember, TestServerOptions } from './types.js';
 
@@ -43,6 +44,7 @@ function positiveInteger(name: string, value: number | undefined, fallback: numb
 
 /** @internal */
 export class InProcessServer implements TestServer {
+  readonly kind = 'model';
   readonly transport: Transport;
   connectString = '';
   readonly ensemble: Ensemble;
@@ -169,7 +171,11 @@ export class InProcessServer implements TestServer {
 
   // ---- fault controls ----------------------------------------------------------------------
 
-  expireSession(target: SessionTarget): boolean {
+  async expireSession(target: SessionTarget): Promise<boolean> {
+    return this.expire(target);
+  }
+
+  private expire(target: SessionTarget): boolean {
     const id = sessionIdOf(target);
     const session = this.ensemble.sessions.get(id);
     if (!session || session.closing) return false;
@@ -178,9 +184,9 @@ export class InProcessServer implements TestServer {
     return true;
   }
 
-  expireSessions(client: string): number {
+  async expireSessions(client: string): Promise<number> {
     let count = 0;
-    for (const id of this.sessionsOf(client)) if (this.expireSession(id)) count++;
+    for (const id of this.sessionsOf(client)) if (this.expire(id)) count++;
     return count;
   }
 
@@ -210,14 +216,28 @@ export class InProcessServer implements TestServer {
     this.quorum.partition(this.member(member), nonNegative('partition', ms));
   }
 
-  crash(member: number, options: { downFor?: number } = {}): void {
+  async crash(member: number, options: { downFor?: number } = {}): Promise<void> {
     const downFor =
       options.downFor === undefined ? undefined : nonNegative('crash', options.downFor);
     this.quorum.crash(this.member(member), downFor);
   }
 
-  restart(member: number): void {
-    this.quorum.restart(this.member(member));
+  async restart(member: number): Promise<void> {
+    const restarted = this.member(member);
+    this.quorum.restart(restarted);
+    // On real time, resolve once it serves (as the real server's handle does); a manual clock
+    // moves only when the test advances it, so there it resolves at once.
+    if (this.clock.kind === 'manual') return;
+    const majority = Math.floor(this.ensemble.members.length / 2) + 1;
+    const deadline = performance.now() + 30_000;
+    while (
+      !restarted.serving &&
+      restarted.alive &&
+      !this.closing &&
+      this.ensemble.members.filter((m) => m.alive).length >= majority &&
+      performance.now() < deadline
+    )
+      await new Promise((resolve) => setTimeout(resolve, 10));
   }
 
   lagFollower(member: number, ms: number): void {
@@ -278,29 +298,4 @@ export class InProcessServer implements TestServer {
     for (const cnxn of member?.cnxns ?? []) if (cnxn.end === link.server) return cnxn.sessionId;
     return undefined;
   }
-}
-
-function sessionIdOf(target: SessionTarget): bigint {
-  const id = typeof target === 'bigint' ? target : target.sessionId;
-  if (typeof id !== 'bigint')
-    throw makeError('BADARGUMENTS', 'a session is a bigint id or a client with a sessionId');
-  return id;
-}
-
-function keyOf(target: SessionTarget | { readonly client: string } | undefined): string {
-  if (target === undefined) return 'all';
-  if (typeof target === 'object' && 'client' in target) return `client:${target.client}`;
-  return `session:${sessionIdOf(target)}`;
-}
-
-function nonNegative(what: string, ms: number): number {
-  if (!(ms >= 0) || !Number.isFinite(ms))
-    throw makeError('BADARGUMENTS', `${what}: ms must be a finite number >= 0, got ${ms}`);
-  return ms;
-}
-
-function refused(address: string, why: string): Error {
-  return Object.assign(new Error(`connect ECONNREFUSED ${address} (${why})`), {
-    code: 'ECONNREFUSED',
-  });
 }

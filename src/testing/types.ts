@@ -17,8 +17,18 @@ export interface ClientTarget {
   readonly client: string;
 }
 
+/** Which server `startServer` starts: the in-process model, or a real ZooKeeper's JVMs. */
+export type TestServerKind = 'model' | 'real';
+
 /** Options of `startServer`. */
 export interface TestServerOptions {
+  /**
+   * `'model'`: the in-process ZooKeeper (no Java). `'real'`: a real ZooKeeper started from a local
+   * install (Debian's package or `ZOOKEEPER_HOME`, with `java`), behind the same handle; Node, Bun
+   * and Deno only. Default: the `ZKTS_TEST_SERVER` environment variable where there is one, else
+   * `'model'`, so one test file runs on either by configuration.
+   */
+  kind?: TestServerKind;
   /** Members of the ensemble (1: standalone). Default 1. */
   members?: number;
   /**
@@ -67,22 +77,28 @@ export interface TestServerMember {
  * Not durable, not secure, not for production.
  */
 export interface TestServer extends AsyncDisposable {
+  /** Which server this is (see {@link TestServerOptions.kind}). */
+  readonly kind: TestServerKind;
   /** `host:port,...` of every member. */
   readonly connectString: string;
   /** A transport reaching the members in memory: `Client.connect(connectString, { transport })`. */
   readonly transport: Transport;
-  /** The members, as they are now. */
+  /**
+   * The members, as they are now (on a real server: as of its start and the last crash or
+   * restart, when the handle last asked them).
+   */
   readonly members: readonly TestServerMember[];
   /** An in-memory transport whose connections carry the client name `client` (for faults). */
   transportFor(client: string): Transport;
   /**
    * Expires a session as the server's session tracker does when its timeout passes: its
    * ephemerals are deleted, its connection closed, and its client learns it expired when it
-   * reconnects. False if there is no such live session.
+   * reconnects. Resolves false if there is no such live session. (On a real server another
+   * connection takes the session over and closes it, as Curator's KillSession does.)
    */
-  expireSession(target: SessionTarget): boolean;
+  expireSession(target: SessionTarget): Promise<boolean>;
   /** Expires every session whose connection came through `transportFor(client)`; the count. */
-  expireSessions(client: string): number;
+  expireSessions(client: string): Promise<number>;
   /** Closes the server's side of the matching connections (all when unset); the count. */
   dropConnections(target?: SessionTarget | ClientTarget): number;
   /**
@@ -97,13 +113,25 @@ export interface TestServer extends AsyncDisposable {
    * reset just before the reply gets out (the client must find out what happened).
    */
   loseNextReply(target: SessionTarget | ClientTarget): void;
-  /** Cuts member `id` off from the others for `ms` (it stops serving once it notices). */
+  /**
+   * Cuts member `id` off from the others for `ms` (it stops serving once it notices). The model
+   * only: a real server rejects it with UNIMPLEMENTED.
+   */
   partition(member: number, ms: number): void;
-  /** Kills member `id`'s process: its clients are cut off; it restarts after `downFor` if set. */
-  crash(member: number, options?: { downFor?: number }): void;
-  /** Restarts a crashed member: it catches up with the leader (or an election runs) and serves. */
-  restart(member: number): void;
-  /** Member `id` (a follower) applies the leader's changes `ms` late from now on (0 clears). */
+  /**
+   * Kills member `id`'s process: its clients are cut off; it restarts after `downFor` if set.
+   * Resolves once the process is gone (on a real ensemble: once the others serve again).
+   */
+  crash(member: number, options?: { downFor?: number }): Promise<void>;
+  /**
+   * Restarts a crashed member: it catches up with the leader (or an election runs) and serves.
+   * Resolves once it serves (at once on the model, where the catch-up runs on the server's clock).
+   */
+  restart(member: number): Promise<void>;
+  /**
+   * Member `id` (a follower) applies the leader's changes `ms` late from now on (0 clears). The
+   * model only: a real server rejects it with UNIMPLEMENTED.
+   */
   lagFollower(member: number, ms: number): void;
   /** Stops the server: every connection closed, the ports released. Idempotent. */
   close(): Promise<void>;

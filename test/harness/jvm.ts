@@ -1,22 +1,11 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { closeSync, existsSync, openSync, readFileSync } from 'node:fs';
+import { FAST_JVM_FLAGS } from '../../src/testing/real/install.js';
 import { trackChild } from './cleanup.js';
 import type { LocalInstall } from './install.js';
 
-/**
- * Flags that make a ZooKeeper JVM start in well under a second on a 2-core machine and stay small:
- * C1 only, serial GC, a modest heap, no perf-data file.
- */
-export const FAST_JVM_FLAGS = [
-  '-Xms16m',
-  '-Xmx192m',
-  '-XX:+UseSerialGC',
-  '-XX:TieredStopAtLevel=1',
-  '-XX:-UsePerfData',
-  '-Xshare:auto',
-  '-Djava.net.preferIPv4Stack=true',
-  '-Djava.awt.headless=true',
-] as const;
+/** The real-server handle's start-up flags (zookeeper-ts/testing): one list for both. */
+export { FAST_JVM_FLAGS } from '../../src/testing/real/install.js';
 
 const MAIN_CLASS = 'org.apache.zookeeper.server.quorum.QuorumPeerMain';
 

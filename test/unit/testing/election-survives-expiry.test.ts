@@ -31,7 +31,7 @@ it('an expired leader loses its term, the other service leads, and the first rej
   expect((await a.latch.leader())?.id).toBe('a');
 
   const ended = new Promise((resolve) => termOfA.signal.addEventListener('abort', resolve));
-  expect(server.expireSession(a.client)).toBe(true);
+  expect(await server.expireSession(a.client)).toBe(true);
   await ended;
 
   await b.latch.leadership();

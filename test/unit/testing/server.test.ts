@@ -102,11 +102,11 @@ describe('fault controls', () => {
     // The watch is set (its reply is in) before the session is expired.
     expect(await watcher.exists('/eph', { watch: (event) => onDeleted(event) })).not.toBeNull();
     const expired = reaches(victim, (state) => state === 'expired');
-    expect(s.expireSession(victim)).toBe(true);
+    expect(await s.expireSession(victim)).toBe(true);
     expect(await deleted).toMatchObject({ type: 'NodeDeleted', path: '/eph' });
     expect(await expired).toBe('expired');
     expect(await watcher.exists('/eph')).toBeNull();
-    expect(s.expireSession(victim)).toBe(false);
+    expect(await s.expireSession(victim)).toBe(false);
   });
 
   it('expireSessions ends every session of a named in-memory client', async () => {
@@ -115,7 +115,7 @@ describe('fault controls', () => {
     const b = await connect(s, { transport: s.transportFor('worker'), renewSession: false });
     const other = await connect(s, { transport: s.transportFor('other') });
     const ends = [a, b].map((c) => reaches(c, (state) => state === 'expired'));
-    expect(s.expireSessions('worker')).toBe(2);
+    expect(await s.expireSessions('worker')).toBe(2);
     await Promise.all(ends);
     expect(other.state).toBe('connected');
   });
@@ -172,14 +172,14 @@ describe('fault controls', () => {
     const other = await connect(s, {}, s.members[1]!.address);
     await pinned.create('/before', '');
     const lost = reaches(pinned, (state) => state === 'suspended');
-    s.crash(1);
+    await s.crash(1);
     await lost;
     expect(s.members[0]!.up).toBe(false);
     // The leader crashed: after the election another member leads and serves writes.
     await reaches(other, (state) => state === 'connected');
     await other.create('/after', '');
     expect(s.members.find((m) => m.leader)?.id).not.toBe(1);
-    s.restart(1);
+    await s.restart(1);
     await reaches(pinned, (state) => state === 'connected');
     expect(await pinned.exists('/after')).not.toBeNull();
   });
@@ -226,7 +226,7 @@ describe('fault controls', () => {
 
   it('fault controls refuse bad arguments with typed errors', async () => {
     const s = await server();
-    expect(() => s.crash(2)).toThrow(expect.objectContaining({ code: 'BADARGUMENTS' }));
+    await expect(s.crash(2)).rejects.toMatchObject({ code: 'BADARGUMENTS' });
     expect(() => s.blackHole(undefined, -1)).toThrow(
       expect.objectContaining({ code: 'BADARGUMENTS' }),
     );
