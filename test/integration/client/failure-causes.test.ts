@@ -1,25 +1,17 @@
 // What broke the link reaches the user: the runtime's error (a reset here) is the `cause` of the
 // CONNECTIONLOSS errors and of the `suspended` state change.
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   ClientClosedError,
   ConnectionLossError,
   RequestTimeoutError,
   type StateChange,
 } from '../../../src/index.js';
-import { sharedServer, TcpProxy } from '../../harness/index.js';
-import { chrooted, client, rejection, until } from './setup.js';
-
-const proxies: TcpProxy[] = [];
-afterAll(async () => {
-  await Promise.all(proxies.splice(0).map((p) => p.close()));
-});
+import { chrooted, client, proxied, rejection, until } from './setup.js';
 
 describe('failure causes', () => {
   it('a reset link: in-flight calls and the suspended event carry ECONNRESET as their cause', async () => {
-    const [host, port] = sharedServer().connectString.split(':') as [string, string];
-    const proxy = await TcpProxy.start(host, Number(port));
-    proxies.push(proxy);
+    const proxy = await proxied();
     const { chroot } = await chrooted();
     const zk = await client(proxy.connectString + chroot);
     const changes: [string, StateChange][] = [];
@@ -47,9 +39,7 @@ describe('failure causes', () => {
   it('errors the client makes itself are instances of their code class: REQUESTTIMEOUT, CLIENTCLOSED', async () => {
     const { zk: chrootedClient, chroot } = await chrooted();
     await chrootedClient.create('/t');
-    const [host, port] = sharedServer().connectString.split(':') as [string, string];
-    const proxy = await TcpProxy.start(host, Number(port));
-    proxies.push(proxy);
+    const proxy = await proxied();
     const zk = await client(proxy.connectString + chroot, { requestTimeout: 200 });
     proxy.freeze('hold');
     const timedOut = await rejection(zk.exists('/t'));

@@ -2,21 +2,13 @@
 // connectTimeout, and a link that drops right after each handshake is not re-dialled in a hot loop.
 import { afterEach, describe, expect, it } from 'vitest';
 import { type Client, connect } from '../../../src/index.js';
-import { sharedServer, TcpProxy } from '../../harness/index.js';
+import { proxied } from './setup.js';
 
-const proxies: TcpProxy[] = [];
 const clients: Client[] = [];
+// Runs before setup's afterEach, which stops the proxies.
 afterEach(async () => {
   await Promise.all(clients.splice(0).map((c) => c.close()));
-  await Promise.all(proxies.splice(0).map((p) => p.close()));
 });
-
-async function proxied(): Promise<TcpProxy> {
-  const [host, port] = sharedServer().connectString.split(':') as [string, string];
-  const proxy = await TcpProxy.start(host, Number(port));
-  proxies.push(proxy);
-  return proxy;
-}
 
 describe('the first pass over the hosts', () => {
   it('a silent first host does not keep connect() from the healthy ones (default timeouts)', async () => {

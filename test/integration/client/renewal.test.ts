@@ -2,7 +2,7 @@
 // carries on (ConnectOptions.renewSession, on by default). Expiries are forced two ways, as users
 // meet them: the server expiring the session (another client takes it over and closes it while
 // ours is cut off), and the client declaring it itself after a whole session timeout in silence.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   type Client,
   ClientClosedError,
@@ -12,20 +12,8 @@ import {
   type SessionState,
   type WatchedEvent,
 } from '../../../src/index.js';
-import { sharedServer, TcpProxy, uniquePath } from '../../harness/index.js';
-import { client, rejection, text, until } from './setup.js';
-
-const proxies: TcpProxy[] = [];
-afterEach(async () => {
-  await Promise.all(proxies.splice(0).map((p) => p.close()));
-});
-
-async function proxied(): Promise<TcpProxy> {
-  const [host, port] = sharedServer().connectString.split(':') as [string, string];
-  const proxy = await TcpProxy.start(host, Number(port));
-  proxies.push(proxy);
-  return proxy;
-}
+import { sharedServer, type TcpProxy, uniquePath } from '../../harness/index.js';
+import { client, proxied, rejection, text, until } from './setup.js';
 
 /** Every state change, with the session id readable at that moment. */
 function recordStates(zk: Client): { state: SessionState; sessionId: bigint }[] {

@@ -1,23 +1,9 @@
 // Session-core regressions against the real server: replies ahead of an oversized one, persistent
 // watches ended before addWatch answered, client.server in a state listener, concurrent next().
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { type Client, ZooKeeperError } from '../../../src/index.js';
-import { fourLetterWord, sharedServer, TcpProxy, waitFor } from '../../harness/index.js';
-import { chrooted, client, rejection, until } from './setup.js';
-
-const proxies: TcpProxy[] = [];
-// After all tests, not each: the clients through them close in setup's afterEach, which runs
-// after this file's hooks, and a closing client waits for its server.
-afterAll(async () => {
-  await Promise.all(proxies.splice(0).map((p) => p.close()));
-});
-
-async function proxied(): Promise<TcpProxy> {
-  const [host, port] = sharedServer().connectString.split(':') as [string, string];
-  const proxy = await TcpProxy.start(host, Number(port));
-  proxies.push(proxy);
-  return proxy;
-}
+import { fourLetterWord, sharedServer, waitFor } from '../../harness/index.js';
+import { chrooted, client, proxied, rejection, until } from './setup.js';
 
 /** Resolves once `check` holds, polling; fails after `timeoutMs`. */
 async function eventually(

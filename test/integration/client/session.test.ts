@@ -1,7 +1,7 @@
 // Session behaviour a user observes: resume after a broken link, dead-link detection, expiry,
 // pipelining under load, close. Faults come from a TCP proxy between client and server.
 import { createServer } from 'node:net';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import {
   type Client,
   ClientClosedError,
@@ -12,20 +12,8 @@ import {
   type SessionState,
   ZooKeeperError,
 } from '../../../src/index.js';
-import { freePort, sharedServer, TcpProxy } from '../../harness/index.js';
-import { chrooted, client, rejection, text, until } from './setup.js';
-
-const proxies: TcpProxy[] = [];
-afterEach(async () => {
-  await Promise.all(proxies.splice(0).map((p) => p.close()));
-});
-
-async function proxied(): Promise<TcpProxy> {
-  const [host, port] = sharedServer().connectString.split(':') as [string, string];
-  const proxy = await TcpProxy.start(host, Number(port));
-  proxies.push(proxy);
-  return proxy;
-}
+import { freePort, sharedServer } from '../../harness/index.js';
+import { chrooted, client, proxied, rejection, text, until } from './setup.js';
 
 function recordStates(zk: Client): SessionState[] {
   const states: SessionState[] = [];

@@ -7,14 +7,25 @@ import {
   connect,
   type SessionState,
 } from '../../../src/index.js';
-import { sharedServer, uniquePath } from '../../harness/index.js';
+import { sharedServer, TcpProxy, uniquePath } from '../../harness/index.js';
 
 const open = new Set<Client>();
+const proxies: TcpProxy[] = [];
 
+// Clients first, while their proxies still carry the close to the server; then the proxies.
 afterEach(async () => {
   await Promise.all([...open].map((c) => c.close()));
   open.clear();
+  await Promise.all(proxies.splice(0).map((p) => p.close()));
 });
+
+/** A proxy to the shared server that the test can cut or freeze, stopped after the test. */
+export async function proxied(): Promise<TcpProxy> {
+  const [host, port] = sharedServer().connectString.split(':') as [string, string];
+  const proxy = await TcpProxy.start(host, Number(port));
+  proxies.push(proxy);
+  return proxy;
+}
 
 /** A client on `connectString` that the test's teardown closes. */
 export async function client(connectString: string, options: ConnectOptions = {}): Promise<Client> {

@@ -1,14 +1,9 @@
 // One-shot and persistent watches against the real server, including their restoration after a
 // reconnect (SetWatches / SetWatches2).
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { type Client, CreateMode, type WatchedEvent } from '../../../src/index.js';
-import { sharedServer, TcpProxy } from '../../harness/index.js';
-import { chrooted, client, rejection } from './setup.js';
-
-const proxies: TcpProxy[] = [];
-afterEach(async () => {
-  await Promise.all(proxies.splice(0).map((p) => p.close()));
-});
+import { sharedServer } from '../../harness/index.js';
+import { chrooted, client, proxied, rejection } from './setup.js';
 
 function collector() {
   const events: WatchedEvent[] = [];
@@ -114,9 +109,7 @@ describe('one-shot watches', () => {
   });
 
   it('watches are restored after a reconnect and catch up on what changed meanwhile', async () => {
-    const [host, port] = sharedServer().connectString.split(':') as [string, string];
-    const proxy = await TcpProxy.start(host, Number(port));
-    proxies.push(proxy);
+    const proxy = await proxied();
     const { root, chroot } = await chrooted();
     const zk: Client = await client(proxy.connectString + chroot);
     await zk.create('/changed', 'v');
@@ -224,9 +217,7 @@ describe('persistent watches', () => {
   });
 
   it('survives a reconnect', async () => {
-    const [host, port] = sharedServer().connectString.split(':') as [string, string];
-    const proxy = await TcpProxy.start(host, Number(port));
-    proxies.push(proxy);
+    const proxy = await proxied();
     const { root, chroot } = await chrooted();
     const zk = await client(proxy.connectString + chroot);
     const events = zk.watch('/', { recursive: true });
