@@ -63,3 +63,17 @@ export function waitBounded<T>(
     );
   });
 }
+
+/**
+ * @internal A promise settled once from outside (Promise.withResolvers needs Node 22): what a
+ * recipe's start() waits for. Settling again does nothing.
+ */
+export function outcome(): { promise: Promise<void>; settle(error?: unknown): void } {
+  let settle!: (error?: unknown) => void;
+  const promise = new Promise<void>((resolve, reject) => {
+    settle = (error) => (error === undefined ? resolve() : reject(error));
+  });
+  // A start() nobody awaits must not leave a rejection unhandled.
+  promise.catch(() => {});
+  return { promise, settle };
+}

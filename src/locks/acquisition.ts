@@ -10,6 +10,7 @@ import { type Children, namesOf, placeAmong } from '../coordination/children.js'
 import type { Bound, BoundWaiter } from '../coordination/deadline.js';
 import type { OwnNode } from '../coordination/naming.js';
 import { baseName, childPath, newOwnerPrefix } from '../coordination/naming.js';
+import { settleWhileConnected } from '../coordination/nodes.js';
 import { ensurePath } from '../coordination/paths.js';
 import { PAST_LIMIT, type Place, type QueueRule } from '../coordination/place.js';
 import { checkOwnSession, renewedAfter } from '../coordination/renewal.js';
@@ -24,7 +25,6 @@ import {
   createProtected,
   findOwnByPrefix,
   type ProtectedCreate,
-  settleWhileConnected,
 } from './nodes.js';
 import type { QueueRecipe } from './queue-lock.js';
 import type { CreatedNode, LockSeam } from './seam.js';

@@ -19,17 +19,6 @@ export interface LeaderLatchEvents extends ErrorEvents {
   leader: (leadership: Leadership) => void;
 }
 
-/** @internal A promise settled once from outside (Promise.withResolvers needs Node 22). */
-export function outcome(): { promise: Promise<void>; settle(error?: unknown): void } {
-  let settle!: (error?: unknown) => void;
-  const promise = new Promise<void>((resolve, reject) => {
-    settle = (error) => (error === undefined ? resolve() : reject(error));
-  });
-  // A start() nobody awaits must not leave a rejection unhandled.
-  promise.catch(() => {});
-  return { promise, settle };
-}
-
 /** Options of a {@link LeaderLatch}. */
 export interface LeaderLatchOptions {
   /**

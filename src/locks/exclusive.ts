@@ -1,6 +1,7 @@
 // The simplest lock: one EPHEMERAL node; whoever creates it holds the lock.
 import type { Stat } from '../client/types.js';
 import { CreateMode } from '../client/types.js';
+import { isGone, settleWhileConnected, syncFirst } from '../coordination/nodes.js';
 import { createWithParents } from '../coordination/paths.js';
 import { acrossRenewals } from '../coordination/renewal.js';
 import { isRetriable, pauseBeforeRetry, retry } from '../coordination/retry.js';
@@ -9,7 +10,6 @@ import { acquireSettles, acquireStarted } from '../telemetry/lock.js';
 import { acquireWithin } from './deadline.js';
 import { checkRecipePath, hasCode, lossPolicyOf } from './errors.js';
 import { holdNode } from './lease.js';
-import { isGone, settleWhileConnected, syncFirst } from './nodes.js';
 import type { AcquireOptions, Lease, Lock, LockClient, LockOptions, LossPolicy } from './types.js';
 
 /** Data that identifies one acquisition: the session and a random token. */

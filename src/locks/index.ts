@@ -48,8 +48,6 @@ export type { MultiLease } from './multilock.js';
 export { MultiLock } from './multilock.js';
 export type { MutexOptions } from './mutex.js';
 export { Mutex } from './mutex.js';
-export type { PersistentNodeClient, PersistentNodeOptions } from './persistent-node.js';
-export { PersistentNode } from './persistent-node.js';
 export type { RevocableAcquireOptions, RevocableLease, RevokeClient } from './revocation.js';
 export {
   REVOKE_MESSAGE,

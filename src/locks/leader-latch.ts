@@ -1,9 +1,10 @@
 import { Listeners, type Unsubscribe } from '../client/listeners.js';
-import { type BoundOptions, waitBounded } from '../coordination/bounded.js';
+import { type BoundOptions, outcome, waitBounded } from '../coordination/bounded.js';
 import { untilConnected } from '../coordination/connection-wait.js';
 import { queueOrder } from '../coordination/creation-order.js';
 import type { OwnNode } from '../coordination/naming.js';
 import { childPath } from '../coordination/naming.js';
+import { syncFirst } from '../coordination/nodes.js';
 import { checkOwnSession, renewedAfter } from '../coordination/renewal.js';
 import { isRetriable, pauseBeforeRetry } from '../coordination/retry.js';
 import { waitForChange } from '../coordination/wait.js';
@@ -17,7 +18,6 @@ import {
   type LeaderLatchEvents,
   type LeaderLatchOptions,
   type Leadership,
-  outcome,
   type Participant,
 } from './election-types.js';
 import {
@@ -29,7 +29,7 @@ import {
   lossPolicyOf,
 } from './errors.js';
 import { holdNode } from './lease.js';
-import { type Attempt, cleanupAttempt, createProtected, syncFirst } from './nodes.js';
+import { type Attempt, cleanupAttempt, createProtected } from './nodes.js';
 import { participantsOf } from './participants.js';
 import type { AcquireOptions, Lease, LossPolicy } from './types.js';
 

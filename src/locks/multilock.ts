@@ -1,11 +1,11 @@
 // Several locks as one: all or none, without deadlock.
 import type { Op, OpResult } from '../client/multi.js';
 import type { CallOptions } from '../client/types.js';
+import { settleWhileConnected } from '../coordination/nodes.js';
 import { onTime, startDeadline } from './deadline.js';
 import { badArguments, LeaseReleasedError } from './errors.js';
 import { combineGuards, type Guard, guardedMulti } from './guarded.js';
 import { guardOf } from './lease.js';
-import { settleWhileConnected } from './nodes.js';
 import type { AcquireOptions, Lease, Lock, LockClient } from './types.js';
 
 /** The leases of a {@link MultiLock}, held and released together. */

@@ -1,4 +1,5 @@
-// Creating and deleting lock nodes safely across connection losses.
+// Creating and deleting lock nodes safely across connection losses (the node rules shared with
+// the recipes are in src/coordination/nodes.ts).
 import { CreateMode } from '../client/types.js';
 import { untilConnected } from '../coordination/connection-wait.js';
 import {
@@ -8,35 +9,13 @@ import {
   newOwnerPrefix,
   type OwnNode,
 } from '../coordination/naming.js';
+import { deleteNode, isGone, syncFirst } from '../coordination/nodes.js';
 import { createWithParents } from '../coordination/paths.js';
 import { isRetriable, pauseBeforeRetry, retry } from '../coordination/retry.js';
-import { isSessionOver } from '../protocol/errors.js';
 import type { CallSink } from '../session/session.js';
 import { hasCode } from './errors.js';
 import { seamOf } from './seam.js';
 import type { LockClient } from './types.js';
-
-/**
- * Whether `error` says a node of ours is gone: NONODE, or the session is over (its ephemeral
- * nodes went with it). Nothing is left to clean up after either.
- */
-export function isGone(error: unknown): boolean {
-  return hasCode(error, 'NONODE') || isSessionOver(error);
-}
-
-/**
- * Deletes an ephemeral node of ours, trying again after every retriable error (a REQUESTTIMEOUT
- * during a blip included) until the node is gone or the session is over: a node left behind
- * would block every contender for as long as the session lives. Only for names that are never
- * reused (sequential, with a unique prefix): a repeated delete cannot hit someone else's node.
- */
-export async function deleteNode(client: LockClient, path: string): Promise<void> {
-  try {
-    await retry(() => client.delete(path));
-  } catch (error) {
-    if (!isGone(error)) throw error;
-  }
-}
 
 /**
  * {@link deleteNode} with its first try sent through the lock seam (a release's one request, with
@@ -72,24 +51,6 @@ class NodeRemoval implements CallSink {
         .then(() => deleteNode(this.client, this.path))
         .then(this.resolve, this.reject);
   }
-}
-
-/**
- * Brings the server this client talks to up to date with the leader, so that the next read sees
- * every write committed before now. Needed before a read that looks for a node whose create had
- * an unknown outcome: after a reconnect the client may be on a follower that has not applied the
- * create yet (the session's last-seen zxid does not include a create whose reply was lost), and a
- * stale listing would make the lock create a second node and orphan the first.
- */
-export async function syncFirst(
-  client: LockClient,
-  path: string,
-  signal?: AbortSignal,
-): Promise<void> {
-  await retry(() => client.sync(path, { signal }), { signal }).catch((error: unknown) => {
-    // A missing path has nothing to be stale about: the read that follows will say so.
-    if (!hasCode(error, 'NONODE')) throw error;
-  });
 }
 
 /** Deletes every child of `dir` whose name starts with `prefix` (an attempt whose create had an unknown outcome). */
@@ -227,35 +188,4 @@ async function createOnce(spec: ProtectedCreate, prefix: string): Promise<OwnNod
     else await pauseBeforeRetry(error, signal);
     return null;
   }
-}
-
-/**
- * Waits for `task` while the client stays connected; stops waiting (the task carries on in the
- * background) as soon as it is not, so cleanup after a timeout never holds the caller for a
- * whole reconnect.
- */
-export async function settleWhileConnected(
-  client: LockClient,
-  task: Promise<unknown>,
-): Promise<void> {
-  const quiet = task.then(
-    () => {},
-    () => {},
-  );
-  if (!isConnected(client.state)) return;
-  let unsubscribe = () => {};
-  const disconnected = new Promise<void>((resolve) => {
-    unsubscribe = client.on('state', (state) => {
-      if (!isConnected(state)) resolve();
-    });
-  });
-  try {
-    await Promise.race([quiet, disconnected]);
-  } finally {
-    unsubscribe();
-  }
-}
-
-export function isConnected(state: string): boolean {
-  return state === 'connected' || state === 'connected-readonly';
 }

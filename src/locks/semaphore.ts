@@ -1,6 +1,7 @@
 // Up to N holders (Curator's InterProcessSemaphoreV2 layout).
 import type { Data } from '../client/types.js';
 import { childPath, LockName } from '../coordination/naming.js';
+import { deleteNode, settleWhileConnected } from '../coordination/nodes.js';
 import { sortContenders } from '../coordination/order.js';
 import { acrossRenewals, checkOwnSession } from '../coordination/renewal.js';
 import { retry } from '../coordination/retry.js';
@@ -11,13 +12,7 @@ import { acquireWithin } from './deadline.js';
 import { badArguments, checkRecipePath, hasCode, lossPolicyOf } from './errors.js';
 import { holdNode } from './lease.js';
 import { Mutex } from './mutex.js';
-import {
-  type Attempt,
-  cleanupAttempt,
-  createProtected,
-  deleteNode,
-  settleWhileConnected,
-} from './nodes.js';
+import { type Attempt, cleanupAttempt, createProtected } from './nodes.js';
 import type { AcquireOptions, Lease, Lock, LockClient, LockOptions, LossPolicy } from './types.js';
 
 export interface SemaphoreOptions extends LockOptions {

@@ -1,5 +1,6 @@
 /**
- * Recipes beyond locks: path helpers, a guaranteed delete and a public retry helper.
+ * Recipes beyond locks: kept nodes, caches, counters, barriers, leases, path helpers, a
+ * guaranteed delete and a public retry helper.
  * @module zookeeper-ts/recipes
  */
 
@@ -31,6 +32,8 @@ export type {
   PathClient,
 } from './paths.js';
 export { createWithParents, deleteRecursive, ensurePath } from './paths.js';
+export type { PersistentNodeEvents, PersistentNodeOptions } from './persistent-node.js';
+export { PersistentNode } from './persistent-node.js';
 export type { RetryInfo, RetryPolicy } from './retry.js';
 export { backoffDelay, isRetriedBy, pause, RETRIED_BY_DEFAULT, retry } from './retry.js';
 export type { SharedCountClient, VersionedCount } from './shared-count.js';

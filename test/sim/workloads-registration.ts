@@ -4,7 +4,8 @@
 // might. Invariant, at quiescent points: once a process's client
 // has been connected for a while, its node exists and belongs to its current session.
 import type { Client } from '../../src/client/client.js';
-import { PersistentNode, type PersistentNodeClient } from '../../src/locks/index.js';
+import type { RecipeClient } from '../../src/client/recipe-client.js';
+import { PersistentNode } from '../../src/recipes/index.js';
 import { type AuditView, isFinal, ROOT, sleep, type Workload } from './workloads.js';
 
 const DIR = `${ROOT}/members`;
@@ -38,15 +39,14 @@ export const registration: Workload = {
         });
         const seen = (
           world.plant?.wrap ? world.plant.wrap(client, world, name) : client
-        ) as PersistentNodeClient;
+        ) as RecipeClient;
         try {
           while (!ctx.stopping() && !isFinal(client.state)) {
             const path = `${DIR}/${name}`;
-            const node = new PersistentNode(seen, path, {
-              data: name,
-              onError: (error) => world.log(`${name} persistent node: ${String(error)}`),
-            });
-            node.start();
+            const node = new PersistentNode(seen, path, { data: name });
+            node.on('error', (error) => world.log(`${name} persistent node: ${String(error)}`));
+            // Not awaited: the registration is judged by the audit, not by when start() resolves.
+            void node.start();
             world.stats.handoffs++;
             world.log(`${name} registers ${path}`);
             live.set(name, {

@@ -3,7 +3,8 @@
 // timeout while the link is down. Against the scripted client (scripted-client.ts).
 import { describe, expect, it } from 'vitest';
 import { CreateMode, ZooKeeperError } from '../../../src/index.js';
-import { LockTimeoutError, Mutex, PersistentNode, Semaphore } from '../../../src/locks/index.js';
+import { LockTimeoutError, Mutex, Semaphore } from '../../../src/locks/index.js';
+import { PersistentNode } from '../../../src/recipes/index.js';
 import { recordSignals } from './record-signals.js';
 import { ScriptedServer } from './scripted-client.js';
 
@@ -150,11 +151,9 @@ describe('the create request of a node with a time to live (scripted client)', (
       mode: CreateMode.PERSISTENT_WITH_TTL,
       ttl: 60_000,
     });
-    withTtl.start();
-    await withTtl.waitForInitialCreate({ timeout: 2_000 });
+    await withTtl.start({ timeout: 2_000 });
     const plain = new PersistentNode(client, '/ttl/b');
-    plain.start();
-    await plain.waitForInitialCreate({ timeout: 2_000 });
+    await plain.start({ timeout: 2_000 });
     const own = sent.filter((s) => s.path === '/ttl/a' || s.path === '/ttl/b');
     expect(own.map((s) => [s.path, s.options.mode, s.options.ttl])).toEqual([
       ['/ttl/a', CreateMode.PERSISTENT_WITH_TTL, 60_000],

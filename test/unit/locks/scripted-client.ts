@@ -5,6 +5,7 @@
 // real-server behaviour is proven in test/integration/locks.
 
 import { abortable } from '../../../src/coordination/wait.js';
+import type { OpResult, PersistentWatchIterator, RecipeClient } from '../../../src/index.js';
 import {
   type ClientEvents,
   CreateMode,
@@ -18,8 +19,6 @@ import {
   type Watcher,
   ZooKeeperError,
 } from '../../../src/index.js';
-import type { ElectionClient } from '../../../src/locks/election-types.js';
-import type { RevokeClient } from '../../../src/locks/index.js';
 
 export type Op = 'create2' | 'delete' | 'exists' | 'getData' | 'getChildren' | 'sync' | 'setData';
 
@@ -274,7 +273,7 @@ export class ScriptedServer {
 }
 
 /** One session: the client surface the lock recipes use, answered by a {@link ScriptedServer}. */
-export class ScriptedClient implements ElectionClient, RevokeClient {
+export class ScriptedClient implements RecipeClient {
   readonly chroot = '';
   private current: SessionState = 'connected';
   private readonly listeners = new Set<(state: SessionState, change: StateChange) => void>();
@@ -424,6 +423,16 @@ export class ScriptedClient implements ElectionClient, RevokeClient {
   /** As `Client.setData`: `version` -1 (default) writes whatever the node's version. */
   setData(path: string, data: Data, version = -1): Promise<Stat> {
     return this.serve('setData', path, false, () => this.server.setData(path, data, version));
+  }
+
+  /** Not scripted: no recipe driven by this stand-in sends a multi. */
+  multi(): Promise<OpResult[]> {
+    return Promise.reject(new ZooKeeperError('UNIMPLEMENTED', 'the scripted client has no multi'));
+  }
+
+  /** Not scripted: no recipe driven by this stand-in sets a persistent watch. */
+  watch(): PersistentWatchIterator {
+    throw new ZooKeeperError('UNIMPLEMENTED', 'the scripted client has no persistent watch');
   }
 
   /**

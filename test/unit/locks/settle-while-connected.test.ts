@@ -1,8 +1,8 @@
 // Cleanup after a failed or given-up acquire waits for its deletes only while the client is
-// connected (src/locks/nodes.ts, settleWhileConnected): a link that drops, and may never come
+// connected (src/coordination/nodes.ts, settleWhileConnected): a link that drops, and may never come
 // back, must not hold the caller; the task's failure is never passed on.
 import { describe, expect, it } from 'vitest';
-import { settleWhileConnected } from '../../../src/locks/nodes.js';
+import { settleWhileConnected } from '../../../src/coordination/nodes.js';
 import type { LockClient } from '../../../src/locks/types.js';
 
 /** A client whose state the test sets, with the state listeners it has. */

@@ -1,18 +1,31 @@
 // PersistentNode against the scripted client (scripted-client.ts): created, created again when
 // deleted or renewed, found again after a lost create reply, updated, removed on close. The
-// real-server behaviour is proven in test/integration/locks/persistent-node.test.ts.
+// real-server behaviour is proven in test/integration/recipes/persistent-node.test.ts.
 import { describe, expect, it } from 'vitest';
-import { CreateMode } from '../../../src/index.js';
-import { PersistentNode } from '../../../src/locks/index.js';
+import type { BoundOptions } from '../../../src/coordination/bounded.js';
+import { ClosedError, CreateMode, InvalidArgumentError, TimeoutError } from '../../../src/index.js';
+import { PersistentNode, type PersistentNodeOptions } from '../../../src/recipes/index.js';
 import { until } from '../../support/wait.js';
-import { type ScriptedClient, ScriptedServer } from './scripted-client.js';
+import { type ScriptedClient, ScriptedServer } from '../locks/scripted-client.js';
 
 const text = (bytes: Uint8Array | undefined) => new TextDecoder().decode(bytes);
 
-function started(client: ScriptedClient, path: string, options = {}): PersistentNode {
+/** A node with `start()` called (not awaited); `onError` is listened to as its `error` event. */
+function started(
+  client: ScriptedClient,
+  path: string,
+  { onError, ...options }: PersistentNodeOptions & { onError?: (error: Error) => void } = {},
+): PersistentNode {
   const node = new PersistentNode(client, path, options);
-  node.start();
+  if (onError) node.on('error', onError);
+  void node.start();
   return node;
+}
+
+/** Waits for `start()` (the node's first creation) and answers the node's actual path. */
+async function createdPath(node: PersistentNode, options?: BoundOptions): Promise<string> {
+  await node.start(options);
+  return node.actualPath!;
 }
 
 describe('PersistentNode (scripted client)', () => {
@@ -20,28 +33,28 @@ describe('PersistentNode (scripted client)', () => {
     const server = new ScriptedServer();
     const client = server.connect();
     const node = started(client, '/svc/a/member', { data: 'v1' });
-    expect(await node.waitForInitialCreate()).toBe('/svc/a/member');
+    expect(await createdPath(node)).toBe('/svc/a/member');
     expect(node.actualPath).toBe('/svc/a/member');
     const stored = server.nodes.get('/svc/a/member')!;
     expect(text(stored.data)).toBe('v1');
     expect(stored.stat.ephemeralOwner).toBe(client.sessionId);
     expect(node.data).toBe('v1');
     // Already there: at once.
-    expect(await node.waitForInitialCreate()).toBe('/svc/a/member');
+    expect(await createdPath(node)).toBe('/svc/a/member');
     await node.close();
     expect(server.nodes.has('/svc/a/member')).toBe(false);
     expect(node.actualPath).toBeUndefined();
-    // close() is idempotent, and the node stays closed.
+    // close() is idempotent, and the node stays closed: start() rejects with ClosedError.
     await node.close();
-    await expect(node.waitForInitialCreate()).rejects.toMatchObject({ code: 'BADARGUMENTS' });
-    expect(() => node.start()).toThrow(expect.objectContaining({ code: 'BADARGUMENTS' }));
+    await expect(node.start()).rejects.toBeInstanceOf(ClosedError);
+    await expect(node.start()).rejects.toMatchObject({ code: 'CLOSED', path: '/svc/a/member' });
   });
 
   it('keeps the empty string as data by default and a persistent mode on close too (deleted)', async () => {
     const server = new ScriptedServer();
     const client = server.connect();
     const node = started(client, '/p', { mode: CreateMode.PERSISTENT });
-    await node.waitForInitialCreate();
+    await createdPath(node);
     expect(server.nodes.get('/p')!.stat.ephemeralOwner).toBe(0n);
     expect(text(server.nodes.get('/p')!.data)).toBe('');
     expect(node.data).toBe('');
@@ -53,7 +66,7 @@ describe('PersistentNode (scripted client)', () => {
     const server = new ScriptedServer();
     const [client, other] = [server.connect(), server.connect()];
     const node = started(client, '/again', { data: 'first' });
-    await node.waitForInitialCreate();
+    await createdPath(node);
     const firstCzxid = server.nodes.get('/again')!.stat.czxid;
     await node.setData('second');
     expect(text(server.nodes.get('/again')!.data)).toBe('second');
@@ -66,11 +79,27 @@ describe('PersistentNode (scripted client)', () => {
     await node.close();
   });
 
+  it("tells its 'created' listeners of every creation, with the actual path", async () => {
+    const server = new ScriptedServer();
+    const [client, other] = [server.connect(), server.connect()];
+    const node = new PersistentNode(client, '/seq/m-', { mode: CreateMode.EPHEMERAL_SEQUENTIAL });
+    const created: string[] = [];
+    node.on('created', (path) => created.push(path));
+    await node.start();
+    expect(created).toEqual(['/seq/m-0000000000']);
+    await other.delete('/seq/m-0000000000');
+    await until(() => created.length === 2, 'the second creation');
+    expect(created[1]).toBe('/seq/m-0000000001');
+    expect(node.actualPath).toBe('/seq/m-0000000001');
+    await node.close();
+    expect(() => node.on('nope' as 'created', () => {})).toThrow(InvalidArgumentError);
+  });
+
   it('a node replaced by another at the same path is not taken for its own', async () => {
     const server = new ScriptedServer();
     const [client, other] = [server.connect(), server.connect()];
     const node = started(client, '/swap', { mode: CreateMode.PERSISTENT, data: 'mine' });
-    await node.waitForInitialCreate();
+    await createdPath(node);
     const firstCzxid = server.nodes.get('/swap')!.stat.czxid;
     // Deleted and created again by someone else between the event and the look: the data watch
     // fires on the delete; the node at the path is a new one, which is persistent and adopted
@@ -94,7 +123,7 @@ describe('PersistentNode (scripted client)', () => {
     expect(node.actualPath).toBeUndefined();
     expect(server.nodes.get('/taken')!.stat.ephemeralOwner).toBe(other.sessionId);
     other.setState('expired');
-    expect(await node.waitForInitialCreate()).toBe('/taken');
+    expect(await createdPath(node)).toBe('/taken');
     expect(server.nodes.get('/taken')!.stat.ephemeralOwner).toBe(client.sessionId);
     expect(text(server.nodes.get('/taken')!.data)).toBe('new');
     await node.close();
@@ -105,7 +134,7 @@ describe('PersistentNode (scripted client)', () => {
     const client = server.connect();
     await client.create2('/reg', 'stale', { mode: CreateMode.PERSISTENT });
     const node = started(client, '/reg', { mode: CreateMode.PERSISTENT, data: 'fresh' });
-    expect(await node.waitForInitialCreate()).toBe('/reg');
+    expect(await createdPath(node)).toBe('/reg');
     expect(text(server.nodes.get('/reg')!.data)).toBe('fresh');
     expect(server.requests({ op: 'create2', path: '/reg' }).map((r) => r.outcome)).toEqual([
       'ok',
@@ -122,7 +151,7 @@ describe('PersistentNode (scripted client)', () => {
     await until(() => server.requests({ op: 'exists', path: '/pers', watch: true }).length > 0);
     expect(node.actualPath).toBeUndefined();
     await client.delete('/pers');
-    await node.waitForInitialCreate();
+    await createdPath(node);
     expect(server.nodes.get('/pers')!.stat.ephemeralOwner).toBe(client.sessionId);
     await node.close();
   });
@@ -131,12 +160,12 @@ describe('PersistentNode (scripted client)', () => {
     const server = new ScriptedServer();
     const client = server.connect();
     const seq = started(client, '/q/item-', { mode: CreateMode.EPHEMERAL_SEQUENTIAL });
-    expect(await seq.waitForInitialCreate()).toBe('/q/item-0000000000');
+    expect(await createdPath(seq)).toBe('/q/item-0000000000');
     const prot = started(client, '/q/item-', {
       mode: CreateMode.PERSISTENT_SEQUENTIAL,
       protection: true,
     });
-    const path = await prot.waitForInitialCreate();
+    const path = await createdPath(prot);
     expect(path).toMatch(/^\/q\/_c_[0-9a-f-]{36}-item-0000000001$/);
     expect(server.nodes.get(path)!.stat.ephemeralOwner).toBe(0n);
     await seq.close();
@@ -153,7 +182,7 @@ describe('PersistentNode (scripted client)', () => {
       mode: CreateMode.EPHEMERAL_SEQUENTIAL,
       protection: true,
     });
-    const path = await node.waitForInitialCreate();
+    const path = await createdPath(node);
     expect(server.children('/lost')).toEqual([path.slice('/lost/'.length)]);
     expect(server.requests({ op: 'sync', path: '/lost' })).toHaveLength(1);
     await node.close();
@@ -173,7 +202,7 @@ describe('PersistentNode (scripted client)', () => {
       mode: CreateMode.EPHEMERAL_SEQUENTIAL,
       protection: true,
     });
-    const path = await node.waitForInitialCreate();
+    const path = await createdPath(node);
     expect(server.children('/lost2')).toHaveLength(2);
     expect(server.nodes.get(path)!.stat.ephemeralOwner).toBe(client.sessionId);
     await node.close();
@@ -184,7 +213,7 @@ describe('PersistentNode (scripted client)', () => {
     const client = server.connect();
     server.fail({ op: 'create2', path: '/plain', code: 'CONNECTIONLOSS', applied: true });
     const node = started(client, '/plain');
-    expect(await node.waitForInitialCreate()).toBe('/plain');
+    expect(await createdPath(node)).toBe('/plain');
     expect(server.requests({ op: 'create2', path: '/plain' }).map((r) => r.outcome)).toEqual([
       'CONNECTIONLOSS',
       'NODEEXISTS',
@@ -193,52 +222,60 @@ describe('PersistentNode (scripted client)', () => {
     await node.close();
   });
 
-  it('tells onError of an error it keeps retrying through, and carries on (a throwing handler too)', async () => {
+  it('tells its error listeners of an error it keeps retrying through, and carries on (a throwing listener too)', async () => {
     const server = new ScriptedServer();
     const client = server.connect();
     const errors: unknown[] = [];
     server.fail({ op: 'create2', path: '/acl', code: 'NOAUTH' });
     const node = started(client, '/acl', {
-      onError: (error: unknown) => {
+      onError: (error) => {
         errors.push(error);
         throw new Error('handler throws');
       },
     });
-    expect(await node.waitForInitialCreate({ timeout: 5_000 })).toBe('/acl');
+    expect(await createdPath(node, { timeout: 5_000 })).toBe('/acl');
     expect(errors).toEqual([expect.objectContaining({ code: 'NOAUTH' })]);
     await node.close();
   });
 
-  it('a connection loss is retried without telling onError', async () => {
+  it('a connection loss is retried without telling the error listeners', async () => {
     const server = new ScriptedServer();
     const client = server.connect();
     const errors: unknown[] = [];
     server.fail({ op: 'create2', path: '/flaky', code: 'CONNECTIONLOSS' });
-    const node = started(client, '/flaky', { onError: (e: unknown) => errors.push(e) });
-    await node.waitForInitialCreate();
+    const node = started(client, '/flaky', { onError: (e) => errors.push(e) });
+    await createdPath(node);
     expect(errors).toEqual([]);
     await node.close();
   });
 
-  it('waitForInitialCreate rejects with OPERATIONTIMEOUT after its timeout, and on its signal', async () => {
+  it('start() rejects with TimeoutError after its timeout (the node is still kept), on its signal, and with ClosedError on close', async () => {
     const server = new ScriptedServer();
     const [client, other] = [server.connect(), server.connect()];
     await other.create2('/blocked', undefined, { mode: CreateMode.EPHEMERAL });
     const node = new PersistentNode(client, '/blocked');
-    await expect(node.waitForInitialCreate()).rejects.toMatchObject({ code: 'BADARGUMENTS' });
-    node.start();
-    await expect(node.waitForInitialCreate({ timeout: 20 })).rejects.toMatchObject({
-      code: 'OPERATIONTIMEOUT',
-      message: expect.stringContaining('20 ms'),
-    });
+    const timedOut = await node.start({ timeout: 20 }).catch((error: unknown) => error);
+    expect(timedOut).toBeInstanceOf(TimeoutError);
+    expect(timedOut).toMatchObject({ code: 'TIMEOUT', message: expect.stringContaining('20 ms') });
     const abort = new AbortController();
-    const waiting = node.waitForInitialCreate({ signal: abort.signal });
+    const waiting = node.start({ signal: abort.signal });
     abort.abort(new Error('caller gave up'));
     await expect(waiting).rejects.toThrow('caller gave up');
-    // A wait in progress when the node is closed rejects.
-    const pending = node.waitForInitialCreate();
+    // Still kept after both: once the other session's node goes, ours is created.
+    other.setState('expired');
+    await node.start();
+    expect(server.nodes.get('/blocked')!.stat.ephemeralOwner).toBe(client.sessionId);
+    await node.close();
+  });
+
+  it('a start() waiting when the node is closed rejects with ClosedError', async () => {
+    const server = new ScriptedServer();
+    const [client, other] = [server.connect(), server.connect()];
+    await other.create2('/blocked', undefined, { mode: CreateMode.EPHEMERAL });
+    const node = new PersistentNode(client, '/blocked');
+    const pending = node.start();
     const closing = node.close();
-    await expect(pending).rejects.toMatchObject({ code: 'BADARGUMENTS' });
+    await expect(pending).rejects.toBeInstanceOf(ClosedError);
     await closing;
     expect(server.nodes.get('/blocked')!.stat.ephemeralOwner).toBe(other.sessionId);
   });
@@ -247,7 +284,7 @@ describe('PersistentNode (scripted client)', () => {
     const server = new ScriptedServer();
     const client = server.connect();
     const node = started(client, '/eph', { data: 'x' });
-    await node.waitForInitialCreate();
+    await createdPath(node);
     const old = client.sessionId;
     client.renew();
     await until(
@@ -264,7 +301,7 @@ describe('PersistentNode (scripted client)', () => {
     const server = new ScriptedServer();
     const client = server.connect();
     const node = started(client, '/keep', { mode: CreateMode.PERSISTENT });
-    await node.waitForInitialCreate();
+    await createdPath(node);
     const czxid = server.nodes.get('/keep')!.stat.czxid;
     client.renew();
     await until(() => server.requests({ op: 'exists', path: '/keep' }).length >= 3);
@@ -278,7 +315,7 @@ describe('PersistentNode (scripted client)', () => {
     const server = new ScriptedServer();
     const client = server.connect();
     const node = started(client, '/re');
-    await node.waitForInitialCreate();
+    await createdPath(node);
     const lookedBefore = server.requests({ op: 'exists', path: '/re' }).length;
     client.setState('suspended');
     client.setState('connected');
@@ -294,7 +331,7 @@ describe('PersistentNode (scripted client)', () => {
     const node = started(client, '/late', { data: 'a' });
     await node.setData('b');
     other.setState('expired');
-    await node.waitForInitialCreate();
+    await createdPath(node);
     expect(text(server.nodes.get('/late')!.data)).toBe('b');
     server.fail({ op: 'setData', path: '/late', code: 'NONODE' });
     await node.setData('c');
@@ -308,7 +345,7 @@ describe('PersistentNode (scripted client)', () => {
     const server = new ScriptedServer();
     const client = server.connect();
     const node = started(client, '/ttl', { mode: CreateMode.PERSISTENT_WITH_TTL, ttl: 30 });
-    await node.waitForInitialCreate();
+    await createdPath(node);
     await until(() => server.requests({ op: 'setData', path: '/ttl' }).length >= 3, 'touches');
     await node.close();
     const touches = server.requests({ op: 'setData', path: '/ttl' }).length;
@@ -316,13 +353,13 @@ describe('PersistentNode (scripted client)', () => {
     expect(server.requests({ op: 'setData', path: '/ttl' }).length).toBe(touches);
   });
 
-  it('refuses a bad mode, path or TTL, and a second start', async () => {
+  it('refuses a bad mode, path or TTL with InvalidArgumentError; a second start waits for the same creation', async () => {
     const client = new ScriptedServer().connect();
     const bad =
       (path: string, options = {}) =>
       () =>
         new PersistentNode(client, path, options);
-    const badArgs = expect.objectContaining({ code: 'BADARGUMENTS' });
+    const badArgs = expect.any(InvalidArgumentError);
     expect(bad('/x', { mode: CreateMode.CONTAINER })).toThrow(badArgs);
     expect(bad('/x', { mode: 99 })).toThrow(badArgs);
     for (const path of ['x', '/', '/x/', 5 as unknown as string])
@@ -342,8 +379,11 @@ describe('PersistentNode (scripted client)', () => {
     ]) {
       expect(bad('/x', { mode })).not.toThrow();
     }
-    const node = started(client, '/twice');
-    expect(() => node.start()).toThrow(badArgs);
+    const node = new PersistentNode(client, '/twice');
+    const [first, second] = [node.start(), node.start()];
+    await Promise.all([first, second]);
+    await node.start();
+    expect(client.server.requests({ op: 'create2', path: '/twice' })).toHaveLength(1);
     await node.close();
   });
 
@@ -352,7 +392,7 @@ describe('PersistentNode (scripted client)', () => {
     const client = server.connect();
     {
       await using node = started(client, '/scoped');
-      await node.waitForInitialCreate();
+      await createdPath(node);
       expect(server.nodes.has('/scoped')).toBe(true);
     }
     expect(server.nodes.has('/scoped')).toBe(false);

@@ -3,7 +3,7 @@
 // on close.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type Client, CreateMode, connect } from '../../../src/index.js';
-import { PersistentNode } from '../../../src/locks/index.js';
+import { PersistentNode } from '../../../src/recipes/index.js';
 import {
   sharedServer,
   startStandalone,
@@ -11,7 +11,7 @@ import {
   uniquePath,
   type ZkServer,
 } from '../../harness/index.js';
-import { childrenOf, newClient, sleep, until } from './helpers.js';
+import { childrenOf, newClient, sleep, until } from '../locks/helpers.js';
 
 const nodes: PersistentNode[] = [];
 const proxies: TcpProxy[] = [];
@@ -23,8 +23,14 @@ afterEach(async () => {
 function kept(...args: ConstructorParameters<typeof PersistentNode>): PersistentNode {
   const node = new PersistentNode(...args);
   nodes.push(node);
-  node.start();
+  void node.start();
   return node;
+}
+
+/** Waits for `start()` (the node's first creation) and answers the node's actual path. */
+async function createdPath(node: PersistentNode, options?: { timeout?: number }): Promise<string> {
+  await node.start(options);
+  return node.actualPath!;
 }
 
 const text = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
@@ -58,7 +64,7 @@ describe('PersistentNode', () => {
     const admin = await newClient();
     const path = `${uniquePath('registry')}/services/api`;
     const node = kept(zk, path, { data: 'v1' });
-    expect(await node.waitForInitialCreate({ timeout: 5_000 })).toBe(path);
+    expect(await createdPath(node, { timeout: 5_000 })).toBe(path);
     const first = await admin.getData(path);
     expect(text(first.data)).toBe('v1');
     expect(first.stat.ephemeralOwner).toBe(zk.sessionId);
@@ -77,7 +83,7 @@ describe('PersistentNode', () => {
 
     await node.close();
     expect(await admin.exists(path)).toBeNull();
-    await expect(node.waitForInitialCreate()).rejects.toMatchObject({ code: 'BADARGUMENTS' });
+    await expect(node.start()).rejects.toMatchObject({ name: 'ClosedError', code: 'CLOSED' });
   });
 
   it('is created again on the new session after an expiry', async () => {
@@ -85,7 +91,7 @@ describe('PersistentNode', () => {
     const admin = await newClient();
     const path = `${uniquePath('registry')}/worker`;
     const node = kept(zk, path, { data: 'me' });
-    await node.waitForInitialCreate({ timeout: 5_000 });
+    await createdPath(node, { timeout: 5_000 });
     const oldSession = zk.sessionId;
     await takeSessionAway(zk, proxy);
     await until(
@@ -104,7 +110,7 @@ describe('PersistentNode', () => {
     const admin = await newClient();
     const path = `${uniquePath('registry')}/worker`;
     const node = kept(zk, path);
-    await node.waitForInitialCreate({ timeout: 5_000 });
+    await createdPath(node, { timeout: 5_000 });
     const oldSession = zk.sessionId;
     // Another client keeps the old session alive; ours declares it expired and renews.
     const keeper = await takeSessionAway(zk, proxy, true);
@@ -130,7 +136,7 @@ describe('PersistentNode', () => {
       mode: CreateMode.EPHEMERAL_SEQUENTIAL,
       protection: true,
     });
-    const first = await node.waitForInitialCreate({ timeout: 5_000 });
+    const first = await createdPath(node, { timeout: 5_000 });
     expect(first).toMatch(/\/_c_[0-9a-f-]{36}-member-\d{10}$/);
     await takeSessionAway(zk, proxy);
     await until(
@@ -173,8 +179,7 @@ describe('PersistentNode with a TTL', () => {
       ttl: 600,
       data: 'alive',
     });
-    node.start();
-    await node.waitForInitialCreate({ timeout: 5_000 });
+    await node.start({ timeout: 5_000 });
     const { stat } = await zk.getData('/ttl-registration');
     await sleep(2_000); // more than three TTLs
     expect((await zk.exists('/ttl-registration'))?.czxid).toBe(stat.czxid);
@@ -185,8 +190,7 @@ describe('PersistentNode with a TTL', () => {
         mode: CreateMode.PERSISTENT_WITH_TTL,
         ttl: 300,
       });
-      abandoned.start();
-      await abandoned.waitForInitialCreate({ timeout: 5_000 });
+      await abandoned.start({ timeout: 5_000 });
       await other.close(); // the touching stops with the client
       await until(async () => (await zk.exists('/ttl-abandoned')) === null, 'TTL node reaped');
     } finally {

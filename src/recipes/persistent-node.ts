@@ -3,20 +3,27 @@
 // session renewal (an ephemeral node goes with its session), its data updated in place, removed on
 // close(). The service-registration building block.
 /// <reference path="../disposable.ts" preserve="true" />
-import type { Client } from '../client/client.js';
+import { type ErrorEvents, Listeners, type Unsubscribe } from '../client/listeners.js';
+import type { RecipeClient } from '../client/recipe-client.js';
 import { CreateMode, type Data, type Stat } from '../client/types.js';
+import { type BoundOptions, outcome, waitBounded } from '../coordination/bounded.js';
+import { hasCode } from '../coordination/codes.js';
 import { baseName, childPath, newOwnerPrefix, parentOf } from '../coordination/naming.js';
+import { deleteNode, settleWhileConnected, syncFirst } from '../coordination/nodes.js';
 import { createWithParents } from '../coordination/paths.js';
 import { renewedAfter } from '../coordination/renewal.js';
 import { isRetriable, pauseBeforeRetry, pauseUnlessAborted, retry } from '../coordination/retry.js';
-import { abortable, waitForWatch } from '../coordination/wait.js';
-import { makeError } from '../protocol/errors.js';
-import { badArguments, hasCode } from './errors.js';
-import { deleteNode, settleWhileConnected, syncFirst } from './nodes.js';
-import type { LockClient } from './types.js';
+import { waitForWatch } from '../coordination/wait.js';
+import { ClosedError, InvalidArgumentError } from '../protocol/errors.js';
 
-/** What a persistent node needs from a client: the recipes' part, plus setData. */
-export type PersistentNodeClient = LockClient & Pick<Client, 'setData'>;
+/** The events of a {@link PersistentNode} (see `PersistentNode.on`). */
+export interface PersistentNodeEvents extends ErrorEvents {
+  /**
+   * The node was created (the first time, and each time it is created again): its actual path,
+   * which for the sequential modes changes with each creation.
+   */
+  created: (path: string) => void;
+}
 
 /** Options of a {@link PersistentNode}. */
 export interface PersistentNodeOptions {
@@ -35,8 +42,6 @@ export interface PersistentNodeOptions {
   protection?: boolean;
   /** For the TTL modes: the node's time to live, ms (the server needs extendedTypesEnabled). */
   ttl?: number;
-  /** Told of errors the node keeps retrying through (a refused ACL, say). Must not throw. */
-  onError?: (error: unknown) => void;
 }
 
 const MODES: readonly CreateMode[] = [
@@ -66,7 +71,8 @@ interface Held {
 }
 
 /**
- * A node kept in existence (Curator's `PersistentNode`). `start()` creates it in the background;
+ * A node kept in existence (Curator's `PersistentNode`). `start()` creates it in the background
+ * and resolves once it exists for the first time;
  * from then on it is created again whenever it is found missing: deleted by someone else, gone
  * with an expired session (the client renews sessions by default), or reaped by its TTL. For
  * the ephemeral modes the node lives as long as this process keeps a session, which makes it a
@@ -89,22 +95,24 @@ export class PersistentNode implements AsyncDisposable {
   private kick: (() => void) | undefined;
   private loop: Promise<void> | undefined;
   private closed: Promise<void> | undefined;
-  private readonly created = new Set<(path: string) => void>();
+  /** Settled when the node first exists, or with the ClosedError of close(). */
+  private readonly firstCreate = outcome();
+  private readonly events = new Listeners<PersistentNodeEvents>(['created', 'error']);
   private unsubscribe: (() => void)[] = [];
 
   constructor(
     /** The client whose session keeps the node. */
-    readonly client: PersistentNodeClient,
+    readonly client: RecipeClient,
     /** The node's path (for the sequential modes, its prefix). */
     readonly path: string,
     private readonly options: PersistentNodeOptions = {},
   ) {
     const mode = options.mode ?? CreateMode.EPHEMERAL;
-    if (!MODES.includes(mode)) throw badArguments(`mode ${String(mode)} cannot be kept`, path);
+    if (!MODES.includes(mode)) throw invalid(`mode ${String(mode)} cannot be kept`, path);
     if (typeof path !== 'string' || !path.startsWith('/') || path === '/' || path.endsWith('/'))
-      throw badArguments(`invalid node path "${String(path)}"`, String(path));
+      throw invalid(`invalid node path "${String(path)}"`, String(path));
     if (TTL.includes(mode) && !(Number.isFinite(options.ttl) && (options.ttl ?? 0) > 0))
-      throw badArguments('a TTL mode needs ttl (ms, > 0)', path);
+      throw invalid('a TTL mode needs ttl (ms, > 0)', path);
     this.mode = mode;
     this.sequential = SEQUENTIAL.includes(mode);
     this.ephemeral = EPHEMERAL.includes(mode);
@@ -116,11 +124,28 @@ export class PersistentNode implements AsyncDisposable {
     return this.node?.path;
   }
 
-  /** Starts keeping the node. Throws BADARGUMENTS when called twice or after close(). */
-  start(): void {
-    if (this.loop || this.stop.signal.aborted)
-      throw badArguments('the node was already started', this.path);
-    // Stryker disable next-line OptionalChaining: start() runs keep(), which sets kick synchronously, before any event can call this
+  /**
+   * Starts keeping the node and resolves once it exists for the first time (`actualPath` then
+   * names it). Rejects with a `TimeoutError` after `timeout` ms and with the signal's reason on
+   * abort (the node is still kept, and created as soon as it can be: `close()` it), and with a
+   * `ClosedError` once the node is closed. A second call waits for the same outcome.
+   */
+  start(options: BoundOptions = {}): Promise<void> {
+    if (this.stop.signal.aborted) return Promise.reject(this.stop.signal.reason);
+    if (!this.loop) this.begin();
+    return waitBounded(this.firstCreate.promise, options, `the creation of ${this.path}`);
+  }
+
+  /** Listens to an event of the node (see {@link PersistentNodeEvents}); returns the unsubscribe. */
+  on<E extends keyof PersistentNodeEvents>(
+    event: E,
+    listener: PersistentNodeEvents[E],
+  ): Unsubscribe {
+    return this.events.on(event, listener);
+  }
+
+  private begin(): void {
+    // Stryker disable next-line OptionalChaining: begin() runs keep(), which sets kick synchronously, before any event can call this
     const wake = () => this.kick?.();
     this.unsubscribe = [
       this.client.on('state', (state) => {
@@ -133,38 +158,7 @@ export class PersistentNode implements AsyncDisposable {
       }),
     ];
     // Stryker disable next-line ArrowFunction: keep() catches every error of a turn and its pauses never reject; this net never runs
-    this.loop = this.keep().catch((error: unknown) => this.report(error));
-  }
-
-  /**
-   * Resolves with the node's actual path once it exists (at once if it does). Rejects after
-   * `timeout` ms (OPERATIONTIMEOUT), with the signal's reason on abort, or when the node is closed.
-   */
-  waitForInitialCreate(options: { timeout?: number; signal?: AbortSignal } = {}): Promise<string> {
-    if (!this.loop) return Promise.reject(badArguments('start() the node first', this.path));
-    if (this.node) return Promise.resolve(this.node.path);
-    if (this.stop.signal.aborted) return Promise.reject(this.stop.signal.reason);
-    const signals = [this.stop.signal];
-    if (options.signal) signals.push(options.signal);
-    if (options.timeout !== undefined) signals.push(AbortSignal.timeout(options.timeout));
-    const stop = AbortSignal.any(signals);
-    return abortable(
-      new Promise<string>((resolve) => {
-        this.created.add(resolve);
-        stop.addEventListener('abort', () => this.created.delete(resolve), { once: true });
-      }),
-      stop,
-    ).catch((error: unknown) => {
-      if (error instanceof DOMException && error.name === 'TimeoutError')
-        throw makeError(
-          'OPERATIONTIMEOUT',
-          `${this.path} not created within ${options.timeout} ms`,
-          {
-            path: this.path,
-          },
-        );
-      throw error;
-    });
+    this.loop = this.keep().catch((error: unknown) => this.events.report(error));
   }
 
   /** The data the node is kept with. */
@@ -187,13 +181,19 @@ export class PersistentNode implements AsyncDisposable {
     }
   }
 
-  /** Stops keeping the node and deletes it (while the client stays connected). Idempotent. */
+  /**
+   * Stops keeping the node and deletes it (while the client stays connected); a `start()` still
+   * waiting rejects with a `ClosedError`. Idempotent: every call returns the same promise.
+   */
   close(): Promise<void> {
     if (!this.closed) {
-      this.stop.abort(badArguments('the persistent node was closed', this.path));
+      const closed = new ClosedError(`the persistent node ${this.path}`, { path: this.path });
+      this.stop.abort(closed);
+      this.firstCreate.settle(closed);
       for (const off of this.unsubscribe.splice(0)) off();
       this.closed = (async () => {
         await this.loop;
+        this.events.end();
         const node = this.node;
         this.node = undefined;
         if (node) await settleWhileConnected(this.client, deleteNode(this.client, node.path));
@@ -207,15 +207,6 @@ export class PersistentNode implements AsyncDisposable {
     return this.close();
   }
 
-  private report(error: unknown): void {
-    try {
-      // Stryker disable next-line OptionalChaining: calling a missing handler throws a TypeError that the catch below swallows
-      this.options.onError?.(error);
-    } catch {
-      // A throwing handler must not end the loop or crash the process.
-    }
-  }
-
   /** The keeping loop: create when missing, then watch until something says to look again. */
   private async keep(): Promise<void> {
     const stop = this.stop.signal;
@@ -227,9 +218,11 @@ export class PersistentNode implements AsyncDisposable {
       try {
         if (this.node && this.ephemeral && this.node.stat.ephemeralOwner !== this.client.sessionId)
           this.node = undefined;
-        this.node ??= await this.create(stop);
-        for (const resolve of [...this.created]) resolve(this.node.path);
-        this.created.clear();
+        if (!this.node) {
+          this.node = await this.create(stop);
+          this.firstCreate.settle();
+          this.events.emit('created', this.node.path);
+        }
         failures = 0;
         const present = await this.watch(this.node, woken, stop);
         if (!present) this.node = undefined;
@@ -240,7 +233,7 @@ export class PersistentNode implements AsyncDisposable {
           continue;
         }
         if (!isRetriable(error)) {
-          this.report(error);
+          this.events.report(error);
           failures++;
         }
         await pause(error, failures, stop);
@@ -389,4 +382,8 @@ function pause(error: unknown, failures: number, stop: AbortSignal): Promise<voi
   const ms =
     Math.min(MAX_ERROR_PAUSE, 100 * 2 ** Math.min(failures, 10)) * (0.5 + Math.random() / 2);
   return pauseUnlessAborted(ms, stop);
+}
+
+function invalid(message: string, path: string): InvalidArgumentError {
+  return new InvalidArgumentError(message, { path });
 }

@@ -1,18 +1,32 @@
 // PersistentNode's edges against the scripted client (scripted-client.ts): what its refusals say,
 // the pauses between failed tries, a watch event lost with the connection, a node replaced or
-// gone at the moment it is looked at, and onError told nothing of its own recovery paths.
+// gone at the moment it is looked at, and the error listeners told nothing of its own recovery
+// paths.
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { BoundOptions } from '../../../src/coordination/bounded.js';
 import { CreateMode } from '../../../src/index.js';
-import { PersistentNode } from '../../../src/locks/index.js';
+import { PersistentNode, type PersistentNodeOptions } from '../../../src/recipes/index.js';
 import { until } from '../../support/wait.js';
-import { type ScriptedClient, ScriptedServer } from './scripted-client.js';
+import { type ScriptedClient, ScriptedServer } from '../locks/scripted-client.js';
 
 const settle = () => new Promise((r) => setTimeout(r, 10));
 
-function started(client: ScriptedClient, path: string, options = {}): PersistentNode {
+/** A node with `start()` called (not awaited); `onError` is listened to as its `error` event. */
+function started(
+  client: ScriptedClient,
+  path: string,
+  { onError, ...options }: PersistentNodeOptions & { onError?: (error: Error) => void } = {},
+): PersistentNode {
   const node = new PersistentNode(client, path, options);
-  node.start();
+  if (onError) node.on('error', onError);
+  void node.start();
   return node;
+}
+
+/** Waits for `start()` (the node's first creation) and answers the node's actual path. */
+async function createdPath(node: PersistentNode, options?: BoundOptions): Promise<string> {
+  await node.start(options);
+  return node.actualPath!;
 }
 
 /** Drops a connection: a watch event lost with it, the session kept; then reconnects. */
@@ -29,7 +43,8 @@ afterEach(() => {
 describe('PersistentNode edges (scripted client)', () => {
   it('says what is wrong in its refusals', async () => {
     const client = new ScriptedServer().connect();
-    const refusal = (message: string) => expect.objectContaining({ code: 'BADARGUMENTS', message });
+    const refusal = (message: string) =>
+      expect.objectContaining({ name: 'InvalidArgumentError', code: 'BADARGUMENTS', message });
     expect(() => new PersistentNode(client, '/x', { mode: 99 as CreateMode })).toThrow(
       refusal('mode 99 cannot be kept'),
     );
@@ -38,46 +53,42 @@ describe('PersistentNode edges (scripted client)', () => {
       () => new PersistentNode(client, '/x', { mode: CreateMode.PERSISTENT_WITH_TTL }),
     ).toThrow(refusal('a TTL mode needs ttl (ms, > 0)'));
     const node = new PersistentNode(client, '/n');
-    await expect(node.waitForInitialCreate()).rejects.toMatchObject(
-      refusal('start() the node first'),
-    );
-    node.start();
-    expect(() => node.start()).toThrow(refusal('the node was already started'));
+    await node.start();
     await node.close();
-    await expect(node.waitForInitialCreate()).rejects.toMatchObject(
-      refusal('the persistent node was closed'),
-    );
+    await expect(node.start()).rejects.toMatchObject({
+      code: 'CLOSED',
+      message: 'the persistent node /n was closed',
+    });
   });
 
   it('close() before start() resolves, and close() is one promise however often called', async () => {
     const client = new ScriptedServer().connect();
     await new PersistentNode(client, '/never').close();
     const node = started(client, '/once');
-    await node.waitForInitialCreate();
+    await createdPath(node);
     const closing = node.close();
     expect(node.close()).toBe(closing);
     await closing;
   });
 
-  it("waitForInitialCreate's timeout error names the path; a caller's abort reason passes as it is", async () => {
+  it("start()'s timeout error names the path; a caller's abort reason passes as it is", async () => {
     const server = new ScriptedServer();
     const [client, other] = [server.connect(), server.connect()];
     await other.create2('/blocked', undefined, { mode: CreateMode.EPHEMERAL });
     const node = started(client, '/blocked');
-    await expect(node.waitForInitialCreate({ timeout: 10 })).rejects.toMatchObject({
-      code: 'OPERATIONTIMEOUT',
-      path: '/blocked',
+    await expect(createdPath(node, { timeout: 10 })).rejects.toMatchObject({
+      name: 'TimeoutError',
+      code: 'TIMEOUT',
+      message: expect.stringContaining('/blocked'),
     });
     const abort = new AbortController();
-    const waiting = node.waitForInitialCreate({ signal: abort.signal });
+    const waiting = createdPath(node, { signal: abort.signal });
     abort.abort(); // the default reason, a DOMException 'AbortError'
     const error = await waiting.catch((e) => e);
     expect(error).toBeInstanceOf(DOMException);
     expect(error.name).toBe('AbortError');
     const named = Object.assign(new Error('mine'), { name: 'TimeoutError' });
-    await expect(node.waitForInitialCreate({ signal: AbortSignal.abort(named) })).rejects.toBe(
-      named,
-    );
+    await expect(createdPath(node, { signal: AbortSignal.abort(named) })).rejects.toBe(named);
     await node.close();
   });
 
@@ -113,8 +124,8 @@ describe('PersistentNode edges (scripted client)', () => {
     const server = new ScriptedServer();
     const client = server.connect();
     const errors: unknown[] = [];
-    const node = started(client, '/blip', { onError: (e: unknown) => errors.push(e) });
-    await node.waitForInitialCreate();
+    const node = started(client, '/blip', { onError: (e) => errors.push(e) });
+    await createdPath(node);
     server.nodes.delete('/blip'); // gone without an event reaching the client
     blip(client);
     await until(() => server.nodes.has('/blip'), 'the node to be created again');
@@ -126,7 +137,7 @@ describe('PersistentNode edges (scripted client)', () => {
     const server = new ScriptedServer();
     const client = server.connect();
     const node = started(client, '/kept', { mode: CreateMode.PERSISTENT });
-    await node.waitForInitialCreate();
+    await createdPath(node);
     blip(client);
     await settle();
     expect(server.requests({ op: 'create2', path: '/kept' })).toHaveLength(1);
@@ -138,7 +149,7 @@ describe('PersistentNode edges (scripted client)', () => {
     const server = new ScriptedServer();
     const [client, other] = [server.connect(), server.connect()];
     const node = started(client, '/swap');
-    await node.waitForInitialCreate();
+    await createdPath(node);
     // Replaced without an event reaching the client.
     server.nodes.delete('/swap');
     await other.create2('/swap', undefined, { mode: CreateMode.EPHEMERAL });
@@ -163,7 +174,7 @@ describe('PersistentNode edges (scripted client)', () => {
       return exists(...args);
     }) as typeof client.exists;
     const node = started(client, '/early');
-    await node.waitForInitialCreate();
+    await createdPath(node);
     await until(
       () => server.requests({ op: 'create2', path: '/early' }).length === 2,
       'a second create',
@@ -172,23 +183,23 @@ describe('PersistentNode edges (scripted client)', () => {
     await node.close();
   });
 
-  it('close() tells onError nothing', async () => {
+  it('close() tells the error listeners nothing', async () => {
     const client = new ScriptedServer().connect();
     const errors: unknown[] = [];
-    const node = started(client, '/quiet', { onError: (e: unknown) => errors.push(e) });
-    await node.waitForInitialCreate();
+    const node = started(client, '/quiet', { onError: (e) => errors.push(e) });
+    await createdPath(node);
     await node.close();
     await settle();
     expect(errors).toEqual([]);
   });
 
-  it('a connection loss while setting the watch is retried at once without telling onError', async () => {
+  it('a connection loss while setting the watch is retried at once without telling the error listeners', async () => {
     vi.useFakeTimers();
     const server = new ScriptedServer();
     const client = server.connect();
     const errors: unknown[] = [];
     server.fail({ op: 'exists', path: '/w', code: 'CONNECTIONLOSS' });
-    const node = started(client, '/w', { onError: (e: unknown) => errors.push(e) });
+    const node = started(client, '/w', { onError: (e) => errors.push(e) });
     await vi.advanceTimersByTimeAsync(0);
     expect(node.actualPath).toBe('/w');
     expect(server.requests({ op: 'exists', path: '/w', watch: true })).toHaveLength(2);
@@ -196,19 +207,19 @@ describe('PersistentNode edges (scripted client)', () => {
     await node.close();
   });
 
-  it("waits out another session's node and a create refused with a node gone, telling onError nothing", async () => {
+  it("waits out another session's node and a create refused with a node gone, telling the error listeners nothing", async () => {
     const server = new ScriptedServer();
     const [client, other] = [server.connect(), server.connect()];
     const errors: unknown[] = [];
     await other.create2('/busy', undefined, { mode: CreateMode.EPHEMERAL });
-    const node = started(client, '/busy', { onError: (e: unknown) => errors.push(e) });
+    const node = started(client, '/busy', { onError: (e) => errors.push(e) });
     await until(() => server.requests({ op: 'exists', path: '/busy', watch: true }).length > 0);
     other.setState('expired');
-    await node.waitForInitialCreate();
+    await createdPath(node);
     // NODEEXISTS for a node that is gone by the look.
-    const gone = started(client, '/gone', { onError: (e: unknown) => errors.push(e) });
+    const gone = started(client, '/gone', { onError: (e) => errors.push(e) });
     server.fail({ op: 'create2', path: '/gone', code: 'NODEEXISTS' });
-    await gone.waitForInitialCreate();
+    await createdPath(gone);
     expect(errors).toEqual([]);
     await node.close();
     await gone.close();
@@ -219,9 +230,7 @@ describe('PersistentNode edges (scripted client)', () => {
     const [client, other] = [server.connect(), server.connect()];
     await other.create2('/eph', 'theirs', { mode: CreateMode.EPHEMERAL });
     const node = started(client, '/eph', { mode: CreateMode.PERSISTENT, data: 'mine' });
-    await expect(node.waitForInitialCreate({ timeout: 30 })).rejects.toMatchObject({
-      code: 'OPERATIONTIMEOUT',
-    });
+    await expect(createdPath(node, { timeout: 30 })).rejects.toMatchObject({ code: 'TIMEOUT' });
     expect(server.requests({ op: 'setData' })).toEqual([]);
     await node.close();
   });
@@ -231,7 +240,7 @@ describe('PersistentNode edges (scripted client)', () => {
     const client = server.connect();
     server.fail({ op: 'create2', path: '/own', code: 'CONNECTIONLOSS', applied: true });
     const node = started(client, '/own', { data: 'd' });
-    await node.waitForInitialCreate();
+    await createdPath(node);
     expect(server.requests({ op: 'setData' })).toEqual([]);
     expect(server.nodes.get('/own')!.stat.version).toBe(0);
     await node.close();
@@ -246,9 +255,9 @@ describe('PersistentNode edges (scripted client)', () => {
     server.fail({ op: 'create2', path: /^\/p\/_c_/, code: 'CONNECTIONLOSS' });
     const node = started(client, '/p/m', {
       protection: true,
-      onError: (e: unknown) => errors.push(e),
+      onError: (e) => errors.push(e),
     });
-    const path = await node.waitForInitialCreate();
+    const path = await createdPath(node);
     expect(path).not.toBe(sibling.path);
     expect(path).toMatch(/^\/p\/_c_[0-9a-f-]{36}-m$/);
     expect(errors).toEqual([]);
