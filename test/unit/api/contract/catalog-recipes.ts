@@ -1,0 +1,325 @@
+// What the checker knows of each recipe and lock class: its kind (kinds.ts), the options of the
+// contract's form, an option it must refuse, and how to make each of its waits impossible to meet.
+// Classes are built and called without their own types (`contract`, `call`), in the contract's
+// form, so a class that has not reached that form yet fails its checks instead of this file's
+// type check.
+import type { RecipeClient } from '../../../../src/client/recipe-client.js';
+import * as lockExports from '../../../../src/locks/index.js';
+import * as recipeExports from '../../../../src/recipes/index.js';
+import { call } from './bench.js';
+import type { Ctx, EventSpec, LongLived, Loose, SingleOperation, WaitSpec } from './kinds.js';
+import { eventually } from './outcome.js';
+
+const exported: Record<string, unknown> = { ...lockExports, ...recipeExports };
+
+/** `new <name>(client, path, options)`, the contract's form, whatever the class's types say. */
+export function contract(name: string, client: RecipeClient, path: string, options = {}): Loose {
+  const cls = exported[name] as new (c: RecipeClient, p: string, o: object) => Loose;
+  return new cls(client, path, options);
+}
+
+/** Something the other session holds while the subject waits; given back when the check ends. */
+async function holdOther(ctx: Ctx, lock: Loose, side?: 'read' | 'write'): Promise<void> {
+  const target = side === undefined ? lock : (lock[side] as Loose);
+  const lease = (await call(target, 'acquire')) as Loose;
+  ctx.defer(() => call(lease, 'release'));
+}
+
+/** start() on a server that stopped answering: it cannot resolve in time. */
+const startStalled: WaitSpec = {
+  name: 'start',
+  block: async ({ control }) => control.stall(),
+  call: (subject, bounds) => call(subject, 'start', bounds),
+};
+
+/** start()'s first event: it happens while start() runs. */
+const onStart = (name: string): EventSpec => ({
+  name,
+  trigger: async ({ subject }) => {
+    await call(subject, 'start');
+  },
+});
+
+/** A lock's acquire() while the other session holds the same lock. */
+function acquireHeld(name: string, options: object = {}): WaitSpec {
+  return {
+    name: 'acquire',
+    block: (ctx) => holdOther(ctx, contract(name, ctx.env.other, ctx.path, options)),
+    call: (subject, bounds) => call(subject, 'acquire', bounds),
+  };
+}
+
+/** A lock's lease, taken: `await using` must delete its node. */
+async function leaseOf(ctx: Ctx, lock: Loose = ctx.subject) {
+  const lease = (await call(lock, 'acquire')) as Loose & AsyncDisposable;
+  return { held: lease, nodes: [lease.path as string] };
+}
+
+/** Waits forever for its signal: a selector's task that leads until it is closed. */
+const leadUntilClosed = ({ signal }: { signal: AbortSignal }) =>
+  new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
+
+const lockLike = (
+  entry: 'zookeeper-ts/locks',
+  name: string,
+  options: object,
+  badOptions: object,
+): SingleOperation => ({
+  kind: 'single-operation',
+  entry,
+  options: () => options,
+  badOptions,
+  waits: [acquireHeld(name, options)],
+  hold: (ctx) => leaseOf(ctx),
+});
+
+export const RECIPES: Record<string, LongLived | SingleOperation> = {
+  LeaderLatch: {
+    kind: 'long-lived',
+    entry: 'zookeeper-ts/locks',
+    options: () => ({ id: 'subject' }),
+    badOptions: { lossPolicy: 'never' },
+    start: true,
+    events: [onStart('leader')],
+    waits: [
+      startStalled,
+      {
+        name: 'leadership',
+        block: async (ctx) => {
+          const ahead = contract('LeaderLatch', ctx.env.other, ctx.path, { id: 'ahead' });
+          ctx.defer(() => call(ahead, 'close'));
+          await call(ahead, 'start');
+          await call(ctx.subject, 'start');
+        },
+        call: (subject, bounds) => call(subject, 'leadership', bounds),
+      },
+    ],
+    held: async ({ subject }) => {
+      await call(subject, 'start');
+      return subject.ourPath as string;
+    },
+  },
+  LeaderSelector: {
+    kind: 'long-lived',
+    entry: 'zookeeper-ts/locks',
+    options: () => ({ id: 'subject', task: leadUntilClosed }),
+    badOptions: { task: 'not a function' },
+    start: true,
+    events: [],
+    // Its start() waits for nothing on the server (docs/contract.md): only abort and bad input.
+    waits: [{ ...startStalled, rules: ['abort', 'bad-timeout'] }],
+    held: async ({ subject }) => {
+      await call(subject, 'start');
+      // The task runs once the selector leads: its node is then first in line.
+      if (!(await eventually(() => subject.hasLeadership === true))) {
+        throw new Error('the selector never led a free election');
+      }
+      const line = (await call(subject, 'participants')) as { path: string }[];
+      return line[0]!.path;
+    },
+  },
+  LeaderObserver: {
+    kind: 'long-lived',
+    entry: 'zookeeper-ts/locks',
+    options: () => ({}),
+    badOptions: { election: 'nobody' },
+    start: true,
+    events: [onStart('change')],
+    waits: [startStalled],
+  },
+  PersistentNode: {
+    kind: 'long-lived',
+    entry: 'zookeeper-ts/recipes',
+    options: () => ({ data: 'kept' }),
+    badOptions: { mode: 99 },
+    start: true,
+    events: [],
+    waits: [
+      startStalled,
+      {
+        name: 'waitForInitialCreate',
+        block: async ({ control, subject }) => {
+          control.stall();
+          call(subject, 'start');
+        },
+        call: (subject, bounds) => call(subject, 'waitForInitialCreate', bounds),
+      },
+    ],
+    held: async ({ subject }) => {
+      await call(subject, 'start');
+      return subject.actualPath as string;
+    },
+  },
+  TreeCache: {
+    kind: 'long-lived',
+    entry: 'zookeeper-ts/recipes',
+    options: () => ({}),
+    badOptions: { maxDepth: -1 },
+    start: true,
+    events: [onStart('initialized')],
+    waits: [
+      startStalled,
+      {
+        name: 'sync',
+        block: async ({ control, subject }) => {
+          await call(subject, 'start');
+          control.stall();
+        },
+        call: (subject, bounds) => call(subject, 'sync', bounds),
+      },
+    ],
+  },
+  SharedCount: {
+    kind: 'long-lived',
+    entry: 'zookeeper-ts/recipes',
+    options: () => ({ seed: 0 }),
+    badOptions: { seed: 0.5 },
+    start: true,
+    events: [
+      {
+        name: 'change',
+        trigger: async ({ subject, env, path }) => {
+          await call(subject, 'start');
+          await env.other.setData(path, recipeExports.encodeCount(7));
+        },
+      },
+    ],
+    waits: [startStalled],
+  },
+  DistributedDoubleBarrier: {
+    kind: 'long-lived',
+    entry: 'zookeeper-ts/recipes',
+    options: () => ({ memberQty: 2 }),
+    badOptions: { memberQty: 0 },
+    start: false,
+    events: [],
+    waits: [
+      // Alone, one member of two never gets in.
+      { name: 'enter', block: async () => {}, call: (s, bounds) => call(s, 'enter', bounds) },
+      {
+        // Both in; the other member never leaves.
+        name: 'leave',
+        block: async (ctx) => {
+          await bothEnter(ctx);
+        },
+        call: (s, bounds) => call(s, 'leave', bounds),
+      },
+    ],
+    held: async (ctx) => {
+      await bothEnter(ctx);
+      return ctx.subject.memberPath as string;
+    },
+  },
+  DistributedBarrier: {
+    kind: 'single-operation',
+    entry: 'zookeeper-ts/recipes',
+    options: () => ({}),
+    waits: [
+      {
+        name: 'wait',
+        block: async (ctx) => {
+          const raised = contract('DistributedBarrier', ctx.env.other, ctx.path);
+          await call(raised, 'raise');
+          ctx.defer(() => call(raised, 'lower'));
+        },
+        call: (subject, bounds) => call(subject, 'wait', bounds),
+      },
+    ],
+  },
+  DistributedAtomicLong: {
+    kind: 'single-operation',
+    entry: 'zookeeper-ts/recipes',
+    options: () => ({}),
+    badOptions: { retry: { maxAttempts: 0 } },
+    waits: [],
+  },
+  TimeLease: {
+    kind: 'single-operation',
+    entry: 'zookeeper-ts/recipes',
+    options: () => ({ duration: 60_000, id: 'subject' }),
+    badOptions: { duration: -1 },
+    waits: [
+      {
+        // The short mutex a look-and-write holds (kazoo's lease lock), held by the other session.
+        name: 'obtain',
+        block: (ctx) =>
+          holdOther(ctx, contract('Mutex', ctx.env.other, ctx.path, { naming: 'kazoo' })),
+        call: (subject, bounds) => call(subject, 'obtain', bounds),
+      },
+    ],
+  },
+  Mutex: lockLike('zookeeper-ts/locks', 'Mutex', {}, { naming: 'java' }),
+  ExclusiveLock: lockLike('zookeeper-ts/locks', 'ExclusiveLock', {}, { lossPolicy: 'never' }),
+  Semaphore: lockLike('zookeeper-ts/locks', 'Semaphore', { maxLeases: 1 }, { maxLeases: 0 }),
+  SemaphoreMutex: lockLike('zookeeper-ts/locks', 'SemaphoreMutex', {}, { lossPolicy: 'never' }),
+  ReadWriteLock: {
+    kind: 'single-operation',
+    entry: 'zookeeper-ts/locks',
+    options: () => ({}),
+    badOptions: { lossPolicy: 'never' },
+    waits: [
+      {
+        name: 'write.acquire',
+        block: (ctx) => holdOther(ctx, contract('ReadWriteLock', ctx.env.other, ctx.path), 'read'),
+        call: (subject, bounds) => call(subject.write as Loose, 'acquire', bounds),
+      },
+      {
+        name: 'read.acquire',
+        block: (ctx) => holdOther(ctx, contract('ReadWriteLock', ctx.env.other, ctx.path), 'write'),
+        call: (subject, bounds) => call(subject.read as Loose, 'acquire', bounds),
+      },
+    ],
+    hold: (ctx) => leaseOf(ctx, ctx.subject.write as Loose),
+  },
+  ReadWriteSide: {
+    kind: 'single-operation',
+    entry: 'zookeeper-ts/locks',
+    options: () => ({}),
+    madeOtherwise: {
+      why: 'one side of a ReadWriteLock, made by it: lock.read and lock.write',
+      build: (client, path) => contract('ReadWriteLock', client, path).write as Loose,
+      refused: (client) => contract('ReadWriteLock', client, 'relative'),
+    },
+    waits: [
+      {
+        name: 'acquire',
+        block: (ctx) => holdOther(ctx, contract('ReadWriteLock', ctx.env.other, ctx.path), 'read'),
+        call: (subject, bounds) => call(subject, 'acquire', bounds),
+      },
+    ],
+    hold: (ctx) => leaseOf(ctx),
+  },
+  MultiLock: {
+    kind: 'single-operation',
+    entry: 'zookeeper-ts/locks',
+    options: () => ({}),
+    madeOtherwise: {
+      why: 'takes the locks it combines, each made the contract way: new MultiLock([a, b])',
+      build: (client, path) =>
+        new lockExports.MultiLock([
+          contract('Mutex', client, `${path}/a`) as unknown as lockExports.Mutex,
+          contract('Mutex', client, `${path}/b`) as unknown as lockExports.Mutex,
+        ]),
+      refused: () => new lockExports.MultiLock([]),
+    },
+    waits: [
+      {
+        name: 'acquire',
+        block: (ctx) => holdOther(ctx, contract('Mutex', ctx.env.other, `${ctx.path}/b`)),
+        call: (subject, bounds) => call(subject, 'acquire', bounds),
+      },
+    ],
+    hold: async (ctx) => {
+      const lease = (await call(ctx.subject, 'acquire')) as Loose & AsyncDisposable;
+      const leases = lease.leases as { path: string }[];
+      return { held: lease, nodes: leases.map((each) => each.path) };
+    },
+  },
+};
+
+/** Two members of a two-member double barrier enter: the subject and one of the other session. */
+async function bothEnter(ctx: Ctx): Promise<void> {
+  const member = contract('DistributedDoubleBarrier', ctx.env.other, ctx.path, { memberQty: 2 });
+  ctx.defer(() => call(member, 'close'));
+  await Promise.all([call(member, 'enter'), call(ctx.subject, 'enter')]);
+}

@@ -1,0 +1,56 @@
+// The listening rules (docs/contract.md, Listening): `on(event, listener)` returns the function
+// that removes the listener, and a listener that throws reaches the `error` listeners as a
+// ListenerError (never the process: vitest fails the run on an uncaught exception).
+import { ListenerError } from '../../../../src/client/listeners.js';
+import { type Bench, call, type Findings } from './bench.js';
+import type { LongLived } from './kinds.js';
+import { eventually, outcomeOf, told } from './outcome.js';
+
+export async function checkListening(
+  bench: Bench,
+  spec: LongLived,
+  findings: Findings,
+): Promise<void> {
+  // An object with no background work and no events (a double barrier) has nothing to tell.
+  if (!spec.start && spec.events.length === 0) return;
+  const events = ['error', ...spec.events.map((event) => event.name)];
+  const { subject } = bench.subject();
+  const wrong: string[] = [];
+  for (const event of events) {
+    const outcome = await outcomeOf(() => {
+      const off = call(subject, 'on', event, () => {});
+      if (typeof off !== 'function') throw new TypeError(`returned ${typeof off}`);
+      off();
+      off();
+      return 'unsubscribed';
+    });
+    if (outcome.how !== 'resolved') wrong.push(`on('${event}', listener) ${told(outcome)}`);
+  }
+  if (wrong.length > 0) {
+    findings.set('on', `${wrong.join('; ')}, not the unsubscribe function`);
+    return;
+  }
+  const unheard: string[] = [];
+  for (const event of spec.events) {
+    const ctx = bench.subject();
+    const thrown = new Error(`a listener of ${event.name} failed`);
+    const heard: unknown[] = [];
+    call(ctx.subject, 'on', event.name, () => {
+      throw thrown;
+    });
+    call(ctx.subject, 'on', 'error', (error: unknown) => heard.push(error));
+    const triggered = await outcomeOf(() => event.trigger(ctx));
+    const reported = () =>
+      heard.some(
+        (error) =>
+          error instanceof ListenerError && error.event === event.name && error.cause === thrown,
+      );
+    if (triggered.how !== 'resolved') {
+      unheard.push(`making '${event.name}' happen ${told(triggered)}`);
+    } else if (!(await eventually(reported))) {
+      const got = heard.length === 0 ? 'nothing' : heard.map((e) => String(e)).join(', ');
+      unheard.push(`a throwing '${event.name}' listener reached the error listeners as ${got}`);
+    }
+  }
+  if (unheard.length > 0) findings.set('listener-error', unheard.join('; '));
+}
