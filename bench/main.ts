@@ -18,6 +18,7 @@ async function launch(): Promise<number> {
         run: join(BENCH_DIR, 'run.ts'),
         'heap-probe': join(BENCH_DIR, 'heap-probe.ts'),
         'lock-probe': join(BENCH_DIR, 'lock-probe.ts'),
+        'model-server': join(BENCH_DIR, 'model-server.ts'),
       },
       outdir,
       outExtension: { '.js': '.mjs' },

@@ -20,6 +20,8 @@ export interface Options {
   contenders: number[] | undefined;
   /** JVM flags of the server it starts: `bench` (C2, 1 GB; the default) or the harness's `test`. */
   serverJvm: 'bench' | 'test';
+  /** `--model-server`: measure against the in-process model even where a ZooKeeper could start. */
+  modelServer: boolean;
 }
 
 /** How long a run takes on the project's 2-core machine: said in --help and at the start. */
@@ -29,7 +31,8 @@ export const USAGE = `Usage: npx tsx bench/main.ts [options]   (npm run bench --
 
 Starts its own ZooKeeper, measures our client and locks against the baselines on it, prints the
 table, writes the results under bench/results/local/ (untracked) and stops the server;
-${DURATION_NOTE}.
+${DURATION_NOTE}. With no ZooKeeper to start (no local install with Java, no Docker engine) it
+measures against the in-process model server of zookeeper-ts/testing instead, and says so.
 
   --quick              one-minute smoke run: fewer cases, short rounds
   --scenario <name>    run only this scenario (repeatable): ${SCENARIOS.map((s) => s.name).join(', ')}
@@ -49,6 +52,8 @@ ${DURATION_NOTE}.
   --contenders <list>  mutex scenario: these contender counts (e.g. 1,16) instead of 1,4,16,64
   --server-jvm <flags> bench (default: C2, 1 GB heap) or test (the test harness's start-up
                        flags: C1 only, 192 MB, serial GC) for the server it starts
+  --model-server       measure against the in-process model server (zookeeper-ts/testing) even
+                       where a ZooKeeper could be started; the report says NOT ZOOKEEPER
   --fsync              start the server with zookeeper.forceSync=yes (default: no, the harness default)
   --out <dir>          where to write the JSON and the chart (default bench/results/local;
                        the published reference run is bench/results/reference)
@@ -118,6 +123,7 @@ export function parseOptions(argv: string[]): Options | 'help' {
       neighbour: { type: 'string' },
       contenders: { type: 'string' },
       'server-jvm': { type: 'string' },
+      'model-server': { type: 'boolean', default: false },
       help: { type: 'boolean', default: false },
     },
     strict: true,
@@ -136,6 +142,10 @@ export function parseOptions(argv: string[]): Options | 'help' {
   if (port !== undefined && (values.server ?? process.env.ZOOKEEPER_CONNECT?.trim()))
     throw new Error(
       '--port is the port of the server the benchmark starts; with --server (or ZOOKEEPER_CONNECT) it starts none',
+    );
+  if (values['model-server'] && (values.server ?? process.env.ZOOKEEPER_CONNECT?.trim()))
+    throw new Error(
+      '--model-server starts the in-process model; with --server (or ZOOKEEPER_CONNECT) it starts none',
     );
   const scenarios =
     requested.length > 0
@@ -157,5 +167,6 @@ export function parseOptions(argv: string[]): Options | 'help' {
     neighbour: neighbourShare(values.neighbour),
     contenders: contenderCounts(values.contenders),
     serverJvm: serverJvm(values['server-jvm']),
+    modelServer: values['model-server'] === true,
   };
 }

@@ -4,6 +4,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { lockChartSvg } from './chart.js';
+import { MODEL_BANNER } from './model-banner.js';
 import { REPO_DIR } from './paths.js';
 import type { RoundResult } from './stats.js';
 import { evaluateTargets, type TargetResult } from './targets.js';
@@ -25,6 +26,8 @@ export interface RunMeta {
     version: string | undefined;
     /** JVM flags of a server the run started (`--server-jvm`). */
     jvm?: 'bench' | 'test';
+    /** Set when the server was the in-process model, not ZooKeeper: why. */
+    model?: string;
   };
   java: string | undefined;
   timing: { warmupMs: number; durationMs: number; rounds: number };
@@ -247,9 +250,14 @@ export function writeReport(meta: RunMeta, results: Results, dir: string): Repor
       : meta.server.fsync
         ? 'forceSync=yes'
         : 'forceSync=no';
+  const server =
+    meta.server.model === undefined
+      ? `server ${meta.server.connectString} (${meta.server.origin}, ZooKeeper ${meta.server.version ?? '?'}, ${fsync})`
+      : `server ${meta.server.connectString} (${meta.server.origin}; ${meta.server.model})`;
   const sections = [
     `zookeeper-ts benchmark — ${meta.finishedAt}`,
-    `server ${meta.server.connectString} (${meta.server.origin}, ZooKeeper ${meta.server.version ?? '?'}, ${fsync}); ` +
+    ...(meta.server.model === undefined ? [] : [MODEL_BANNER]),
+    `${server}; ` +
       `node ${meta.node}; ${meta.java ?? 'no Java'}; ${meta.cpus} cpus, load ${meta.loadAverage.start.toFixed(1)} → ${meta.loadAverage.end.toFixed(1)}`,
     ...(meta.neighbour
       ? [

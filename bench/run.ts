@@ -13,7 +13,7 @@ import { BENCH_DIR } from './paths.js';
 import { Progress } from './progress.js';
 import { type RunMeta, writeReport } from './report.js';
 import { OFFLINE, SCENARIOS, USES_JAVA } from './scenarios/index.js';
-import { type BenchServer, provideServer } from './server.js';
+import { type BenchServer, MODEL_BANNER, provideServer } from './server.js';
 import type { BenchContext, Results } from './types.js';
 import { warmServer } from './warm-server.js';
 
@@ -66,10 +66,15 @@ async function main(): Promise<number> {
         fsync: options.fsync,
         testJvm: options.serverJvm === 'test',
         port: options.port,
+        model: options.modelServer,
       });
-      progress.note(
-        `ZooKeeper ${server.version ?? '?'} at ${server.connectString} (${server.origin})`,
-      );
+      if (server.model !== undefined) {
+        process.stdout.write(`${MODEL_BANNER}\n`);
+        progress.note(`in-process model server at ${server.connectString} (${server.model})`);
+      } else
+        progress.note(
+          `ZooKeeper ${server.version ?? '?'} at ${server.connectString} (${server.origin})`,
+        );
       admin = await connect(server.connectString, { sessionTimeout: 30_000 });
       await admin.create(root);
     }
@@ -149,7 +154,10 @@ async function main(): Promise<number> {
       origin: server?.origin ?? 'none',
       fsync: server?.fsync,
       version: server?.version,
-      ...(server && server.origin !== 'external' ? { jvm: options.serverJvm } : {}),
+      ...(server && server.origin !== 'external' && server.model === undefined
+        ? { jvm: options.serverJvm }
+        : {}),
+      ...(server?.model === undefined ? {} : { model: server.model }),
     },
     java: java?.version,
     timing: options.timing,

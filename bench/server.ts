@@ -1,13 +1,20 @@
 // The ZooKeeper the benchmark runs against: one it starts through the test harness (local
-// install or Docker), or an existing ensemble (--server / ZOOKEEPER_CONNECT) it leaves alone.
-import { execFileSync } from 'node:child_process';
+// install or Docker), or an existing ensemble (--server / ZOOKEEPER_CONNECT) it leaves alone. On
+// a machine with neither (no Java, no Docker), or with --model-server, the in-process model of
+// zookeeper-ts/testing in a process of its own, and every report says so (MODEL_BANNER).
+import { execFileSync, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import {
   fourLetterWord,
+  HarnessUnavailableError,
   parseMntr,
   startStandalone,
   type ZkServer,
 } from '../test/harness/index.js';
+import { BENCH_DIR, BUILD_DIR, REPO_DIR } from './paths.js';
+
+export { MODEL_BANNER } from './model-banner.js';
 
 export interface BenchServer {
   connectString: string;
@@ -21,6 +28,8 @@ export interface BenchServer {
   mntr(): Promise<Record<string, string> | undefined>;
   /** CPU time the server process has used so far, ms; undefined when it is not ours to read. */
   cpuMs(): number | undefined;
+  /** The in-process model, not ZooKeeper: why (no ZooKeeper found, or --model-server). */
+  model?: string;
   close(): Promise<void>;
 }
 
@@ -43,6 +52,8 @@ export async function provideServer(options: {
   testJvm?: boolean;
   /** Client port of the server started here; undefined: a free port. */
   port: number | undefined;
+  /** Measure against the in-process model even where a ZooKeeper could be started. */
+  model?: boolean;
 }): Promise<BenchServer> {
   const external = options.server ?? (process.env.ZOOKEEPER_CONNECT?.trim() || undefined);
   if (external !== undefined) {
@@ -56,12 +67,20 @@ export async function provideServer(options: {
       close: async () => {},
     };
   }
-  // The ZooKeeper default tick: session timeouts of 4..120 s, as a production server allows.
-  const server: ZkServer = await startStandalone({
-    tickTime: 2000,
-    jvmFlags: serverJvmFlags(options.fsync, options.testJvm ?? false),
-    ...(options.port === undefined ? {} : { clientPort: options.port }),
-  });
+  if (options.model) return startModelServer(options.port, 'asked for with --model-server');
+  let server: ZkServer;
+  try {
+    // The ZooKeeper default tick: session timeouts of 4..120 s, as a production server allows.
+    server = await startStandalone({
+      tickTime: 2000,
+      jvmFlags: serverJvmFlags(options.fsync, options.testJvm ?? false),
+      ...(options.port === undefined ? {} : { clientPort: options.port }),
+    });
+  } catch (error) {
+    // No ZooKeeper to start here; a forced backend (ZOOKEEPER_HARNESS) that fails stays a failure.
+    if (!(error instanceof HarnessUnavailableError) || process.env.ZOOKEEPER_HARNESS) throw error;
+    return startModelServer(options.port, 'no ZooKeeper found');
+  }
   return {
     connectString: server.connectString,
     origin: `standalone started by the test harness${options.testJvm ? ' (test JVM flags: C1 only, 192 MB)' : ''}`,
@@ -121,4 +140,49 @@ async function mntrOf(connectString: string): Promise<Record<string, string> | u
   if (text === undefined) return undefined;
   const values = parseMntr(text);
   return Object.keys(values).length > 0 ? values : undefined;
+}
+
+/** The model server (bench/model-server.ts) in a child process; resolves once it listens. */
+async function startModelServer(port: number | undefined, why: string): Promise<BenchServer> {
+  const program =
+    BUILD_DIR === undefined
+      ? ['--import', 'tsx', join(BENCH_DIR, 'model-server.ts')]
+      : [join(BUILD_DIR, 'model-server.mjs')];
+  const child = spawn(process.execPath, [...program, String(port ?? 0)], {
+    cwd: REPO_DIR,
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const connectString = await new Promise<string>((resolve, reject) => {
+    let out = '';
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error('the model server did not start within 30 s'));
+    }, 30_000);
+    child.stdout.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      const line = out.split('\n')[0];
+      if (out.includes('\n') && line) {
+        clearTimeout(timer);
+        resolve((JSON.parse(line) as { connectString: string }).connectString);
+      }
+    });
+    child.once('exit', (code, signal) => {
+      clearTimeout(timer);
+      reject(new Error(`the model server exited with ${signal ?? code} before it listened`));
+    });
+  });
+  return {
+    connectString,
+    origin: 'the in-process model of zookeeper-ts/testing, NOT ZooKeeper',
+    fsync: undefined,
+    version: undefined,
+    model: why,
+    mntr: async () => undefined,
+    cpuMs: () => processCpuMs(child.pid),
+    close: async () => {
+      child.kill('SIGTERM');
+      await exited;
+    },
+  };
 }
