@@ -5,6 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { parseContender } from '../../src/coordination/naming.js';
 import { sortContenders } from '../../src/coordination/order.js';
+import type { Client } from '../../src/index.js';
 import {
   type Lease,
   LockName,
@@ -24,88 +25,36 @@ import {
   newClient,
   untilChildren,
 } from './helpers.js';
+import { BLOCKED_MS, peerHoldsFirst, queueInArrivalOrder, weHoldFirst } from './mutex-scenarios.js';
 import { sleep, stillPendingAfter, within } from './peer.js';
 
-/** How long a blocked acquire is watched to show it stays blocked. */
-const BLOCKED_MS = 500;
 const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';
 const protectedName = (lockName: string) => new RegExp(`^_c_${UUID}-${lockName}\\d{10}$`);
 
 describe('Mutex and Curator InterProcessMutex', () => {
   it('exclude each other while Curator holds, and we get the lock when it releases', async () => {
     const path = lockPath();
-    const [curator, zk] = await Promise.all([
-      startCuratorPeer(connectString(), path, 'mutex'),
-      newClient(),
-    ]);
-    const mutex = new Mutex(zk, path);
-    const held = await within(curator.acquire(), 10_000, 'curator acquire');
-
-    expect(await mutex.tryAcquire()).toBeNull();
-    await expect(mutex.acquire({ timeout: 300 })).rejects.toBeInstanceOf(LockTimeoutError);
-    // Neither attempt left a node behind (the timed-out one's cleanup runs in the background).
-    await untilChildren(zk, path, 1);
-    expect(await childrenOf(zk, path)).toEqual([nameOf(held)]);
-
-    const waiting = inBackground(mutex.acquire({ timeout: 10_000 }));
-    expect(await stillPendingAfter(waiting, BLOCKED_MS)).toBe(true);
-    await curator.release();
-    const lease = await waiting;
-    expect(await childrenOf(zk, path)).toEqual([nameOf(lease.path)]);
-    await lease.release();
+    const curator = await startCuratorPeer(connectString(), path, 'mutex');
+    await peerHoldsFirst({ peer: curator, path, mutex: (zk: Client) => new Mutex(zk, path) });
   });
 
   it('exclude each other while we hold, and Curator gets the lock when we release', async () => {
     const path = lockPath();
-    const [curator, zk] = await Promise.all([
-      startCuratorPeer(connectString(), path, 'mutex'),
-      newClient(),
-    ]);
-    const lease = await new Mutex(zk, path).acquire({ timeout: 5_000 });
-
-    expect(await curator.acquireWithin(300)).toBeNull();
-    expect(await childrenOf(zk, path)).toEqual([nameOf(lease.path)]);
-
-    const waiting = curator.acquire();
-    expect(await stillPendingAfter(waiting, BLOCKED_MS)).toBe(true);
-    await lease.release();
-    const held = await within(waiting, 10_000, 'curator acquire after our release');
-    expect(await childrenOf(zk, path)).toEqual([nameOf(held)]);
-    await curator.release();
+    const curator = await startCuratorPeer(connectString(), path, 'mutex');
+    await weHoldFirst({ peer: curator, path, mutex: (zk: Client) => new Mutex(zk, path) });
   });
 
   it('queue fairly together: whichever contender came first gets the lock first', async () => {
     const path = lockPath();
-    const [curator, a, b, c] = await Promise.all([
-      startCuratorPeer(connectString(), path, 'mutex'),
-      ...Array.from({ length: 3 }, () => newClient()),
-    ]);
-    if (!a || !b || !c) throw new Error('clients missing');
-    // Queue: a (holds), b, Curator, c, each queued only after the previous one's node exists.
-    const leaseA = await new Mutex(a, path).acquire({ timeout: 5_000 });
-    const waitB = inBackground(new Mutex(b, path).acquire({ timeout: 20_000 }));
-    await untilChildren(a, path, 2);
-    const waitCurator = curator.acquire();
-    await untilChildren(a, path, 3);
-    const waitC = inBackground(new Mutex(c, path).acquire({ timeout: 20_000 }));
-    await untilChildren(a, path, 4);
-
-    // Curator sees the same queue as we do.
-    const queue = await childrenOf(a, path);
-    expect((await curator.participants()).map(nameOf)).toEqual(queue);
-    expect(sortContenders(queue, [LockName.mutex]).map((x) => x.name)).toEqual(queue);
-
-    // TypeScript before Curator...
-    await leaseA.release();
-    const leaseB = await waitB;
-    expect(await stillPendingAfter(waitCurator, BLOCKED_MS)).toBe(true);
-    // ... Curator before TypeScript ...
-    await leaseB.release();
-    await within(waitCurator, 10_000, 'curator acquire in its turn');
-    expect(await stillPendingAfter(waitC, BLOCKED_MS)).toBe(true);
-    // ... and the last one last.
-    await curator.release();
-    await (await waitC).release();
+    const curator = await startCuratorPeer(connectString(), path, 'mutex');
+    await queueInArrivalOrder(
+      { peer: curator, path, mutex: (zk: Client) => new Mutex(zk, path) },
+      async (queue) => {
+        // Curator sees the same queue as we do.
+        expect((await curator.participants()).map(nameOf)).toEqual(queue);
+        expect(sortContenders(queue, [LockName.mutex]).map((x) => x.name)).toEqual(queue);
+      },
+    );
   });
 
   it("use Curator's node names, and parse Curator's", async () => {

@@ -5,9 +5,9 @@
 import { describe, expect, it } from 'vitest';
 import { parseContender } from '../../src/coordination/naming.js';
 import { sortContenders } from '../../src/coordination/order.js';
+import type { Client } from '../../src/index.js';
 import { LockName, LockTimeoutError, Mutex } from '../../src/locks/index.js';
 import {
-  childrenOf,
   connectString,
   createPath,
   inBackground,
@@ -17,10 +17,9 @@ import {
   untilChildren,
 } from './helpers.js';
 import { startKazooPeer } from './kazoo.js';
+import { BLOCKED_MS, peerHoldsFirst, queueInArrivalOrder, weHoldFirst } from './mutex-scenarios.js';
 import { stillPendingAfter, within } from './peer.js';
 
-/** How long a blocked acquire is watched to show it stays blocked. */
-const BLOCKED_MS = 500;
 /** kazoo's node name: uuid4().hex + `__lock__` + the 10-digit sequence. */
 const KAZOO_NAME = /^[0-9a-f]{32}__lock__\d{10}$/;
 /** The data of the kazoo peer's nodes (its lock identifier). */
@@ -29,87 +28,58 @@ const PEER_DATA = 'kazoo-peer';
 describe("Mutex (naming 'kazoo') and kazoo's Lock", () => {
   it('exclude each other while kazoo holds, and we get the lock when it releases', async () => {
     const path = lockPath();
-    const [kazoo, zk] = await Promise.all([
-      startKazooPeer(connectString(), path, 'mutex'),
-      newClient(),
-    ]);
-    const mutex = new Mutex(zk, path, { naming: 'kazoo' });
-    const held = await within(kazoo.acquire(), 10_000, 'kazoo acquire');
-    const theirs = nameOf(held);
-    expect(theirs).toMatch(KAZOO_NAME);
-    expect(parseContender(theirs, [LockName.kazooMutex])).toEqual({
-      name: theirs,
-      lockName: LockName.kazooMutex,
-      sequence: Number(theirs.slice(-10)),
-      sequenceText: theirs.slice(-10),
-    });
-
-    expect(await mutex.tryAcquire()).toBeNull();
-    await expect(mutex.acquire({ timeout: 300 })).rejects.toBeInstanceOf(LockTimeoutError);
-    await untilChildren(zk, path, 1); // the timed-out attempt cleans up in the background
-    expect(await childrenOf(zk, path)).toEqual([theirs]);
-
-    const waiting = inBackground(mutex.acquire({ timeout: 10_000 }));
-    expect(await stillPendingAfter(waiting, BLOCKED_MS)).toBe(true);
-    await kazoo.release();
-    const lease = await waiting;
-    expect(nameOf(lease.path)).toMatch(KAZOO_NAME);
-    await lease.release();
+    const kazoo = await startKazooPeer(connectString(), path, 'mutex');
+    await peerHoldsFirst(
+      {
+        peer: kazoo,
+        path,
+        mutex: (zk: Client, data: string) => new Mutex(zk, path, { naming: 'kazoo', data }),
+      },
+      {
+        peerNode: (theirs) => {
+          expect(theirs).toMatch(KAZOO_NAME);
+          expect(parseContender(theirs, [LockName.kazooMutex])).toEqual({
+            name: theirs,
+            lockName: LockName.kazooMutex,
+            sequence: Number(theirs.slice(-10)),
+            sequenceText: theirs.slice(-10),
+          });
+        },
+        ourNode: (name) => expect(name).toMatch(KAZOO_NAME),
+      },
+    );
   });
 
   it('exclude each other while we hold, and kazoo gets the lock when we release', async () => {
     const path = lockPath();
-    const [kazoo, zk] = await Promise.all([
-      startKazooPeer(connectString(), path, 'mutex'),
-      newClient(),
-    ]);
-    const lease = await new Mutex(zk, path, { naming: 'kazoo', data: 'ts' }).acquire({
-      timeout: 5_000,
-    });
-    expect(nameOf(lease.path)).toMatch(KAZOO_NAME);
-
-    expect(await kazoo.acquireWithin(300)).toBeNull();
-    expect(await childrenOf(zk, path)).toEqual([nameOf(lease.path)]);
-
-    const waiting = kazoo.acquire();
-    await untilChildren(zk, path, 2);
-    // kazoo counts our node as a contender, ahead of its own.
-    expect(await kazoo.participants()).toEqual(['ts', PEER_DATA]);
-    expect(await stillPendingAfter(waiting, BLOCKED_MS)).toBe(true);
-    await lease.release();
-    expect(nameOf(await within(waiting, 10_000, 'kazoo acquire after our release'))).toMatch(
-      KAZOO_NAME,
+    const kazoo = await startKazooPeer(connectString(), path, 'mutex');
+    await weHoldFirst(
+      {
+        peer: kazoo,
+        path,
+        mutex: (zk: Client, data: string) => new Mutex(zk, path, { naming: 'kazoo', data }),
+      },
+      {
+        ourNode: (name) => expect(name).toMatch(KAZOO_NAME),
+        // kazoo counts our node as a contender, ahead of its own.
+        queued: async () => expect(await kazoo.participants()).toEqual(['ts', PEER_DATA]),
+      },
     );
-    await kazoo.release();
   });
 
   it('queue fairly together: whichever contender came first gets the lock first', async () => {
     const path = lockPath();
-    const [kazoo, a, b, c] = await Promise.all([
-      startKazooPeer(connectString(), path, 'mutex'),
-      newClient(),
-      newClient(),
-      newClient(),
-    ]);
-    const mutex = (zk: typeof a, data: string) => new Mutex(zk, path, { naming: 'kazoo', data });
-    // Queue: a (holds), b, kazoo, c, each queued only after the previous one's node exists.
-    const leaseA = await mutex(a, 'a').acquire({ timeout: 5_000 });
-    const waitB = inBackground(mutex(b, 'b').acquire({ timeout: 20_000 }));
-    await untilChildren(a, path, 2);
-    const waitKazoo = kazoo.acquire();
-    await untilChildren(a, path, 3);
-    const waitC = inBackground(mutex(c, 'c').acquire({ timeout: 20_000 }));
-    await untilChildren(a, path, 4);
-    expect(await kazoo.participants()).toEqual(['a', 'b', PEER_DATA, 'c']);
-
-    await leaseA.release();
-    const leaseB = await waitB;
-    expect(await stillPendingAfter(waitKazoo, BLOCKED_MS)).toBe(true);
-    await leaseB.release();
-    await within(waitKazoo, 10_000, 'kazoo acquire in its turn');
-    expect(await stillPendingAfter(waitC, BLOCKED_MS)).toBe(true);
-    await kazoo.release();
-    await (await waitC).release();
+    const kazoo = await startKazooPeer(connectString(), path, 'mutex');
+    await queueInArrivalOrder(
+      {
+        peer: kazoo,
+        path,
+        mutex: (zk: Client, data: string) => new Mutex(zk, path, { naming: 'kazoo', data }),
+      },
+      async () => {
+        expect(await kazoo.participants()).toEqual(['a', 'b', PEER_DATA, 'c']);
+      },
+    );
   });
 
   it("also exclude kazoo's WriteLock, both ways round", async () => {
