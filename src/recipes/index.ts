@@ -36,9 +36,10 @@ export type { PersistentNodeEvents, PersistentNodeOptions } from './persistent-n
 export { PersistentNode } from './persistent-node.js';
 export type { RetryInfo, RetryPolicy } from './retry.js';
 export { backoffDelay, isRetriedBy, pause, RETRIED_BY_DEFAULT, retry } from './retry.js';
-export type { SharedCountClient, VersionedCount } from './shared-count.js';
-
+export type { SharedCountEvents, SharedCountOptions, VersionedCount } from './shared-count.js';
 export { decodeCount, encodeCount, SharedCount } from './shared-count.js';
+export type { SharedValueEvents, SharedValueOptions, VersionedValue } from './shared-value.js';
+export { SharedValue } from './shared-value.js';
 export type { TimeLeaseGrant, TimeLeaseHolder, TimeLeaseOptions } from './time-lease.js';
 export { LEASE_HOLDER_NODE, TimeLease } from './time-lease.js';
 export type {

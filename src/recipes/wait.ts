@@ -27,6 +27,18 @@ export function checkTimeout(timeout: unknown, path?: string): void {
   );
 }
 
+/** Throws BADARGUMENTS (an `InvalidArgumentError`) for a bad `timeout` or `signal`. */
+export function checkWaitOptions(options: WaitOptions, path?: string): void {
+  checkTimeout(options.timeout, path);
+  if (options.signal !== undefined && !(options.signal instanceof AbortSignal)) {
+    throw makeError(
+      'BADARGUMENTS',
+      'signal must be an AbortSignal',
+      path === undefined ? {} : { path },
+    );
+  }
+}
+
 /** The recipes' waits share one timer (see Deadlines): a wait costs no timer of its own. */
 const recipeWaits = new Deadlines();
 
@@ -34,10 +46,7 @@ const recipeWaits = new Deadlines();
 export function startWait(options: WaitOptions = {}, path?: string): WaitBound {
   const { timeout, signal } = options;
   const details = path === undefined ? {} : { path };
-  checkTimeout(timeout, path);
-  if (signal !== undefined && !(signal instanceof AbortSignal)) {
-    throw makeError('BADARGUMENTS', 'signal must be an AbortSignal', details);
-  }
+  checkWaitOptions(options, path);
   let expired = false;
   const bound = new Bound(signal, () => {
     expired = true;

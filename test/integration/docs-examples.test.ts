@@ -63,7 +63,6 @@ const STILL_WITHOUT_EXAMPLE = [
   'PersistentNode',
   'Semaphore',
   'SemaphoreMutex',
-  'SharedCount',
   'TreeCache',
 ];
 

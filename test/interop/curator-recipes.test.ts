@@ -100,7 +100,7 @@ describe('counters with Curator', () => {
   it('SharedCount: Curator and we increment by compare-and-set; the total is the sum', async () => {
     const path = `${uniquePath('interop')}/count`;
     await using zk = await ourClient();
-    const count = new SharedCount(zk, path, 0);
+    const count = new SharedCount(zk, path, { seed: 0 });
     await count.start();
     const curator = await startCuratorRecipe(
       sharedServer().connectString,
@@ -110,8 +110,8 @@ describe('counters with Curator', () => {
     );
     curator.go();
     for (let done = 0; done < 100; ) {
-      const { count: value, version } = count.getVersionedCount();
-      if (await count.trySetCount(value + 1, version)) done++;
+      const { count: value, version } = count.versioned;
+      if (await count.trySet(value + 1, version)) done++;
       else await new Promise((resolve) => setTimeout(resolve, 1));
     }
     expect(await curator.line('done')).toBe('done 100');
@@ -119,7 +119,7 @@ describe('counters with Curator', () => {
     reader.go();
     expect(await reader.line('value')).toBe('value 200');
     expect([...(await zk.getData(path)).data]).toEqual([0, 0, 0, 200]);
-    count.close();
+    await count.close();
   }, 120_000);
 });
 

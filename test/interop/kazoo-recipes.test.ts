@@ -26,7 +26,7 @@ describe('SharedCount with kazoo', () => {
   it("kazoo's Counter(support_curator=True) and we increment one node; the total is the sum", async () => {
     const path = `${uniquePath('interop')}/kazoo-count`;
     await using zk = await ourClient();
-    const count = new SharedCount(zk, path, 0);
+    const count = new SharedCount(zk, path, { seed: 0 });
     await count.start();
     const kazoo = await startKazooRecipe(
       sharedServer().connectString,
@@ -36,8 +36,8 @@ describe('SharedCount with kazoo', () => {
     );
     kazoo.go();
     for (let done = 0; done < 100; ) {
-      const { count: value, version } = count.getVersionedCount();
-      if (await count.trySetCount(value + 1, version)) done++;
+      const { count: value, version } = count.versioned;
+      if (await count.trySet(value + 1, version)) done++;
       else await new Promise((resolve) => setTimeout(resolve, 1));
     }
     expect(await kazoo.line('done')).toBe('done 100');
@@ -45,7 +45,7 @@ describe('SharedCount with kazoo', () => {
     const reader = await startKazooRecipe(sharedServer().connectString, 'count-get', path);
     reader.go();
     expect(await reader.line('value')).toBe('value 200');
-    count.close();
+    await count.close();
   }, 60_000);
 });
 

@@ -146,11 +146,11 @@ export const countersWorkload: Workload = {
       countWrites++;
       try {
         if (roll < 0.55) {
-          const seen = shared.getVersionedCount();
-          const set = await shared.trySetCount(seen.count + 1, seen.version);
+          const seen = shared.versioned;
+          const set = await shared.trySet(seen.count + 1, seen.version);
           count(set ? 'countCasWon' : 'countCasLost');
         } else if (roll < 0.8) {
-          await shared.setCount(rng.int(0, 1000));
+          await shared.set(rng.int(0, 1000));
         } else {
           // Replaced in one step: the new node starts at version 0.
           await client.multi([Op.delete(COUNT), Op.create(COUNT, encodeCount(rng.int(0, 1000)))]);
@@ -239,7 +239,7 @@ export const countersWorkload: Workload = {
         const node = leaderNode(COUNT);
         if (!node) return; // the node is gone (a lost multi reply's half): nothing to follow
         const server = `${decodeCount(node.data)} v${node.version}`;
-        const view = shared.getVersionedCount();
+        const view = shared.versioned;
         const mine = `${view.count} v${view.version}`;
         if (mine === server) {
           count('countChecks');
@@ -269,11 +269,13 @@ export const countersWorkload: Workload = {
             })
           : new DistributedAtomicLong(client, LONG);
         while (!ctx.stopping() && !isFinal(client.state)) {
-          const shared = new SharedCount(seen, COUNT, 0);
+          const shared = new SharedCount(seen, COUNT, { seed: 0 });
           try {
             await world.track(`${name} count start`, shared.start());
           } catch (error) {
             world.log(`${name} count start failed: ${(error as Error).name}`);
+            // A count whose start failed keeps trying in the background until closed.
+            await shared.close();
             await sleep(rng.int(50, 500));
             continue;
           }
@@ -294,7 +296,7 @@ export const countersWorkload: Workload = {
             else await world.track(`${name} register`, register(client, deleting, name));
             await sleep(rng.int(5, 150));
           }
-          shared.close();
+          await shared.close();
         }
       },
       check() {

@@ -1,7 +1,7 @@
 // SharedCount and DistributedAtomicLong against the real server: byte layout, compare-and-set,
 // change events, concurrent increments from several clients.
 import { describe, expect, it } from 'vitest';
-import { type Client, Op } from '../../../src/index.js';
+import { type Client, Op, type RecipeClient } from '../../../src/index.js';
 import { makeError } from '../../../src/protocol/errors.js';
 import { DistributedAtomicLong, encodeLong, SharedCount } from '../../../src/recipes/index.js';
 import { newClient, proxiedClient, recipePath, until } from './helpers.js';
@@ -32,71 +32,71 @@ describe('SharedCount', () => {
   it('creates the node with the seed as 4 big-endian bytes and reads it back', async () => {
     const zk = await newClient();
     const path = recipePath('count');
-    const count = new SharedCount(zk, path, 258);
+    const count = new SharedCount(zk, path, { seed: 258 });
     await count.start();
-    expect(count.getCount()).toBe(258);
+    expect(count.count).toBe(258);
     expect([...(await zk.getData(path)).data]).toEqual([0, 0, 1, 2]);
-    await count.setCount(-1);
+    await count.set(-1);
     expect([...(await zk.getData(path)).data]).toEqual([255, 255, 255, 255]);
-    count.close();
+    await count.close();
   });
 
-  it('trySetCount succeeds at the version read and fails after another change', async () => {
+  it('trySet succeeds at the version read and fails after another change', async () => {
     const [a, b] = [await newClient(), await newClient()];
     const path = recipePath('cas');
-    const mine = new SharedCount(a, path, 0);
-    const theirs = new SharedCount(b, path, 0);
+    const mine = new SharedCount(a, path, { seed: 0 });
+    const theirs = new SharedCount(b, path, { seed: 0 });
     await mine.start();
     await theirs.start();
-    const seen = mine.getVersionedCount();
-    expect(await theirs.trySetCount(5, theirs.getVersionedCount().version)).toBe(true);
-    expect(await mine.trySetCount(7, seen.version)).toBe(false);
-    await until(() => mine.getCount() === 5, 'the other change to arrive');
-    expect(await mine.trySetCount(7, mine.getVersionedCount().version)).toBe(true);
-    mine.close();
-    theirs.close();
+    const seen = mine.versioned;
+    expect(await theirs.trySet(5, theirs.versioned.version)).toBe(true);
+    expect(await mine.trySet(7, seen.version)).toBe(false);
+    await until(() => mine.count === 5, 'the other change to arrive');
+    expect(await mine.trySet(7, mine.versioned.version)).toBe(true);
+    await mine.close();
+    await theirs.close();
   });
 
   it('tells listeners of changes made by another client, also across a cut link', async () => {
     const { client, proxy } = await proxiedClient();
     const writer = await newClient();
     const path = recipePath('events');
-    const count = new SharedCount(client, path, 0);
+    const count = new SharedCount(client, path, { seed: 0 });
     await count.start();
     const heard: number[] = [];
-    count.onChange(({ count: value }) => heard.push(value));
+    count.on('change', ({ count: value }) => heard.push(value));
     await writer.setData(path, new Uint8Array([0, 0, 0, 1]));
     await until(() => heard.includes(1), 'the first change');
     proxy.cut();
     await writer.setData(path, new Uint8Array([0, 0, 0, 2]));
     await until(() => heard.includes(2), 'the change made while the link was cut');
-    expect(count.getCount()).toBe(2);
-    count.close();
+    expect(count.count).toBe(2);
+    await count.close();
   });
 
   it('follows the node through a delete and re-create', async () => {
     const [zk, other] = [await newClient(), await newClient()];
     const path = recipePath('recreate');
-    const count = new SharedCount(zk, path, 3);
+    const count = new SharedCount(zk, path, { seed: 3 });
     await count.start();
     await other.delete(path);
     await other.create(path, new Uint8Array([0, 0, 0, 9]));
-    await until(() => count.getCount() === 9, 'the re-created value');
-    count.close();
+    await until(() => count.count === 9, 'the re-created value');
+    await count.close();
   });
 
   it('follows a node replaced in one multi whose version starts over below the known one', async () => {
     const [zk, other] = [await newClient(), await newClient()];
     const path = recipePath('replaced');
-    const count = new SharedCount(zk, path, 0);
+    const count = new SharedCount(zk, path, { seed: 0 });
     await count.start();
-    for (let value = 1; value <= 5; value++) await count.setCount(value);
-    expect(count.getVersionedCount()).toEqual({ count: 5, version: 5 });
+    for (let value = 1; value <= 5; value++) await count.set(value);
+    expect(count.versioned).toEqual({ count: 5, version: 5 });
     await other.multi([Op.delete(path), Op.create(path, new Uint8Array([0, 0, 0, 42]))]);
-    await until(() => count.getCount() === 42, 'the value of the node that replaced the old one');
-    expect(count.getVersionedCount()).toEqual({ count: 42, version: 0 });
-    expect(await count.trySetCount(43, count.getVersionedCount().version)).toBe(true);
-    count.close();
+    await until(() => count.count === 42, 'the value of the node that replaced the old one');
+    expect(count.versioned).toEqual({ count: 42, version: 0 });
+    expect(await count.trySet(43, count.versioned.version)).toBe(true);
+    await count.close();
   });
 
   it('follows a deleted node back even when watching for its return first fails (lost link)', async () => {
@@ -123,22 +123,23 @@ describe('SharedCount', () => {
         return Promise.reject(makeError('CONNECTIONLOSS', 'the link dropped (injected)'));
       }) as typeof zk.exists,
     };
-    const count = new SharedCount(flaky, path, 3);
+    // The members a SharedCount uses; the rest of a RecipeClient it never calls.
+    const count = new SharedCount(flaky as unknown as RecipeClient, path, { seed: 3 });
     await count.start();
     await other.delete(path);
     await until(() => failed, 'the watch for the return to be tried');
     await other.create(path, new Uint8Array([0, 0, 0, 9]));
-    await until(() => count.getCount() === 9, 'the re-created value');
-    count.close();
+    await until(() => count.count === 9, 'the re-created value');
+    await count.close();
   });
 
   it('rejects a count that is not a 32-bit integer', async () => {
     const zk = await newClient();
-    const count = new SharedCount(zk, recipePath('bad'), 0);
+    const count = new SharedCount(zk, recipePath('bad'), { seed: 0 });
     await count.start();
-    await expect(count.setCount(2 ** 31)).rejects.toMatchObject({ code: 'BADARGUMENTS' });
-    expect(() => new SharedCount(zk, recipePath('bad2'), 1.5)).toThrow();
-    count.close();
+    await expect(count.set(2 ** 31)).rejects.toMatchObject({ code: 'BADARGUMENTS' });
+    expect(() => new SharedCount(zk, recipePath('bad2'), { seed: 1.5 })).toThrow();
+    await count.close();
   });
 });
 

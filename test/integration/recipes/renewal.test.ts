@@ -30,22 +30,22 @@ describe('SharedCount at a renewal', () => {
     const { client, proxy } = await proxiedClient(SHORT_SESSION);
     const writer = await newClient();
     const path = recipePath('count');
-    const count = new SharedCount(client, path, 0);
+    const count = new SharedCount(client, path, { seed: 0 });
     await count.start();
     const heard: number[] = [];
-    count.onChange(({ count: value }) => heard.push(value));
+    count.on('change', ({ count: value }) => heard.push(value));
     await expireSession(client, proxy, () => writer.setData(path, encodeCount(5)).then(() => {}));
     await until(() => heard.includes(5), 'the value set while the session was gone');
     // The watch is armed on the new session: later changes keep coming.
     for (const value of [6, 7]) {
       await writer.setData(path, encodeCount(value));
-      await until(() => count.getCount() === value, `the change to ${value} after the renewal`);
+      await until(() => count.count === value, `the change to ${value} after the renewal`);
     }
     expect(heard.slice(-3)).toEqual([5, 6, 7]);
     // Writes from the renewed client work too.
-    expect(await count.trySetCount(8, count.getVersionedCount().version)).toBe(true);
+    expect(await count.trySet(8, count.versioned.version)).toBe(true);
     await until(() => heard.includes(8), 'our own set to be heard');
-    count.close();
+    await count.close();
   });
 });
 

@@ -2,7 +2,7 @@
 // following its node (a node replaced by a new one; a re-read swallowed by a session renewal).
 import { describe, expect, it, vi } from 'vitest';
 import { CreateMode } from '../../../src/index.js';
-import { encodeCount, SharedCount, type SharedCountClient } from '../../../src/recipes/index.js';
+import { encodeCount, type RecipeClient, SharedCount } from '../../../src/recipes/index.js';
 import { ScriptedServer } from '../locks/scripted-client.js';
 
 const PATH = '/count';
@@ -10,7 +10,7 @@ const WAIT = { timeout: 5_000, interval: 5 };
 
 async function startedCount(server: ScriptedServer) {
   const client = server.connect();
-  const count = new SharedCount(client as unknown as SharedCountClient, PATH, 0);
+  const count = new SharedCount(client as unknown as RecipeClient, PATH, { seed: 0 });
   await count.start();
   return { client, count };
 }
@@ -20,19 +20,16 @@ describe('SharedCount follows its node', () => {
     const server = new ScriptedServer();
     const { count } = await startedCount(server);
     for (let value = 1; value <= 5; value++) server.setData(PATH, encodeCount(value));
-    await vi.waitFor(
-      () => expect(count.getVersionedCount()).toEqual({ count: 5, version: 5 }),
-      WAIT,
-    );
+    await vi.waitFor(() => expect(count.versioned).toEqual({ count: 5, version: 5 }), WAIT);
     // Another client replaces the node in one step (a multi): the new node is at version 0.
     server.delete(PATH, -1);
     server.create(0x99n, PATH, encodeCount(42), CreateMode.PERSISTENT);
-    await vi.waitFor(() => expect(count.getCount()).toBe(42), WAIT);
-    expect(count.getVersionedCount()).toEqual({ count: 42, version: 0 });
+    await vi.waitFor(() => expect(count.count).toBe(42), WAIT);
+    expect(count.versioned).toEqual({ count: 42, version: 0 });
     // A compare-and-set at the version read succeeds at once.
-    expect(await count.trySetCount(43, count.getVersionedCount().version)).toBe(true);
-    expect(count.getVersionedCount()).toEqual({ count: 43, version: 1 });
-    count.close();
+    expect(await count.trySet(43, count.versioned.version)).toBe(true);
+    expect(count.versioned).toEqual({ count: 43, version: 1 });
+    await count.close();
   });
 
   it('keeps following after a renewal rejected the re-read a change event started', async () => {
@@ -44,11 +41,11 @@ describe('SharedCount follows its node', () => {
     server.setData(PATH, encodeCount(5));
     // The watch that fired is used up and the failed reads armed none: the renewal ends no watch.
     client.renew({ endWatches: true });
-    await vi.waitFor(() => expect(count.getCount()).toBe(5), WAIT);
+    await vi.waitFor(() => expect(count.count).toBe(5), WAIT);
     // Every later change is followed on the new session.
     server.setData(PATH, encodeCount(6));
-    await vi.waitFor(() => expect(count.getCount()).toBe(6), WAIT);
+    await vi.waitFor(() => expect(count.count).toBe(6), WAIT);
     expect(client.requests({ op: 'getData', watch: true }).at(-1)?.outcome).toBe('ok');
-    count.close();
+    await count.close();
   });
 });
