@@ -26,19 +26,6 @@ import type { ClassSpec, EntryName, LongLived, SingleOperation } from './contrac
  * (rule -> what is wrong, and whose part it is). Remove an entry when its class keeps the rule.
  */
 const PENDING: Record<string, Record<string, string>> = {
-  // contract-locks: moves to zookeeper-ts/recipes with start(): Promise<void>.
-  PersistentNode: {
-    entry: 'ships from zookeeper-ts/locks',
-    start: 'start() returns nothing',
-    'timeout:start': 'start() takes no { timeout }',
-    'abort:start': 'start() takes no { signal }',
-    'bad-timeout:start': 'start() takes no { timeout }',
-    'await-using': 'start() after close() throws BADARGUMENTS',
-    'after-close': 'start() and waitForInitialCreate() after close() throw BADARGUMENTS',
-    on: 'no on(); onError in its options instead',
-    'timeout:waitForInitialCreate': 'rejects OPERATIONTIMEOUT',
-    'bad-timeout:waitForInitialCreate': 'a negative timeout throws a RangeError',
-  },
   // contract-locks: maxLeases into the options.
   Semaphore: { construct: 'new Semaphore(client, path, maxLeases, options)' },
   // contract-locks (elections): close() and start() of the selector.

@@ -133,18 +133,8 @@ export const RECIPES: Record<string, LongLived | SingleOperation> = {
     options: () => ({ data: 'kept' }),
     badOptions: { mode: 99 },
     start: true,
-    events: [],
-    waits: [
-      startStalled,
-      {
-        name: 'waitForInitialCreate',
-        block: async ({ control, subject }) => {
-          control.stall();
-          call(subject, 'start');
-        },
-        call: (subject, bounds) => call(subject, 'waitForInitialCreate', bounds),
-      },
-    ],
+    events: [onStart('created')],
+    waits: [startStalled],
     held: async ({ subject }) => {
       await call(subject, 'start');
       return subject.actualPath as string;
