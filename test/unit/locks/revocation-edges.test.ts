@@ -63,4 +63,47 @@ describe('revocation edges (scripted client)', () => {
     expect(a.requests({ op: 'getData', watch: true })).toHaveLength(watchedBefore);
     await lease.release();
   });
+
+  it('the watch is kept through any number of retriable failures (no retry limit): a request written after twelve failed reads is heard', async () => {
+    // Suspected gap: after some number of failed reads the holder stops watching. The read of
+    // the node retries retriable errors until it succeeds or the lease ends, however many.
+    const server = new ScriptedServer();
+    const [a, b] = [server.connect(), server.connect()];
+    const mutex = new Mutex(a, '/many');
+    // Every read of the held node fails twelve times: the first watch, then the re-read that a
+    // data change starts.
+    server.fail({
+      op: 'getData',
+      path: /^\/many\//,
+      session: a.sessionId,
+      code: 'CONNECTIONLOSS',
+      times: 12,
+    });
+    const lease = await mutex.acquire({ revocable: true });
+    const reads = () => server.requests({ op: 'getData', session: a.sessionId, path: lease.path });
+    const answered = () => reads().filter((r) => r.outcome === 'ok').length;
+    // Two watches on the node: the lease's own (its signal, read by the revocation check) and
+    // the revocation's.
+    await until(() => answered() >= 2, 'the watches to be set');
+    const before = answered();
+    server.fail({
+      op: 'getData',
+      path: lease.path,
+      session: a.sessionId,
+      code: 'REQUESTTIMEOUT',
+      times: 12,
+    });
+    await b.setData(lease.path, 'not a request');
+    await until(
+      () =>
+        reads().filter((r) => r.outcome === 'REQUESTTIMEOUT').length === 12 && answered() > before,
+      'the re-read after the change to succeed',
+    );
+    expect(lease.revocation.aborted).toBe(false);
+    await revoke(b, '/many');
+    await until(() => lease.revocation.aborted, 'the request to reach the holder');
+    expect(reads().filter((r) => r.outcome !== 'ok')).toHaveLength(24);
+    expect(lease.signal.aborted).toBe(false);
+    await lease.release();
+  });
 });
