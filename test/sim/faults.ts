@@ -19,6 +19,8 @@ export interface FaultContext {
   semaphoreFull: (() => string | null) | null;
   /** Members may flap (drop each connection right after its handshake) for a while. */
   flaps: boolean;
+  /** The session process `p<n>` is on now (0n before its first). */
+  sessionOf: (process: string) => bigint;
   /** The fault kinds to draw from instead of the menu (a plant's take precedence). */
   kinds: string[] | undefined;
 }
@@ -90,9 +92,31 @@ export function scheduleFaults(world: World, ctx: FaultContext): void {
           if (target) {
             world.log(`fault lost-reply ${target} (its next write's reply; the semaphore is full)`);
             ensemble.loseWriteReply.set(target, 0);
+            // The window is reached once the write whose reply is lost was sent (the entry used).
+            sched.at(sessionTimeout, 'server', () => {
+              if (!ensemble.loseWriteReply.has(target)) world.stats['worlds.lostReplyAtFull'] = 1;
+            });
           } else if (++tries < 50 && sched.now < duration) sched.at(100, 'server', aim);
         };
         aim();
+        break;
+      }
+      case 'renewBeforeServerExpiry': {
+        // Not in the menu (`--faults` names it): the process is cut off until after its client
+        // has declared the session expired (a session timeout after it last heard the server)
+        // and before the server's tick-rounded expiry; the pings the hole held then land and
+        // keep the old session, and its nodes, alive a while after the renewal. The renewed
+        // session's recipes find the old session's nodes (a lock's listing, a PersistentNode's
+        // path).
+        const session = ensemble.sessions.get(ctx.sessionOf(client));
+        const from = sched.now + sessionTimeout + 10;
+        const room = session && !session.closing ? session.expiresAt - 10 - from : 0;
+        if (room <= 0) break;
+        const until = Math.round(from + room * rng.next());
+        world.log(
+          `fault black-hole ${client}<->* until ${until} (after its client's expiry, before the server's at ${session!.expiresAt})`,
+        );
+        net.blackHole(client, '*', until);
         break;
       }
       case 'lostReplyStall': {

@@ -14,6 +14,7 @@ import { serverCodecs as codecs, readRequestHeader } from '../../src/testing/wir
 import { forwardLockClient } from '../support/forward-lock-client.js';
 import { cachePlants } from './plants-cache.js';
 import { countersPlants } from './plants-counters.js';
+import { guardedPlants } from './plants-guarded.js';
 import { leasePlants } from './plants-leases.js';
 import { recipePlants } from './plants-recipes.js';
 import { sessionPlants } from './plants-session.js';
@@ -289,6 +290,7 @@ export const plants: Record<string, Plant> = {
   ...sessionPlants,
   ...cachePlants,
   ...countersPlants,
+  ...guardedPlants,
   'wrap-text-order': {
     name: 'wrap-text-order',
     description:

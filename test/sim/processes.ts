@@ -68,7 +68,7 @@ export class Processes {
     while (!this.stopping) {
       let client: Client;
       try {
-        const dials = dialsCounted(world, name, this.net.transportFor(name));
+        const dials = dialsCounted(world, name, this.net.transportFor(name), instance);
         client = await Client.connect(this.connectString, {
           transport: world.plant?.transport ? world.plant.transport(dials) : dials,
           sessionTimeout: config.sessionTimeout,
@@ -114,7 +114,12 @@ export class Processes {
  * of three hosts failing, then at least half a second's pause; after a session was had, a random
  * pause of up to a second).
  */
-function dialsCounted(world: World, process: string, transport: Transport): Transport {
+function dialsCounted(
+  world: World,
+  process: string,
+  transport: Transport,
+  instance: WorkloadInstance,
+): Transport {
   const recent: number[] = [];
   let reported = false;
   return {
@@ -128,6 +133,7 @@ function dialsCounted(world: World, process: string, transport: Transport): Tran
           `${process} reconnects in a hot loop: ${recent.length} dials within a second`,
         );
       }
+      instance.dialed?.(process);
       return transport.connect(options);
     },
   };

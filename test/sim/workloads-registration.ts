@@ -100,6 +100,9 @@ export const registration: Workload = {
             r.missingSince = null;
             continue;
           }
+          // The window of a PersistentNode finding a node of an older session of its own at its
+          // path (only its process creates there): its client is connected on a newer session.
+          if (child && r.connected.since !== null) world.stats['worlds.registrationOldNode'] = 1;
           r.missingSince ??= view.now;
           if (r.reported || r.connected.since === null || view.now < view.serviceSince) continue;
           const from = Math.max(

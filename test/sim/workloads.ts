@@ -30,6 +30,8 @@ export interface WorkloadInstance {
   check(): void;
   /** Slower checks (liveness), once per virtual second. */
   audit(tree: AuditView): void;
+  /** Told as process `process` dials a member (a workload's aimed faults may listen). */
+  dialed?(process: string): void;
 }
 
 /** What the audit may look at: the leader's committed state and who holds what. */
@@ -59,6 +61,8 @@ export interface Workload {
   root: string;
   /** False: only run when asked for by name (`--workload`), never drawn for a world. */
   pooled?: false;
+  /** Paths (server form) whose committed changes the ensemble records for its invariants. */
+  records?: (path: string) => boolean;
   create(world: World): WorkloadInstance;
 }
 

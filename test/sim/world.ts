@@ -15,6 +15,7 @@ import { aimResetsAtWatches } from './watch-audit.js';
 import { workloads as queueWorkloads, ROOT, semaphoreSize, type Workload } from './workloads.js';
 import { cacheWorkload } from './workloads-cache.js';
 import { countersWorkload } from './workloads-counters.js';
+import { guardedWorkload } from './workloads-guarded.js';
 import { recipeWorkloads } from './workloads-recipes.js';
 import { registration } from './workloads-registration.js';
 import { revocation } from './workloads-revocation.js';
@@ -28,6 +29,7 @@ const workloads: Record<string, Workload> = {
   registration,
   cache: cacheWorkload,
   counters: countersWorkload,
+  guarded: guardedWorkload,
 };
 
 export interface WorldOptions {
@@ -265,7 +267,7 @@ async function simulate(world: World, options: WorldOptions): Promise<WorldResul
         return stall > 0 && netRng.chance(stall) ? lag + netRng.int(100, 3000) : lag;
       },
       forwardLag: (m) => cfg.lags[m]! * (0.5 + netRng.next()),
-      recordChanges: (path) => path.includes('/flag-'),
+      recordChanges: (path) => path.includes('/flag-') || (workload.records?.(path) ?? false),
       containerSweep: cfgRng.pick([500, 2000, 5000]),
       ...(auth ? { requireDigest: DIGEST } : {}),
     },
@@ -328,6 +330,7 @@ async function simulate(world: World, options: WorldOptions): Promise<WorldResul
       duration,
       slowUntil: cfg.slowFollowers ? slowUntil : null,
       semaphoreFull,
+      sessionOf: (process) => clients[Number(process.slice(1))]?.sessionId ?? 0n,
       flaps: cfg.flaps,
       kinds: options.faults,
     });

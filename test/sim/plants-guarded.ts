@@ -1,0 +1,37 @@
+// Planted bugs for the guarded-writes workload (workloads-guarded.ts), through the one seam the
+// recipes have: the client they are given.
+import type { Client } from '../../src/client/client.js';
+import type { Op, OpResult } from '../../src/client/multi.js';
+import type { LockClient } from '../../src/locks/index.js';
+import type { Plant } from './plants.js';
+
+/**
+ * `client` whose multi leaves out the existence checks in front of the ops (the guard) and answers
+ * them as passed: the write goes whether the lock node is there or not.
+ */
+function guardDropped(client: Client): Client {
+  const multi = async (ops: readonly Op[], options?: Parameters<Client['multi']>[1]) => {
+    let checks = 0;
+    while (ops[checks]?.type === 'check') checks++;
+    const results = await client.multi(ops.slice(checks), options);
+    const passed: OpResult[] = Array.from({ length: checks }, () => ({ type: 'check' }));
+    return [...passed, ...results];
+  };
+  return new Proxy(client, {
+    get(target, prop) {
+      if (prop === 'multi') return multi;
+      const value = Reflect.get(target, prop, target);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
+}
+
+export const guardedPlants: Record<string, Plant> = {
+  'guard-dropped': {
+    name: 'guard-dropped',
+    description:
+      "a lease's or a term's guarded multi is sent without its existence check of the lock node (the guard): a write the holder sent while its node was being deleted lands after the deletion",
+    workload: 'guarded',
+    wrap: (client) => guardDropped(client) as LockClient,
+  },
+};
