@@ -69,7 +69,7 @@ function oursContenders(spec: ProbeSpec, clients: Client[], counter: WatchCounte
       });
     case PROBE_LOCK.semaphore:
       return clients.map((client) => {
-        const lock = new Semaphore(client, spec.path, spec.leases ?? 1);
+        const lock = new Semaphore(client, spec.path, { maxLeases: spec.leases ?? 1 });
         return leaseAcquire(() => lock.acquire(), on(client));
       });
     case PROBE_LOCK.exclusive:

@@ -68,7 +68,7 @@ export function makeLock(client: Client, run: LockedRun): Lock {
     case 'exclusive':
       return new ExclusiveLock(client, path, { lossPolicy });
     case 'semaphore':
-      return new Semaphore(client, path, kind.leases, { lossPolicy, data });
+      return new Semaphore(client, path, { maxLeases: kind.leases, lossPolicy, data });
   }
 }
 

@@ -58,7 +58,7 @@ export {
 } from './revocation.js';
 export type { ReadWriteLockOptions } from './rwlock.js';
 export { ReadWriteLock, ReadWriteSide } from './rwlock.js';
-export type { SemaphoreOptions } from './semaphore.js';
+export type { SemaphoreMutexOptions, SemaphoreOptions } from './semaphore.js';
 export { Semaphore, SemaphoreMutex } from './semaphore.js';
 export type {
   AcquireOptions,

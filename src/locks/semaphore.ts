@@ -15,10 +15,19 @@ import { Mutex } from './mutex.js';
 import { type Attempt, cleanupAttempt, createProtected } from './nodes.js';
 import type { AcquireOptions, Lease, Lock, LockClient, LockOptions, LossPolicy } from './types.js';
 
+/** Options of a {@link Semaphore}. */
 export interface SemaphoreOptions extends LockOptions {
+  /**
+   * At most this many holders at a time (an integer from 1 to 2^31-1). Required. Every process on
+   * one path must use the same number (as with Curator).
+   */
+  maxLeases: number;
   /** Data stored in each lease node (default empty). */
   data?: Data;
 }
+
+/** Options of a {@link SemaphoreMutex}: a {@link Semaphore}'s, whose `maxLeases` is always 1. */
+export type SemaphoreMutexOptions = Omit<SemaphoreOptions, 'maxLeases'>;
 
 const LEASE_NAMES = [LockName.lease];
 
@@ -33,6 +42,8 @@ const LEASE_NAMES = [LockName.lease];
  * use the same `maxLeases` for one path (as with Curator).
  */
 export class Semaphore implements Lock {
+  /** At most this many holders at a time (the `maxLeases` option). */
+  readonly maxLeases: number;
   private readonly guard: Mutex;
   private readonly leasesPath: string;
   private readonly lossPolicy: LossPolicy;
@@ -43,14 +54,17 @@ export class Semaphore implements Lock {
     readonly client: LockClient,
     /** The semaphore's node (`locks/` and `leases/` go under it). */
     readonly path: string,
-    /** At most this many holders at a time. */
-    readonly maxLeases: number,
-    options: SemaphoreOptions = {},
+    options: SemaphoreOptions,
   ) {
     checkRecipePath(path, 'Semaphore');
+    if (typeof options !== 'object' || options === null) {
+      throw badArguments('Semaphore needs options with maxLeases', path);
+    }
+    const { maxLeases } = options;
     if (!Number.isInteger(maxLeases) || maxLeases < 1 || maxLeases > 0x7fffffff) {
       throw badArguments(`maxLeases must be a positive integer, got ${String(maxLeases)}`, path);
     }
+    this.maxLeases = maxLeases;
     this.lossPolicy = lossPolicyOf(options.lossPolicy, path);
     this.data = options.data;
     // The guard is held only while a lease is being taken: losing it then is harmless.
@@ -164,7 +178,7 @@ export class Semaphore implements Lock {
  * {@link Mutex} it is not reentrant.
  */
 export class SemaphoreMutex extends Semaphore {
-  constructor(client: LockClient, path: string, options: SemaphoreOptions = {}) {
-    super(client, path, 1, options);
+  constructor(client: LockClient, path: string, options: SemaphoreMutexOptions = {}) {
+    super(client, path, { ...options, maxLeases: 1 });
   }
 }

@@ -354,7 +354,7 @@ describe('lock recipes fed wrong input', () => {
         `write(${what})`,
       );
       await refused(
-        () => new Semaphore(c, path, 2).acquire({ timeout: 2_000 }),
+        () => new Semaphore(c, path, { maxLeases: 2 }).acquire({ timeout: 2_000 }),
         'BADARGUMENTS',
         `Semaphore(${what})`,
       );
@@ -373,7 +373,11 @@ describe('lock recipes fed wrong input', () => {
     const c = zk as Loose;
     const path = `${root}/opts`;
     for (const max of [0, -1, 1.5, '2', Number.NaN, 2 ** 31, null] as Loose[]) {
-      await refused(() => new Semaphore(c, path, max), 'BADARGUMENTS', `maxLeases ${label(max)}`);
+      await refused(
+        () => new Semaphore(c, path, { maxLeases: max }),
+        'BADARGUMENTS',
+        `maxLeases ${label(max)}`,
+      );
     }
     await refused(() => new Mutex(c, path, { naming: 'bogus' } as Loose), 'BADARGUMENTS', 'naming');
     for (const timeout of [-1, Number.NaN, Number.POSITIVE_INFINITY, '5', {}] as Loose[]) {
@@ -383,7 +387,7 @@ describe('lock recipes fed wrong input', () => {
         `timeout ${label(timeout)}`,
       );
       await refused(
-        () => new Semaphore(c, path, 2).acquire({ timeout }),
+        () => new Semaphore(c, path, { maxLeases: 2 }).acquire({ timeout }),
         'BADARGUMENTS',
         `sem timeout ${label(timeout)}`,
       );
@@ -397,9 +401,9 @@ describe('lock recipes fed wrong input', () => {
     }
     const aborted = AbortSignal.abort(new Error('caller gave up'));
     await expect(new Mutex(zk, path).acquire({ signal: aborted })).rejects.toBe(aborted.reason);
-    await expect(new Semaphore(zk, path, 2).acquire({ signal: aborted })).rejects.toBe(
-      aborted.reason,
-    );
+    await expect(
+      new Semaphore(zk, path, { maxLeases: 2 }).acquire({ signal: aborted }),
+    ).rejects.toBe(aborted.reason);
     await refused(() => zk.getChildren(path), 'NONODE', 'nothing created');
   });
 
@@ -427,7 +431,7 @@ describe('lock recipes fed wrong input', () => {
         `write on ${path}`,
       );
       await refused(
-        () => new Semaphore(zk, path, 2).acquire({ timeout: 5_000 }),
+        () => new Semaphore(zk, path, { maxLeases: 2 }).acquire({ timeout: 5_000 }),
         code,
         `Semaphore on ${path}`,
       );
@@ -542,7 +546,10 @@ describe('a closed client', () => {
       ['watch', () => closed.watch(root).next()],
       ['Mutex.acquire', () => new Mutex(closed, path).acquire({ timeout: 2_000 })],
       ['Mutex.tryAcquire', () => new Mutex(closed, path).tryAcquire()],
-      ['Semaphore.acquire', () => new Semaphore(closed, path, 2).acquire({ timeout: 2_000 })],
+      [
+        'Semaphore.acquire',
+        () => new Semaphore(closed, path, { maxLeases: 2 }).acquire({ timeout: 2_000 }),
+      ],
       ['ExclusiveLock.acquire', () => new ExclusiveLock(closed, path).acquire({ timeout: 2_000 })],
     ];
     for (const [name, call] of calls) await refused(call, 'CLIENTCLOSED', name);

@@ -158,7 +158,7 @@ export class Workload {
         kind === 'mutex'
           ? new Mutex(handle.locks, paths.mutex)
           : kind === 'sem'
-            ? new Semaphore(handle.locks, paths.sem, maxLeases)
+            ? new Semaphore(handle.locks, paths.sem, { maxLeases })
             : new ReadWriteLock(handle.locks, paths.rw)[side === 'write' ? 'write' : 'read'];
       const mode = rand.weighted({ wait: 6, patient: 2, impatient: 1, try: 1 });
       const op = mode === 'try' ? 'tryAcquire' : 'acquire';

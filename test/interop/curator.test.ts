@@ -197,8 +197,8 @@ describe('Semaphore and Curator InterProcessSemaphoreV2', () => {
       newClient(),
     ]);
     if (!tsA || !tsB) throw new Error('clients missing');
-    const semA = new Semaphore(tsA, path, 2);
-    const semB = new Semaphore(tsB, path, 2);
+    const semA = new Semaphore(tsA, path, { maxLeases: 2 });
+    const semB = new Semaphore(tsB, path, { maxLeases: 2 });
 
     // One of ours and one of Curator's fill the semaphore; nobody else gets in.
     const leaseA = await semA.acquire({ timeout: 5_000 });

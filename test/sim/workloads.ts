@@ -367,7 +367,10 @@ export const workloads: Record<string, Workload> = {
     'semaphore',
     `${ROOT}/sem`,
     (client, world, options) => {
-      const sem = new Semaphore(client, `${ROOT}/sem`, semaphoreSize(world), options);
+      const sem = new Semaphore(client, `${ROOT}/sem`, {
+        maxLeases: semaphoreSize(world),
+        ...options,
+      });
       return { acquire: async (timeout) => ['lease', await sem.acquire({ timeout })] };
     },
     (valid, world) =>

@@ -333,7 +333,7 @@ function makeLocks(
       lock = new ReadWriteLock(client, path, options).write;
       break;
     case 'semaphore':
-      lock = new Semaphore(client, path, kind.leases, options);
+      lock = new Semaphore(client, path, { maxLeases: kind.leases, ...options });
       break;
     case 'exclusive':
       lock = new ExclusiveLock(client, path);

@@ -40,7 +40,7 @@ describe('regression: a contender create lost on a lock path that does not exist
   for (const [name, lockOf] of [
     ['Mutex', (zk: Client, path: string) => new Mutex(zk, path)],
     ['ReadWriteLock.write', (zk: Client, path: string) => new ReadWriteLock(zk, path).write],
-    ['Semaphore', (zk: Client, path: string) => new Semaphore(zk, path, 2)],
+    ['Semaphore', (zk: Client, path: string) => new Semaphore(zk, path, { maxLeases: 2 })],
   ] as const) {
     it(`${name}.acquire() still gets the lock`, async () => {
       const { zk, proxy } = await proxiedClient();

@@ -16,7 +16,7 @@ describe('regression: an unknown lossPolicy', () => {
     for (const make of [
       () => new Mutex(zk, path, options),
       () => new ReadWriteLock(zk, path, options),
-      () => new Semaphore(zk, path, 2, options),
+      () => new Semaphore(zk, path, { maxLeases: 2, ...options }),
       () => new ExclusiveLock(zk, path, options),
     ]) {
       // Refused either by the constructor or, at the latest, by the first acquire.

@@ -112,7 +112,7 @@ describe("zkts lock and elect: the lock in the user's words", () => {
 
   it('-n on a full semaphore says its leases are taken', async () => {
     const { servers, root } = await freshChroot();
-    const lease = await new Semaphore(root, '/s', 1).acquire();
+    const lease = await new Semaphore(root, '/s', { maxLeases: 1 }).acquire();
     const result = await runCli(['lock', '-n', '-k', 'semaphore:1', '/s', '--', 'true'], {
       servers,
     });

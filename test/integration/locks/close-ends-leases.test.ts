@@ -49,10 +49,10 @@ describe('close() ends the leases it gives back', () => {
     const path = lockPath('sem');
     const { proxy, zk } = await slowClient();
     try {
-      const held = await new Semaphore(zk, path, 1).acquire({ timeout: 10_000 });
+      const held = await new Semaphore(zk, path, { maxLeases: 1 }).acquire({ timeout: 10_000 });
       const signal = held.signal;
       const other = await newClient();
-      const waiting = new Semaphore(other, path, 1).acquire({ timeout: 20_000 });
+      const waiting = new Semaphore(other, path, { maxLeases: 1 }).acquire({ timeout: 20_000 });
       waiting.catch(() => {});
       await until(
         async () =>

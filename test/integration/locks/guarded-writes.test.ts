@@ -171,7 +171,7 @@ describe('lease.multi (guarded writes)', () => {
     const base = lockPath('many');
     const data = await dataNode(zk, base);
 
-    const permit = await new Semaphore(zk, `${base}/sem`, 2).acquire();
+    const permit = await new Semaphore(zk, `${base}/sem`, { maxLeases: 2 }).acquire();
     await permit.multi([Op.setData(data, 'sem')]);
     await permit.release();
 

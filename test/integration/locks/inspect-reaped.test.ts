@@ -11,7 +11,7 @@ describe('a semaphore without its locks/ container (real server)', () => {
     const root = uniquePath('inspect-reaped');
     const sem = `${root}/sem`;
     const [a, observer] = await Promise.all([newClient(), newClient()]);
-    const lease = await new Semaphore(a, sem, 2).acquire();
+    const lease = await new Semaphore(a, sem, { maxLeases: 2 }).acquire();
     expect(await observer.getChildren(`${sem}/locks`)).toEqual([]);
     await observer.delete(`${sem}/locks`);
     expect(await observer.getChildren(sem)).toEqual(['leases']);

@@ -171,9 +171,9 @@ describe('inspectLock', () => {
     expect(rwView.contenders[2]!.waitsFor).toBe(rwView.contenders[1]!.name);
 
     const sem = `${root}/sem`;
-    leases.push(await new Semaphore(a, sem, 2).acquire());
-    leases.push(await new Semaphore(b, sem, 2).acquire());
-    const third = pending(new Semaphore(c, sem, 2).acquire());
+    leases.push(await new Semaphore(a, sem, { maxLeases: 2 }).acquire());
+    leases.push(await new Semaphore(b, sem, { maxLeases: 2 }).acquire());
+    const third = pending(new Semaphore(c, sem, { maxLeases: 2 }).acquire());
     // The third takes the guard, creates its lease, then waits for the count to drop.
     await expect
       .poll(async () => (await observer.getChildren(`${sem}/leases`)).length, POLL)

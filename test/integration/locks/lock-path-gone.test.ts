@@ -35,8 +35,8 @@ describe('a waiting acquire whose lock path was removed', () => {
     const path = lockPath('sem');
     const leases = `${path}/leases`;
     const [a, b, admin] = [await newClient(), await newClient(), await newClient()];
-    const held = await new Semaphore(a, path, 1).acquire({ timeout: 5_000 });
-    const waiting = new Semaphore(b, path, 1).acquire({ timeout: 20_000 });
+    const held = await new Semaphore(a, path, { maxLeases: 1 }).acquire({ timeout: 5_000 });
+    const waiting = new Semaphore(b, path, { maxLeases: 1 }).acquire({ timeout: 20_000 });
     waiting.catch(() => {});
     await until(async () => (await childrenOf(admin, leases)).length === 2, 'B has a lease node');
     // Both lease nodes and their directory in one step: B's wake-up listing finds no directory.

@@ -62,7 +62,7 @@ describe('MultiLock', () => {
     const zk = await newClient();
     const path = lockPath();
     const multi = new MultiLock([
-      new Semaphore(zk, `${path}/sem`, 2),
+      new Semaphore(zk, `${path}/sem`, { maxLeases: 2 }),
       new ReadWriteLock(zk, `${path}/rw`).read,
       new MultiLock([new Mutex(zk, `${path}/m`)]),
     ]);

@@ -111,7 +111,7 @@ describe('an acquire waiting at the expiry', () => {
   const recipes: [string, (client: Client, path: string) => Lock][] = [
     ['Mutex', (client, path) => new Mutex(client, path)],
     ['ReadWriteLock write', (client, path) => new ReadWriteLock(client, path).write],
-    ['Semaphore', (client, path) => new Semaphore(client, path, 1)],
+    ['Semaphore', (client, path) => new Semaphore(client, path, { maxLeases: 1 })],
     ['ExclusiveLock', (client, path) => new ExclusiveLock(client, path)],
     ['MultiLock', (client, path) => new MultiLock([new Mutex(client, `${path}/a`)])],
   ];

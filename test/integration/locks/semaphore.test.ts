@@ -17,9 +17,11 @@ describe('Semaphore', () => {
     const path = lockPath();
     // Three holders at once are admitted without waiting for each other; a fourth is not.
     const three = await Promise.all(
-      clients.slice(0, 3).map((zk) => new Semaphore(zk, path, 3).acquire({ timeout: 10_000 })),
+      clients
+        .slice(0, 3)
+        .map((zk) => new Semaphore(zk, path, { maxLeases: 3 }).acquire({ timeout: 10_000 })),
     );
-    expect(await new Semaphore(clients[3]!, path, 3).tryAcquire()).toBeNull();
+    expect(await new Semaphore(clients[3]!, path, { maxLeases: 3 }).tryAcquire()).toBeNull();
     await Promise.all(three.map((lease) => lease.release()));
 
     let inside = 0;
@@ -27,7 +29,7 @@ describe('Semaphore', () => {
     let turns = 0;
     await Promise.all(
       clients.map(async (zk) => {
-        const semaphore = new Semaphore(zk, path, 3);
+        const semaphore = new Semaphore(zk, path, { maxLeases: 3 });
         for (let i = 0; i < 3; i++) {
           await using _lease = await semaphore.acquire({ timeout: 20_000 });
           inside++;
@@ -47,7 +49,7 @@ describe('Semaphore', () => {
   it("uses Curator's InterProcessSemaphoreV2 layout", async () => {
     const zk = await newClient();
     const path = lockPath();
-    const lease = await new Semaphore(zk, path, 2).acquire();
+    const lease = await new Semaphore(zk, path, { maxLeases: 2 }).acquire();
     expect(lease.path.slice(0, path.length + 8)).toBe(`${path}/leases/`);
     expect(lease.path.slice(path.length + 8)).toMatch(/^_c_[0-9a-f-]{36}-lease-\d{10}$/);
     expect(await childrenOf(zk, path)).toEqual(['leases', 'locks']);
@@ -58,12 +60,12 @@ describe('Semaphore', () => {
   it('waits when full: only the guard holder watches the leases; timeout and tryAcquire leave nothing', async () => {
     const [a, b, c, d] = await newClients(4);
     const path = lockPath();
-    const one = await new Semaphore(a!, path, 2).acquire();
-    const two = await new Semaphore(b!, path, 2).acquire();
-    expect(await new Semaphore(c!, path, 2).tryAcquire()).toBeNull();
-    await expect(new Semaphore(c!, path, 2).acquire({ timeout: 200 })).rejects.toBeInstanceOf(
-      LockTimeoutError,
-    );
+    const one = await new Semaphore(a!, path, { maxLeases: 2 }).acquire();
+    const two = await new Semaphore(b!, path, { maxLeases: 2 }).acquire();
+    expect(await new Semaphore(c!, path, { maxLeases: 2 }).tryAcquire()).toBeNull();
+    await expect(
+      new Semaphore(c!, path, { maxLeases: 2 }).acquire({ timeout: 200 }),
+    ).rejects.toBeInstanceOf(LockTimeoutError);
     // The timeout rejects on time; its cleanup follows in the background.
     await until(
       async () =>
@@ -74,12 +76,12 @@ describe('Semaphore', () => {
 
     const cc = instrument(c!);
     const dd = instrument(d!);
-    const third = new Semaphore(cc.client, path, 2).acquire({ timeout: 10_000 });
+    const third = new Semaphore(cc.client, path, { maxLeases: 2 }).acquire({ timeout: 10_000 });
     await until(
       async () => (await childrenOf(a!, `${path}/leases`)).length === 3,
       'third lease node',
     );
-    const fourth = new Semaphore(dd.client, path, 2).acquire({ timeout: 10_000 });
+    const fourth = new Semaphore(dd.client, path, { maxLeases: 2 }).acquire({ timeout: 10_000 });
     await until(
       async () => (await childrenOf(a!, `${path}/locks`)).length === 2,
       'fourth queued on the guard',
@@ -117,7 +119,7 @@ describe('Semaphore', () => {
   it('refuses a bad maxLeases', async () => {
     const zk = await newClient();
     for (const bad of [0, -1, 1.5, Number.NaN]) {
-      expect(() => new Semaphore(zk, lockPath(), bad)).toThrow(/maxLeases/);
+      expect(() => new Semaphore(zk, lockPath(), { maxLeases: bad })).toThrow(/maxLeases/);
     }
   });
 });

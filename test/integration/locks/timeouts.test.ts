@@ -65,7 +65,10 @@ describe('acquire timeouts over a link that silently drops everything', () => {
     const { proxy, zk } = await proxiedClient();
     try {
       proxy.freeze('drop');
-      for (const lock of [new ExclusiveLock(zk, `${path}-x`), new Semaphore(zk, `${path}-s`, 1)]) {
+      for (const lock of [
+        new ExclusiveLock(zk, `${path}-x`),
+        new Semaphore(zk, `${path}-s`, { maxLeases: 1 }),
+      ]) {
         const started = Date.now();
         await expect(lock.acquire({ timeout: 200 })).rejects.toBeInstanceOf(LockTimeoutError);
         expect(Date.now() - started).toBeLessThan(ON_TIME_MS);

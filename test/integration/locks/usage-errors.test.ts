@@ -19,7 +19,7 @@ describe('lock recipes refuse a bad path at construction', () => {
     const make: [string, (path: string) => unknown][] = [
       ['Mutex', (p) => new Mutex(zk, p)],
       ['ReadWriteLock', (p) => new ReadWriteLock(zk, p)],
-      ['Semaphore', (p) => new Semaphore(zk, p, 2)],
+      ['Semaphore', (p) => new Semaphore(zk, p, { maxLeases: 2 })],
       ['ExclusiveLock', (p) => new ExclusiveLock(zk, p)],
       ['LeaderLatch', (p) => new LeaderLatch(zk, p)],
       ['LeaderSelector', (p) => new LeaderSelector(zk, p, { task: async () => {} })],
@@ -98,9 +98,9 @@ describe('a lock that is not free', () => {
   it('a full semaphore names its leases', async () => {
     const zk = await newClient();
     const path = lockPath();
-    const semaphore = new Semaphore(zk, path, 1);
+    const semaphore = new Semaphore(zk, path, { maxLeases: 1 });
     const lease = await semaphore.acquire();
-    const error = await new Semaphore(zk, path, 1)
+    const error = await new Semaphore(zk, path, { maxLeases: 1 })
       .acquire({ timeout: 300 })
       .catch((e: unknown) => e);
     expect((error as Error).message).toBe(

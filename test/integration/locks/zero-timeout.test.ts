@@ -24,7 +24,7 @@ async function contendersUnder(client: Client, dir: string): Promise<string[]> {
 const kinds: [string, (client: Client, path: string) => Lock][] = [
   ['Mutex', (c, p) => new Mutex(c, p)],
   ['ReadWriteLock.write', (c, p) => new ReadWriteLock(c, p).write],
-  ['Semaphore(1)', (c, p) => new Semaphore(c, p, 1)],
+  ['Semaphore(1)', (c, p) => new Semaphore(c, p, { maxLeases: 1 })],
   ['ExclusiveLock', (c, p) => new ExclusiveLock(c, p)],
   ['MultiLock', (c, p) => new MultiLock([new Mutex(c, `${p}-a`), new Mutex(c, `${p}-b`)])],
 ];

@@ -213,8 +213,10 @@ describe('zookeeper-ts:lock', () => {
     const [zk, other] = [await newClient(), await newClient()];
     const semPath = lockPath('sem');
     const exPath = lockPath('ex');
-    const lease = await new Semaphore(zk, semPath, 1).acquire();
-    await expect(new Semaphore(other, semPath, 1).acquire({ timeout: 200 })).rejects.toMatchObject({
+    const lease = await new Semaphore(zk, semPath, { maxLeases: 1 }).acquire();
+    await expect(
+      new Semaphore(other, semPath, { maxLeases: 1 }).acquire({ timeout: 200 }),
+    ).rejects.toMatchObject({
       name: 'LockTimeoutError',
     });
     const held = await new ExclusiveLock(zk, exPath).acquire();

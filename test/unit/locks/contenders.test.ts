@@ -275,13 +275,13 @@ describe('Semaphore bound (scripted client)', () => {
   it('never more than maxLeases holders; a waiter gets in when a lease is released', async () => {
     const { server, clients } = await setup(3, '/sem');
     const [a, b, c] = clients as [ScriptedClient, ScriptedClient, ScriptedClient];
-    const first = await new Semaphore(a, '/sem', 2).acquire();
-    const second = await new Semaphore(b, '/sem', 2).acquire();
-    const third = track(new Semaphore(c, '/sem', 2).acquire());
+    const first = await new Semaphore(a, '/sem', { maxLeases: 2 }).acquire();
+    const second = await new Semaphore(b, '/sem', { maxLeases: 2 }).acquire();
+    const third = track(new Semaphore(c, '/sem', { maxLeases: 2 }).acquire());
     await until(() => c.requests({ op: 'getChildren', watch: true }).length > 0, 'c to wait');
     await settle();
     expect(third.settled()).toBe(false);
-    expect(await new Semaphore(a, '/sem', 2).tryAcquire()).toBeNull();
+    expect(await new Semaphore(a, '/sem', { maxLeases: 2 }).tryAcquire()).toBeNull();
     expect(server.children('/sem/leases')).toHaveLength(3); // two held, one waiting
     await first.release();
     const lease = await third.promise;

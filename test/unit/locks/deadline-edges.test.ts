@@ -20,12 +20,15 @@ describe('acquire deadlines: timeout 0 (scripted client)', () => {
   it('a timeout 0 attempt whose caller gave up ends quietly when it finds the lock taken', async () => {
     const server = new ScriptedServer();
     const [a, b, c] = [server.connect(), server.connect(), server.connect()];
-    const held = await new Semaphore(a, '/q', 1).acquire();
+    const held = await new Semaphore(a, '/q', { maxLeases: 1 }).acquire();
     // c waits for a lease, holding the guard: b's try finds the guard taken.
-    const waiting = new Semaphore(c, '/q', 1).acquire();
+    const waiting = new Semaphore(c, '/q', { maxLeases: 1 }).acquire();
     await until(() => server.children('/q/leases').length === 2);
     const abort = new AbortController();
-    const acquiring = new Semaphore(b, '/q', 1).acquire({ timeout: 0, signal: abort.signal });
+    const acquiring = new Semaphore(b, '/q', { maxLeases: 1 }).acquire({
+      timeout: 0,
+      signal: abort.signal,
+    });
     abort.abort(new Error('gave up'));
     await expect(acquiring).rejects.toThrow('gave up');
     // The attempt's "taken" result reaches nobody (no unhandled rejection: test/guard checks).

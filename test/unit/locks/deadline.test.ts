@@ -47,12 +47,16 @@ describe('acquire deadlines (scripted client)', () => {
   it("a timeout's error names the lock and what was awaited", async () => {
     const server = new ScriptedServer();
     const [a, b] = [server.connect(), server.connect()];
-    const held = await new Semaphore(a, '/sem', 1).acquire();
-    const error = await new Semaphore(b, '/sem', 1).acquire({ timeout: 20 }).catch((e) => e);
+    const held = await new Semaphore(a, '/sem', { maxLeases: 1 }).acquire();
+    const error = await new Semaphore(b, '/sem', { maxLeases: 1 })
+      .acquire({ timeout: 20 })
+      .catch((e) => e);
     expect(error).toBeInstanceOf(LockTimeoutError);
     expect(error.message).toContain('one of the 1 leases of the semaphore /sem');
     expect(error.message).toContain('20');
-    const zero = await new Semaphore(b, '/sem', 1).acquire({ timeout: 0 }).catch((e) => e);
+    const zero = await new Semaphore(b, '/sem', { maxLeases: 1 })
+      .acquire({ timeout: 0 })
+      .catch((e) => e);
     expect(zero).toBeInstanceOf(LockTimeoutError);
     expect(zero.message).toContain('one of the 1 leases of the semaphore /sem');
     await held.release();

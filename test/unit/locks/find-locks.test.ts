@@ -22,7 +22,7 @@ describe('findLocks (scripted client)', () => {
       await a.create2(dir, undefined, PERSISTENT);
     }
     const mutex = await new Mutex(a, '/r/app/deep/m').acquire();
-    const lease = await new Semaphore(b, '/r/sem', 2).acquire();
+    const lease = await new Semaphore(b, '/r/sem', { maxLeases: 2 }).acquire();
     const latch = new LeaderLatch(b, '/r/el');
     latch.start();
     await latch.leadership();

@@ -163,13 +163,13 @@ describe('inspectLock (scripted client)', () => {
   it('a semaphore: leases hold up to maxLeases, a lease past it and the guard queue wait', async () => {
     const server = new ScriptedServer();
     const [a, b, c, d] = [server.connect(), server.connect(), server.connect(), server.connect()];
-    const l1 = await new Semaphore(a, '/s', 2).acquire();
-    const l2 = await new Semaphore(b, '/s', 2).acquire();
+    const l1 = await new Semaphore(a, '/s', { maxLeases: 2 }).acquire();
+    const l2 = await new Semaphore(b, '/s', { maxLeases: 2 }).acquire();
     // c takes the guard and creates its lease, which waits (three leases, two allowed);
     // d waits on the guard behind c.
-    const l3 = pending(new Semaphore(c, '/s', 2).acquire());
+    const l3 = pending(new Semaphore(c, '/s', { maxLeases: 2 }).acquire());
     await until(() => server.children('/s/leases').length === 3);
-    const l4 = pending(new Semaphore(d, '/s', 2).acquire());
+    const l4 = pending(new Semaphore(d, '/s', { maxLeases: 2 }).acquire());
     await until(() => server.children('/s/locks').length === 2);
 
     const cGuard = childNamed(server, '/s/locks', '-lock-0000000002');

@@ -74,7 +74,7 @@ describe('inspectLock layouts (scripted client)', () => {
   it('a semaphore whose empty locks/ container the server has reaped still shows its holders', async () => {
     const server = new ScriptedServer();
     const a = server.connect();
-    const lease = await new Semaphore(a, '/reaped', 2).acquire();
+    const lease = await new Semaphore(a, '/reaped', { maxLeases: 2 }).acquire();
     // Nobody waits: the guard's container is empty, and the server removes empty containers.
     expect(server.children('/reaped/locks')).toEqual([]);
     await a.delete('/reaped/locks');

@@ -15,9 +15,9 @@ describe('Semaphore lease create whose reply was lost (scripted client)', () => 
   it("not applied: creates again under a fresh prefix, and never touches another holder's lease", async () => {
     const server = new ScriptedServer();
     const [a, b] = [server.connect(), server.connect()];
-    const held = await new Semaphore(b, '/sem', 2).acquire();
+    const held = await new Semaphore(b, '/sem', { maxLeases: 2 }).acquire();
     server.fail({ op: 'create2', path: LEASES, session: a.sessionId, code: 'CONNECTIONLOSS' });
-    const lease = await new Semaphore(a, '/sem', 2).acquire();
+    const lease = await new Semaphore(a, '/sem', { maxLeases: 2 }).acquire();
     expect(server.nodes.has(held.path)).toBe(true);
     expect(leaseNodes(server)).toHaveLength(2);
     const creates = a.requests({ op: 'create2' }).filter((r) => LEASES.test(r.path));
@@ -36,7 +36,7 @@ describe('Semaphore lease create whose reply was lost (scripted client)', () => 
     server.fail({ op: 'create2', path: LEASES, code: 'CONNECTIONLOSS', applied: true });
     const signal = new AbortController().signal;
     const seen = recordSignals(a, ['getChildren', 'getData', 'exists', 'sync']);
-    const lease = await new Semaphore(a, '/sem', 1).acquire({ signal });
+    const lease = await new Semaphore(a, '/sem', { maxLeases: 1 }).acquire({ signal });
     expect(leaseNodes(server)).toEqual([lease.path.slice('/sem/leases/'.length)]);
     expect(server.nodes.get(lease.path)?.stat.ephemeralOwner).toBe(a.sessionId);
     // The recovery's sync, listing and check all carry the caller's signal; the guard mutex's
@@ -67,7 +67,7 @@ describe('Semaphore lease create whose reply was lost (scripted client)', () => 
       }
       return realCreate(path, data, options);
     };
-    const lease = await new Semaphore(a, '/sem', 1).acquire();
+    const lease = await new Semaphore(a, '/sem', { maxLeases: 1 }).acquire();
     expect(leaseNodes(server)).toEqual([lease.path.slice('/sem/leases/'.length)]);
     expect(server.nodes.get(lease.path)?.stat.ephemeralOwner).toBe(a.sessionId);
     expect(a.requests({ op: 'delete' }).filter((r) => LEASES.test(r.path))).toHaveLength(1);
@@ -191,7 +191,7 @@ describe('requests after the caller gives up (scripted client)', () => {
     await a.create2('/sem/leases');
     server.fail({ op: 'create2', path: LEASES, code: 'CONNECTIONLOSS' });
     server.fail({ op: 'getChildren', path: '/sem/leases', code: 'NONODE' });
-    const lease = await new Semaphore(a, '/sem', 1).acquire({ timeout: 2_000 });
+    const lease = await new Semaphore(a, '/sem', { maxLeases: 1 }).acquire({ timeout: 2_000 });
     expect(leaseNodes(server)).toEqual([lease.path.slice('/sem/leases/'.length)]);
     await lease.release();
   });
@@ -199,8 +199,8 @@ describe('requests after the caller gives up (scripted client)', () => {
   it('a semaphore acquire that times out while the link is down answers at once', async () => {
     const server = new ScriptedServer();
     const [a, b] = [server.connect(), server.connect()];
-    const held = await new Semaphore(a, '/sus', 1).acquire();
-    const waiting = new Semaphore(b, '/sus', 1).acquire({ timeout: 30 });
+    const held = await new Semaphore(a, '/sus', { maxLeases: 1 }).acquire();
+    const waiting = new Semaphore(b, '/sus', { maxLeases: 1 }).acquire({ timeout: 30 });
     await new Promise((r) => setTimeout(r, 10));
     b.setState('suspended');
     await expect(waiting).rejects.toBeInstanceOf(LockTimeoutError);

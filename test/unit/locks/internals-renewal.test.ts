@@ -9,7 +9,7 @@ import { ScriptedServer } from './scripted-client.js';
 
 const recipes: [string, (client: ScriptedClient) => Lock][] = [
   ['Mutex', (client) => new Mutex(client, '/r/lock')],
-  ['Semaphore', (client) => new Semaphore(client, '/r/lock', 1)],
+  ['Semaphore', (client) => new Semaphore(client, '/r/lock', { maxLeases: 1 })],
   ['ExclusiveLock', (client) => new ExclusiveLock(client, '/r/lock')],
 ];
 

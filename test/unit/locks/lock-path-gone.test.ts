@@ -34,8 +34,8 @@ describe('a waiter whose lock directory was removed (scripted client)', () => {
   it('a Semaphore waiter takes a new lease node when the lease directory is gone', async () => {
     const server = new ScriptedServer();
     const [a, b] = [server.connect(), server.connect()];
-    const held = await new Semaphore(a, '/gone/sem', 1).acquire();
-    const waiting = new Semaphore(b, '/gone/sem', 1).acquire({ timeout: 5_000 });
+    const held = await new Semaphore(a, '/gone/sem', { maxLeases: 1 }).acquire();
+    const waiting = new Semaphore(b, '/gone/sem', { maxLeases: 1 }).acquire({ timeout: 5_000 });
     waiting.catch(() => {});
     while (server.children('/gone/sem/leases').length < 2)
       await new Promise((r) => setTimeout(r, 1));

@@ -172,8 +172,8 @@ describe('MultiLock (scripted client)', () => {
   it('a part lost while waiting for the rest: all given back, taken again from the first', async () => {
     const server = new ScriptedServer();
     const [a, b, admin] = [server.connect(), server.connect(), server.connect()];
-    const other = await new Semaphore(b, '/s', 1).acquire();
-    const lock = new MultiLock([new Mutex(a, '/a'), new Semaphore(a, '/s', 1)]);
+    const other = await new Semaphore(b, '/s', { maxLeases: 1 }).acquire();
+    const lock = new MultiLock([new Mutex(a, '/a'), new Semaphore(a, '/s', { maxLeases: 1 })]);
     const waiting = lock.acquire();
     await until(() => server.children('/s/leases').length === 2, 'a to wait for the semaphore');
     const firstNode = server.children('/a')[0]!;

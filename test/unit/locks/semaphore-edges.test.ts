@@ -2,26 +2,40 @@
 // what it publishes on the lock channel.
 import diagnostics from 'node:diagnostics_channel';
 import { describe, expect, it } from 'vitest';
-import { CreateMode } from '../../../src/index.js';
-import { Semaphore } from '../../../src/locks/index.js';
+import { CreateMode, InvalidArgumentError } from '../../../src/index.js';
+import { Semaphore, SemaphoreMutex, type SemaphoreOptions } from '../../../src/locks/index.js';
 import { until } from '../../support/wait.js';
 import { ScriptedServer } from './scripted-client.js';
 
 describe('Semaphore edges (scripted client)', () => {
   it('refuses an invalid path or maxLeases, saying which', () => {
     const client = new ScriptedServer().connect();
-    expect(() => new Semaphore(client, 'x', 1)).toThrow(
+    expect(() => new Semaphore(client, 'x', { maxLeases: 1 })).toThrow(
       expect.objectContaining({
         code: 'BADARGUMENTS',
         message: expect.stringMatching(/^Semaphore: invalid path "x"/),
       }),
     );
-    expect(() => new Semaphore(client, '/s', 0)).toThrow(
+    expect(() => new Semaphore(client, '/s', { maxLeases: 0 })).toThrow(
       expect.objectContaining({
         code: 'BADARGUMENTS',
         message: 'maxLeases must be a positive integer, got 0',
       }),
     );
+  });
+
+  it('takes maxLeases from its options: missing options or a missing maxLeases is an InvalidArgumentError', () => {
+    const client = new ScriptedServer().connect();
+    const construct = (options: unknown) => () =>
+      new Semaphore(client, '/s', options as SemaphoreOptions);
+    expect(construct(undefined)).toThrow(InvalidArgumentError);
+    expect(construct(undefined)).toThrow('Semaphore needs options with maxLeases');
+    expect(construct({})).toThrow('maxLeases must be a positive integer, got undefined');
+    expect(construct({ maxLeases: 2.5 })).toThrow(InvalidArgumentError);
+    expect(construct({ maxLeases: 2 ** 31 })).toThrow(InvalidArgumentError);
+    expect(new Semaphore(client, '/s', { maxLeases: 3 }).maxLeases).toBe(3);
+    expect(new SemaphoreMutex(client, '/m').maxLeases).toBe(1);
+    expect(new SemaphoreMutex(client, '/m', { data: 'x' }).maxLeases).toBe(1);
   });
 
   it("publishes its acquires and holds with the kind 'lease-'", async () => {
@@ -30,9 +44,9 @@ describe('Semaphore edges (scripted client)', () => {
     diagnostics.subscribe('zookeeper-ts:lock', listener);
     try {
       const client = new ScriptedServer().connect();
-      const lease = await new Semaphore(client, '/k', 1).acquire();
+      const lease = await new Semaphore(client, '/k', { maxLeases: 1 }).acquire();
       await lease.release();
-      const tried = await new Semaphore(client, '/k', 1).tryAcquire();
+      const tried = await new Semaphore(client, '/k', { maxLeases: 1 }).tryAcquire();
       await tried!.release();
     } finally {
       diagnostics.unsubscribe('zookeeper-ts:lock', listener);
@@ -52,8 +66,11 @@ describe('Semaphore edges (scripted client)', () => {
     // Another process's guard node at the counter's limit, created before ours: it holds the
     // guard in creation order ('numeric'), ours does by sequence text ('interop').
     await b.create2('/o/locks/_c_z-lock-2147483647', undefined, { mode: CreateMode.EPHEMERAL });
-    expect(await new Semaphore(a, '/o', 1).tryAcquire()).toBeNull();
-    const lease = await new Semaphore(a, '/o', 1, { sequenceOrder: 'interop' }).tryAcquire();
+    expect(await new Semaphore(a, '/o', { maxLeases: 1 }).tryAcquire()).toBeNull();
+    const lease = await new Semaphore(a, '/o', {
+      maxLeases: 1,
+      sequenceOrder: 'interop',
+    }).tryAcquire();
     expect(lease).not.toBeNull();
     await lease!.release();
   });
@@ -61,9 +78,9 @@ describe('Semaphore edges (scripted client)', () => {
   it('gives the guard back after a grant: the next process takes a lease at once', async () => {
     const server = new ScriptedServer();
     const [a, b] = [server.connect(), server.connect()];
-    const first = await new Semaphore(a, '/g', 2).acquire();
+    const first = await new Semaphore(a, '/g', { maxLeases: 2 }).acquire();
     expect(server.children('/g/locks')).toEqual([]);
-    const second = await new Semaphore(b, '/g', 2).tryAcquire();
+    const second = await new Semaphore(b, '/g', { maxLeases: 2 }).tryAcquire();
     expect(second).not.toBeNull();
     await first.release();
     await second!.release();
@@ -73,11 +90,11 @@ describe('Semaphore edges (scripted client)', () => {
     const server = new ScriptedServer();
     const [a, b] = [server.connect(), server.connect()];
     const [one, two] = [
-      await new Semaphore(a, '/s1', 1).acquire(),
-      await new Semaphore(a, '/s2', 1).acquire(),
+      await new Semaphore(a, '/s1', { maxLeases: 1 }).acquire(),
+      await new Semaphore(a, '/s2', { maxLeases: 1 }).acquire(),
     ];
-    const onOne = new Semaphore(b, '/s1', 1).acquire();
-    const onTwo = new Semaphore(b, '/s2', 1).acquire();
+    const onOne = new Semaphore(b, '/s1', { maxLeases: 1 }).acquire();
+    const onTwo = new Semaphore(b, '/s2', { maxLeases: 1 }).acquire();
     const listings = (dir: string) => b.requests({ op: 'getChildren', path: dir }).length;
     await until(() => listings('/s1/leases') === 1 && listings('/s2/leases') === 1);
     await two.release();

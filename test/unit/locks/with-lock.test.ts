@@ -55,15 +55,15 @@ describe('Semaphore edges (scripted client)', () => {
     const client = new ScriptedServer().connect();
     const badArgs = expect.objectContaining({ code: 'BADARGUMENTS' });
     for (const max of [0, -1, 1.5, 0x80000000, Number.NaN]) {
-      expect(() => new Semaphore(client, '/s', max)).toThrow(badArgs);
+      expect(() => new Semaphore(client, '/s', { maxLeases: max })).toThrow(badArgs);
     }
-    expect(() => new Semaphore(client, '/s', 0x7fffffff)).not.toThrow();
+    expect(() => new Semaphore(client, '/s', { maxLeases: 0x7fffffff })).not.toThrow();
   });
 
   it('stores its data in the lease node; a SemaphoreMutex has one lease', async () => {
     const server = new ScriptedServer();
     const [a, b] = [server.connect(), server.connect()];
-    const lease = await new Semaphore(a, '/d', 2, { data: 'who' }).acquire();
+    const lease = await new Semaphore(a, '/d', { maxLeases: 2, data: 'who' }).acquire();
     expect(new TextDecoder().decode(server.nodes.get(lease.path)!.data)).toBe('who');
     await lease.release();
     const one = await new SemaphoreMutex(a, '/sm').acquire();
@@ -80,11 +80,11 @@ describe('Semaphore edges (scripted client)', () => {
   it('tryAcquire gives up at once while another process takes a lease (holds the guard)', async () => {
     const server = new ScriptedServer();
     const [a, b, c] = [server.connect(), server.connect(), server.connect()];
-    const held = await new Semaphore(a, '/g', 1).acquire();
+    const held = await new Semaphore(a, '/g', { maxLeases: 1 }).acquire();
     // b waits for a lease, holding the guard.
-    const waiting = new Semaphore(b, '/g', 1).acquire();
+    const waiting = new Semaphore(b, '/g', { maxLeases: 1 }).acquire();
     await until(() => server.children('/g/leases').length === 2);
-    expect(await new Semaphore(c, '/g', 1).tryAcquire()).toBeNull();
+    expect(await new Semaphore(c, '/g', { maxLeases: 1 }).tryAcquire()).toBeNull();
     await held.release();
     await (await waiting).release();
   });
@@ -92,8 +92,8 @@ describe('Semaphore edges (scripted client)', () => {
   it('a lease node deleted by someone else while waiting is replaced by a new one', async () => {
     const server = new ScriptedServer();
     const [a, b, admin] = [server.connect(), server.connect(), server.connect()];
-    const held = await new Semaphore(a, '/x', 1).acquire();
-    const waiting = new Semaphore(b, '/x', 1).acquire();
+    const held = await new Semaphore(a, '/x', { maxLeases: 1 }).acquire();
+    const waiting = new Semaphore(b, '/x', { maxLeases: 1 }).acquire();
     await until(() => server.children('/x/leases').length === 2);
     const mine = server.children('/x/leases').find((n) => !held.path.endsWith(n))!;
     await admin.delete(`/x/leases/${mine}`);
@@ -108,14 +108,16 @@ describe('Semaphore edges (scripted client)', () => {
   it('an acquire that gives up while waiting leaves no lease or guard node', async () => {
     const server = new ScriptedServer();
     const [a, b] = [server.connect(), server.connect()];
-    const held = await new Semaphore(a, '/t', 1).acquire();
-    await expect(new Semaphore(b, '/t', 1).acquire({ timeout: 20 })).rejects.toBeInstanceOf(
-      LockTimeoutError,
-    );
+    const held = await new Semaphore(a, '/t', { maxLeases: 1 }).acquire();
+    await expect(
+      new Semaphore(b, '/t', { maxLeases: 1 }).acquire({ timeout: 20 }),
+    ).rejects.toBeInstanceOf(LockTimeoutError);
     await until(() => server.children('/t/leases').length === 1, 'the waiter to clean up');
     await until(() => server.children('/t/locks').length === 0, 'the guard to be released');
     await expect(
-      new Semaphore(b, '/t', 1).acquire({ signal: AbortSignal.abort(new Error('no')) }),
+      new Semaphore(b, '/t', { maxLeases: 1 }).acquire({
+        signal: AbortSignal.abort(new Error('no')),
+      }),
     ).rejects.toThrow('no');
     await held.release();
   });
@@ -123,7 +125,7 @@ describe('Semaphore edges (scripted client)', () => {
   it("names its lease nodes as Curator does (protected, 'lease-')", async () => {
     const server = new ScriptedServer();
     const client = server.connect();
-    const lease = await new Semaphore(client, '/n', 1).acquire();
+    const lease = await new Semaphore(client, '/n', { maxLeases: 1 }).acquire();
     expect(lease.path).toMatch(/^\/n\/leases\/_c_[0-9a-f-]{36}-lease-0000000000$/);
     await lease.release();
   });
@@ -132,7 +134,7 @@ describe('Semaphore edges (scripted client)', () => {
     const server = new ScriptedServer();
     const client = server.connect();
     server.fail({ op: 'create2', path: /^\/e\/leases\/_c_/, code: 'NOAUTH' });
-    await expect(new Semaphore(client, '/e', 1).tryAcquire()).rejects.toMatchObject({
+    await expect(new Semaphore(client, '/e', { maxLeases: 1 }).tryAcquire()).rejects.toMatchObject({
       code: 'NOAUTH',
     });
     expect(server.children('/e/locks')).toEqual([]);
@@ -141,12 +143,12 @@ describe('Semaphore edges (scripted client)', () => {
   it('a waiter for the guard that gives up leaves the guard queue at once', async () => {
     const server = new ScriptedServer();
     const [a, b, c] = [server.connect(), server.connect(), server.connect()];
-    const held = await new Semaphore(a, '/q', 1).acquire();
+    const held = await new Semaphore(a, '/q', { maxLeases: 1 }).acquire();
     // b holds the guard while it waits for a lease; c waits for the guard behind b.
-    const waiting = new Semaphore(b, '/q', 1).acquire();
+    const waiting = new Semaphore(b, '/q', { maxLeases: 1 }).acquire();
     await until(() => server.children('/q/leases').length === 2);
     const abort = new AbortController();
-    const third = new Semaphore(c, '/q', 1).acquire({ signal: abort.signal });
+    const third = new Semaphore(c, '/q', { maxLeases: 1 }).acquire({ signal: abort.signal });
     await until(() => server.children('/q/locks').length === 2);
     abort.abort(new Error('gave up'));
     await expect(third).rejects.toThrow('gave up');
