@@ -154,6 +154,11 @@ async function fixture(line: string): Promise<string> {
     '/locks/reports',
     '/election',
     '/election/scheduler',
+    '/job-pool',
+    '/job-pool/workers',
+    '/job-pool/scheduler',
+    '/job-pool/locks',
+    '/job-pool/schedule',
   ])
     await root.create(path);
   if (created !== '/app/config') {
