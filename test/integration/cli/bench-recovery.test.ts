@@ -3,7 +3,7 @@
 // fails every later create with NODEEXISTS).
 import { afterEach, describe, expect, it } from 'vitest';
 import { sharedServer, TcpProxy } from '../../harness/index.js';
-import { freshChroot, startCli } from './helpers.js';
+import { freshChroot, sleep, startCli } from './helpers.js';
 
 interface BenchJson {
   results: {
@@ -18,8 +18,6 @@ const proxies: TcpProxy[] = [];
 afterEach(async () => {
   await Promise.all(proxies.splice(0).map((proxy) => proxy.close()));
 });
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('zkts bench raw across link cuts', () => {
   it('create+delete keeps completing operations after ~300 ms cuts', async () => {

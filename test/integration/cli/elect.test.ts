@@ -4,17 +4,15 @@ import { TcpProxy } from '../../harness/index.js';
 import {
   freshChroot,
   logEntry,
+  node,
+  POLL,
   readLog,
   runCli,
+  sleep,
   startCli,
   waitForLog,
   workerScript,
 } from './helpers.js';
-
-const node = process.execPath;
-/** CLI processes start slowly on a loaded machine: poll patiently. */
-const POLL = { timeout: 10_000, interval: 20 };
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('zkts elect', () => {
   it('the second CLI runs its command only after the leader’s command ended and it stepped down', async () => {
@@ -93,7 +91,10 @@ describe('zkts elect', () => {
     const firstOwner = (await root.exists(`/e/${first}`))!.ephemeralOwner;
     proxy.freeze('drop'); // longer than the session timeout: the session expires
     await waitForLog(log, 'term', 'A');
-    await sleep(2_500);
+    // The server has expired the old session once its ephemeral node is gone.
+    await expect
+      .poll(() => root.exists(`/e/${first}`), { timeout: 20_000, interval: 50 })
+      .toBeNull();
     proxy.thaw();
     proxy.cut();
     await expect.poll(() => readLog(log).filter((l) => l.what === 'start').length, POLL).toBe(2);

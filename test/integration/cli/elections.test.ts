@@ -1,10 +1,7 @@
 // `zkts locks` and `zkts elect --list` on elections and on missing paths, and `zkts elect
 // --timeout 0` (lead now if the election is free).
 import { describe, expect, it } from 'vitest';
-import { freshChroot, runCli, startCli, waitForLog, workerScript } from './helpers.js';
-
-const node = process.execPath;
-const POLL = { timeout: 10_000, interval: 20 };
+import { freshChroot, node, POLL, runCli, startCli, waitForLog, workerScript } from './helpers.js';
 
 describe('zkts on elections', () => {
   it('zkts locks and zkts elect --list show two zkts elect candidates, the leader first', async () => {

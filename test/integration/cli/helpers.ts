@@ -16,6 +16,13 @@ import { afterEach, onTestFinished } from 'vitest';
 import { type Client, type ConnectOptions, connect } from '../../../src/index.js';
 import { sharedServer, uniquePath, waitFor } from '../../harness/index.js';
 
+/** The node binary that runs this test: the command zkts runs in the tests' `-- CMD`. */
+export const node = process.execPath;
+/** CLI processes start slowly on a loaded machine: poll patiently. */
+export const POLL = { timeout: 10_000, interval: 20 };
+/** A bounded look at something that must NOT happen meanwhile (never a wait for an event). */
+export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
 const ROOT = join(import.meta.dirname, '../../..');
 // Inside the checkout (ignored by git, tsc and biome), so that --version finds package.json.
 const BUILD_DIR = join(ROOT, 'node_modules/.cache/zkts-cli-test');

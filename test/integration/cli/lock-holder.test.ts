@@ -5,9 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { sharedServer } from '../../harness/index.js';
 import { startKazooPeer } from '../../interop/kazoo.js';
 import { closeAllPeers } from '../../interop/peer.js';
-import { freshChroot, runCli, startCli, waitForLog, workerScript } from './helpers.js';
-
-const node = process.execPath;
+import { freshChroot, node, runCli, startCli, waitForLog, workerScript } from './helpers.js';
 
 describe('zkts lock stores who holds it', () => {
   it('HOST:PID by default: `zkts locks` shows it in its table and its JSON', async () => {

@@ -4,8 +4,11 @@ import { sharedServer, TcpProxy } from '../../harness/index.js';
 import {
   freshChroot,
   logEntry,
+  node,
+  POLL,
   readLog,
   runCli,
+  sleep,
   startCli,
   waitForLog,
   workerScript,
@@ -15,11 +18,6 @@ const proxies: TcpProxy[] = [];
 afterEach(async () => {
   await Promise.all(proxies.splice(0).map((proxy) => proxy.close()));
 });
-
-const node = process.execPath;
-/** CLI processes start slowly on a loaded machine: poll patiently. */
-const POLL = { timeout: 10_000, interval: 20 };
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 describe('zkts lock', () => {
   it('a second CLI waits until the first one’s command has ended', async () => {

@@ -4,9 +4,8 @@ import { type Lease, Mutex } from '../../../src/locks/index.js';
 import { sharedServer } from '../../harness/index.js';
 import { startKazooPeer } from '../../interop/kazoo.js';
 import { closeAllPeers } from '../../interop/peer.js';
-import { freshChroot, newClient, runCli, startCli } from './helpers.js';
+import { freshChroot, newClient, POLL, runCli, startCli } from './helpers.js';
 
-const POLL = { timeout: 10_000, interval: 20 };
 const hex = (id: bigint) => `0x${id.toString(16)}`;
 
 describe('zkts locks', () => {
