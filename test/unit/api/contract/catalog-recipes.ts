@@ -176,6 +176,23 @@ export const RECIPES: Record<string, LongLived | SingleOperation> = {
     ],
     waits: [startStalled],
   },
+  SharedValue: {
+    kind: 'long-lived',
+    entry: 'zookeeper-ts/recipes',
+    options: () => ({ seed: new TextEncoder().encode('seed') }),
+    badOptions: { seed: 'not bytes' },
+    start: true,
+    events: [
+      {
+        name: 'change',
+        trigger: async ({ subject, env, path }) => {
+          await call(subject, 'start');
+          await env.other.setData(path, 'changed');
+        },
+      },
+    ],
+    waits: [startStalled],
+  },
   DistributedDoubleBarrier: {
     kind: 'long-lived',
     entry: 'zookeeper-ts/recipes',
