@@ -7,12 +7,13 @@
 import { type ErrorEvents, Listeners, type Unsubscribe } from '../client/listeners.js';
 import type { RecipeClient } from '../client/recipe-client.js';
 import type { WatchedEvent } from '../client/types.js';
+import { type BoundOptions, outcome, waitBounded } from '../coordination/bounded.js';
 import { hasCode } from '../coordination/codes.js';
 import { untilConnected } from '../coordination/connection-wait.js';
 import { childPath, LockName } from '../coordination/naming.js';
 import { pastSequenceLimit, sortContenders } from '../coordination/order.js';
 import { pauseBeforeRetry, retry } from '../coordination/retry.js';
-import { ClosedError, InvalidArgumentError, TimeoutError } from '../protocol/errors.js';
+import { ClientClosedError, ClosedError, InvalidArgumentError } from '../protocol/errors.js';
 import { checkRecipePath } from './errors.js';
 import { participantsOf } from './participants.js';
 import type { LockClient } from './types.js';
@@ -183,8 +184,8 @@ export class LeaderObserver implements AsyncDisposable {
   private readonly listeners = new Listeners<LeaderObserverEvents>(['change', 'error']);
   private readonly stopping = new AbortController();
   private known: ObservedLeader | null | undefined;
-  private readonly firstLook: Promise<void>;
-  private lookedOnce!: () => void;
+  /** Settled by the first look, or with why the observer stopped before it. */
+  private readonly firstLook = outcome();
   private running: Promise<void> | undefined;
   private closing: Promise<void> | undefined;
 
@@ -198,9 +199,6 @@ export class LeaderObserver implements AsyncDisposable {
     options: LeaderObserverOptions = {},
   ) {
     this.names = namesOf(options.election, path);
-    this.firstLook = new Promise<void>((resolve) => {
-      this.lookedOnce = resolve;
-    });
   }
 
   /** The leader as last seen: `null` while nobody leads, and before the first look. */
@@ -211,9 +209,11 @@ export class LeaderObserver implements AsyncDisposable {
   /**
    * Starts following; resolves after the first look at the election. `timeout` rejects with a
    * `TimeoutError`, `signal` with its reason; either way the observer keeps following (close it).
+   * A start still waiting rejects with a `ClosedError` at `close()` (a `ClientClosedError` when
+   * the client closes first); a second call waits for the same look.
    */
-  start(options: { timeout?: number; signal?: AbortSignal } = {}): Promise<void> {
-    if (this.closing) return Promise.reject(new ClosedError(`the leader observer of ${this.path}`));
+  start(options: BoundOptions = {}): Promise<void> {
+    if (this.closing) return Promise.reject(this.closedError());
     this.running ??= follow(
       this.client,
       this.path,
@@ -221,8 +221,19 @@ export class LeaderObserver implements AsyncDisposable {
       this.stopping.signal,
       (leader) => this.seen(leader),
       (error) => this.listeners.report(error),
-    ).finally(() => this.listeners.end());
-    return waitFor(this.firstLook, options, `the first look at the election ${this.path}`);
+    ).finally(() => {
+      // Stopped before a first look: by close(), or by the client closing.
+      const stop = this.stopping.signal;
+      this.firstLook.settle(
+        stop.aborted ? stop.reason : new ClientClosedError({ path: this.path }),
+      );
+      this.listeners.end();
+    });
+    return waitBounded(
+      this.firstLook.promise,
+      options,
+      `the first look at the election ${this.path}`,
+    );
   }
 
   /** Adds a listener; returns the function that removes it. */
@@ -260,7 +271,9 @@ export class LeaderObserver implements AsyncDisposable {
   /** Stops following and ends the streams. Idempotent. */
   close(): Promise<void> {
     this.closing ??= (async () => {
-      this.stopping.abort(new ClosedError(`the leader observer of ${this.path}`));
+      const closed = this.closedError();
+      this.stopping.abort(closed);
+      this.firstLook.settle(closed);
       await this.running;
       this.listeners.end();
     })();
@@ -272,42 +285,15 @@ export class LeaderObserver implements AsyncDisposable {
     return this.close();
   }
 
+  private closedError(): ClosedError {
+    return new ClosedError(`the leader observer of ${this.path}`, { path: this.path });
+  }
+
   private seen(leader: ObservedLeader | null): void {
     const first = this.known === undefined;
     if (!first && sameLeader(this.known!, leader)) return;
     this.known = leader;
-    this.lookedOnce();
+    this.firstLook.settle();
     this.listeners.emit('change', leader);
   }
-}
-
-/** `promise`, bounded by `timeout` (a TimeoutError naming `what`) and `signal`. */
-function waitFor(
-  promise: Promise<void>,
-  { timeout, signal }: { timeout?: number; signal?: AbortSignal },
-  what: string,
-): Promise<void> {
-  if (timeout === undefined && signal === undefined) return promise;
-  return new Promise<void>((resolve, reject) => {
-    const timer =
-      timeout === undefined
-        ? undefined
-        : setTimeout(
-            () =>
-              finish(
-                new TimeoutError(timeout, `timed out after ${timeout} ms waiting for ${what}`),
-              ),
-            timeout,
-          );
-    const onAbort = () => finish(signal?.reason);
-    const finish = (error?: unknown) => {
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', onAbort);
-      if (error === undefined) resolve();
-      else reject(error);
-    };
-    if (signal?.aborted) return onAbort();
-    signal?.addEventListener('abort', onAbort, { once: true });
-    promise.then(() => finish());
-  });
 }

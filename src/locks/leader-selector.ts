@@ -2,6 +2,7 @@
 // on the path, so a Java LeaderSelector on the same path takes part in the same election.
 
 import { type ErrorEvents, Listeners, type Unsubscribe } from '../client/listeners.js';
+import { type BoundOptions, waitBounded } from '../coordination/bounded.js';
 import { LockName } from '../coordination/naming.js';
 import { ClosedError } from '../protocol/errors.js';
 import type {
@@ -61,6 +62,7 @@ export class LeaderSelector implements AsyncDisposable {
   private readonly task: LeaderTask;
   private current: Lease | undefined;
   private running: Promise<void> | undefined;
+  private closed: Promise<void> | undefined;
 
   constructor(
     /** The client whose session holds the candidate node. */
@@ -93,15 +95,17 @@ export class LeaderSelector implements AsyncDisposable {
 
   /**
    * Joins the election; the task runs whenever this participant leads. Resolves at once: the
-   * election runs in the background and waits for nothing on the server here. A second call
-   * does nothing; after `close()` it rejects with a `ClosedError`.
+   * election runs in the background and waits for nothing on the server here (`options` is the
+   * contract's `{ timeout, signal }`: an aborted signal rejects with its reason, the selector
+   * still started). A second call does nothing more; after `close()` it rejects with a
+   * `ClosedError`.
    */
-  start(): Promise<void> {
+  start(options: BoundOptions = {}): Promise<void> {
     if (this.closing.signal.aborted) {
       return Promise.reject(new ClosedError(`the selector ${this.path}`, { path: this.path }));
     }
     this.running ??= this.run();
-    return Promise.resolve();
+    return waitBounded(Promise.resolve(), options, `the start of the selector ${this.path}`);
   }
 
   /** Listens to an event (see {@link LeaderSelectorEvents}); returns the unsubscribe function. */
@@ -123,11 +127,15 @@ export class LeaderSelector implements AsyncDisposable {
   /**
    * Stops: aborts a running task's signal, waits for the task to return, then leaves the
    * election (its node is deleted). A task that ignores its signal keeps `close()` waiting.
+   * Idempotent: every call returns the same promise.
    */
-  async close(): Promise<void> {
-    // The running term ends as given up, not as a fault: its signal's reason says so.
-    this.closing.abort(new LeaseReleasedError(this.path, `leadership of ${this.path}`));
-    await this.running;
+  close(): Promise<void> {
+    if (!this.closed) {
+      // The running term ends as given up, not as a fault: its signal's reason says so.
+      this.closing.abort(new LeaseReleasedError(this.path, `leadership of ${this.path}`));
+      this.closed = this.running ?? Promise.resolve();
+    }
+    return this.closed;
   }
 
   /** What `await using` calls: {@link close}. */

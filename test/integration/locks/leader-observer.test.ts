@@ -2,7 +2,7 @@
 // layout) or a LeaderSelector one (its mutex nodes), told at each change, with no node of its own
 // and one watch (the leader's node); across a reconnect and a renewal of the observer's session.
 import { afterEach, describe, expect, it } from 'vitest';
-import type { Client } from '../../../src/index.js';
+import { type Client, ClosedError } from '../../../src/index.js';
 import {
   LeaderLatch,
   LeaderObserver,
@@ -239,5 +239,19 @@ describe('LeaderObserver', () => {
     const stalled = observer(cut, path);
     await expect(stalled.start({ timeout: 200 })).rejects.toMatchObject({ code: 'TIMEOUT' });
     expect(() => new LeaderObserver(o, 'relative')).toThrow(/invalid path/);
+  });
+
+  it('a start() still waiting for its first look rejects with ClosedError at close() (it hung)', async () => {
+    const path = lockPath('close-while-starting');
+    const { zk: cut, proxy } = await proxiedClient();
+    proxy.refuse(true);
+    proxy.cut();
+    await until(() => cut.state === 'suspended', 'the cut', 15_000);
+    const stalled = new LeaderObserver(cut, path);
+    const starting = stalled.start();
+    const second = stalled.start();
+    await stalled.close();
+    await expect(starting).rejects.toBeInstanceOf(ClosedError);
+    await expect(second).rejects.toMatchObject({ code: 'CLOSED', path });
   });
 });

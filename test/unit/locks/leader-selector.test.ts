@@ -2,7 +2,7 @@
 // errors reported and never thrown, close. Real-server and Curator behaviour:
 // test/integration/locks/leader-selector.test.ts.
 import { describe, expect, it } from 'vitest';
-import { ClosedError } from '../../../src/index.js';
+import { ClosedError, InvalidArgumentError } from '../../../src/index.js';
 import { LeaderSelector, LockLostError } from '../../../src/locks/index.js';
 import { until } from '../../support/wait.js';
 import { ScriptedServer } from './scripted-client.js';
@@ -22,7 +22,9 @@ describe('LeaderSelector (scripted client)', () => {
     await selector.done; // not started: done at once
     await selector.start();
     await selector.start(); // a second start() does nothing
-    await selector.close();
+    const closing = selector.close();
+    expect(selector.close()).toBe(closing); // idempotent: one promise
+    await closing;
     await expect(selector.start()).rejects.toBeInstanceOf(ClosedError);
     const closedFirst = new LeaderSelector(client, '/s2', { task: () => {} });
     await closedFirst.close();
@@ -238,6 +240,19 @@ describe('LeaderSelector (scripted client)', () => {
     client.setState('expired');
     await selector.done;
     expect(terms[0]!.signal.reason).toBeInstanceOf(LockLostError);
+  });
+
+  it('start() takes { timeout, signal }: an aborted signal rejects with its reason, a bad timeout is refused', async () => {
+    const server = new ScriptedServer();
+    const { terms, task } = controlledTask();
+    const selector = new LeaderSelector(server.connect(), '/opts', { task });
+    const reason = new Error('caller gave up');
+    await expect(selector.start({ signal: AbortSignal.abort(reason) })).rejects.toBe(reason);
+    // Started all the same (the election runs in the background): close() it.
+    await until(() => terms.length === 1, 'the term');
+    await expect(selector.start({ timeout: -1 })).rejects.toBeInstanceOf(InvalidArgumentError);
+    await selector.start({ timeout: 1_000 });
+    await selector.close();
   });
 
   it('await using closes the selector', async () => {
