@@ -58,13 +58,22 @@ export async function startServer(options: TestServerOptions = {}): Promise<Test
 
 /** The kind asked for: the option, else `ZKTS_TEST_SERVER` where the runtime has an environment. */
 function kindOf(options: TestServerOptions): TestServerKind {
-  const environment = (globalThis as { process?: { env?: Record<string, string | undefined> } })
-    .process?.env;
-  const kind = options.kind ?? (environment?.ZKTS_TEST_SERVER?.trim() || 'model');
+  const kind = options.kind ?? (environmentKind() || 'model');
   if (kind !== 'model' && kind !== 'real')
     throw makeError(
       'BADARGUMENTS',
       `startServer: kind (or ZKTS_TEST_SERVER) must be 'model' or 'real', got '${kind}'`,
     );
   return kind;
+}
+
+function environmentKind(): string | undefined {
+  try {
+    const environment = (globalThis as { process?: { env?: Record<string, string | undefined> } })
+      .process?.env;
+    return environment?.ZKTS_TEST_SERVER?.trim();
+  } catch {
+    // Deno without --allow-env throws on reading the environment: no choice made there.
+    return undefined;
+  }
 }

@@ -14,6 +14,7 @@ import { exampleChecks } from './examples.js';
 import { type Bundle, bundleFor, findBinary, type ProcessResult, run } from './processes.js';
 import { type EntryConfig, RESULT_PREFIX } from './protocol.js';
 import type { SmokeReport } from './smoke.js';
+import { runnerExample, workerdTestingExample } from './testing-examples.js';
 import { startWorkerd, workerdSmokeConfig } from './workerd.js';
 
 const RUNTIMES = ['node', 'bun', 'deno', 'workerd'] as const;
@@ -133,6 +134,10 @@ async function runRuntime(
   const ok = exampleRun.code === 0 && /^done$/m.test(exampleRun.stdout);
   result.examples.push({ name: example, ok, detail: ok ? '' : describeRun(exampleRun) });
   console.log(`${ok ? 'ok  ' : 'FAIL'} ${example}`);
+  // The testing guide's example, on this runtime's own test runner.
+  const guide = await runnerExample(runtime, binary);
+  result.examples.push(guide);
+  console.log(`${guide.ok ? 'ok  ' : 'FAIL'} ${guide.name}`);
   return result;
 }
 
@@ -184,6 +189,10 @@ async function runWorkerd(
     result.examples.push({ name: 'workerd examples', ok: false, detail: String(error) });
     console.log(`FAIL workerd examples: ${String(error)}`);
   }
+  // The testing guide's Worker: the in-process server and its client, in memory.
+  const guide = await workerdTestingExample(binary, dir);
+  result.examples.push(guide);
+  console.log(`${guide.ok ? 'ok  ' : 'FAIL'} ${guide.name}`);
 }
 
 function collect(process: ProcessResult, result: RuntimeResult): void {

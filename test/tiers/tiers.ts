@@ -18,7 +18,13 @@ export const TIERS = [
   {
     name: 'unit',
     question: 'does the code do what it says, with no server, no JVM and no network?',
-    include: ['test/unit/', 'test/chaos/checker.test.ts', 'test/chaos/expiries.test.ts'],
+    include: [
+      'test/unit/',
+      'test/chaos/checker.test.ts',
+      'test/chaos/expiries.test.ts',
+      // The testing guide's vitest example (docs/testing-your-code.md), on the in-process server.
+      'examples/testing/vitest.test.ts',
+    ],
     exclude: [],
     sharedServer: false,
   },

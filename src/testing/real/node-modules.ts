@@ -16,14 +16,14 @@ export interface NodeModules {
 /** @internal Loads them, or fails with a typed error where the runtime has none (workerd). */
 export async function loadNodeModules(): Promise<NodeModules> {
   try {
-    const [childProcess, fs, net, os, path, processModule] = await Promise.all([
-      import('node:child_process'),
-      import('node:fs'),
-      import('node:net'),
-      import('node:os'),
-      import('node:path'),
-      import('node:process'),
-    ]);
+    // Each awaited on its own, directly in the try block: only there does esbuild leave an
+    // import it cannot resolve (a bundle for workerd) to fail at run time instead of at build.
+    const childProcess = await import('node:child_process');
+    const fs = await import('node:fs');
+    const net = await import('node:net');
+    const os = await import('node:os');
+    const path = await import('node:path');
+    const processModule = await import('node:process');
     return { childProcess, fs, net, os, path, env: processModule.env };
   } catch (error) {
     throw makeError(
