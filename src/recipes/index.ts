@@ -34,6 +34,14 @@ export type {
 export { createWithParents, deleteRecursive, ensurePath } from './paths.js';
 export type { PersistentNodeEvents, PersistentNodeOptions } from './persistent-node.js';
 export { PersistentNode } from './persistent-node.js';
+export type { DistributedQueueOptions, PutOptions, QueueEvents } from './queue.js';
+export { DistributedQueue } from './queue.js';
+export type { QueueLayout } from './queue-entries.js';
+export { decodeCuratorItems, encodeCuratorItems } from './queue-entries.js';
+export type { LockingQueueEvents, LockingQueueOptions } from './queue-locking.js';
+export { LOCKING_QUEUE_NODES, LockingQueue } from './queue-locking.js';
+export type { TakenEntryPlace } from './queue-taken.js';
+export { TakenEntry } from './queue-taken.js';
 export type { RetryInfo, RetryPolicy } from './retry.js';
 export { backoffDelay, isRetriedBy, pause, RETRIED_BY_DEFAULT, retry } from './retry.js';
 export type { SharedCountEvents, SharedCountOptions, VersionedCount } from './shared-count.js';

@@ -1,0 +1,103 @@
+"""kazoo's queues and SetPartitioner, one command per process, for the TypeScript interop tests.
+
+Usage: /usr/bin/python3 queue_peer.py <hosts> <command> <path> [arg]
+
+The line protocol is the one of recipe_peer.py: `ready` once connected, then the command runs
+when `go` arrives on stdin; any failure prints `error <message>`. Items are comma-separated.
+  locking-put <items>[:<priority>]  LockingQueue.put each item (priority default 100) -> put <n>
+  locking-take <n>                  LockingQueue.get(30) then consume, n times        -> took <item> each
+  locking-hold                      LockingQueue.get(30), not consumed; prints took <item>, then
+                                    holds_lock, then waits for a line on stdin and exits without
+                                    consuming or closing (the test kills it: its session ends)
+  locking-none                      LockingQueue.get(1)                               -> got None
+  queue-put <items>[:<priority>]    Queue.put each item                               -> put <n>
+  queue-take <n>                    Queue.get, polled until n items (30 s)            -> took <item> each
+"""
+
+import os
+import sys
+import time
+
+from kazoo.client import KazooClient
+
+
+def say(line):
+    sys.stdout.write(line + "\n")
+    sys.stdout.flush()
+
+
+def items_and_priority(arg):
+    items, _, priority = arg.partition(":")
+    return [item.encode() for item in items.split(",")], int(priority or 100)
+
+
+def run(client, command, path, arg):
+    if command == "locking-put":
+        items, priority = items_and_priority(arg)
+        queue = client.LockingQueue(path)
+        for item in items:
+            queue.put(item, priority=priority)
+        say("put %d" % len(items))
+    elif command == "locking-take":
+        queue = client.LockingQueue(path)
+        for _ in range(int(arg)):
+            value = queue.get(timeout=30)
+            if value is None:
+                raise RuntimeError("nothing to take within 30 s")
+            if not queue.consume():
+                raise RuntimeError("consume returned False")
+            say("took %s" % value.decode())
+    elif command == "locking-hold":
+        queue = client.LockingQueue(path)
+        value = queue.get(timeout=30)
+        if value is None:
+            raise RuntimeError("nothing to take within 30 s")
+        say("took %s" % value.decode())
+        say("holds %s" % queue.holds_lock())
+        sys.stdin.readline()
+        os._exit(0)
+    elif command == "locking-none":
+        say("got %s" % client.LockingQueue(path).get(timeout=1))
+    elif command == "queue-put":
+        items, priority = items_and_priority(arg)
+        queue = client.Queue(path)
+        for item in items:
+            queue.put(item, priority=priority)
+        say("put %d" % len(items))
+    elif command == "queue-take":
+        queue = client.Queue(path)
+        deadline = time.time() + 30
+        taken = 0
+        while taken < int(arg):
+            value = queue.get()
+            if value is None:
+                if time.time() > deadline:
+                    raise RuntimeError("nothing to take within 30 s")
+                time.sleep(0.05)
+                continue
+            taken += 1
+            say("took %s" % value.decode())
+    else:
+        raise ValueError("unknown command " + command)
+
+
+def main():
+    hosts, command, path = sys.argv[1], sys.argv[2], sys.argv[3]
+    arg = sys.argv[4] if len(sys.argv) > 4 else None
+    client = KazooClient(hosts=hosts, timeout=4.0)
+    client.start(timeout=30)
+    try:
+        say("ready")
+        if sys.stdin.readline().strip() != "go":
+            return
+        try:
+            run(client, command, path, arg)
+        except Exception as error:  # reported to the test, which fails with it
+            say("error %s: %s" % (type(error).__name__, error))
+    finally:
+        client.stop()
+        client.close()
+
+
+if __name__ == "__main__":
+    main()
