@@ -23,18 +23,7 @@ import {
 } from '../../../src/coordination/place.js';
 import { Reader } from '../../../src/protocol/reader.js';
 import { Writer } from '../../../src/protocol/writer.js';
-
-/** Mulberry32: small, seeded, good enough to spread queues. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 2 ** 32;
-  };
-}
+import { prng } from '../protocol/helpers.js';
 
 /** The queues of each recipe: the names that count, and which kind alone blocks (-1: any). */
 const RULES: readonly (QueueRule & { label: string })[] = [

@@ -3,6 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { Prng } from '../../chaos/prng.js';
 
 export function hex(bytes: Uint8Array): string {
   let out = '';
@@ -23,16 +24,10 @@ export const utf8 = (s: string): Uint8Array => new TextEncoder().encode(s);
 export const fromUtf8 = (b: Uint8Array | null): string | null =>
   b === null ? null : new TextDecoder().decode(b);
 
-/** mulberry32: tiny seeded PRNG so random tests are reproducible. Returns [0, 1). */
+/** A seeded random source in [0, 1) (the chaos suite's mulberry32), so random tests repeat. */
 export function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const source = new Prng(seed);
+  return () => source.next();
 }
 
 export interface CapturedExchange {

@@ -1,25 +1,13 @@
 // The watch registry's removals, restore list, resync, config watches and in-flight addWatch
 // counting: what removeWatches, a reconnect, a renewal and getConfig rely on.
 import { describe, expect, it } from 'vitest';
-import type { WatchedEvent } from '../../../src/session/types.js';
 import {
   CONFIG_NODE,
   CONFIG_WATCH_KEY,
   type PersistentListener,
   WatchRegistry,
 } from '../../../src/session/watches.js';
-
-function recorder() {
-  const events: WatchedEvent[] = [];
-  return { events, watcher: (e: WatchedEvent) => events.push(e) };
-}
-
-function listener() {
-  const events: WatchedEvent[] = [];
-  const ends: (Error | null)[] = [];
-  const l: PersistentListener = { event: (e) => events.push(e), end: (e) => ends.push(e) };
-  return { events, ends, l };
-}
+import { listener, recorder } from './watch-recorders.js';
 
 describe('WatchRegistry edges', () => {
   it('removePersistent says whether the last listener of that mode left the path', () => {

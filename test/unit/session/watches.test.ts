@@ -1,18 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { WatchedEvent } from '../../../src/session/types.js';
 import { type PersistentListener, WatchRegistry } from '../../../src/session/watches.js';
-
-function recorder() {
-  const events: WatchedEvent[] = [];
-  return { events, watcher: (e: WatchedEvent) => events.push(e) };
-}
-
-function listener() {
-  const events: WatchedEvent[] = [];
-  const ends: (Error | null)[] = [];
-  const l: PersistentListener = { event: (e) => events.push(e), end: (e) => ends.push(e) };
-  return { events, ends, l };
-}
+import { listener, recorder } from './watch-recorders.js';
 
 describe('WatchRegistry', () => {
   it('fires a watcher once per trigger, even when registered as data and exist watcher', () => {
