@@ -1,7 +1,9 @@
 // SASL DIGEST-MD5 against a real server configured for it by the harness (JAAS Server section with
 // DigestLoginModule users, SASLAuthenticationProvider), and a second one that enforces SASL.
-import { afterAll, afterEach, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { type Client, type ConnectOptions, connect, Perms } from '../../../src/index.js';
+import type { Transport } from '../../../src/session/transport.js';
+import { nodeTransport } from '../../../src/session/transports/node.js';
 import {
   sharedServer,
   startStandalone,
@@ -143,6 +145,71 @@ describe('SASL DIGEST-MD5', () => {
     expect(zk.sessionId).not.toBe(oldSession);
     expect(await zk.whoAmI()).toContainEqual({ authScheme: 'sasl', user: 'alice' });
   });
+
+  it('an expiry during the SASL exchange of a resume: the client renews, authenticates the new session, and its calls go on', async () => {
+    // Issue 38's untried schedule: the link drops, the client resumes its session (the handshake
+    // is answered), and as its SASL token goes out the session ends on the server (a second client
+    // takes the session over and closes it). The server has closed the connection meanwhile: the
+    // exchange is cut off, the next handshake is answered "expired", the client renews and runs
+    // SASL on the new session before anything else.
+    const proxy = await TcpProxy.start(server.host, server.port);
+    proxies.push(proxy);
+    let armed = false;
+    let fired: Promise<void> | undefined;
+    const expireOnSasl: Transport = {
+      async connect(options) {
+        const connection = await nodeTransport.connect(options);
+        let writes = 0;
+        return {
+          chunks: connection.chunks,
+          closed: connection.closed,
+          close: () => connection.close(),
+          get closeError() {
+            return connection.closeError;
+          },
+          write: (bytes) => {
+            // The first write of a connection is its handshake; the next one, its SASL token.
+            if (++writes === 2 && armed) {
+              armed = false;
+              fired = (async () => {
+                const thief = await connect(server.connectString, {
+                  session: { id: zk.sessionId, password: zk.sessionPassword },
+                  sasl: sasl('alice', USERS.alice),
+                  renewSession: false,
+                });
+                await thief.close();
+                await connection.write(bytes);
+              })();
+              return undefined;
+            }
+            return connection.write(bytes);
+          },
+        };
+      },
+    };
+    const zk = await open(proxy.connectString, {
+      sasl: sasl('alice', USERS.alice),
+      transport: expireOnSasl,
+    });
+    const path = uniquePath('sasl-expiry');
+    await zk.create(path, 'mine', {
+      acl: [{ perms: Perms.ALL, id: { scheme: 'sasl', id: 'alice' } }],
+    });
+    const oldSession = zk.sessionId;
+    const states: string[] = [];
+    zk.on('state', (state) => states.push(state));
+    armed = true;
+    proxy.cut();
+    await until(zk, 'suspended');
+    await vi.waitFor(() => expect(fired).toBeDefined(), { timeout: 15_000 });
+    await fired;
+    await vi.waitFor(() => expect(zk.sessionId).not.toBe(oldSession), { timeout: 20_000 });
+    await until(zk, 'connected');
+    // Only alice may read it: the new session authenticated before this went out.
+    expect(text((await zk.getData(path)).data)).toBe('mine');
+    expect(await zk.whoAmI()).toContainEqual({ authScheme: 'sasl', user: 'alice' });
+    expect(states).toEqual(['suspended', 'expired', 'connecting', 'connected']);
+  }, 60_000);
 
   it('after a cut link the exchange runs again before any other request', async () => {
     const proxy = await TcpProxy.start(server.host, server.port);
