@@ -34,10 +34,11 @@ export type LockClient = Pick<
  *   exclusivity. Safe; costs a lost lease on every short network blip.
  * - `'expired'` (Curator's session policy): only when the session is known to be over — the
  *   server said so, or no server answered for a whole session timeout. Survives short blips, but
- *   the server times the session from the last packet *it* received, which is earlier than the
- *   last packet this client heard: for up to one network delay (plus clock drift) another process
- *   may already hold the lock while this lease's signal is not yet aborted. Use the lease's
- *   `fencingToken` with the protected resource when you choose this.
+ *   the server times the session from the last request *it* received, and this client from the
+ *   last reply it heard, which came a network delay plus the server's time to answer later (a
+ *   follower busy applying can hold a reply for seconds): for that long (plus clock drift)
+ *   another process may already hold the lock while this lease's signal is not yet aborted. Use
+ *   the lease's `fencingToken` or guarded writes (`lease.multi`) when you choose this.
  *
  * Neither policy can see a process that is paused (GC, VM freeze) for longer than the session
  * timeout; the fencing token is the only defence there.

@@ -69,6 +69,31 @@ export const guardedWorkload: Workload = {
     // Lock nodes an operator deleted: the hold ended on the server then (the holder is told
     // only when its watch answers, if it reads its signal at all).
     const deletedByOperator = new Map<string, AbortController>();
+    // Every node an operator deleted: a lease granted on a listing (from a follower that has not
+    // applied the delete) that still shows its own deleted node is over from the start.
+    const deleted = new Set<string>();
+    // Under `lossPolicy: 'expired'` the holder learns of the expiry by its own clock, which starts
+    // at the last reply it heard, while the server's starts at the last request it received: the
+    // gap is a network delay plus the time the server took to answer (seed 1581: a follower's
+    // stalled apply held a reply 800 ms, and a new leader was elected 700 ms before the old one's
+    // clock ran out). The contract allows that overlap (the fencing token and guarded writes
+    // cover it): such a lease counts as over in the ledger once the server ended its session.
+    const sessionEnds = new Map<bigint, AbortController>();
+    const untilServerExpiry = (lease: { path: string; signal: AbortSignal }, session: bigint) => {
+      let ended = sessionEnds.get(session);
+      if (!ended) {
+        ended = new AbortController();
+        sessionEnds.set(session, ended);
+      }
+      return { path: lease.path, signal: AbortSignal.any([lease.signal, ended.signal]) };
+    };
+    /** The operator's end of a hold through `path`, aborted once an operator deletes the node. */
+    const operatorEnd = (path: string) => {
+      const operator = new AbortController();
+      if (deleted.has(path)) operator.abort();
+      deletedByOperator.set(path, operator);
+      return operator;
+    };
     const clients = new Map<string, Client>();
     const count = (name: string) => {
       world.stats[name] = (world.stats[name] ?? 0) + 1;
@@ -103,7 +128,11 @@ export const guardedWorkload: Workload = {
     /** Deletes another process's node under `dir` (the first, or one behind the first). */
     const operatorDelete = async (client: Client, dir: string, waiting: boolean) => {
       try {
-        const names = inLine(world, dir, await client.getChildren(dir));
+        await client.getChildren(dir);
+        // The line as the leader has it now: a follower's listing may still show nodes that
+        // are gone, and a waiting participant picked from it could be the leader.
+        const live = leaderTree().get(world.chroot + dir)?.children ?? new Set<string>();
+        const names = inLine(world, dir, [...live]);
         const candidates = waiting ? names.slice(1) : names.slice(0, 1);
         const name = candidates[world.rng.int(0, Math.max(0, candidates.length - 1))];
         if (!name) return;
@@ -111,6 +140,7 @@ export const guardedWorkload: Workload = {
         const node = leaderTree().get(world.chroot + path);
         if (!node || node.ephemeralOwner === client.sessionId) return;
         // The hold ends on the server when the delete lands; the ledger ends it as it is sent.
+        deleted.add(path);
         deletedByOperator.get(path)?.abort();
         await client.delete(path);
         world.log(`operator deleted ${path}`);
@@ -139,8 +169,7 @@ export const guardedWorkload: Workload = {
       const lease = await world.track(`${name} acquire`, mutex.acquire({ timeout }));
       world.stats.handoffs++;
       const session = client.sessionId;
-      const operator = new AbortController();
-      deletedByOperator.set(lease.path, operator);
+      const operator = operatorEnd(lease.path);
       let lostContact = false;
       let expired = false;
       const offState = client.on('state', (state) => {
@@ -156,7 +185,7 @@ export const guardedWorkload: Workload = {
           signal: AbortSignal.any([lease.signal, operator.signal]),
         };
         if (policy === 'suspended') ledger.grant(LOCK, name, client, 'mutex', seenLease);
-        else ledger.grant(LOCK, name, {}, 'mutex', seenLease);
+        else ledger.grant(LOCK, name, {}, 'mutex', untilServerExpiry(seenLease, session));
       }
       world.log(
         `${name} holds ${lease.path} (${policy}, signal ${readsSignal ? 'read' : 'unread'})`,
@@ -206,8 +235,15 @@ export const guardedWorkload: Workload = {
         const term = await world.track(`${name} leadership`, latch.leadership({ timeout }));
         world.stats.handoffs++;
         world.log(`${name} leads ${term.path} token=${term.fencingToken}`);
-        if (policy === 'suspended') ledger.grant(ELECTION, name, client, 'leader', term);
-        else ledger.grant(ELECTION, name, {}, 'leader', term);
+        // Only a waiting participant's node is deleted on purpose, but it may lead by the time
+        // the delete lands: its term ends in the ledger as the delete is sent.
+        const seenTerm = {
+          path: term.path,
+          signal: AbortSignal.any([term.signal, operatorEnd(term.path).signal]),
+        };
+        if (policy === 'suspended') ledger.grant(ELECTION, name, client, 'leader', seenTerm);
+        else
+          ledger.grant(ELECTION, name, {}, 'leader', untilServerExpiry(seenTerm, client.sessionId));
         const until = world.sched.now + world.holdTime();
         let n = 0;
         while (world.sched.now < until && !term.signal.aborted) {
@@ -217,6 +253,7 @@ export const guardedWorkload: Workload = {
       } catch (error) {
         world.log(`${name} leadership failed: ${codeOf(error)}`);
       }
+      if (latch.ourPath) deletedByOperator.delete(latch.ourPath);
       await world.track(`${name} latch close`, latch.close()).catch(() => {});
     };
 
@@ -242,6 +279,11 @@ export const guardedWorkload: Workload = {
         }
       },
       check() {
+        for (const [session, ended] of sessionEnds) {
+          if (world.ensemble!.sessions.has(session)) continue;
+          ended.abort();
+          sessionEnds.delete(session);
+        }
         // A guarded write is applied only while its lease is held: its guard's node existed.
         const tree = leaderTree();
         for (const [path, write] of sent) {
