@@ -26,15 +26,6 @@ import type { ClassSpec, EntryName, LongLived, SingleOperation } from './contrac
  * (rule -> what is wrong, and whose part it is). Remove an entry when its class keeps the rule.
  */
 const PENDING: Record<string, Record<string, string>> = {
-  // contract-locks: maxLeases into the options.
-  Semaphore: { construct: 'new Semaphore(client, path, maxLeases, options)' },
-  // contract-locks (elections): close() and start() of the selector.
-  LeaderSelector: {
-    close: 'every close() call returns another promise',
-    'abort:start': 'start() ignores { signal }',
-    'bad-timeout:start': 'start() ignores { timeout }',
-  },
-  LeaderObserver: { 'bad-timeout:start': 'start({ timeout: -1 }) times out instead of refusing' },
   RevocationRequestedError: { 'error-shape': "code 'OK': no client-side code of its own" },
   // contract-recipes: TreeCache on the Listeners registry, the barriers' and the atomic long's
   // paths checked at construction.
