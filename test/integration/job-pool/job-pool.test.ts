@@ -16,7 +16,14 @@ import { createInterface } from 'node:readline';
 import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Store, type StoreEntry, startStore } from '../../../examples/job-pool/store.js';
-import { BadVersionError, type Client, connect, NoNodeError } from '../../../src/index.js';
+import {
+  BadVersionError,
+  type Client,
+  connect,
+  isRetriable,
+  isSessionOver,
+  NoNodeError,
+} from '../../../src/index.js';
 import { LeaderObserver } from '../../../src/locks/index.js';
 import { startStandalone, type ZkServer } from '../../harness/index.js';
 import { type DoneRecord, jobPoolViolations } from '../../support/job-pool-check.js';
@@ -40,16 +47,26 @@ class Happenings {
     for (const wake of waiting) wake();
   };
 
-  /** Resolves with `check()`'s first defined answer, checked again after each happening. */
+  /**
+   * Resolves with `check()`'s first defined answer, checked again after each happening. A check
+   * that throws (a read of the test's own client while it reconnects) counts as not yet.
+   */
   async until<T>(what: string, check: () => Promise<T | undefined> | T | undefined): Promise<T> {
     const deadline = Date.now() + STEP_BOUND;
+    let lastError: unknown;
     for (;;) {
       const next = new Promise<void>((resolve) => this.waiters.add(resolve));
-      const answer = await check();
-      if (answer !== undefined) return answer;
+      try {
+        const answer = await check();
+        if (answer !== undefined) return answer;
+      } catch (error) {
+        lastError = error;
+      }
       const left = deadline - Date.now();
       if (left <= 0)
-        throw new Error(`no ${what} within ${STEP_BOUND} ms; last happenings:\n${this.tail()}`);
+        throw new Error(
+          `no ${what} within ${STEP_BOUND} ms (last error: ${String(lastError)}); last happenings:\n${this.tail()}`,
+        );
       let bound: NodeJS.Timeout | undefined;
       await Promise.race([next, new Promise((resolve) => (bound = setTimeout(resolve, left)))]);
       clearTimeout(bound);
@@ -140,8 +157,10 @@ beforeAll(async () => {
       `store: ${e.accepted ? 'accepted' : 'REFUSED'} ${e.step} ${e.job} by ${e.worker} (token ${e.token})`,
     ),
   );
-  zk = await connect(server.connectString, { sessionTimeout: 30_000 });
-  zk.on('state', (state) => happenings.notify(`test client: ${state}`));
+  zk = await connect(server.connectString, { sessionTimeout: 10_000 });
+  zk.on('state', (state, change) =>
+    happenings.notify(`test client: ${state}${change.cause ? ` (${change.cause.message})` : ''}`),
+  );
   // Any change under the pool wakes the checks that read ZooKeeper.
   void (async () => {
     for await (const _ of zk.watch('/job-pool', { recursive: true })) happenings.notify();
@@ -323,7 +342,9 @@ async function capSchedule(more: number): Promise<number> {
       await zk.setData('/job-pool/schedule', JSON.stringify({ next, total }), stat.version);
       return total;
     } catch (error) {
-      if (!(error instanceof BadVersionError)) throw error;
+      // Moved meanwhile by the scheduler, or the reply lost: read it again and set it again.
+      if (!(error instanceof BadVersionError || isRetriable(error) || isSessionOver(error)))
+        throw error;
     }
   }
 }
