@@ -16,6 +16,23 @@ export type {
 } from './atomic-long.js';
 export { DistributedAtomicLong, decodeLong, encodeLong } from './atomic-long.js';
 export { DistributedBarrier } from './barrier.js';
+export type { ServiceDiscoveryEvents, ServiceDiscoveryOptions } from './discovery.js';
+export { ServiceDiscovery } from './discovery.js';
+export type {
+  ProviderStrategy,
+  ServiceCacheEvents,
+  ServiceCacheOptions,
+  ServiceProviderOptions,
+} from './discovery-cache.js';
+export { ServiceCache, ServiceProvider } from './discovery-cache.js';
+export type { ServiceInstance, ServiceInstanceInit } from './discovery-instance.js';
+export {
+  buildUri,
+  decodeInstance,
+  encodeInstance,
+  ServiceType,
+  serviceInstance,
+} from './discovery-instance.js';
 export type { DoubleBarrierOptions } from './double-barrier.js';
 export { DistributedDoubleBarrier, READY_NODE } from './double-barrier.js';
 export type {

@@ -79,15 +79,22 @@ export function curatorPeerClasses(): string {
  * Compiles one Java peer (`source`, whose main class is `className`) against the Curator jars
  * into a directory of its own under the system temp dir, named by a hash of the source and `key`:
  * compiled once, reused by later runs. Compiled next to it and renamed into place, so concurrent
- * runs never see half a directory. Returns the directory.
+ * runs never see half a directory. `jars` are put on the class path before Curator's. Returns
+ * the directory.
  */
-export function compileJava(source: string, className: string, prefix: string, key = ''): string {
+export function compileJava(
+  source: string,
+  className: string,
+  prefix: string,
+  key = '',
+  jars: readonly string[] = [],
+): string {
   const hash = createHash('sha256').update(readFileSync(source)).update(key);
   const dir = join(tmpdir(), `zkts-${prefix}-${hash.digest('hex').slice(0, 16)}`);
   if (existsSync(join(dir, `${className}.class`))) return dir;
   const staging = mkdtempSync(`${dir}-staging-`);
   try {
-    execFileSync('javac', ['-nowarn', '-d', staging, '-cp', classPath(), source], {
+    execFileSync('javac', ['-nowarn', '-d', staging, '-cp', classPath(...jars), source], {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     renameSync(staging, dir);

@@ -269,14 +269,15 @@ describe('the checker catches planted drift', () => {
   });
 
   it('an exported class the catalog does not know', () => {
-    class ServiceCache {}
+    // A name no recipe has (ServiceCache was the plant until it shipped).
+    class PlantedRecipe {}
     const planted = [
       ...classes,
-      { name: 'ServiceCache', entry: 'zookeeper-ts/recipes' as const, cls: ServiceCache },
+      { name: 'PlantedRecipe', entry: 'zookeeper-ts/recipes' as const, cls: PlantedRecipe },
     ];
     expect(unclassified(planted)).toEqual([
       ...unclassified(classes),
-      'zookeeper-ts/recipes: ServiceCache',
+      'zookeeper-ts/recipes: PlantedRecipe',
     ]);
   });
 

@@ -140,6 +140,45 @@ export const RECIPES: Record<string, LongLived | SingleOperation> = {
       return subject.actualPath as string;
     },
   },
+  ServiceDiscovery: {
+    kind: 'long-lived',
+    entry: 'zookeeper-ts/recipes',
+    // start() registers this instance; it is what the discovery holds.
+    options: () => ({ instance: { name: 'svc', id: 'subject' } }),
+    badOptions: { instance: { name: 'a/b' } },
+    start: true,
+    events: [],
+    waits: [
+      startStalled,
+      {
+        name: 'register',
+        block: async ({ control }) => control.stall(),
+        call: (subject, bounds) => call(subject, 'register', { name: 'other' }, bounds),
+      },
+    ],
+    held: async ({ subject, path }) => {
+      await call(subject, 'start');
+      return `${path}/svc/subject`;
+    },
+  },
+  ServiceCache: {
+    kind: 'long-lived',
+    entry: 'zookeeper-ts/recipes',
+    options: () => ({ name: 'svc' }),
+    badOptions: { name: 'a/b' },
+    start: true,
+    events: [onStart('change')],
+    waits: [startStalled],
+  },
+  ServiceProvider: {
+    kind: 'long-lived',
+    entry: 'zookeeper-ts/recipes',
+    options: () => ({ name: 'svc' }),
+    badOptions: { name: 'svc', strategy: 'fastest' },
+    start: true,
+    events: [onStart('change')],
+    waits: [startStalled],
+  },
   TreeCache: {
     kind: 'long-lived',
     entry: 'zookeeper-ts/recipes',

@@ -1,0 +1,68 @@
+// Curator's service discovery and GroupMember in a JVM (java/DiscoveryPeer.java), compiled once
+// per content hash against the Curator jars plus curator-x-discovery and Jackson.
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { classPath, compileJava, curatorPeerClasses } from './curator.js';
+import { LockPeer, within } from './peer.js';
+
+const SOURCE = fileURLToPath(new URL('./java/DiscoveryPeer.java', import.meta.url));
+const JAVA_DIR = '/usr/share/java';
+/** What curator-x-discovery needs beyond the Curator jars, and the package providing each. */
+const JARS = [
+  { jar: 'curator-x-discovery.jar', pkg: 'libcurator-discovery-java' },
+  { jar: 'jackson-databind.jar', pkg: 'libjackson2-databind-java' },
+  { jar: 'jackson-core.jar', pkg: 'libjackson2-core-java' },
+  { jar: 'jackson-annotations.jar', pkg: 'libjackson2-annotations-java' },
+] as const;
+
+let compiled: string | undefined;
+
+/** The extra jars' paths; throws, naming the packages, when one is missing (never a skip). */
+function discoveryJars(): string[] {
+  const paths = JARS.map(({ jar }) => join(JAVA_DIR, jar));
+  const missing = JARS.filter((_, i) => !existsSync(paths[i]!));
+  if (missing.length > 0) {
+    throw new Error(
+      `Curator discovery interop tests need ${missing.map(({ jar }) => jar).join(', ')} in ` +
+        `${JAVA_DIR}: install ${[...new Set(missing.map(({ pkg }) => pkg))].join(', ')}`,
+    );
+  }
+  return paths;
+}
+
+/** A Curator ServiceDiscovery on `basePath` (and a GroupMember on demand), in its own JVM. */
+export async function startDiscoveryPeer(
+  connectString: string,
+  basePath: string,
+): Promise<LockPeer> {
+  const jars = discoveryJars();
+  compiled ??= compileJava(SOURCE, 'DiscoveryPeer', 'discoverypeer', curatorPeerClasses(), jars);
+  return LockPeer.start({
+    name: 'curator discovery',
+    command: 'java',
+    args: [
+      '-XX:TieredStopAtLevel=1',
+      '-XX:+UseSerialGC',
+      '-Xss512k',
+      '-Xmx64m',
+      '-cp',
+      classPath(compiled, ...jars),
+      'DiscoveryPeer',
+      connectString,
+      basePath,
+    ],
+  });
+}
+
+/** Sends `command` and returns the rest of the reply after its first word, parsed as JSON. */
+export async function askJson(peer: LockPeer, command: string): Promise<unknown> {
+  const line = await within(peer.request(command), 15_000, command);
+  return JSON.parse(line.slice(line.indexOf(' ') + 1));
+}
+
+/** Sends `command` and checks the reply is `expected`. */
+export async function tell(peer: LockPeer, command: string, expected: string): Promise<void> {
+  const line = await within(peer.request(command), 15_000, command);
+  if (line !== expected) throw new Error(`curator: '${command}' answered ${line}`);
+}
