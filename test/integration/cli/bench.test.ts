@@ -153,19 +153,7 @@ describe('zkts bench', () => {
     await buildBenchWorker();
     const { servers, root } = await freshChroot();
     const result = await runCli(
-      [
-        'bench',
-        'mutex',
-        '--sessions',
-        '4',
-        '--processes',
-        '2',
-        '--duration',
-        '400',
-        '--warmup',
-        '100',
-        '--json',
-      ],
+      'bench mutex --sessions 4 --processes 2 --duration 400 --warmup 100 --json'.split(' '),
       { servers },
     );
     expect(result.stderr).toBe('');
@@ -186,19 +174,7 @@ describe('zkts bench', () => {
     await buildBenchWorker();
     const { servers, root } = await freshChroot();
     const cli = await startCli(
-      [
-        'bench',
-        'mutex',
-        '--sessions',
-        '4',
-        '--processes',
-        '2',
-        '--duration',
-        '60000',
-        '--warmup',
-        '0',
-        '--json',
-      ],
+      'bench mutex --sessions 4 --processes 2 --duration 60000 --warmup 0 --json'.split(' '),
       { servers },
     );
     // Running: lock nodes of both processes' sessions are on the server.

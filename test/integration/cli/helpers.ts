@@ -10,7 +10,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { build } from 'esbuild';
 import { afterEach, onTestFinished } from 'vitest';
 import { type Client, type ConnectOptions, connect } from '../../../src/index.js';
@@ -36,24 +36,26 @@ let built: Promise<string> | undefined;
  */
 export function cliEntry(): Promise<string> {
   if (built === undefined || !existsSync(ENTRY)) {
-    built = (async () => {
-      const result = await build({
-        entryPoints: [join(ROOT, 'src/cli/main.ts')],
-        bundle: true,
-        platform: 'node',
-        format: 'esm',
-        target: 'node20',
-        write: false,
-        logLevel: 'warning',
-      });
-      mkdirSync(BUILD_DIR, { recursive: true });
-      const partial = `${ENTRY}.${process.pid}`;
-      writeFileSync(partial, result.outputFiles[0]!.contents);
-      renameSync(partial, ENTRY);
-      return ENTRY;
-    })();
+    built = bundleInto(join(ROOT, 'src/cli/main.ts'), ENTRY).then(() => ENTRY);
   }
   return built;
+}
+
+/** Bundles `source` for Node into `target`: written whole, then renamed into place. */
+export async function bundleInto(source: string, target: string): Promise<void> {
+  const result = await build({
+    entryPoints: [source],
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    write: false,
+    logLevel: 'warning',
+  });
+  mkdirSync(dirname(target), { recursive: true });
+  const partial = `${target}.${process.pid}`;
+  writeFileSync(partial, result.outputFiles[0]!.contents);
+  renameSync(partial, target);
 }
 
 const open: Client[] = [];

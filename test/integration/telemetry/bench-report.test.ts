@@ -18,19 +18,7 @@ describe('zkts bench: servers and session events', () => {
     await buildBenchWorker();
     const { servers } = await freshChroot();
     const result = await runCli(
-      [
-        'bench',
-        'mutex',
-        '--sessions',
-        '4',
-        '--processes',
-        '2',
-        '--duration',
-        '300',
-        '--warmup',
-        '100',
-        '--json',
-      ],
+      'bench mutex --sessions 4 --processes 2 --duration 300 --warmup 100 --json'.split(' '),
       { servers },
     );
     expect(result.stderr).toBe('');
