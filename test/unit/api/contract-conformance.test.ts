@@ -17,7 +17,7 @@ import { DistributedBarrier, type WaitOptions } from '../../../src/recipes/index
 import type { Findings } from './contract/bench.js';
 import { CATALOG } from './contract/catalog.js';
 import { checkRecipe } from './contract/checker.js';
-import { checkClient, checkError, checkValue } from './contract/checker-others.js';
+import { checkClient, checkError, checkHandle, checkValue } from './contract/checker-others.js';
 import { type Env, startEnv } from './contract/env.js';
 import type { ClassSpec, EntryName, LongLived, SingleOperation } from './contract/kinds.js';
 
@@ -26,6 +26,7 @@ import type { ClassSpec, EntryName, LongLived, SingleOperation } from './contrac
  * (rule -> what is wrong, and whose part it is). Remove an entry when its class keeps the rule.
  */
 const PENDING: Record<string, Record<string, string>> = {
+  // contract-locks: a revocation request's reason.
   RevocationRequestedError: { 'error-shape': "code 'OK': no client-side code of its own" },
   // contract-recipes: TreeCache on the Listeners registry, the barriers' and the atomic long's
   // paths checked at construction.
@@ -124,6 +125,8 @@ async function checkKind(env: Env, exported: Exported, spec: ClassSpec): Promise
       return checkClient(env, spec);
     case 'value':
       return checkValue(spec, exported.cls);
+    case 'handle':
+      return checkHandle(env, exported.name, spec, exported.cls);
   }
 }
 

@@ -256,6 +256,31 @@ export const RECIPES: Record<string, LongLived | SingleOperation> = {
       return ctx.subject.memberPath as string;
     },
   },
+  DistributedQueue: {
+    kind: 'long-lived',
+    entry: 'zookeeper-ts/recipes',
+    options: () => ({ layout: 'kazoo' }),
+    badOptions: { layout: 'java' },
+    start: false,
+    events: [],
+    // Nothing in the queue: a take waits.
+    waits: [{ name: 'take', block: async () => {}, call: (s, bounds) => call(s, 'take', bounds) }],
+  },
+  LockingQueue: {
+    kind: 'long-lived',
+    entry: 'zookeeper-ts/recipes',
+    options: () => ({ id: 'subject' }),
+    badOptions: { id: '' },
+    start: false,
+    events: [],
+    waits: [{ name: 'take', block: async () => {}, call: (s, bounds) => call(s, 'take', bounds) }],
+    // An entry taken and not consumed: closing gives it back (its lock node goes).
+    held: async ({ subject }) => {
+      await call(subject, 'put', 'item');
+      const entry = (await call(subject, 'take')) as Loose;
+      return entry.lockPath as string;
+    },
+  },
   DistributedBarrier: {
     kind: 'single-operation',
     entry: 'zookeeper-ts/recipes',

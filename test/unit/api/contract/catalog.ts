@@ -20,8 +20,9 @@ import {
   ZooKeeperError,
 } from '../../../../src/protocol/errors.js';
 import { FrameSizeError } from '../../../../src/protocol/frame.js';
-import { RECIPES } from './catalog-recipes.js';
-import type { ClassSpec, EntryName, ErrorKind } from './kinds.js';
+import { call } from './bench.js';
+import { contract, RECIPES } from './catalog-recipes.js';
+import type { ClassSpec, EntryName, ErrorKind, Loose } from './kinds.js';
 
 const root: EntryName = 'zookeeper-ts';
 const locks: EntryName = 'zookeeper-ts/locks';
@@ -49,6 +50,18 @@ export const CATALOG: Record<string, ClassSpec> = {
     kind: 'client',
     entry: root,
     connect: (env) => Client.connect(env.server.connectString, { transport: env.server.transport }),
+  },
+  TakenEntry: {
+    kind: 'handle',
+    entry: 'zookeeper-ts/recipes',
+    why: 'LockingQueue.take()',
+    take: async (_env, client, path, defer) => {
+      const queue = contract('LockingQueue', client, path);
+      defer(() => call(queue, 'close'));
+      await call(queue, 'put', 'item');
+      const handle = (await call(queue, 'take')) as Loose;
+      return { handle, nodes: [handle.lockPath as string] };
+    },
   },
   WebStreamConnection: {
     kind: 'value',

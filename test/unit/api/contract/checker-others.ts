@@ -2,15 +2,16 @@
 // client (the same close, disposal and listening rules as a recipe, and its own closed error),
 // and value classes (no lifecycle, so no recipe can hide among them).
 import { ListenerError } from '../../../../src/client/listeners.js';
+import { LeaseReleasedError } from '../../../../src/locks/index.js';
 import {
   ClientClosedError,
   ErrorCode,
   InvalidArgumentError,
   ZooKeeperError,
 } from '../../../../src/protocol/errors.js';
-import type { Findings } from './bench.js';
+import { call, type Findings } from './bench.js';
 import type { Env } from './env.js';
-import type { ClientKind, ErrorKind, ValueKind } from './kinds.js';
+import type { ClientKind, ErrorKind, HandleKind, ValueKind } from './kinds.js';
 import { eventually, isThenable, outcomeOf, told } from './outcome.js';
 
 export function checkError(name: string, spec: ErrorKind, cls: unknown): Findings {
@@ -110,6 +111,56 @@ export async function checkClient(env: Env, spec: ClientKind): Promise<Findings>
     }
   } finally {
     await outcomeOf(() => client.close());
+  }
+  return findings;
+}
+
+export async function checkHandle(
+  env: Env,
+  name: string,
+  spec: HandleKind,
+  cls: unknown,
+): Promise<Findings> {
+  const findings: Findings = new Map();
+  const undo: (() => unknown)[] = [];
+  const take = () =>
+    spec.take(env, env.client, env.path(name), (step) => {
+      undo.push(step);
+    });
+  try {
+    const used = await take();
+    const { handle, nodes } = used;
+    if (!(handle instanceof (cls as new () => unknown))) {
+      findings.set('handle', `what ${spec.why} hands out is not a ${name}`);
+    }
+    if (typeof handle[Symbol.asyncDispose] !== 'function') {
+      findings.set('await-using', 'it has no [Symbol.asyncDispose]()');
+    } else {
+      const disposed = await outcomeOf(async () => {
+        await using held = handle as unknown as AsyncDisposable;
+        void held;
+      });
+      const left = await Promise.all(nodes.map((node) => env.exists(node)));
+      if (disposed.how !== 'resolved') {
+        findings.set('await-using', `a block that used it ${told(disposed)}`);
+      } else if (nodes.length === 0 || left.includes(true)) {
+        findings.set('await-using', `its nodes ${nodes.join(', ')} outlived the block`);
+      }
+    }
+    const { handle: released } = await take();
+    const twice = await outcomeOf(async () => {
+      const first = call(released, 'release');
+      if (!isThenable(first)) throw new Error(`release() returned ${typeof first}`);
+      await first;
+      await call(released, 'release');
+    });
+    if (twice.how !== 'resolved') findings.set('release', `release() twice ${told(twice)}`);
+    const signal = released.signal;
+    if (signal instanceof AbortSignal && !(signal.reason instanceof LeaseReleasedError)) {
+      findings.set('release', `after release() its signal's reason is ${String(signal.reason)}`);
+    }
+  } finally {
+    for (const step of undo.reverse()) await outcomeOf(step);
   }
   return findings;
 }

@@ -161,10 +161,14 @@ async function checkAwaitUsing(bench: Bench, spec: LongLived, findings: Findings
     findings.set('await-using', `a block that used it ${told(used)}`);
   } else if (heldPath !== undefined && (await bench.env.exists(heldPath))) {
     findings.set('await-using', `its node ${heldPath} is still there after the block`);
-  } else if (heldPath === undefined && spec.start) {
-    const after = await outcomeOf(() => call(subject, 'start'));
+  } else if (heldPath === undefined) {
+    // It holds no node: after the block it must be closed (start(), or its first wait, refused).
+    const [what, run] = spec.start
+      ? ['start()', () => call(subject, 'start')]
+      : [`${spec.waits[0]?.name}()`, () => spec.waits[0]?.call(subject, {})];
+    const after = await outcomeOf(run);
     if (!(after.how === 'rejected' && after.error instanceof ClosedError)) {
-      findings.set('await-using', `after the block start() ${told(after)}: it was not closed`);
+      findings.set('await-using', `after the block ${what} ${told(after)}: it was not closed`);
     }
   }
 }

@@ -136,4 +136,28 @@ export interface ValueKind {
   readonly why: string;
 }
 
-export type ClassSpec = LongLived | SingleOperation | ErrorKind | ClientKind | ValueKind;
+/**
+ * What another object hands out and takes back (an entry a queue took): given back with
+ * `release()` or `await using`, its `signal` aborting with a `LeaseReleasedError` when it is.
+ */
+export interface HandleKind {
+  readonly kind: 'handle';
+  readonly entry: EntryName;
+  /** Who hands it out. */
+  readonly why: string;
+  /** Gets one on `client` (`defer` closes what made it), with the nodes that hold it. */
+  take(
+    env: Env,
+    client: RecipeClient,
+    path: string,
+    defer: (undo: () => unknown) => void,
+  ): Promise<{ handle: Loose; nodes: readonly string[] }>;
+}
+
+export type ClassSpec =
+  | LongLived
+  | SingleOperation
+  | ErrorKind
+  | ClientKind
+  | ValueKind
+  | HandleKind;
