@@ -53,7 +53,7 @@ console.log(`${name}: registered at ${registration.actualPath}`);
 // listing the node, and wake up when it changes.
 const waiting = new TreeCache(zk, JOBS, { maxDepth: 1 });
 const onChange = new Set<AbortController>();
-waiting.on(() => {
+waiting.on('event', () => {
   for (const controller of onChange) controller.abort();
   onChange.clear();
 });

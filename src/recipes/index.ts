@@ -69,8 +69,9 @@ export type { TimeLeaseGrant, TimeLeaseHolder, TimeLeaseOptions } from './time-l
 export { LEASE_HOLDER_NODE, TimeLease } from './time-lease.js';
 export type {
   CachedNode,
-  TreeCacheClient,
   TreeCacheEvent,
+  TreeCacheEventOf,
+  TreeCacheEvents,
   TreeCacheOptions,
 } from './tree-cache.js';
 export { TreeCache } from './tree-cache.js';

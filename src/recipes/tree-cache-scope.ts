@@ -3,9 +3,32 @@
 // the cache cannot answer for them (kazoo's TreeCache raises too).
 import { childPath } from '../coordination/naming.js';
 import { makeError } from '../protocol/errors.js';
+import { pathProblem } from '../protocol/paths.js';
 
 /** The mirrored part of the tree. */
 export class CacheScope {
+  /** The scope of a cache of `root` with `options`; throws BADARGUMENTS for a bad root or option. */
+  static of(
+    root: string,
+    options: { maxDepth?: number; filter?: (path: string) => boolean },
+  ): CacheScope {
+    const { maxDepth = Number.POSITIVE_INFINITY, filter = () => true } = options;
+    const problem = pathProblem(root);
+    if (problem !== null) {
+      throw makeError('BADARGUMENTS', `TreeCache: invalid root "${String(root)}": ${problem}`, {
+        path: root,
+      });
+    }
+    if (!(typeof maxDepth === 'number' && maxDepth >= 0)) {
+      throw makeError(
+        'BADARGUMENTS',
+        `maxDepth must be a non-negative number, got ${String(maxDepth)}`,
+      );
+    }
+    if (typeof filter !== 'function') throw makeError('BADARGUMENTS', 'filter must be a function');
+    return new CacheScope(root, maxDepth, filter);
+  }
+
   constructor(
     readonly root: string,
     readonly maxDepth: number,
@@ -51,4 +74,16 @@ export class CacheScope {
     } else if (!this.keeps(path)) problem = "is rejected by the cache's filter";
     if (problem) throw makeError('BADARGUMENTS', `${path} ${problem}`, { path });
   }
+}
+
+/** The names of the children of `path` among `paths`, sorted. */
+export function childNames(paths: Iterable<string>, path: string): string[] {
+  const prefix = path === '/' ? '/' : `${path}/`;
+  const names: string[] = [];
+  for (const key of paths) {
+    if (key.startsWith(prefix) && key.length > prefix.length && !key.includes('/', prefix.length)) {
+      names.push(key.slice(prefix.length));
+    }
+  }
+  return names.sort();
 }

@@ -4,10 +4,11 @@
 // The client's watch iterator hands an event on through promise steps only (no timer), so once
 // one macrotask has passed, every event that came before the reply has been taken.
 
+import type { RecipeClient } from '../client/recipe-client.js';
 import { hasCode } from '../coordination/codes.js';
-import { RETRIABLE } from '../coordination/retry.js';
+import { renewedAfter } from '../coordination/renewal.js';
+import { isRetriable, RETRIABLE } from '../coordination/retry.js';
 import { abortable } from '../coordination/wait.js';
-import { makeError } from '../protocol/errors.js';
 import { backoffDelay, pause } from './retry.js';
 
 /** The cache's reads in flight, and how many failed in a way that needs a resync. */
@@ -95,7 +96,22 @@ function nextMacrotask(): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, 0));
 }
 
-/** The reason a closed cache gives. */
-export function cacheClosed(root: string): Error {
-  return makeError('BADARGUMENTS', 'the cache is closed', { path: root });
+/**
+ * Runs `step` until it succeeds: again after a lost link or a renewal (a backoff pause between),
+ * else it rejects with the step's error, or with `signal`'s reason once it aborts.
+ */
+export async function untilDone<T>(
+  client: Pick<RecipeClient, 'closing' | 'state'>,
+  signal: AbortSignal,
+  step: () => Promise<T>,
+): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await step();
+    } catch (error) {
+      if (signal.aborted) throw signal.reason;
+      if (!isRetriable(error) && !renewedAfter(client, error)) throw error;
+      await pause(backoffDelay(attempt, { baseDelay: 20, maxDelay: 1_000 }), signal);
+    }
+  }
 }

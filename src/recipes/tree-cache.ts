@@ -1,80 +1,34 @@
+/// <reference path="../disposable.ts" preserve="true" />
 // A local mirror of a node and its subtree (Curator's CuratorCache, kazoo's TreeCache): an initial
 // load, then kept current by one persistent recursive watch; every event is answered by reading
 // the node again, so the mirror holds what the server said, never what an event implied.
-import type { Client } from '../client/client.js';
+import { Listeners, type Unsubscribe } from '../client/listeners.js';
+import type { RecipeClient } from '../client/recipe-client.js';
 import type { Stat, WatchedEvent } from '../client/types.js';
+import { type BoundOptions, waitBounded } from '../coordination/bounded.js';
 import { hasCode } from '../coordination/codes.js';
 import { childPath } from '../coordination/naming.js';
-import { makeError } from '../protocol/errors.js';
-import { EventQueue } from './event-queue.js';
+import { abortable } from '../coordination/wait.js';
+import { ClosedError, makeError } from '../protocol/errors.js';
 import { backoffDelay, pause } from './retry.js';
-import { CacheScope } from './tree-cache-scope.js';
-import { cacheClosed, PendingReads, syncCache } from './tree-cache-sync.js';
-import { startWait, type WaitOptions } from './wait.js';
+import { CacheScope, childNames } from './tree-cache-scope.js';
+import { PendingReads, syncCache, untilDone } from './tree-cache-sync.js';
+import {
+  type CachedNode,
+  TREE_CACHE_EVENTS,
+  type TreeCacheEvent,
+  type TreeCacheEvents,
+  type TreeCacheOptions,
+} from './tree-cache-types.js';
+import { checkWaitOptions, startWait, type WaitOptions } from './wait.js';
 
-/** The part of the client {@link TreeCache} uses (a `Client` is one); `sync` only for {@link TreeCache.sync}. */
-export type TreeCacheClient = Pick<
-  Client,
-  'getData' | 'getChildren' | 'watch' | 'on' | 'sessionId'
-> &
-  Partial<Pick<Client, 'sync'>>;
-
-/** One cached node. */
-export interface CachedNode {
-  /** The node's path. */
-  readonly path: string;
-  /** The node's data as last read. */
-  readonly data: Uint8Array;
-  /** The node's metadata as last read. */
-  readonly stat: Stat;
-}
-
-/** What the cache reports. */
-export type TreeCacheEvent =
-  | {
-      /** A node entered the mirror. */
-      type: 'created';
-      /** The node. */
-      node: CachedNode;
-    }
-  | {
-      /** A node's data or metadata changed. */
-      type: 'changed';
-      /** The node now. */
-      node: CachedNode;
-      /** The node before. */
-      previous: CachedNode;
-    }
-  | {
-      /** A node left the mirror. */
-      type: 'deleted';
-      /** The node as last cached. */
-      previous: CachedNode;
-    }
-  | {
-      /** The initial load is complete: the mirror is the server's tree as of then. */
-      type: 'initialized';
-    }
-  | {
-      /**
-       * The cache re-read the whole tree after a reconnect or a session renewal, when changes may
-       * have been missed; the differences it found were reported before this event.
-       */
-      type: 'resync';
-      /** Why. */
-      cause: 'reconnect' | 'renewal';
-    };
-
-/** Options of {@link TreeCache}. */
-export interface TreeCacheOptions {
-  /** Keep nodes at most this many levels below the root (0: the root alone). Default: no limit. */
-  maxDepth?: number;
-  /**
-   * Keep a node only if this returns true for its path (and for every ancestor's below the
-   * root): a rejected node's subtree is neither read nor kept. Default: every node.
-   */
-  filter?: (path: string) => boolean;
-}
+export type {
+  CachedNode,
+  TreeCacheEvent,
+  TreeCacheEventOf,
+  TreeCacheEvents,
+  TreeCacheOptions,
+} from './tree-cache-types.js';
 
 /**
  * A mirror of `root` and its subtree in memory. `start()` sets one persistent recursive watch
@@ -93,14 +47,21 @@ export interface TreeCacheOptions {
  * session renewal it does the same with cause `'renewal'`; with renewal off, the expiry ends the
  * watch and the cache stops (its contents stay, no longer updated). No nodes are created.
  */
-export class TreeCache {
+export class TreeCache implements AsyncDisposable {
   private readonly nodes = new Map<string, CachedNode>();
-  private readonly queue = new EventQueue<TreeCacheEvent>();
+  private readonly listeners = new Listeners<TreeCacheEvents>(TREE_CACHE_EVENTS);
   private readonly maxDepth: number;
   private readonly scope: CacheScope;
   private readonly stop = new AbortController();
-  private watching: ReturnType<TreeCacheClient['watch']> | undefined;
+  private watching: ReturnType<RecipeClient['watch']> | undefined;
+  /** The background work of the first `start()`: the watch set and the initial load done. */
+  private first: Promise<void> | undefined;
+  private closed: Promise<void> | undefined;
+  /** The error that ended the cache before it was ever loaded (a refused ACL, an old server). */
+  private failure: unknown;
   private initialized = false;
+  /** A reconnect or renewal came during the initial load: resync once it is done. */
+  private missedDuringLoad: 'reconnect' | 'renewal' | undefined;
   /** Paths read since the current resync began (undefined outside a resync). */
   private touched: Set<string> | undefined;
   private resyncing: Promise<void> | undefined;
@@ -119,42 +80,34 @@ export class TreeCache {
    * @param options Depth limit and filter.
    */
   constructor(
-    private readonly client: TreeCacheClient,
+    private readonly client: RecipeClient,
     readonly root: string,
     options: TreeCacheOptions = {},
   ) {
-    const { maxDepth = Number.POSITIVE_INFINITY, filter = () => true } = options;
-    if (!(typeof maxDepth === 'number' && maxDepth >= 0)) {
-      throw makeError(
-        'BADARGUMENTS',
-        `maxDepth must be a non-negative number, got ${String(maxDepth)}`,
-      );
-    }
-    if (typeof filter !== 'function') throw makeError('BADARGUMENTS', 'filter must be a function');
-    this.maxDepth = maxDepth;
-    this.scope = new CacheScope(root, maxDepth, filter);
+    this.scope = CacheScope.of(root, options);
+    this.maxDepth = this.scope.maxDepth;
   }
 
-  /** Sets the watch, loads the tree, and resolves once the `initialized` event is out. */
-  async start(): Promise<void> {
-    if (this.watching)
-      throw makeError('BADARGUMENTS', 'start() was called already', { path: this.root });
-    const watching = this.client.watch(this.root, { recursive: true, signal: this.stop.signal });
-    this.watching = watching;
-    await watching.ready;
-    void this.follow(watching);
-    const loading = this.load(this.root, 0);
-    this.loading = loading.catch(() => undefined);
+  /**
+   * Sets the watch, loads the tree, and resolves once the `initialized` event is out. A lost
+   * connection or a renewal on the way is waited out (the cache keeps trying); an error it
+   * cannot get past (an old server without persistent watches, a refused ACL, the session over)
+   * ends the cache and rejects. Rejects with a `TimeoutError` after `timeout` ms and with the
+   * signal's reason on abort (the cache keeps trying: `close()` it), and with a `ClosedError`
+   * after `close()`. A second call waits for the same outcome.
+   */
+  start(options: BoundOptions = {}): Promise<void> {
     try {
-      await loading;
+      checkWaitOptions(options, this.root);
     } catch (error) {
-      // Half a load is no mirror: take the watch and the listener away again.
-      await this.close();
-      throw error;
+      return Promise.reject(error);
     }
-    this.loading = undefined;
-    this.initialized = true;
-    this.queue.push({ type: 'initialized' });
+    if (this.stop.signal.aborted) return Promise.reject(this.failure ?? this.stop.signal.reason);
+    if (!this.first) {
+      this.first = this.begin();
+      this.first.catch(() => {});
+    }
+    return waitBounded(this.first, options, `the initial load of ${this.root}`);
   }
 
   /**
@@ -163,29 +116,28 @@ export class TreeCache {
    * (as `client.sync(path)` before a read). It syncs the server with the leader, whose reply
    * comes after the watch events of those changes, lets the cache take those events and waits
    * for the reads they started (and a resync under way). After a lost link it waits for the
-   * resync of the reconnect. Call it after {@link start}.
+   * resync of the reconnect. Called while `start()` still loads, it waits for that load first.
    *
    * Rejects with a `TimeoutError` after `timeout` ms, with the signal's reason when it aborts,
-   * and with BADARGUMENTS when the cache is closed (before or meanwhile) or not started, or
-   * SESSIONEXPIRED when its watch ended (the session expired with renewal off): such a cache is
-   * no longer kept current.
+   * with BADARGUMENTS before {@link start}, with a `ClosedError` when the cache is closed (before
+   * or meanwhile), and with SESSIONEXPIRED when its watch ended (the session expired with
+   * renewal off): such a cache is no longer kept current.
    */
   async sync(options: WaitOptions = {}): Promise<void> {
-    if (!this.watching) {
+    if (this.stop.signal.aborted) throw this.failure ?? this.stop.signal.reason;
+    if (!this.first) {
       throw makeError('BADARGUMENTS', 'start() the cache before sync()', { path: this.root });
     }
-    const client = this.client;
-    if (typeof client.sync !== 'function') {
-      throw makeError('BADARGUMENTS', 'sync() needs a client with sync', { path: this.root });
-    }
+    const first = this.first;
     const bound = startWait(options, this.root);
     try {
       const signal = AbortSignal.any([bound.signal, this.stop.signal]);
+      await abortable(first, signal);
       await syncCache(
         {
           root: this.root,
           reads: this.reads,
-          sync: (signal) => client.sync!(this.root, { signal }),
+          sync: (signal) => this.client.sync(this.root, { signal }),
           loads: () => [this.loading, this.resyncing].filter((p) => p !== undefined),
           stopped: () =>
             this.stop.signal.aborted ? (this.stop.signal.reason as Error) : this.ended,
@@ -197,6 +149,8 @@ export class TreeCache {
         },
         signal,
       );
+    } catch (error) {
+      throw bound.timedOut() ? bound.signal.reason : error;
     } finally {
       bound.dispose();
     }
@@ -221,18 +175,7 @@ export class TreeCache {
   childrenOf(path: string): string[] | undefined {
     this.scope.check(path, true);
     if (!this.nodes.has(path)) return undefined;
-    const prefix = path === '/' ? '/' : `${path}/`;
-    const names: string[] = [];
-    for (const key of this.nodes.keys()) {
-      if (
-        key.startsWith(prefix) &&
-        key.length > prefix.length &&
-        !key.includes('/', prefix.length)
-      ) {
-        names.push(key.slice(prefix.length));
-      }
-    }
-    return names.sort();
+    return childNames(this.nodes.keys(), path);
   }
 
   /** Every cached node, in no particular order. */
@@ -245,24 +188,85 @@ export class TreeCache {
     return this.nodes.size;
   }
 
-  /** Calls `listener` with every event from now on; returns the unsubscribe function. */
-  on(listener: (event: TreeCacheEvent) => void): () => void {
-    return this.queue.listen(listener);
+  /**
+   * Listens to an event (see {@link TreeCacheEvents}: one kind, or `event` for all); returns the
+   * function that removes the listener. A listener that throws goes to the `error` listeners.
+   */
+  on<E extends keyof TreeCacheEvents & string>(
+    event: E,
+    listener: TreeCacheEvents[E],
+  ): Unsubscribe {
+    return this.listeners.on(event, listener);
   }
 
   /**
-   * The events from now on as an async iterator; it ends when the cache is closed. Events wait
+   * Every event from now on as an async iterator; it ends when the cache is closed. Events wait
    * in memory until they are read: iterate, or end the iteration (`break`, `return()`).
    */
   events(): AsyncIterableIterator<TreeCacheEvent> {
-    return this.queue.iterate();
+    return this.listeners.stream('event');
   }
 
-  /** Removes the watch and ends the event iterators. The cached contents stay readable. */
-  async close(): Promise<void> {
-    this.stop.abort(cacheClosed(this.root));
-    await this.watching?.return?.().catch(() => undefined);
-    this.queue.end();
+  /**
+   * Removes the watch and ends the event iterators and listeners; a `start()` or `sync()` still
+   * waiting rejects with a `ClosedError`, and so do later calls. The cached contents stay
+   * readable. Idempotent: every call returns the same promise.
+   */
+  close(): Promise<void> {
+    this.closed ??= (async () => {
+      this.stop.abort(new ClosedError(`the cache ${this.root}`, { path: this.root }));
+      this.listeners.end();
+      await this.watching?.return?.().catch(() => undefined);
+      await this.first?.catch(() => undefined);
+    })();
+    return this.closed;
+  }
+
+  /** What `await using` calls: {@link close}. */
+  [Symbol.asyncDispose](): Promise<void> {
+    return this.close();
+  }
+
+  /** The work of `start()`: the watch, then the initial load, each tried until it succeeds. */
+  private async begin(): Promise<void> {
+    const signal = this.stop.signal;
+    try {
+      const watching = await untilDone(this.client, signal, async () => {
+        const watch = this.client.watch(this.root, { recursive: true, signal });
+        // `ready` waits for the server's reply even once aborted: a close() does not.
+        await abortable(watch.ready, signal);
+        return watch;
+      });
+      this.watching = watching;
+      void this.follow(watching);
+      const loading = untilDone(this.client, signal, () => this.load(this.root, 0));
+      this.loading = loading.catch(() => undefined);
+      await loading;
+    } catch (error) {
+      // Closed meanwhile, or an error no retry gets past: the cache ends.
+      if (!signal.aborted) {
+        this.failure = error;
+        void this.close();
+      }
+      throw this.failure ?? signal.reason;
+    } finally {
+      this.loading = undefined;
+    }
+    this.initialized = true;
+    this.emit({ type: 'initialized' });
+    if (this.missedDuringLoad) this.resync(this.missedDuringLoad);
+  }
+
+  /** Tells the listeners of `event`'s kind and the `event` listeners, unless closed. */
+  private emit(event: TreeCacheEvent): void {
+    if (this.stop.signal.aborted) return;
+    const { listeners } = this;
+    if (event.type === 'created') listeners.emit('created', event);
+    else if (event.type === 'changed') listeners.emit('changed', event);
+    else if (event.type === 'deleted') listeners.emit('deleted', event);
+    else if (event.type === 'initialized') listeners.emit('initialized', event);
+    else listeners.emit('resync', event);
+    this.listeners.emit('event', event);
   }
 
   private async follow(watching: AsyncIterableIterator<WatchedEvent>): Promise<void> {
@@ -274,6 +278,7 @@ export class TreeCache {
           // again and changes may have been missed: the one trigger of a resync.
           const cause = event.cause === 'renewal' ? 'renewal' : 'reconnect';
           if (this.initialized) this.resync(cause);
+          else this.missedDuringLoad = cause;
           continue;
         }
         if (type === 'None' || !event.path) continue;
@@ -353,9 +358,9 @@ export class TreeCache {
     }
     const node: CachedNode = { path, data, stat };
     this.nodes.set(path, node);
-    if (!previous) this.queue.push({ type: 'created', node });
+    if (!previous) this.emit({ type: 'created', node });
     else if (previous.stat.mzxid !== stat.mzxid || previous.stat.czxid !== stat.czxid) {
-      this.queue.push({ type: 'changed', node, previous });
+      this.emit({ type: 'changed', node, previous });
     }
   }
 
@@ -366,7 +371,7 @@ export class TreeCache {
     for (const [key, previous] of [...this.nodes]) {
       if (key === path || key.startsWith(prefix)) {
         this.nodes.delete(key);
-        this.queue.push({ type: 'deleted', previous });
+        this.emit({ type: 'deleted', previous });
       }
     }
   }
@@ -384,7 +389,7 @@ export class TreeCache {
           this.touched = undefined;
         }
         for (const path of [...this.nodes.keys()]) if (!touched.has(path)) this.remove(path);
-        this.queue.push({ type: 'resync', cause });
+        this.emit({ type: 'resync', cause });
       })
       .catch(() => {
         // The link dropped again: the next reconnect resyncs.

@@ -59,7 +59,7 @@ const EXAMPLES = PAGES.flatMap(examplesOf);
  * constructor options, start()/close() promises, on(event, listener)); their examples come with
  * the new shapes.
  */
-const STILL_WITHOUT_EXAMPLE = ['TreeCache'];
+const STILL_WITHOUT_EXAMPLE: string[] = [];
 
 /** Classes an example shows through another name: a `Client` comes from `connect()`. */
 const SHOWN_AS: Record<string, RegExp> = {

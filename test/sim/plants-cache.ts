@@ -3,7 +3,7 @@
 import type { Client } from '../../src/client/client.js';
 import type { PersistentWatchIterator } from '../../src/client/persistent-watch.js';
 import type { WatchedEvent } from '../../src/client/types.js';
-import type { TreeCacheClient } from '../../src/recipes/index.js';
+import type { RecipeClient } from '../../src/recipes/index.js';
 import type { Plant } from './plants.js';
 import type { World } from './world.js';
 
@@ -11,16 +11,15 @@ import type { World } from './world.js';
 function cacheClientWith(
   client: Client,
   replaced: { watch?: Client['watch']; getData?: Client['getData'] },
-): TreeCacheClient {
-  return {
-    getData: replaced.getData ?? client.getData.bind(client),
-    getChildren: client.getChildren.bind(client),
-    watch: replaced.watch ?? client.watch.bind(client),
-    on: client.on.bind(client),
-    get sessionId() {
-      return client.sessionId;
+): RecipeClient {
+  return new Proxy(client, {
+    get(target, prop) {
+      if (prop === 'watch' && replaced.watch) return replaced.watch;
+      if (prop === 'getData' && replaced.getData) return replaced.getData;
+      const value = Reflect.get(target, prop, target);
+      return typeof value === 'function' ? value.bind(target) : value;
     },
-  };
+  });
 }
 
 /** The watch's events without its `Resync` ones: the cache never learns that it missed changes. */

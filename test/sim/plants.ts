@@ -8,7 +8,7 @@ import type { Leadership, Lease, LockClient, LockOptions } from '../../src/locks
 import { encodeRequest } from '../../src/protocol/codecs.js';
 import { OpCode } from '../../src/protocol/ops.js';
 import { Reader } from '../../src/protocol/reader.js';
-import type { TreeCacheClient } from '../../src/recipes/index.js';
+import type { RecipeClient } from '../../src/recipes/index.js';
 import type { Connection, Transport } from '../../src/session/transport.js';
 import { serverCodecs as codecs, readRequestHeader } from '../../src/testing/wire/server-codecs.js';
 import { forwardLockClient } from '../support/forward-lock-client.js';
@@ -54,7 +54,7 @@ export interface Plant {
   /** `Math.random` for the world (the library's source of randomness, the reconnect pauses'). */
   random?: () => number;
   /** The client the TreeCache sees (the `cache` workload). */
-  cacheClient?(client: Client, world: World): TreeCacheClient;
+  cacheClient?(client: Client, world: World): RecipeClient;
   /** The client the SharedCount (`use` 'count') or guaranteedDelete (`'delete'`) sees (the `counters` workload). */
   countersClient?(client: Client, world: World, use: 'count' | 'delete'): Client;
 }

@@ -6,7 +6,7 @@
 // member crashes) hit the cache's client as they hit every client, so its resync is what keeps it
 // right.
 import type { Client } from '../../src/client/client.js';
-import { TreeCache, type TreeCacheClient } from '../../src/recipes/index.js';
+import { type RecipeClient, TreeCache } from '../../src/recipes/index.js';
 import type { Workload } from './workloads.js';
 import { isFinal, sleep } from './workloads.js';
 import type { World } from './world.js';
@@ -156,13 +156,15 @@ export const cacheWorkload: Workload = {
           return;
         }
         // p0: the cache, and the rhythm of the writers.
-        const seen: TreeCacheClient = wrap ? wrap(client, world) : client;
+        const seen: RecipeClient = wrap ? wrap(client, world) : client;
         while (!ctx.stopping() && !isFinal(client.state)) {
           const cache = new TreeCache(seen, CACHE_ROOT);
           try {
             await world.track(`${name} cache start`, cache.start());
           } catch (error) {
             world.log(`${name} cache start failed: ${(error as Error).name}`);
+            // A cache whose start failed keeps trying in the background until closed.
+            await world.track(`${name} cache close`, cache.close());
             await sleep(rng.int(50, 500));
             continue;
           }

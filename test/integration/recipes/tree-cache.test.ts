@@ -1,8 +1,14 @@
 // TreeCache against the real server: initial load, events, depth and filter, the iterator, a
 // resync after a cut link, a randomized workload compared with a fresh read of the tree after
 // every step, and sync(): the cache current at once after another client's writes.
-import { describe, expect, it } from 'vitest';
-import { type Client, connect } from '../../../src/index.js';
+import { describe, expect, it, vi } from 'vitest';
+import {
+  type Client,
+  ClosedError,
+  connect,
+  ListenerError,
+  TimeoutError,
+} from '../../../src/index.js';
 import { makeError } from '../../../src/protocol/errors.js';
 import { ensurePath, TreeCache, type TreeCacheEvent } from '../../../src/recipes/index.js';
 import { sharedServer } from '../../harness/index.js';
@@ -51,7 +57,7 @@ describe('TreeCache', () => {
     await writer.setData(`${root}/a`, 'one');
     const cache = new TreeCache(zk, root);
     const events: TreeCacheEvent[] = [];
-    cache.on((event) => events.push(event));
+    cache.on('event', (event) => events.push(event));
     await cache.start();
     expect(events.map((e) => e.type)).toEqual(['created', 'created', 'created', 'initialized']);
     expect(text(cache.get(`${root}/a`)!.data)).toBe('one');
@@ -119,7 +125,7 @@ describe('TreeCache', () => {
     await ensurePath(writer, `${root}/stays`, { containers: false });
     const cache = new TreeCache(client, root);
     const events: TreeCacheEvent[] = [];
-    cache.on((event) => events.push(event));
+    cache.on('event', (event) => events.push(event));
     await cache.start();
     events.length = 0;
     proxy.freeze('drop');
@@ -141,7 +147,7 @@ describe('TreeCache', () => {
     await ensurePath(writer, `${root}/gone`, { containers: false });
     const cache = new TreeCache(client, root);
     const events: TreeCacheEvent[] = [];
-    cache.on((event) => events.push(event));
+    cache.on('event', (event) => events.push(event));
     await cache.start();
     events.length = 0;
     const oldSession = client.sessionId;
@@ -262,7 +268,7 @@ describe('TreeCache', () => {
     await cache.close();
   }, 30_000);
 
-  it('sync() is bounded: TimeoutError after its timeout, the reason when its signal aborts, BADARGUMENTS when the cache closes', async () => {
+  it('sync() is bounded: TimeoutError after its timeout, the reason when its signal aborts, ClosedError when the cache closes', async () => {
     const { client, proxy } = await proxiedClient();
     const root = recipePath('sync-bounds');
     await ensurePath(client, root, { containers: false });
@@ -282,13 +288,10 @@ describe('TreeCache', () => {
     await expect(aborted).rejects.toBe(reason);
     const closedMeanwhile = cache.sync();
     const closing = cache.close();
-    await expect(closedMeanwhile).rejects.toMatchObject({
-      code: 'BADARGUMENTS',
-      message: expect.stringContaining('closed'),
-    });
+    await expect(closedMeanwhile).rejects.toBeInstanceOf(ClosedError);
     proxy.thaw();
     await closing;
-    await expect(cache.sync()).rejects.toMatchObject({ code: 'BADARGUMENTS' });
+    await expect(cache.sync()).rejects.toMatchObject({ code: 'CLOSED' });
   }, 30_000);
 
   it('sync() lets every event that came before the reply reach the cache, however many promise steps the iterator takes', async () => {
@@ -433,4 +436,123 @@ describe('TreeCache', () => {
     expect(cache.childrenOf(root)).toBeUndefined();
     await cache.close();
   });
+
+  it('a listener that throws goes to the error listeners as a ListenerError; the cache and the other listeners carry on', async () => {
+    const [zk, writer] = [await newClient(), await newClient()];
+    const root = recipePath('throwing');
+    await ensurePath(writer, root, { containers: false });
+    await using cache = new TreeCache(zk, root);
+    const errors: Error[] = [];
+    const heard: string[] = [];
+    cache.on('error', (error) => errors.push(error));
+    cache.on('event', () => {
+      throw new Error('listener bug');
+    });
+    cache.on('created', async () => {
+      throw new Error('async listener bug');
+    });
+    cache.on('event', (event) => heard.push(event.type));
+    await cache.start();
+    await writer.create(`${root}/a`, 'x');
+    await until(() => heard.length === 3, 'the events after the throwing listener');
+    expect(heard).toEqual(['created', 'initialized', 'created']);
+    await until(() => errors.length === 5, 'every failure reported');
+    expect(errors.every((error) => error instanceof ListenerError)).toBe(true);
+    expect(errors.map((error) => (error as ListenerError).event).sort()).toEqual([
+      'created',
+      'created',
+      'event',
+      'event',
+      'event',
+    ]);
+    await cache.sync({ timeout: 10_000 });
+    expect(cache.childrenOf(root)).toEqual(['a']);
+  });
+
+  it('a listener that throws with no error listener is written to console.error, never thrown', async () => {
+    const [zk, writer] = [await newClient(), await newClient()];
+    const root = recipePath('throwing-unheard');
+    await ensurePath(writer, root, { containers: false });
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => {});
+    try {
+      await using cache = new TreeCache(zk, root);
+      cache.on('initialized', () => {
+        throw new Error('listener bug');
+      });
+      await cache.start();
+      expect(logged).toHaveBeenCalledTimes(1);
+      expect(logged.mock.calls[0]![1]).toBeInstanceOf(ListenerError);
+    } finally {
+      logged.mockRestore();
+    }
+  });
+
+  it('on(kind) hears only that kind, and its unsubscribe stops it', async () => {
+    const [zk, writer] = [await newClient(), await newClient()];
+    const root = recipePath('kinds');
+    await ensurePath(writer, `${root}/a`, { containers: false });
+    await using cache = new TreeCache(zk, root);
+    const changed: string[] = [];
+    const all: string[] = [];
+    const off = cache.on('changed', ({ node, previous }) =>
+      changed.push(`${text(previous.data)}->${text(node.data)}`),
+    );
+    cache.on('event', (event) => all.push(event.type));
+    await cache.start();
+    await writer.setData(`${root}/a`, 'one');
+    await until(() => changed.length === 1, 'the change');
+    off();
+    await writer.setData(`${root}/a`, 'two');
+    await until(() => all.filter((type) => type === 'changed').length === 2, 'the next change');
+    expect(changed).toEqual(['->one']);
+    expect(() => cache.on('nothing' as 'event', () => {})).toThrow(/unknown event/);
+  });
+
+  it('start() is bounded by its timeout and signal, keeps loading in the background, and waits for one outcome', async () => {
+    const { client, proxy } = await proxiedClient();
+    const writer = await newClient();
+    const root = recipePath('start-bounds');
+    await ensurePath(writer, `${root}/a`, { containers: false });
+    proxy.freeze('drop');
+    const cache = new TreeCache(client, root);
+    const events: string[] = [];
+    cache.on('event', (event) => events.push(event.type));
+    const started = Date.now();
+    await expect(cache.start({ timeout: 300 })).rejects.toBeInstanceOf(TimeoutError);
+    expect(Date.now() - started).toBeLessThan(3_000);
+    const stop = new AbortController();
+    const aborted = cache.start({ signal: stop.signal });
+    stop.abort(new Error('enough'));
+    await expect(aborted).rejects.toThrow('enough');
+    // The load goes on: once the link is back, a later start() resolves with it.
+    const later = cache.start({ timeout: 15_000 });
+    proxy.thaw();
+    proxy.cut();
+    await later;
+    expect(events.filter((type) => type === 'initialized')).toHaveLength(1);
+    expect(cache.childrenOf(root)).toEqual(['a']);
+    await cache.close();
+  }, 30_000);
+
+  it('close(): the same promise each call, a start() waiting rejects with ClosedError, and so does one after it', async () => {
+    const { client, proxy } = await proxiedClient();
+    const root = recipePath('close-start');
+    await ensurePath(client, root, { containers: false });
+    proxy.freeze('drop');
+    const cache = new TreeCache(client, root);
+    const waiting = cache.start();
+    const closing = cache.close();
+    expect(cache.close()).toBe(closing);
+    await expect(waiting).rejects.toBeInstanceOf(ClosedError);
+    proxy.thaw();
+    await closing;
+    await expect(cache.start()).rejects.toBeInstanceOf(ClosedError);
+    let kept: TreeCache | undefined;
+    {
+      await using disposed = new TreeCache(client, root);
+      await disposed.start();
+      kept = disposed;
+    }
+    await expect(kept.sync()).rejects.toBeInstanceOf(ClosedError);
+  }, 30_000);
 });

@@ -28,19 +28,7 @@ import type { ClassSpec, EntryName, LongLived, SingleOperation } from './contrac
 const PENDING: Record<string, Record<string, string>> = {
   // contract-locks: a revocation request's reason.
   RevocationRequestedError: { 'error-shape': "code 'OK': no client-side code of its own" },
-  // contract-recipes: TreeCache on the Listeners registry, the barriers' and the atomic long's
-  // paths checked at construction.
-  TreeCache: {
-    'bad-arguments': 'a relative root is accepted',
-    start: 'a second start() throws BADARGUMENTS',
-    close: 'every close() call returns another promise',
-    'await-using': 'no [Symbol.asyncDispose]',
-    'after-close': 'start() and sync() after close() throw BADARGUMENTS',
-    on: 'on(listener), not on(event, listener)',
-    'timeout:start': 'start() takes no { timeout }',
-    'abort:start': 'start() takes no { signal }',
-    'bad-timeout:start': 'start() takes no { timeout }',
-  },
+  // contract-recipes: the barriers' and the atomic long's paths checked at construction.
   DistributedBarrier: { 'bad-arguments': 'a relative path is accepted' },
   DistributedDoubleBarrier: { 'bad-arguments': 'a relative path is accepted' },
   DistributedAtomicLong: { 'bad-arguments': 'a relative path is accepted' },
