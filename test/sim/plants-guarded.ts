@@ -26,6 +26,28 @@ function guardDropped(client: Client): Client {
   });
 }
 
+/**
+ * `client` whose losses of contact the recipes never hear of: the `suspended` and `connecting`
+ * states are left out of its state events and read as `connected`.
+ */
+function suspensionHidden(client: Client): Client {
+  const hidden = (state: string) => state === 'suspended' || state === 'connecting';
+  const on = ((event: string, listener: (...args: unknown[]) => void) =>
+    event === 'state'
+      ? client.on('state', (state, change) => {
+          if (!hidden(state)) listener(state, change);
+        })
+      : client.on(event as 'closing', listener)) as Client['on'];
+  return new Proxy(client, {
+    get(target, prop) {
+      if (prop === 'on') return on;
+      if (prop === 'state') return hidden(target.state) ? 'connected' : target.state;
+      const value = Reflect.get(target, prop, target);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
+}
+
 export const guardedPlants: Record<string, Plant> = {
   'guard-dropped': {
     name: 'guard-dropped',
@@ -33,5 +55,12 @@ export const guardedPlants: Record<string, Plant> = {
       "a lease's or a term's guarded multi is sent without its existence check of the lock node (the guard): a write the holder sent while its node was being deleted lands after the deletion",
     workload: 'guarded',
     wrap: (client) => guardDropped(client) as LockClient,
+  },
+  'lease-hears-no-suspension': {
+    name: 'lease-hears-no-suspension',
+    description:
+      'the locks never hear that the connection was suspended (the state events leave it out): a lease whose signal nobody reads is not lost at the loss of contact',
+    workload: 'guarded',
+    wrap: (client) => suspensionHidden(client) as LockClient,
   },
 };
