@@ -4,43 +4,15 @@
 // zookeeper-ts/testing in a process of its own, and says so at the start and atop the report.
 // One tiny case (getData, sequential and pipelined, one short round) keeps it to seconds.
 import { spawn } from 'node:child_process';
-import {
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  rmSync,
-  symlinkSync,
-} from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { delimiter, join } from 'node:path';
+import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
+import { envWithoutJava } from '../support/no-java.js';
 
 const ROOT = join(import.meta.dirname, '../..');
-const JAVA_TOOLS = /^(java|javac|keytool|jar|jshell|javadoc|jdb|jcmd|jps|jstack|jmap|jstat|jinfo)$/;
 const work = mkdtempSync(join(tmpdir(), 'zkts-bench-nojava-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
-
-/** A PATH of one directory linking every tool of this PATH except Java's. */
-function pathWithoutJava(): string {
-  const bin = join(work, 'bin');
-  mkdirSync(bin);
-  for (const dir of (process.env.PATH ?? '').split(delimiter)) {
-    if (!dir || !existsSync(dir)) continue;
-    let names: string[];
-    try {
-      names = readdirSync(dir);
-    } catch {
-      continue;
-    }
-    for (const name of names) {
-      if (JAVA_TOOLS.test(name) || existsSync(join(bin, name))) continue;
-      symlinkSync(join(dir, name), join(bin, name));
-    }
-  }
-  return bin;
-}
 
 function run(
   command: string,
@@ -63,9 +35,7 @@ function run(
 }
 
 it('with no Java and no Docker, npm run bench measures against the in-process model and says so', async () => {
-  const env: NodeJS.ProcessEnv = { ...process.env, PATH: pathWithoutJava() };
-  for (const name of ['JAVA_HOME', 'ZOOKEEPER_HOME', 'ZOOKEEPER_CONNECT', 'ZOOKEEPER_HARNESS'])
-    delete env[name];
+  const env = envWithoutJava(work);
   const out = join(work, 'results');
   const args = ['run', 'bench', '--', '--scenario', 'raw', '--quick'];
   args.push('--rounds', '1', '--duration', '200', '--warmup', '100', '--out', out);

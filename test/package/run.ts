@@ -2,8 +2,9 @@
 // into a fresh temporary project, and there: the entry points imported on Node (also through
 // require()), Bun, Deno (npm: specifiers) and the oldest Node that `engines` allows, a Worker
 // bundled with esbuild as wrangler does and run in workerd, every one doing a round trip against
-// a real ZooKeeper; the declarations type-checked by strict consumers; `npx zkts --help`; publint
-// and arethetypeswrong on the tarball.
+// a real ZooKeeper; the declarations type-checked by strict consumers; `npx zkts --help`; with
+// Java hidden, `npx zkts server` and the README's Quick start against it; publint and
+// arethetypeswrong on the tarball.
 //   npx tsx test/package/run.ts [--keep]   (--keep leaves the temporary project for a look)
 // Exit code 0 only if every step passed. Prints one line per step with its time.
 import {
@@ -22,6 +23,7 @@ import { startStandalone, type ZkServer } from '../harness/index.js';
 import { externalConnectString } from '../harness/source.js';
 import { type Outcome, REPO, runIn } from '../runtimes/processes.js';
 import { checkTarball, type PackResult } from './contents.js';
+import { quickStartWithoutJava } from './no-java.js';
 import { installOldestNode } from './oldest-node.js';
 import { typeCheck } from './typecheck.js';
 import { bundleWorker, runWorker } from './worker.js';
@@ -118,6 +120,10 @@ try {
     if (outcome.code !== 0 || !/zkts/.test(outcome.stdout)) throw new Error(outcome.describe());
     return outcome.stdout.trim().split('\n')[0] ?? '';
   });
+
+  await step('no Java: npx zkts server, then the README Quick start against it', () =>
+    quickStartWithoutJava(project, work),
+  );
 
   await step(
     'types: strict consumers (nodenext, bundler, preserve, lib es2022 alone and with node types, lib esnext)',
