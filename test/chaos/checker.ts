@@ -47,6 +47,9 @@ export interface Hold {
   unfinished: boolean;
 }
 
+/** The fields of a Hold that come from who held it. */
+type HolderKey = 'id' | 'proc' | 'session' | 'lock' | 'side' | 'token';
+
 export type ViolationKind = 'overlap' | 'over-capacity' | 'token-order';
 
 export interface Violation {
@@ -223,39 +226,25 @@ function collectHolds(records: readonly ChaosRecord[], runEnd: number): Hold[] {
     if (r.t === 'hold') finished.set(r.id, r);
     else if (r.t === 'acquired') acquired.push(r);
   }
+  const hold = (r: AcquiredRecord | HoldRecord, times: Omit<Hold, HolderKey>): Hold => ({
+    id: r.id,
+    proc: r.proc,
+    session: r.session,
+    lock: r.lock,
+    side: r.side,
+    token: BigInt(r.token),
+    ...times,
+  });
   const holds: Hold[] = [];
   for (const r of finished.values()) {
     const validUntil = r.signalAt === null ? r.end : Math.min(r.end, r.signalAt);
-    holds.push({
-      id: r.id,
-      proc: r.proc,
-      session: r.session,
-      lock: r.lock,
-      side: r.side,
-      token: BigInt(r.token),
-      start: r.start,
-      end: r.end,
-      signalAt: r.signalAt,
-      validUntil,
-      unfinished: false,
-    });
+    const { start, end, signalAt } = r;
+    holds.push(hold(r, { start, end, signalAt, validUntil, unfinished: false }));
   }
   for (const r of acquired) {
     if (finished.has(r.id)) continue;
     const end = Math.max(runEnd, r.at);
-    holds.push({
-      id: r.id,
-      proc: r.proc,
-      session: r.session,
-      lock: r.lock,
-      side: r.side,
-      token: BigInt(r.token),
-      start: r.at,
-      end,
-      signalAt: null,
-      validUntil: end,
-      unfinished: true,
-    });
+    holds.push(hold(r, { start: r.at, end, signalAt: null, validUntil: end, unfinished: true }));
   }
   return holds.sort((a, b) => a.start - b.start || a.validUntil - b.validUntil);
 }

@@ -35,9 +35,8 @@ export interface RunRecord {
   maxLeases?: number;
 }
 
-/** A holder got the lock (written at once, so a holder that never reports back still counts). */
-export interface AcquiredRecord {
-  t: 'acquired';
+/** Who held which lock, in both records of a hold. */
+interface HolderFields {
   id: string;
   proc: string;
   slot: string;
@@ -47,20 +46,17 @@ export interface AcquiredRecord {
   /** The fencing token (czxid), decimal. */
   token: string;
   path: string;
+}
+
+/** A holder got the lock (written at once, so a holder that never reports back still counts). */
+export interface AcquiredRecord extends HolderFields {
+  t: 'acquired';
   at: number;
 }
 
 /** A finished hold. The holder counted itself the holder from `start` until `end`. */
-export interface HoldRecord {
+export interface HoldRecord extends HolderFields {
   t: 'hold';
-  id: string;
-  proc: string;
-  slot: string;
-  session: string;
-  lock: LockKind;
-  side: Side;
-  token: string;
-  path: string;
   start: number;
   end: number;
   /** When the lease's signal fired while held (lock possibly lost), or null if it never did. */
