@@ -1,12 +1,11 @@
 // Curator's DistributedAtomicLong: a 64-bit integer in one node's data (8 bytes, big-endian, as
 // Curator writes it; an empty or missing node reads as 0), changed by compare-and-set with retries.
-import type { Client } from '../client/client.js';
+import type { RecipeClient } from '../client/recipe-client.js';
 import { hasCode } from '../coordination/codes.js';
 import { makeError } from '../protocol/errors.js';
 import {
   type Outcome,
   type Progress,
-  type PromotedAtomicLongClient,
   type PromotedToLock,
   type Promotion,
   promoteThroughLock,
@@ -14,14 +13,8 @@ import {
   type Snapshot,
   unchanged,
 } from './atomic-promotion.js';
-import { createWithParents } from './paths.js';
+import { checkRecipePath, createWithParents } from './paths.js';
 import { backoffDelay, checkPolicy, pause, type RetryPolicy, retry } from './retry.js';
-
-/** The part of the client {@link DistributedAtomicLong} uses (a `Client` is one). */
-export type AtomicLongClient = Pick<
-  Client,
-  'create2' | 'delete' | 'getChildren' | 'getData' | 'setData'
->;
 
 /** How a change went (Curator's `AtomicStats`). */
 export interface AtomicStats {
@@ -47,7 +40,7 @@ export interface AtomicResult {
   readonly stats: AtomicStats;
 }
 
-export type { PromotedAtomicLongClient, PromotedToLock } from './atomic-promotion.js';
+export type { PromotedToLock } from './atomic-promotion.js';
 
 /** Options of {@link DistributedAtomicLong}. */
 export interface AtomicLongOptions {
@@ -60,7 +53,7 @@ export interface AtomicLongOptions {
   retry?: Omit<RetryPolicy, 'retryOn'>;
   /**
    * Take a lock when every optimistic round lost, and try again under it (Curator's
-   * `PromotedToLock`); see {@link PromotedToLock}. Needs a {@link PromotedAtomicLongClient}.
+   * `PromotedToLock`); see {@link PromotedToLock}.
    * `compareAndSet` and `forceSet` are never promoted (as in Curator).
    */
   promotedToLock?: PromotedToLock;
@@ -112,26 +105,16 @@ export class DistributedAtomicLong {
   private readonly promotion: Promotion | undefined;
 
   /**
-   * @param client The client to use.
+   * @param client The client to use (the promoted lock uses it too).
    * @param path The node holding the value.
-   * @param options The retry policy, without promotion.
+   * @param options The retry policy, and the promotion to a lock.
    */
   constructor(
-    client: AtomicLongClient,
-    path: string,
-    options?: AtomicLongOptions & { promotedToLock?: undefined },
-  );
-  /**
-   * @param client The client to use; the lock takes part of it too.
-   * @param path The node holding the value.
-   * @param options The retry policy and the promotion to a lock.
-   */
-  constructor(client: PromotedAtomicLongClient, path: string, options: AtomicLongOptions);
-  constructor(
-    private readonly client: AtomicLongClient,
+    private readonly client: RecipeClient,
     path: string,
     options: AtomicLongOptions = {},
   ) {
+    checkRecipePath(path, 'DistributedAtomicLong');
     this.path = path;
     this.policy = { maxAttempts: 10, baseDelay: 10, maxDelay: 1_000, ...options.retry };
     checkPolicy(this.policy);

@@ -1,17 +1,12 @@
 // Curator's PromotedToLock for DistributedAtomicLong: a change whose optimistic rounds all lost
 // takes a mutex (Curator's InterProcessMutex layout) and runs its rounds again under it.
 // The lock recipes are used as any user uses them: through their entry point.
-import { type Lease, type LockClient, LockTimeoutError, Mutex } from '../locks/index.js';
+import type { RecipeClient } from '../client/recipe-client.js';
+import { type Lease, LockTimeoutError, Mutex } from '../locks/index.js';
 import { makeError } from '../protocol/errors.js';
-import type { AtomicLongClient, AtomicResult } from './atomic-long.js';
+import type { AtomicResult } from './atomic-long.js';
 import { checkPolicy, type RetryPolicy } from './retry.js';
 import { checkTimeout } from './wait.js';
-
-/**
- * The client a {@link DistributedAtomicLong} with {@link AtomicLongOptions.promotedToLock} needs:
- * the lock takes part of the client too (a `Client` is one).
- */
-export type PromotedAtomicLongClient = AtomicLongClient & LockClient;
 
 /**
  * Curator's `PromotedToLock`: a change whose optimistic rounds all lost takes a mutex and tries
@@ -112,7 +107,7 @@ export async function promoteThroughLock(
 
 /** Checks the promotion's options and makes its mutex. */
 export function promotionOf(
-  client: AtomicLongClient,
+  client: RecipeClient,
   path: string,
   options: PromotedToLock,
   reads: RetryPolicy,
@@ -125,8 +120,9 @@ export function promotionOf(
     throw makeError('BADARGUMENTS', "the lock's path must not be the value's own node", { path });
   }
   checkTimeout(timeout, path);
-  const lockClient = client as Partial<LockClient>;
-  if (typeof lockClient.exists !== 'function' || typeof lockClient.on !== 'function') {
+  // A client typed as a RecipeClient only through a cast: refused now, not at the first promotion.
+  const given = client as Partial<RecipeClient>;
+  if (typeof given.exists !== 'function' || typeof given.on !== 'function') {
     throw makeError(
       'BADARGUMENTS',
       'promotedToLock needs a client the lock can use (exists, on, sync...)',
@@ -136,7 +132,7 @@ export function promotionOf(
   // Curator's default for the rounds under the lock: RetryNTimes(0, 0), one round.
   const promoted: RetryPolicy = { maxAttempts: 1, baseDelay: 10, maxDelay: 1_000, ...policy };
   checkPolicy(promoted);
-  const mutex = new Mutex(client as unknown as LockClient, lockPath);
+  const mutex = new Mutex(client, lockPath);
   return { mutex, timeout, policy: promoted, reads };
 }
 

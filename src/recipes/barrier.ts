@@ -3,7 +3,7 @@ import type { RecipeClient } from '../client/recipe-client.js';
 import { hasCode } from '../coordination/codes.js';
 import { renewedAfter } from '../coordination/renewal.js';
 import { isRetriable } from '../coordination/retry.js';
-import { ensurePath } from './paths.js';
+import { checkRecipePath, ensurePath } from './paths.js';
 import { retry } from './retry.js';
 import { startWait, type WaitOptions, waitForOneWatch } from './wait.js';
 
@@ -25,7 +25,9 @@ export class DistributedBarrier {
   constructor(
     private readonly client: RecipeClient,
     readonly path: string,
-  ) {}
+  ) {
+    checkRecipePath(path, 'DistributedBarrier');
+  }
 
   /** Raises the barrier: creates its node (it is fine if it exists). */
   async raise(): Promise<void> {

@@ -9,7 +9,7 @@ import { childPath } from '../coordination/naming.js';
 import { renewedAfter } from '../coordination/renewal.js';
 import { isRetriable } from '../coordination/retry.js';
 import { ClosedError, makeError } from '../protocol/errors.js';
-import { createWithParents } from './paths.js';
+import { checkRecipePath, createWithParents } from './paths.js';
 import { retry } from './retry.js';
 import { startWait, type WaitBound, type WaitOptions, waitForOneWatch } from './wait.js';
 
@@ -56,6 +56,7 @@ export class DistributedDoubleBarrier implements AsyncDisposable {
     readonly path: string,
     options: DoubleBarrierOptions,
   ) {
+    checkRecipePath(path, 'DistributedDoubleBarrier');
     const memberQty = (options as DoubleBarrierOptions | undefined)?.memberQty;
     if (!Number.isInteger(memberQty) || (memberQty as number) < 1) {
       throw makeError(

@@ -7,11 +7,9 @@
 export type { RecipeClient } from '../client/recipe-client.js';
 
 export type {
-  AtomicLongClient,
   AtomicLongOptions,
   AtomicResult,
   AtomicStats,
-  PromotedAtomicLongClient,
   PromotedToLock,
 } from './atomic-long.js';
 export { DistributedAtomicLong, decodeLong, encodeLong } from './atomic-long.js';

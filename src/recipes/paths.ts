@@ -6,10 +6,22 @@ import type { CallOptions, CreateOptions, Data, Stat } from '../client/types.js'
 import { hasCode } from '../coordination/codes.js';
 import { childPath } from '../coordination/naming.js';
 import * as parents from '../coordination/paths.js';
+import { InvalidArgumentError } from '../protocol/errors.js';
+import { pathProblem } from '../protocol/paths.js';
 import { type RetryPolicy, retry } from './retry.js';
 
 /** The part of the client the path helpers use (a `Client` is one). */
 export type PathClient = Pick<Client, 'create2' | 'delete' | 'getChildren'>;
+
+/** @internal Throws an `InvalidArgumentError` unless `path` is a valid node path for `recipe`. */
+export function checkRecipePath(path: string, recipe: string): void {
+  const problem = pathProblem(path);
+  if (problem !== null) {
+    throw new InvalidArgumentError(`${recipe}: invalid path "${String(path)}": ${problem}`, {
+      path,
+    });
+  }
+}
 
 /** Options of {@link ensurePath}. */
 export interface EnsurePathOptions {

@@ -9,8 +9,7 @@ import { type BoundOptions, waitBounded } from '../coordination/bounded.js';
 import { hasCode } from '../coordination/codes.js';
 import { renewedAfter } from '../coordination/renewal.js';
 import { ClosedError, InvalidArgumentError } from '../protocol/errors.js';
-import { pathProblem } from '../protocol/paths.js';
-import { createWithParents } from './paths.js';
+import { checkRecipePath, createWithParents } from './paths.js';
 import { retry } from './retry.js';
 import { checkWaitOptions } from './wait.js';
 
@@ -83,12 +82,7 @@ export class SharedValue implements AsyncDisposable {
     path: string,
     options: SharedValueOptions = {},
   ) {
-    const problem = pathProblem(path);
-    if (problem !== null) {
-      throw new InvalidArgumentError(`SharedValue: invalid path "${String(path)}": ${problem}`, {
-        path,
-      });
-    }
+    checkRecipePath(path, 'SharedValue');
     const seed = options.seed ?? new Uint8Array(0);
     if (!(seed instanceof Uint8Array)) {
       throw new InvalidArgumentError('SharedValue: seed must be a Uint8Array', { path });

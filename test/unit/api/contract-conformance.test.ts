@@ -28,10 +28,6 @@ import type { ClassSpec, EntryName, LongLived, SingleOperation } from './contrac
 const PENDING: Record<string, Record<string, string>> = {
   // contract-locks: a revocation request's reason.
   RevocationRequestedError: { 'error-shape': "code 'OK': no client-side code of its own" },
-  // contract-recipes: the barriers' and the atomic long's paths checked at construction.
-  DistributedBarrier: { 'bad-arguments': 'a relative path is accepted' },
-  DistributedDoubleBarrier: { 'bad-arguments': 'a relative path is accepted' },
-  DistributedAtomicLong: { 'bad-arguments': 'a relative path is accepted' },
 };
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
