@@ -40,6 +40,13 @@ export type {
 } from './guaranteed-delete.js';
 export { guaranteedDelete } from './guaranteed-delete.js';
 export type {
+  GroupMemberEvents,
+  GroupMemberOptions,
+  Member,
+  MembershipLayout,
+} from './membership.js';
+export { GroupMember } from './membership.js';
+export type {
   CreateWithParentsOptions,
   DeleteOutcome,
   DeleteRecursiveOptions,

@@ -11,9 +11,9 @@ import {
   ServiceProvider,
 } from '../../src/recipes/index.js';
 import { uniquePath } from '../harness/index.js';
-import { askJson, startDiscoveryPeer, tell } from './curator-discovery.js';
+import { startDiscoveryPeer } from './curator-discovery.js';
 import { connectString, newClient } from './helpers.js';
-import { sleep } from './peer.js';
+import { askJson, sleep, tell } from './peer.js';
 
 /** Polls `check` until it passes (or throws its last failure after `ms`). */
 async function eventually(check: () => Promise<void> | void, ms = 15_000): Promise<void> {

@@ -4,7 +4,7 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { classPath, compileJava, curatorPeerClasses } from './curator.js';
-import { LockPeer, within } from './peer.js';
+import { LockPeer } from './peer.js';
 
 const SOURCE = fileURLToPath(new URL('./java/DiscoveryPeer.java', import.meta.url));
 const JAVA_DIR = '/usr/share/java';
@@ -53,16 +53,4 @@ export async function startDiscoveryPeer(
       basePath,
     ],
   });
-}
-
-/** Sends `command` and returns the rest of the reply after its first word, parsed as JSON. */
-export async function askJson(peer: LockPeer, command: string): Promise<unknown> {
-  const line = await within(peer.request(command), 15_000, command);
-  return JSON.parse(line.slice(line.indexOf(' ') + 1));
-}
-
-/** Sends `command` and checks the reply is `expected`. */
-export async function tell(peer: LockPeer, command: string, expected: string): Promise<void> {
-  const line = await within(peer.request(command), 15_000, command);
-  if (line !== expected) throw new Error(`curator: '${command}' answered ${line}`);
 }

@@ -59,3 +59,20 @@ export function startKazooPeer(
     args: ['-u', SCRIPT, connectString, path, recipe],
   });
 }
+
+const PARTY_SCRIPT = fileURLToPath(new URL('./python/party_peer.py', import.meta.url));
+
+/** Starts a kazoo `Party` (or, `shallow`, a `ShallowParty`) on `path` with `identifier`. */
+export function startKazooParty(
+  connectString: string,
+  path: string,
+  kind: 'party' | 'shallow',
+  identifier: string,
+): Promise<LockPeer> {
+  requireKazoo();
+  return LockPeer.start({
+    name: `kazoo ${kind}`,
+    command: PYTHON,
+    args: ['-u', PARTY_SCRIPT, connectString, path, kind, identifier],
+  });
+}

@@ -223,3 +223,15 @@ export async function stillPendingAfter(promise: Promise<unknown>, ms: number): 
 export function sleep(ms: number): Promise<void> {
   return new Promise((resolve) => setTimeout(resolve, ms));
 }
+
+/** Sends `command` and returns the rest of the reply after its first word, parsed as JSON. */
+export async function askJson(peer: LockPeer, command: string): Promise<unknown> {
+  const line = await within(peer.request(command), 15_000, command);
+  return JSON.parse(line.slice(line.indexOf(' ') + 1));
+}
+
+/** Sends `command` and checks the reply is `expected`. */
+export async function tell(peer: LockPeer, command: string, expected: string): Promise<void> {
+  const line = await within(peer.request(command), 15_000, command);
+  if (line !== expected) throw new Error(`${peer.spec.name}: '${command}' answered ${line}`);
+}

@@ -16,7 +16,14 @@ import {
   type ServiceInstance,
   ServiceProvider,
 } from '../../../src/recipes/index.js';
-import { expireSession, newClient, proxiedClient, recipePath, until } from './helpers.js';
+import {
+  expireSession,
+  holdingCreateReplies,
+  newClient,
+  proxiedClient,
+  recipePath,
+  until,
+} from './helpers.js';
 
 const json = (bytes: Uint8Array) => JSON.parse(new TextDecoder().decode(bytes)) as unknown;
 
@@ -37,36 +44,6 @@ function losingFirstCreateReply(client: Client): RecipeClient {
       return typeof value === 'function' ? value.bind(target) : value;
     },
   });
-}
-
-/**
- * `client`, but each create's reply is held until `release()`; a create whose signal aborted
- * meanwhile then rejects with its reason, as the client gives up a call whose signal aborts,
- * although the server applied it.
- */
-function holdingCreateReplies(client: Client): { client: RecipeClient; release: () => void } {
-  let release!: () => void;
-  const released = new Promise<void>((resolve) => {
-    release = resolve;
-  });
-  const wrapped = new Proxy(client, {
-    get(target, property) {
-      if (property === 'create2') {
-        return async (...args: Parameters<Client['create2']>) => {
-          const [path, data, options = {}] = args;
-          const reply = target.create2(path, data, { ...options, signal: undefined });
-          reply.catch(() => {});
-          await released;
-          const created = await reply;
-          if (options.signal?.aborted) throw options.signal.reason;
-          return created;
-        };
-      }
-      const value: unknown = Reflect.get(target, property, target);
-      return typeof value === 'function' ? value.bind(target) : value;
-    },
-  });
-  return { client: wrapped, release };
 }
 
 describe('ServiceDiscovery', () => {

@@ -1,7 +1,7 @@
 // Shared fixtures of the recipe tests: clients on the shared server (closed after each test),
 // proxied clients whose link a test can cut, and a fresh root per test.
 
-import { type Client, connect } from '../../../src/index.js';
+import { type Client, connect, type RecipeClient } from '../../../src/index.js';
 import { sharedServer, type TcpProxy, uniquePath } from '../../harness/index.js';
 import { closeAfterTest } from '../../support/clients.js';
 import { until } from '../locks/helpers.js';
@@ -83,4 +83,37 @@ export async function renewWhileOldSessionLives(client: Client, proxy: TcpProxy)
 /** A fresh path for one test. */
 export function recipePath(name: string): string {
   return `${uniquePath('recipes')}/${name}`;
+}
+
+/**
+ * `client`, but each create's reply is held until `release()`; a create whose signal aborted
+ * meanwhile then rejects with its reason, as the client gives up a call whose signal aborts,
+ * although the server applied it.
+ */
+export function holdingCreateReplies(client: Client): {
+  client: RecipeClient;
+  release: () => void;
+} {
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  const wrapped = new Proxy(client, {
+    get(target, property) {
+      if (property === 'create2') {
+        return async (...args: Parameters<Client['create2']>) => {
+          const [path, data, options = {}] = args;
+          const reply = target.create2(path, data, { ...options, signal: undefined });
+          reply.catch(() => {});
+          await released;
+          const created = await reply;
+          if (options.signal?.aborted) throw options.signal.reason;
+          return created;
+        };
+      }
+      const value: unknown = Reflect.get(target, property, target);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
+  return { client: wrapped, release };
 }

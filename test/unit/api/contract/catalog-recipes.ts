@@ -161,6 +161,19 @@ export const RECIPES: Record<string, LongLived | SingleOperation> = {
       return `${path}/svc/subject`;
     },
   },
+  GroupMember: {
+    kind: 'long-lived',
+    entry: 'zookeeper-ts/recipes',
+    options: () => ({ id: 'subject', data: 'member' }),
+    badOptions: { id: 'a/b' },
+    start: true,
+    events: [onStart('change')],
+    waits: [startStalled],
+    held: async ({ subject }) => {
+      await call(subject, 'start');
+      return subject.memberPath as string;
+    },
+  },
   ServiceCache: {
     kind: 'long-lived',
     entry: 'zookeeper-ts/recipes',
