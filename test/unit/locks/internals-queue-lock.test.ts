@@ -1,12 +1,14 @@
 // What a Mutex / ReadWriteLock object says when a second acquire on it times out (it may be
-// waiting for itself), and re-entry through tryAcquire. Against the scripted client.
+// waiting for itself), and re-entry through tryAcquire. On the in-process server, through real
+// Clients.
 import { describe, expect, it } from 'vitest';
 import { LockTimeoutError, Mutex, ReadWriteLock } from '../../../src/locks/index.js';
-import { ScriptedServer } from './scripted-client.js';
+import { waitFor } from '../../support/wait.js';
+import { inProcessServer } from './in-process.js';
 
-describe('QueueLock timeouts and re-entry (scripted client)', () => {
+describe('QueueLock timeouts and re-entry (in-process server)', () => {
   it('a Mutex object that already holds: the timeout says so and how to re-enter', async () => {
-    const client = new ScriptedServer().connect();
+    const client = await (await inProcessServer()).connect();
     const mutex = new Mutex(client, '/self');
     const lease = await mutex.acquire();
     const error = await mutex.acquire({ timeout: 20 }).catch((e: unknown) => e);
@@ -24,14 +26,18 @@ describe('QueueLock timeouts and re-entry (scripted client)', () => {
   });
 
   it('a read side waiting behind a writer does not blame itself', async () => {
-    const server = new ScriptedServer();
-    const [a, b] = [server.connect(), server.connect()];
+    const server = await inProcessServer();
+    const [a, b] = [await server.connect(), await server.connect()];
     const rw = new ReadWriteLock(a, '/rw');
     const reading = await rw.read.acquire();
     const writer = await new ReadWriteLock(b, '/rw').write.acquire({ timeout: 20 }).catch((e) => e);
     expect(writer).toBeInstanceOf(LockTimeoutError);
     const writing = new ReadWriteLock(b, '/rw').write.acquire();
-    await new Promise((r) => setTimeout(r, 10));
+    // The writer is in the queue (its node is there) before the read side asks.
+    await waitFor(async () => ((await a.getChildren('/rw')).length === 2 ? true : undefined), {
+      what: "the writer's node",
+      timeoutMs: 10_000,
+    });
     const error = await rw.read.acquire({ timeout: 20 }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(LockTimeoutError);
     expect((error as Error).message).not.toContain('already holds');
@@ -40,7 +46,7 @@ describe('QueueLock timeouts and re-entry (scripted client)', () => {
   });
 
   it('tryAcquire({ reentrantFrom }) re-enters the held lease at once', async () => {
-    const client = new ScriptedServer().connect();
+    const client = await (await inProcessServer()).connect();
     const mutex = new Mutex(client, '/re');
     const lease = await mutex.acquire();
     const again = await mutex.tryAcquire({ reentrantFrom: lease });

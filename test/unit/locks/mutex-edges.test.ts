@@ -1,14 +1,14 @@
 // Mutex options as a user sees them: the refusals name the Mutex and the bad value, and
-// `sequenceOrder` reaches the queue (numeric by default). Against the scripted client
-// (scripted-client.ts).
+// `sequenceOrder` reaches the queue (numeric by default). On the in-process server, through real
+// Clients.
 import { describe, expect, it } from 'vitest';
 import { CreateMode } from '../../../src/index.js';
 import { Mutex } from '../../../src/locks/index.js';
-import { ScriptedServer } from './scripted-client.js';
+import { inProcessServer } from './in-process.js';
 
-describe('Mutex options (scripted client)', () => {
-  it('refuses an invalid path or naming, naming the Mutex and the value', () => {
-    const client = new ScriptedServer().connect();
+describe('Mutex options (in-process server)', () => {
+  it('refuses an invalid path or naming, naming the Mutex and the value', async () => {
+    const client = await (await inProcessServer()).connect();
     expect(() => new Mutex(client, 'x')).toThrow(
       expect.objectContaining({
         code: 'BADARGUMENTS',
@@ -24,12 +24,12 @@ describe('Mutex options (scripted client)', () => {
   });
 
   it("orders the queue by sequence number by default, by sequence text with 'interop'", async () => {
-    const server = new ScriptedServer();
-    const [a, b] = [server.connect(), server.connect()];
-    await b.create2('/m', undefined, { mode: CreateMode.PERSISTENT });
+    const server = await inProcessServer();
+    const [a, b] = [await server.connect(), await server.connect()];
+    await b.create('/m', '');
     // Another process's node at the counter's limit, created before ours: first in creation
     // order ('numeric' at the limit), but its sequence text sorts after ours ('interop').
-    await b.create2('/m/_c_z-lock-2147483647', undefined, { mode: CreateMode.EPHEMERAL });
+    await b.create('/m/_c_z-lock-2147483647', '', { mode: CreateMode.EPHEMERAL });
     expect(await new Mutex(a, '/m').tryAcquire()).toBeNull();
     expect(await new Mutex(a, '/m', { sequenceOrder: 'numeric' }).tryAcquire()).toBeNull();
     const lease = await new Mutex(a, '/m', { sequenceOrder: 'interop' }).tryAcquire();
