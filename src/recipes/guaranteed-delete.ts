@@ -1,6 +1,7 @@
 // A delete that keeps trying in the background until it is done or the client is closed, as
 // Curator's `delete().guaranteed()`: for cleanup that must not be lost to a blip.
 import type { Client } from '../client/client.js';
+import { ListenerError } from '../client/listeners.js';
 import { hasCode } from '../coordination/codes.js';
 import { type DeleteOutcome, deleteRecursive, mayHaveApplied } from './paths.js';
 import { backoffDelay, isRetriedBy, type RetryPolicy } from './retry.js';
@@ -34,7 +35,7 @@ export interface GuaranteedDeleteOptions {
   retry?: Omit<RetryPolicy, 'signal' | 'retrySessionExpired'>;
   /** Stops the tries: the outcome is `'aborted'`. */
   signal?: AbortSignal;
-  /** Called once with the outcome (the same as the returned promise's); a throwing callback is reported out of band. */
+  /** Called once with the outcome (the same as the returned promise's); a callback that throws (or rejects) is written to `console.error` as a `ListenerError`. */
   onSettled?: (outcome: GuaranteedDeleteOutcome) => void;
 }
 
@@ -97,12 +98,18 @@ export function guaranteedDelete(
   );
   return run.then((outcome) => {
     if (options.onSettled) {
+      // Nobody else can be told of a callback that fails: the console, never the process.
+      const report = (error: unknown) => {
+        console.error(
+          'zookeeper-ts: guaranteedDelete onSettled threw; the delete is done:',
+          new ListenerError('settled', error),
+        );
+      };
       try {
-        options.onSettled(outcome);
+        const result: unknown = options.onSettled(outcome);
+        if (result instanceof Promise) result.catch(report);
       } catch (error) {
-        queueMicrotask(() => {
-          throw error;
-        });
+        report(error);
       }
     }
     return outcome;

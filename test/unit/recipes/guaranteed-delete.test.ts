@@ -2,7 +2,7 @@
 // unknown outcome (a lost reply, an expired session) never removes a node created since by
 // someone else, and the outcome says what the caller can know.
 import { describe, expect, it, vi } from 'vitest';
-import { CreateMode } from '../../../src/index.js';
+import { CreateMode, ListenerError } from '../../../src/index.js';
 import {
   deleteRecursive,
   type GuaranteedDeleteClient,
@@ -134,5 +134,37 @@ describe('a delete whose reply was lost after the server applied it', () => {
     expect(await deleteRecursive(mine, '/tree')).toBe('gone');
     server.create(0n, '/tree', undefined, CreateMode.PERSISTENT);
     expect(await deleteRecursive(mine, '/tree')).toBe('deleted');
+  });
+});
+
+describe('guaranteedDelete onSettled', () => {
+  it('a callback that throws or rejects goes to console.error as a ListenerError, never thrown', async () => {
+    const server = new ScriptedServer();
+    const client = server.connect();
+    server.create(client.sessionId, '/a', 'x', CreateMode.PERSISTENT);
+    server.create(client.sessionId, '/b', 'x', CreateMode.PERSISTENT);
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => {});
+    try {
+      const thrown = await guaranteedDelete(asDeleteClient(client), '/a', {
+        onSettled: () => {
+          throw new Error('callback bug');
+        },
+      });
+      const rejected = await guaranteedDelete(asDeleteClient(client), '/b', {
+        onSettled: (async () => {
+          throw new Error('async callback bug');
+        }) as () => void,
+      });
+      expect([thrown.status, rejected.status]).toEqual(['deleted', 'deleted']);
+      await vi.waitFor(() => expect(logged).toHaveBeenCalledTimes(2), WAIT);
+      const reported = logged.mock.calls.map((call) => call.at(-1));
+      expect(reported.every((error) => error instanceof ListenerError)).toBe(true);
+      expect(reported.map((error) => (error as ListenerError).event)).toEqual([
+        'settled',
+        'settled',
+      ]);
+    } finally {
+      logged.mockRestore();
+    }
   });
 });
