@@ -4,13 +4,11 @@
 // twice, an unregister right after a register (still creating) leaves no node, a deleted
 // registration comes back.
 import { describe, expect, it } from 'vitest';
-import { type Client, CreateMode } from '../../../src/index.js';
-import { makeError } from '../../../src/protocol/errors.js';
+import { CreateMode } from '../../../src/index.js';
 import {
   buildUri,
   createWithParents,
   ensurePath,
-  type RecipeClient,
   ServiceCache,
   ServiceDiscovery,
   type ServiceInstance,
@@ -19,6 +17,7 @@ import {
 import {
   expireSession,
   holdingCreateReplies,
+  losingFirstCreateReply,
   newClient,
   proxiedClient,
   recipePath,
@@ -26,25 +25,6 @@ import {
 } from './helpers.js';
 
 const json = (bytes: Uint8Array) => JSON.parse(new TextDecoder().decode(bytes)) as unknown;
-
-/** `client`, but the first create's reply is lost after the server applied it. */
-function losingFirstCreateReply(client: Client): RecipeClient {
-  let lost = false;
-  return new Proxy(client, {
-    get(target, property) {
-      if (property === 'create2') {
-        return async (...args: Parameters<Client['create2']>) => {
-          const created = await target.create2(...args);
-          if (lost) return created;
-          lost = true;
-          throw makeError('CONNECTIONLOSS', 'the reply was lost (test)');
-        };
-      }
-      const value: unknown = Reflect.get(target, property, target);
-      return typeof value === 'function' ? value.bind(target) : value;
-    },
-  });
-}
 
 describe('ServiceDiscovery', () => {
   it('registers in Curator’s layout and JSON; queries, updates, unregisters (idempotent)', async () => {
@@ -242,6 +222,39 @@ describe('ServiceCache and ServiceProvider', () => {
     expect(seen.length).toBeGreaterThanOrEqual(4);
     await discovery.close();
     await until(() => cache.instances.length === 0, 'the close seen by the cache');
+  });
+
+  it('the cache catches up after a reconnect and after a renewal (changes made meanwhile)', async () => {
+    const { client, proxy } = await proxiedClient();
+    const other = await newClient();
+    const base = recipePath('services');
+    const discovery = new ServiceDiscovery(other, base);
+    await discovery.register({ name: 'api', id: 'before' });
+    await using cache = new ServiceCache(client, base, { name: 'api' });
+    await cache.start({ timeout: 10_000 });
+    expect(cache.instances.map(({ id }) => id)).toEqual(['before']);
+
+    // Cut off (same session): an instance joins and one leaves meanwhile.
+    proxy.refuse(true);
+    proxy.cut();
+    await until(() => client.state === 'suspended', 'the client to notice the cut');
+    await discovery.register({ name: 'api', id: 'while-cut' });
+    await discovery.unregister('before');
+    proxy.refuse(false);
+    await until(
+      () => cache.instances.map(({ id }) => id).join() === 'while-cut',
+      'the cache after the reconnect',
+    );
+
+    // The session expires while cut off: the cache reads again on the new one.
+    await expireSession(client, proxy, async () => {
+      await discovery.register({ name: 'api', id: 'while-expired' });
+    });
+    await until(
+      () => cache.instances.map(({ id }) => id).join() === 'while-cut,while-expired',
+      'the cache after the renewal',
+    );
+    await discovery.close();
   });
 
   it('the provider picks round robin, random or sticky, never a disabled instance', async () => {

@@ -2,6 +2,7 @@
 // proxied clients whose link a test can cut, and a fresh root per test.
 
 import { type Client, connect, type RecipeClient } from '../../../src/index.js';
+import { makeError } from '../../../src/protocol/errors.js';
 import { sharedServer, type TcpProxy, uniquePath } from '../../harness/index.js';
 import { closeAfterTest } from '../../support/clients.js';
 import { until } from '../locks/helpers.js';
@@ -116,4 +117,23 @@ export function holdingCreateReplies(client: Client): {
     },
   });
   return { client: wrapped, release };
+}
+
+/** `client`, but the first create's reply is lost after the server applied it. */
+export function losingFirstCreateReply(client: Client): RecipeClient {
+  let lost = false;
+  return new Proxy(client, {
+    get(target, property) {
+      if (property === 'create2') {
+        return async (...args: Parameters<Client['create2']>) => {
+          const created = await target.create2(...args);
+          if (lost) return created;
+          lost = true;
+          throw makeError('CONNECTIONLOSS', 'the reply was lost (test)');
+        };
+      }
+      const value: unknown = Reflect.get(target, property, target);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
 }

@@ -7,6 +7,7 @@ import { ensurePath, GroupMember, type Member } from '../../../src/recipes/index
 import {
   expireSession,
   holdingCreateReplies,
+  losingFirstCreateReply,
   newClient,
   proxiedClient,
   recipePath,
@@ -88,6 +89,19 @@ describe('GroupMember', () => {
     await watcher.delete(`${path}/renewed`);
     await until(async () => (await watcher.exists(`${path}/renewed`)) !== null, 'the node back');
     await until(() => member.members.some(({ id }) => id === 'renewed'), 'the member sees itself');
+  });
+
+  it('a lost create reply joins once (the node found again on this session)', async () => {
+    const zk = await newClient();
+    for (const layout of ['curator', 'kazoo-shallow'] as const) {
+      const path = recipePath(`group-${layout}`);
+      await using member = new GroupMember(losingFirstCreateReply(zk), path, { id: 'm', layout });
+      await member.start({ timeout: 10_000 });
+      const children = await zk.getChildren(path);
+      expect(children).toHaveLength(1);
+      expect((await zk.exists(member.memberPath))?.ephemeralOwner).toBe(zk.sessionId);
+      expect(member.members.map(({ id }) => id)).toEqual(['m']);
+    }
   });
 
   it('close() during start() leaves no node; start() rejects with ClosedError', async () => {
