@@ -28,6 +28,9 @@ import type { ClassSpec, EntryName, LongLived, SingleOperation } from './contrac
 const PENDING: Record<string, Record<string, string>> = {
   // contract-locks: a revocation request's reason.
   RevocationRequestedError: { 'error-shape': "code 'OK': no client-side code of its own" },
+  // discovery: a start() still waiting for the first load at close() never settles.
+  ServiceCache: { 'closed:start': 'start() pending at close() hangs' },
+  ServiceProvider: { 'closed:start': 'start() pending at close() hangs' },
 };
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
@@ -228,7 +231,13 @@ describe('the checker catches planted drift', () => {
     const found = await drift('LeaderObserver', VoidStart);
     expect(found.get('start')).toMatch(/start\(\) returned undefined, not a promise/);
     // Every rule start() is part of (less those the real class still breaks) and no other.
-    const rules = ['abort:start', 'after-close', 'await-using', 'bad-timeout:start'];
+    const rules = [
+      'abort:start',
+      'after-close',
+      'await-using',
+      'bad-timeout:start',
+      'closed:start',
+    ];
     expect([...found.keys()]).toEqual(expect.arrayContaining(['start', 'timeout:start']));
     expect(
       [...found.keys()].filter((rule) => !['start', 'timeout:start', ...rules].includes(rule)),

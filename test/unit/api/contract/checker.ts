@@ -37,7 +37,12 @@ export async function checkRecipe(
     if (!(await checkConstruction(bench, spec, cls, findings))) return findings;
     if (spec.kind === 'long-lived') await checkLifecycle(bench, spec, findings);
     else await checkSingleOperation(bench, spec, findings);
-    for (const wait of spec.waits) await checkWait(bench, wait, findings);
+    for (const wait of spec.waits) {
+      await checkWait(bench, wait, findings);
+      if (spec.kind === 'long-lived' && (wait.rules ?? ['closed']).includes('closed')) {
+        await checkClosedWhileWaiting(bench, wait, findings);
+      }
+    }
   } finally {
     await bench.cleanUp();
   }
@@ -260,6 +265,31 @@ async function checkWait(bench: Bench, wait: WaitSpec, findings: Findings): Prom
     findings.set(
       `bad-timeout:${wait.name}`,
       `${wait.name}({ timeout: -1 }) ${told(bad)}, not an InvalidArgumentError`,
+    );
+  }
+}
+
+/** `closed:<wait>`: a wait still running when the object is closed rejects with ClosedError. */
+async function checkClosedWhileWaiting(
+  bench: Bench,
+  wait: WaitSpec,
+  findings: Findings,
+): Promise<void> {
+  const ctx = bench.subject();
+  const blocked = await outcomeOf(() => wait.block(ctx));
+  let ended: Outcome = { how: 'threw', error: new Error(`setting up the wait ${told(blocked)}`) };
+  if (blocked.how === 'resolved') {
+    ended = await outcomeOf(() => {
+      const waiting = wait.call(ctx.subject, {});
+      // The close itself may wait for a stalled server: only the wait's end is looked at.
+      Promise.resolve(call(ctx.subject, 'close')).catch(() => {});
+      return waiting;
+    });
+  }
+  if (!(ended.how === 'rejected' && ended.error instanceof ClosedError)) {
+    findings.set(
+      `closed:${wait.name}`,
+      `${wait.name}() still waiting at close() ${told(ended)}, not a ClosedError rejection`,
     );
   }
 }

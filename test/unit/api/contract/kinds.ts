@@ -47,14 +47,15 @@ export interface WaitSpec {
   /** Calls the wait with `bounds`. */
   call(subject: Loose, bounds: Bounds): unknown;
   /**
-   * The rules that apply, when not all three (`timeout`, `abort`, `bad-timeout`): a start() that
-   * waits for nothing on the server cannot be kept from resolving by a timeout.
+   * The rules that apply, when not all (`timeout`, `abort`, `bad-timeout`, and `closed` for a
+   * long-lived object): a start() that waits for nothing on the server cannot be kept from
+   * resolving by a timeout, nor be still waiting when the object is closed.
    */
   readonly rules?: readonly WaitRule[];
 }
 
 /** The rules of one wait. */
-export type WaitRule = 'timeout' | 'abort' | 'bad-timeout';
+export type WaitRule = 'timeout' | 'abort' | 'bad-timeout' | 'closed';
 
 /** An event of a class, and how to make it happen at least once. */
 export interface EventSpec {
