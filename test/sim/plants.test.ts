@@ -118,6 +118,10 @@ describe('planted bugs are found', () => {
     // The locks never hear of a suspension: a term or lease outlives the loss of contact (the
     // ledger, first at seed 2), and a lease whose signal nobody read is not lost when it is
     // first read (the unread-signal check, at seeds 10, 15 and 17 of 1 to 20).
+    // The barriers: a wait that trusts an old look passes a raised barrier; one whose watch is
+    // never set is not released (or never ends, even at close).
+    ['barrier-trusts-old-look', /resolved while the barrier has been raised/, 4],
+    ['barrier-watch-dropped', /is not released|did not settle/, 4],
     [
       'lease-hears-no-suspension',
       /still valid after its connection was lost|signal unread\) was not lost/,

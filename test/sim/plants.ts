@@ -12,6 +12,7 @@ import type { RecipeClient } from '../../src/recipes/index.js';
 import type { Connection, Transport } from '../../src/session/transport.js';
 import { serverCodecs as codecs, readRequestHeader } from '../../src/testing/wire/server-codecs.js';
 import { forwardLockClient } from '../support/forward-lock-client.js';
+import { barrierPlants } from './plants-barriers.js';
 import { cachePlants } from './plants-cache.js';
 import { countersPlants } from './plants-counters.js';
 import { guardedPlants } from './plants-guarded.js';
@@ -291,6 +292,7 @@ export const plants: Record<string, Plant> = {
   ...cachePlants,
   ...countersPlants,
   ...guardedPlants,
+  ...barrierPlants,
   'wrap-text-order': {
     name: 'wrap-text-order',
     description:

@@ -210,6 +210,16 @@ describe('deterministic simulation', () => {
       expect(summary.totals[`worlds.${window}`], window).toBeGreaterThan(0);
   }, 120_000);
 
+  it('the barriers: a wait passes only a lowered barrier, and a lowered barrier releases its waiters; the double barrier settles', () => {
+    const args = ['--from', '1', '--count', '20', '--duration', '15000', '--workload', 'barriers'];
+    const summary = sim(args);
+    expect(explain(summary)).toBe('');
+    expect(summary.totals.released).toBeGreaterThan(100);
+    expect(summary.totals.entered).toBeGreaterThan(50);
+    expect(summary.totals.left).toBeGreaterThan(50);
+    expect(summary.totals.renewals).toBeGreaterThan(0);
+  }, 120_000);
+
   it("guarded worlds beyond the CI seeds: an operator delete racing the ledger, and the expired policy's allowed overlap, are not two holders", () => {
     // Found by the long run of the guarded workload (its first version; 11 of 3,000 worlds):
     // 1116, an operator picked a "waiting" participant from a follower's stale listing and deleted

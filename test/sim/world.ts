@@ -13,6 +13,7 @@ import { type Plant, plants } from './plants.js';
 import { Processes } from './processes.js';
 import { aimResetsAtWatches } from './watch-audit.js';
 import { workloads as queueWorkloads, ROOT, semaphoreSize, type Workload } from './workloads.js';
+import { barriersWorkload } from './workloads-barriers.js';
 import { cacheWorkload } from './workloads-cache.js';
 import { countersWorkload } from './workloads-counters.js';
 import { guardedWorkload } from './workloads-guarded.js';
@@ -30,6 +31,7 @@ const workloads: Record<string, Workload> = {
   cache: cacheWorkload,
   counters: countersWorkload,
   guarded: guardedWorkload,
+  barriers: barriersWorkload,
 };
 
 export interface WorldOptions {
