@@ -10,7 +10,8 @@
 // The nodes a session holds are told by the probe from the leases it gets (`holds`, `forgets`).
 
 import type { Client } from '../../src/index.js';
-import { ChannelName, channel, type WatchEventMessage } from '../../src/telemetry/index.js';
+import { channel } from '../../src/otel/index.js';
+import { ChannelName, type WatchEventMessage } from '../../src/telemetry/index.js';
 
 export class WatchCounter {
   /** Watchers the sessions handed events to. */

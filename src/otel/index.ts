@@ -1,5 +1,15 @@
 // `zookeeper-ts/otel`: the library's events as OpenTelemetry metrics and spans, through the
-// application's own `@opentelemetry/api` (passed in; never imported here).
+// application's own `@opentelemetry/api` (passed in; never imported here), and the channels the
+// library publishes on, for instrumentations of their own (the runtime's diagnostics_channel, or
+// the portable channels where it has none).
+
+export type {
+  ChannelListener,
+  PublishChannel,
+  PublishTracingChannel,
+  TracingHandlers,
+} from '../telemetry/portable.js';
+export { channel, nativeChannels, tracingChannel } from '../telemetry/resolve.js';
 export type {
   OpenTelemetryApi,
   OtelAttributes,

@@ -1,5 +1,6 @@
-// The public face of the telemetry: channel names, message shapes, and the channels themselves
-// (the runtime's own, or the portable ones where it has none).
+// What the root entry shows of the telemetry: the channel names and the message shapes, all a user
+// needs to subscribe through the runtime's diagnostics_channel. The channel objects themselves
+// (the runtime's own or the portable ones) are plumbing for instrumentations: zookeeper-ts/otel.
 export type {
   LockAcquireEndMessage,
   LockAcquireStartMessage,
@@ -15,10 +16,3 @@ export type {
   WatchEventMessage,
 } from './messages.js';
 export { ChannelName } from './names.js';
-export type {
-  ChannelListener,
-  PublishChannel,
-  PublishTracingChannel,
-  TracingHandlers,
-} from './portable.js';
-export { channel, nativeChannels, tracingChannel } from './resolve.js';

@@ -6,19 +6,17 @@ import {
   type Client,
   type ConnectOptions,
   CreateMode,
-  channel,
   connect,
   type LockMessage,
-  nativeChannels,
   type RequestMessage,
   type SessionState,
   type TlsOptions,
   type Transport,
-  tracingChannel,
   type WatchedEvent,
   ZooKeeperError,
 } from '../../src/index.js';
 import { Mutex } from '../../src/locks/index.js';
+import { channel, nativeChannels, tracingChannel } from '../../src/otel/index.js';
 import { detectRuntime } from '../../src/session/transports/runtime.js';
 
 export interface SmokeOptions {

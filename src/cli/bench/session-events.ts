@@ -1,7 +1,8 @@
 // What the sessions of a bench run went through, from the library's own session channel: the
 // servers they connected to, and the reconnects, expiries and renewals seen while the run lasted,
 // by server. A figure taken across a reconnect or an expiry is then reported as such.
-import { ChannelName, channel, type SessionMessage } from '../../index.js';
+import { ChannelName, type SessionMessage } from '../../index.js';
+import { channel } from '../../otel/index.js';
 
 /** Counts per server (`host:port`), for one process or merged over all of them. */
 export interface SessionEventCounts {
