@@ -53,6 +53,18 @@ async function proxied(
   return { proxy, zk };
 }
 
+/** A (through a proxy with `sessionTimeout`) leads on a fresh path; B (on the shared server) is in line. */
+async function aLeadsBQueued(sessionTimeout: number, renewSession = true) {
+  const { proxy, zk } = await proxied(sessionTimeout, renewSession);
+  const other = await newClient();
+  const path = lockPath('election');
+  const latchA = started(zk, path, 'A');
+  const leaderA = await latchA.leadership({ timeout: 10_000 });
+  const latchB = started(other, path, 'B');
+  await until(async () => (await childrenOf(other, path)).length === 2, 'B joined');
+  return { proxy, zk, other, path, latchA, leaderA, latchB };
+}
+
 function aborted(signal: AbortSignal): Promise<unknown> {
   return new Promise((resolve) => {
     if (signal.aborted) resolve(signal.reason);
@@ -116,13 +128,7 @@ describe('LeaderLatch', () => {
   });
 
   it('a link that stays down: the leader is told at once, its session expires, the next one leads; A rejoins on a new session', async () => {
-    const { proxy, zk } = await proxied(2_000);
-    const other = await newClient();
-    const path = lockPath('election');
-    const latchA = started(zk, path, 'A');
-    const leaderA = await latchA.leadership({ timeout: 10_000 });
-    const latchB = started(other, path, 'B');
-    await until(async () => (await childrenOf(other, path)).length === 2, 'B joined');
+    const { proxy, zk, other, latchA, leaderA, latchB } = await aLeadsBQueued(2_000);
     const oldSession = zk.sessionId;
 
     const lostA = settledAt(aborted(leaderA.signal));
@@ -155,13 +161,7 @@ describe('LeaderLatch', () => {
   });
 
   it('without renewal, a link that stays down ends the latch with the session error', async () => {
-    const { proxy, zk } = await proxied(2_000, false);
-    const other = await newClient();
-    const path = lockPath('election');
-    const latchA = started(zk, path, 'A');
-    const leaderA = await latchA.leadership({ timeout: 10_000 });
-    const latchB = started(other, path, 'B');
-    await until(async () => (await childrenOf(other, path)).length === 2, 'B joined');
+    const { proxy, latchA, leaderA, latchB } = await aLeadsBQueued(2_000, false);
 
     const lostA = settledAt(aborted(leaderA.signal));
     const gainedB = latchB.leadership({ timeout: 20_000 });
@@ -182,13 +182,7 @@ describe('LeaderLatch', () => {
   });
 
   it('a cut link suspends leadership at once; within the session the leader keeps its place', async () => {
-    const { proxy, zk } = await proxied(10_000);
-    const other = await newClient();
-    const path = lockPath('election');
-    const latchA = started(zk, path, 'A');
-    const first = await latchA.leadership({ timeout: 10_000 });
-    const latchB = started(other, path, 'B');
-    await until(async () => (await childrenOf(other, path)).length === 2, 'B joined');
+    const { proxy, other, path, latchA, leaderA: first, latchB } = await aLeadsBQueued(10_000);
     const gainedB = latchB.leadership();
     gainedB.catch(() => {});
 
@@ -205,13 +199,8 @@ describe('LeaderLatch', () => {
   });
 
   it('repeated terms and abandoned leadership() waits accumulate no watcher closures', async () => {
-    const { proxy, zk } = await proxied(10_000);
-    const other = await newClient();
-    const path = lockPath('election');
-    const latchA = started(zk, path, 'A');
-    let term = await latchA.leadership({ timeout: 10_000 });
-    const latchB = started(other, path, 'B');
-    await until(async () => (await childrenOf(other, path)).length === 2, 'B joined');
+    const { proxy, zk, other, latchA, leaderA, latchB } = await aLeadsBQueued(10_000);
+    let term = leaderA;
     // Each cut ends A's term (suspended); A reconnects in the same session and leads again.
     for (let i = 0; i < 5; i++) {
       proxy.cut();
