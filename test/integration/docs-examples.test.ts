@@ -3,15 +3,17 @@
 // convention for an example meant to run; blocks without it are fragments of a larger program)
 // or starts its own with `startServer()`. Each runs as a module, as a user would run it, against
 // the real server in a fresh chroot, with only the package specifiers pointed at the sources.
+// They also type-check together as a strict TypeScript user compiles them: an option misspelt
+// in an example runs (the recipe takes its default) but does not compile.
 //
 // And every public class is shown by such an example, or is named in STILL_WITHOUT_EXAMPLE: that
 // list only shrinks (a class that gains an example must leave it, a new class must come with one).
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, onTestFinished } from 'vitest';
 import { freshChroot } from './cli/helpers.js';
 
 const ROOT = join(import.meta.dirname, '../..');
@@ -121,6 +123,46 @@ describe('the examples in the docs run', () => {
       expect(result.code).toBe(0);
     }, 60_000);
   }
+
+  it('the examples type-check as a user compiles them (strict, the package names resolved to the sources)', async () => {
+    // Under node_modules (ignored by git, tsc and biome), so that @types/node is found; a folder
+    // of its own per run, since checkouts may share one node_modules.
+    mkdirSync(join(ROOT, 'node_modules/.cache'), { recursive: true });
+    const project = mkdtempSync(join(ROOT, 'node_modules/.cache/zkts-docs-examples-'));
+    onTestFinished(() => rmSync(project, { recursive: true, force: true }));
+    const files = EXAMPLES.map((example) => {
+      const file = join(project, `${example.page.replace(/\W/g, '-')}-${example.line}.mts`);
+      writeFileSync(file, example.code);
+      return file;
+    });
+    const paths = Object.fromEntries(
+      Object.entries(ENTRIES).map(([specifier, source]) => [specifier, [join(ROOT, source)]]),
+    );
+    writeFileSync(
+      join(project, 'tsconfig.json'),
+      JSON.stringify({
+        extends: join(ROOT, 'tsconfig.json'),
+        compilerOptions: { paths, noEmit: true },
+        // The sources' own ambient declarations (the Workers socket module) come along.
+        files: [...files, join(ROOT, 'src/session/transports/cloudflare-sockets.d.ts')],
+        include: [],
+      }),
+    );
+    const tsc = join(ROOT, 'node_modules/typescript/bin/tsc');
+    const result = await new Promise<{ code: number | null; output: string }>((resolve, reject) => {
+      const child = spawn(process.execPath, [tsc, '-p', join(project, 'tsconfig.json')], {
+        cwd: project,
+      });
+      let output = '';
+      child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+      child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+      child.once('error', reject);
+      child.once('close', (code) => resolve({ code, output }));
+    });
+    // Errors name the file (page-line.mts) and the line within the example's block.
+    expect(result.output).toBe('');
+    expect(result.code).toBe(0);
+  }, 180_000);
 
   it('every public class is shown by a runnable example, or listed as still without one', async () => {
     const shown = (name: string) =>
