@@ -109,6 +109,28 @@ describe('ServiceDiscovery', () => {
     expect((await discovery.queryForInstance('api', 'api-1'))?.payload).toBe('second');
   });
 
+  it('an unregister while the link is down resolves, and the node is gone once it is back (CURATOR-164)', async () => {
+    const { client, proxy } = await proxiedClient();
+    const other = await newClient();
+    const base = recipePath('services');
+    await using discovery = new ServiceDiscovery(client, base);
+    await discovery.register({ name: 'api', id: 'leaving', serviceType: 'STATIC' });
+    proxy.refuse(true);
+    proxy.cut();
+    await until(() => client.state === 'suspended', 'the client to notice the cut');
+    await discovery.unregister('leaving', { timeout: 5_000 });
+    expect(discovery.registered()).toEqual([]);
+    proxy.refuse(false);
+    await until(() => client.state === 'connected', 'the reconnect');
+    await until(
+      async () => (await other.exists(`${base}/api/leaving`)) === null,
+      'the delete after the reconnect',
+    );
+    // Nothing registers it again.
+    await client.sync(`${base}/api`);
+    expect(await other.getChildren(`${base}/api`)).toEqual([]);
+  });
+
   it('a lost create reply registers once; a deleted registration comes back', async () => {
     const zk = await newClient();
     const base = recipePath('services');
