@@ -1,5 +1,5 @@
 // Our counters and barriers together with Curator's on the same nodes (a real Curator in a JVM).
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { connect } from '../../src/index.js';
 import {
   DistributedAtomicLong,
@@ -7,6 +7,7 @@ import {
   DistributedDoubleBarrier,
   READY_NODE,
   SharedCount,
+  SharedValue,
 } from '../../src/recipes/index.js';
 import { sharedServer, uniquePath } from '../harness/index.js';
 import { killRecipePeers, startCuratorRecipe } from './curator-recipes.js';
@@ -120,6 +121,45 @@ describe('counters with Curator', () => {
     expect(await reader.line('value')).toBe('value 200');
     expect([...(await zk.getData(path)).data]).toEqual([0, 0, 0, 200]);
     await count.close();
+  }, 120_000);
+});
+
+describe('SharedValue with Curator', () => {
+  it('Curator and we append to one value by compare-and-set; each sees the other, nothing is lost', async () => {
+    const path = `${uniquePath('interop')}/value`;
+    await using zk = await ourClient();
+    await using shared = new SharedValue(zk, path);
+    await shared.start();
+    let heardCurator = false;
+    shared.on('change', ({ value }) => {
+      if (value.includes(0x6a)) heardCurator = true;
+    });
+    const curator = await startCuratorRecipe(
+      sharedServer().connectString,
+      'value-append',
+      path,
+      '100',
+    );
+    curator.go();
+    for (let done = 0; done < 100; ) {
+      const { value, version } = shared.versioned;
+      const next = new Uint8Array(value.length + 1);
+      next.set(value);
+      next[value.length] = 0x74; // 't'
+      if (await shared.trySet(next, version)) done++;
+      else await new Promise((resolve) => setTimeout(resolve, 1));
+    }
+    expect(await curator.line('done')).toBe('done 100');
+    const reader = await startCuratorRecipe(sharedServer().connectString, 'value-get', path);
+    reader.go();
+    const read = (await reader.line('value')).slice('value '.length);
+    expect(read).toHaveLength(200);
+    expect([...read].filter((c) => c === 't')).toHaveLength(100);
+    expect([...read].filter((c) => c === 'j')).toHaveLength(100);
+    expect(new TextDecoder().decode((await zk.getData(path)).data)).toBe(read);
+    // Our copy follows Curator's writes: the last of them reaches it through the watch.
+    await vi.waitFor(() => expect(shared.value.length).toBe(200), { timeout: 10_000 });
+    expect(heardCurator).toBe(true);
   }, 120_000);
 });
 

@@ -10,6 +10,9 @@
 //   count-increment <path> <n>    SharedCount: n rounds of trySetCount(versioned, count + 1),
 //                                 retrying each lost round; prints `done <n>`
 //   count-get <path>              prints `value <SharedCount.getCount()>` (seed 0)
+//   value-append <path> <n>       SharedValue (seed empty): n rounds of trySetValue(versioned,
+//                                 value + "j"), retrying each lost round; prints `done <n>`
+//   value-get <path>              prints `value <SharedValue.getValue() as UTF-8>` (seed empty)
 //   double-barrier <path> <qty>   DistributedDoubleBarrier enter, then leave (30 s each);
 //                                 prints `entered <bool>` and `left <bool>`
 //   barrier-wait <path>           DistributedBarrier.waitOnBarrier(30 s); prints `released <bool>`
@@ -27,6 +30,7 @@ import org.apache.curator.framework.recipes.atomic.PromotedToLock;
 import org.apache.curator.framework.recipes.barriers.DistributedBarrier;
 import org.apache.curator.framework.recipes.barriers.DistributedDoubleBarrier;
 import org.apache.curator.framework.recipes.shared.SharedCount;
+import org.apache.curator.framework.recipes.shared.SharedValue;
 import org.apache.curator.framework.recipes.shared.VersionedValue;
 import org.apache.curator.retry.RetryNTimes;
 
@@ -102,6 +106,25 @@ public final class RecipePeer {
         count.start();
         System.out.println("value " + count.getCount());
         count.close();
+      }
+      case "value-append" -> {
+        SharedValue value = new SharedValue(client, path, new byte[0]);
+        value.start();
+        int n = Integer.parseInt(arg);
+        for (int i = 0; i < n; ) {
+          VersionedValue<byte[]> seen = value.getVersionedValue();
+          byte[] next = java.util.Arrays.copyOf(seen.getValue(), seen.getValue().length + 1);
+          next[next.length - 1] = 'j';
+          if (value.trySetValue(seen, next)) i++;
+        }
+        value.close();
+        System.out.println("done " + n);
+      }
+      case "value-get" -> {
+        SharedValue value = new SharedValue(client, path, new byte[0]);
+        value.start();
+        System.out.println("value " + new String(value.getValue(), StandardCharsets.UTF_8));
+        value.close();
       }
       case "double-barrier" -> {
         DistributedDoubleBarrier barrier =
