@@ -3,6 +3,7 @@
 /// <reference path="../disposable.ts" preserve="true" />
 import { type ErrorEvents, Listeners, type Unsubscribe } from '../client/listeners.js';
 import type { RecipeClient } from '../client/recipe-client.js';
+import { outcome } from '../coordination/bounded.js';
 import { childPath } from '../coordination/naming.js';
 import { ClosedError, InvalidArgumentError } from '../protocol/errors.js';
 import { decodeInstance, type ServiceInstance } from './discovery-instance.js';
@@ -33,8 +34,8 @@ export class ServiceCache<T = unknown> implements AsyncDisposable {
   private readonly view: ChildrenView;
   private readonly stopping = new AbortController();
   private current: readonly ServiceInstance<T>[] = [];
-  private readonly firstLoad: Promise<void>;
-  private loaded!: () => void;
+  /** The first load: settled by it, or by close() (a start() still waiting then rejects). */
+  private readonly firstLoad = outcome();
   private running: Promise<void> | undefined;
   private closing: Promise<void> | undefined;
   /** The service's node. */
@@ -58,9 +59,6 @@ export class ServiceCache<T = unknown> implements AsyncDisposable {
     }
     this.servicePath = childPath(basePath, name);
     this.listeners = new Listeners<ServiceCacheEvents<T>>(['change', 'error']);
-    this.firstLoad = new Promise((resolve) => {
-      this.loaded = resolve;
-    });
     this.view = new ChildrenView(client, this.servicePath, {
       changed: (nodes) => this.changed(nodes),
       failed: (error) => this.listeners.report(error),
@@ -74,14 +72,15 @@ export class ServiceCache<T = unknown> implements AsyncDisposable {
 
   /**
    * Starts following; resolves after the first load. `timeout` rejects with a `TimeoutError`,
-   * `signal` with its reason; either way the cache keeps following (close it).
+   * `signal` with its reason; either way the cache keeps following (close it). A `close()` before
+   * the first load rejects it with a `ClosedError`.
    */
   start(options: WaitOptions = {}): Promise<void> {
     if (this.closing) {
       return Promise.reject(new ClosedError(`the service cache of ${this.servicePath}`));
     }
     this.running ??= this.view.run(this.stopping.signal);
-    return within(this.firstLoad, options, this.servicePath);
+    return within(this.firstLoad.promise, options, this.servicePath);
   }
 
   /** Adds a listener; returns the function that removes it. */
@@ -100,7 +99,9 @@ export class ServiceCache<T = unknown> implements AsyncDisposable {
   /** Stops following and ends the streams. Idempotent. */
   close(): Promise<void> {
     this.closing ??= (async () => {
-      this.stopping.abort(new ClosedError(`the service cache of ${this.servicePath}`));
+      const closed = new ClosedError(`the service cache of ${this.servicePath}`);
+      this.stopping.abort(closed);
+      this.firstLoad.settle(closed);
       await this.running;
       this.listeners.end();
     })();
@@ -122,7 +123,7 @@ export class ServiceCache<T = unknown> implements AsyncDisposable {
       }
     }
     this.current = instances;
-    this.loaded();
+    this.firstLoad.settle();
     this.listeners.emit('change', instances);
   }
 }

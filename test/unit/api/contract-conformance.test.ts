@@ -28,9 +28,6 @@ import type { ClassSpec, EntryName, LongLived, SingleOperation } from './contrac
 const PENDING: Record<string, Record<string, string>> = {
   // contract-locks: a revocation request's reason.
   RevocationRequestedError: { 'error-shape': "code 'OK': no client-side code of its own" },
-  // discovery: a start() still waiting for the first load at close() never settles.
-  ServiceCache: { 'closed:start': 'start() pending at close() hangs' },
-  ServiceProvider: { 'closed:start': 'start() pending at close() hangs' },
 };
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
