@@ -2,6 +2,7 @@
 
 import type { Client } from '../client/client.js';
 import type { WatchedEvent } from '../client/types.js';
+import { untilAborted } from '../session/abortable.js';
 import { hasCode } from './codes.js';
 import { isRetriable } from './retry.js';
 import { dataWatchKey, joinWatcher, type WatcherMembership } from './watchers.js';
@@ -72,20 +73,5 @@ export function waitForChange(
 
 /** `promise`, or the signal's reason if it aborts first. */
 export function abortable<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
-  if (!signal) return promise;
-  if (signal.aborted) return Promise.reject(signal.reason);
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason);
-    signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(
-      (value) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(error);
-      },
-    );
-  });
+  return signal ? untilAborted(promise, signal) : promise;
 }

@@ -1,6 +1,7 @@
 /// <reference path="../../web-globals.ts" preserve="true" />
 // Connections over WHATWG streams: the shape of `cloudflare:sockets` sockets, of Deno's
 // `conn.readable`/`conn.writable`, and of Node's `Duplex.toWeb()`. Uses only web-standard globals.
+import { untilAborted } from '../abortable.js';
 import type { Connection, Transport, TransportConnectOptions } from '../transport.js';
 
 /** A byte socket as a pair of WHATWG streams (a `cloudflare:sockets` `Socket` is one). */
@@ -45,38 +46,6 @@ export function webStreamTransport(open: WebStreamOpener): Transport {
       return new WebStreamConnection(socket);
     },
   };
-}
-
-/**
- * `work`, or a rejection with the signal's reason as soon as it aborts. What `work` yields after
- * that goes to `discard` (a socket opened for an attempt that was given up must not leak).
- */
-function untilAborted<T>(
-  work: Promise<T>,
-  signal: AbortSignal,
-  discard: (value: T) => void,
-): Promise<T> {
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => {
-      reject(signal.reason);
-      work.then(discard, ignore);
-    };
-    if (signal.aborted) {
-      onAbort();
-      return;
-    }
-    signal.addEventListener('abort', onAbort, { once: true });
-    work.then(
-      (value) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(error);
-      },
-    );
-  });
 }
 
 function closeQuietly(socket: WebStreamSocket): void {
