@@ -64,7 +64,15 @@ export class ChildrenView {
     let failures = 0;
     const stopped = aborted(stop);
     while (!stop.aborted && !this.client.closing) {
-      const events = this.client.watch(this.path, { recursive: true, signal: stop });
+      let events: ReturnType<RecipeClient['watch']>;
+      try {
+        events = this.client.watch(this.path, { recursive: true, signal: stop });
+      } catch (error) {
+        // A client wrapper may throw at once: the same as a watch that could not be set.
+        if (stop.aborted || this.client.closing) break;
+        failures = await this.failedOnce(error, failures, stop);
+        continue;
+      }
       let watching = true;
       const pumped = this.pump(events).finally(() => {
         watching = false;

@@ -3,6 +3,7 @@
 // the failure schedules: a renewal joins again on the new session, a deleted member node comes
 // back, a close during start() leaves no node, bad arguments are refused at once.
 import { describe, expect, it } from 'vitest';
+import { makeError } from '../../../src/protocol/errors.js';
 import { ensurePath, GroupMember, type Member } from '../../../src/recipes/index.js';
 import {
   expireSession,
@@ -102,6 +103,30 @@ describe('GroupMember', () => {
       expect((await zk.exists(member.memberPath))?.ephemeralOwner).toBe(zk.sessionId);
       expect(member.members.map(({ id }) => id)).toEqual(['m']);
     }
+  });
+
+  it('a watch that cannot be set at first is reported and set again; the member starts', async () => {
+    const zk = await newClient();
+    let refusals = 0;
+    const refusingFirstWatch = new Proxy(zk, {
+      get(target, property) {
+        if (property === 'watch' && refusals === 0) {
+          return () => {
+            refusals++;
+            throw makeError('NOAUTH', 'refused (test)');
+          };
+        }
+        const value: unknown = Reflect.get(target, property, target);
+        return typeof value === 'function' ? value.bind(target) : value;
+      },
+    });
+    await using member = new GroupMember(refusingFirstWatch, recipePath('group'), { id: 'm' });
+    const errors: Error[] = [];
+    member.on('error', (error) => errors.push(error));
+    await member.start({ timeout: 10_000 });
+    expect(refusals).toBe(1);
+    expect(errors).toMatchObject([{ code: 'NOAUTH' }]);
+    expect(member.members.map(({ id }) => id)).toEqual(['m']);
   });
 
   it('close() during start() leaves no node; start() rejects with ClosedError', async () => {
