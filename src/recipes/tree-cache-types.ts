@@ -52,7 +52,10 @@ export type TreeCacheEvent =
 /** The event of one kind: `TreeCacheEventOf<'changed'>` has `node` and `previous`. */
 export type TreeCacheEventOf<K extends TreeCacheEvent['type']> = Extract<
   TreeCacheEvent,
-  { type: K }
+  {
+    /** The kind of event. */
+    type: K;
+  }
 >;
 
 /**

@@ -2,8 +2,8 @@
 
 /**
  * The names of the library's diagnostics channels. Subscribe with Node's `diagnostics_channel`
- * (Node, Bun, Deno, workerd with nodejs_compat) or with {@link channel}/{@link tracingChannel}
- * from this package, which hand back the very channels the library publishes on.
+ * (Node, Bun, Deno, workerd with nodejs_compat) or with `channel`/`tracingChannel` from
+ * `zookeeper-ts/otel`, which hand back the very channels the library publishes on.
  */
 export const ChannelName = {
   /**
