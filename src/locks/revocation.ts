@@ -20,7 +20,7 @@ export class RevocationRequestedError extends ZooKeeperError {
   override name = 'RevocationRequestedError';
 
   constructor(path: string) {
-    super('OK', `another process asked the holder of ${path} to release it`, {
+    super('REVOCATIONREQUESTED', `another process asked the holder of ${path} to release it`, {
       path,
       op: 'revoke',
     });

@@ -90,9 +90,14 @@ export const ClientErrorCode = {
   CLIENTCLOSED: -1003,
   /** The holder released its lease; why a lease's `signal` aborts then (`LeaseReleasedError`). */
   LEASERELEASED: -1004,
+  /**
+   * Another process asked the holder of a revocable lease to let go; why its `revocation` signal
+   * aborts (`RevocationRequestedError`).
+   */
+  REVOCATIONREQUESTED: -1005,
 } as const;
 
-/** The name of a client-side code (`'TIMEOUT'`, `'CLOSED'`, `'CLIENTCLOSED'`, `'LEASERELEASED'`). */
+/** The name of a client-side code (`'TIMEOUT'`, `'CLOSED'`, `'LEASERELEASED'`, ...). */
 export type ClientErrorCodeName = keyof typeof ClientErrorCode;
 
 /** True for the name of a client-side code. */

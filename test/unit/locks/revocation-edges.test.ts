@@ -29,7 +29,8 @@ describe('revocation edges (scripted client)', () => {
         `another process asked the holder of ${lease.path} to release it`,
       );
       expect(reason.op).toBe('revoke');
-      expect(reason.code).toBe('OK');
+      expect(reason.code).toBe('REVOCATIONREQUESTED');
+      expect(reason.errno).toBe(-1005);
       expect(seen.filter((m) => m.type === 'revocation-requested')).toEqual([
         { type: 'revocation-requested', lockPath: '/r', node: lease.path, reason: undefined },
       ]);

@@ -89,5 +89,10 @@ export const CATALOG: Record<string, ClassSpec> = {
   LockTimeoutError: error(locks, 'TIMEOUT', () => new LockTimeoutError('/l', 5), true),
   LeaseReleasedError: error(locks, 'LEASERELEASED', () => new LeaseReleasedError('/l'), true),
   LockLostError: error(locks, 'SESSIONEXPIRED', () => new LockLostError('expired', '/l')),
-  RevocationRequestedError: error(locks, undefined, () => new RevocationRequestedError('/l'), true),
+  RevocationRequestedError: error(
+    locks,
+    'REVOCATIONREQUESTED',
+    () => new RevocationRequestedError('/l'),
+    true,
+  ),
 };
