@@ -10,6 +10,7 @@ import { requestSettled } from '../telemetry/request.js';
 import type { Clock } from './clock.js';
 import type { Outbox } from './outbox.js';
 import type { Outbound, PendingRequest } from './requests.js';
+import { type AbortWaiter, stopWaiting, waitOn } from './signal-waiters.js';
 
 /** The int32 length that starts every frame: jute.maxbuffer limits what follows it. */
 const LENGTH_PREFIX = 4;
@@ -71,15 +72,13 @@ export interface SubmitRoute {
  * the caller's ways to stop waiting. One object per request rather than a closure per concern:
  * at thousands of requests per second their garbage was a visible share of the client's CPU.
  */
-class Submitted<Res, Out> implements PendingRequest {
+class Submitted<Res, Out> implements PendingRequest, AbortWaiter {
   /** The request is its own outbox item (see {@link request}): no second object per request. */
   readonly kind = 'request' as const;
   abandoned = false;
   private settled = false;
   /** The requestTimeout timer, when there is one. */
   timer: unknown = null;
-  /** The signal's abort listener, when there is a signal. */
-  onAbort: (() => void) | undefined;
   /** The request's telemetry context, when someone listens to requests. */
   trace: RequestMessage | undefined = undefined;
 
@@ -112,7 +111,8 @@ class Submitted<Res, Out> implements PendingRequest {
   settle(error: Error | null, value?: unknown): void {
     if (this.settled) return;
     this.settled = true;
-    if (this.onAbort) this.signal?.removeEventListener('abort', this.onAbort);
+    // The signal's one listener is shared with every other request waiting on it (signal-waiters).
+    if (this.signal) stopWaiting(this.signal, this);
     if (this.timer !== null) this.route.clock.clearTimeout(this.timer);
     if (this.trace) requestSettled(this.trace, error);
     if (this.sink) {
@@ -140,6 +140,11 @@ class Submitted<Res, Out> implements PendingRequest {
    * The caller stopped waiting. Not yet written: the request is taken out. Already written: its
    * reply must still be consumed in order, so it stays pending, abandoned.
    */
+  /** The signal this request waits on aborted (told by the signal's one listener). */
+  aborted(reason: unknown): void {
+    this.giveUp(reason);
+  }
+
   giveUp(reason: unknown): void {
     if (!this.route.outbox.remove(this)) this.abandoned = true;
     this.settle(reason instanceof Error ? reason : new Error(String(reason)));
@@ -271,11 +276,8 @@ function enqueue<Res, Out>(
       timeout,
     );
   }
-  if (signal) {
-    const onAbort = () => request.giveUp(signal.reason ?? new Error('aborted'));
-    request.onAbort = onAbort;
-    signal.addEventListener('abort', onAbort, { once: true });
-  }
+  // Not aborted yet: the session rejects a call on an aborted signal before it gets here.
+  if (signal) waitOn(signal, request);
   outbox.push(request);
 }
 
