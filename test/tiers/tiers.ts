@@ -31,7 +31,12 @@ export const TIERS = [
   {
     name: 'integration',
     question: 'does the client, every recipe and zkts behave against a real ZooKeeper?',
-    include: ['test/integration/', 'test/chaos/api-abuse.test.ts', 'test/chaos/regressions/'],
+    include: [
+      'test/integration/',
+      'test/chaos/api-abuse.test.ts',
+      'test/chaos/api-abuse-locks.test.ts',
+      'test/chaos/regressions/',
+    ],
     exclude: ['test/integration/harness.test.ts', 'test/integration/harness-proxy.test.ts'],
     sharedServer: true,
   },
