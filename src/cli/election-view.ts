@@ -1,17 +1,12 @@
 // `zkts elect --list`: who leads an election and who is in line, for people and for scripts; and
 // the check that turns a missing path into NONODE instead of an empty view.
 import { type RecipeClient, ZooKeeperError } from '../index.js';
-import {
-  type InspectClient,
-  LeaderLatch,
-  LeaderSelector,
-  type Participant,
-} from '../locks/index.js';
+import { LeaderLatch, LeaderSelector, type Participant } from '../locks/index.js';
 import type { Output } from './output.js';
 
 /** Throws NONODE when `path` does not exist: an empty view of a typo must not look like a free lock. */
 export async function requireNode(
-  client: Pick<InspectClient, 'exists'>,
+  client: Pick<RecipeClient, 'exists'>,
   path: string,
   signal: AbortSignal,
 ): Promise<void> {

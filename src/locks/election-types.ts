@@ -2,16 +2,12 @@
 // leadership, a participant, the latch's state, and Curator's node name for candidates.
 import type { ErrorEvents } from '../client/listeners.js';
 import type { Op, OpResult } from '../client/multi.js';
-import type { RecipeClient } from '../client/recipe-client.js';
 import type { CallOptions } from '../client/types.js';
 import { LockName } from '../coordination/naming.js';
-import type { LockClient, LossPolicy } from './types.js';
+import type { LossPolicy } from './types.js';
 
 /** The node name Curator's LeaderLatch gives its candidates (`_c_<uuid>-latch-<seq>`). */
 export const LATCH_NAME = LockName.latch;
-
-/** What an election uses of its client: the members of a {@link RecipeClient} it calls. */
-export type ElectionClient = LockClient;
 
 /** The events of a {@link LeaderLatch} (see `LeaderLatch.on`). */
 export interface LeaderLatchEvents extends ErrorEvents {

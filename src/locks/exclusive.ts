@@ -1,4 +1,5 @@
 // The simplest lock: one EPHEMERAL node; whoever creates it holds the lock.
+import type { RecipeClient } from '../client/recipe-client.js';
 import type { Stat } from '../client/types.js';
 import { CreateMode } from '../client/types.js';
 import { isGone, settleWhileConnected, syncFirst } from '../coordination/nodes.js';
@@ -35,7 +36,7 @@ export class ExclusiveLock implements Lock {
   private readonly lossPolicy: LossPolicy;
 
   constructor(
-    readonly client: LockClient,
+    readonly client: RecipeClient,
     readonly path: string,
     options: LockOptions = {},
   ) {

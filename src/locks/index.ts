@@ -9,7 +9,6 @@ export type { NamingStyle } from '../coordination/naming.js';
 export { LockName } from '../coordination/naming.js';
 export type { SequenceOrder } from '../coordination/order.js';
 export type {
-  ElectionClient,
   LatchState,
   LeaderLatchEvents,
   LeaderLatchOptions,
@@ -22,7 +21,6 @@ export { LeaseReleasedError, LockLostError, LockTimeoutError } from './errors.js
 export { ExclusiveLock } from './exclusive.js';
 export type {
   ContenderKind,
-  InspectClient,
   InspectOptions,
   LockContender,
   LockInspection,
@@ -48,7 +46,7 @@ export type { MultiLease } from './multilock.js';
 export { MultiLock } from './multilock.js';
 export type { MutexOptions } from './mutex.js';
 export { Mutex } from './mutex.js';
-export type { RevocableAcquireOptions, RevocableLease, RevokeClient } from './revocation.js';
+export type { RevocableAcquireOptions, RevocableLease } from './revocation.js';
 export {
   REVOKE_MESSAGE,
   RevocationRequestedError,
@@ -64,7 +62,6 @@ export type {
   AcquireOptions,
   Lease,
   Lock,
-  LockClient,
   LockOptions,
   LossPolicy,
   ReentrantAcquireOptions,

@@ -1,11 +1,11 @@
 // Every lock under a root: walks the tree and inspects each folder that holds lock contenders.
 
+import type { RecipeClient } from '../client/recipe-client.js';
 import { baseName, childPath, LockName, parentOf } from '../coordination/naming.js';
 import { sortContenders } from '../coordination/order.js';
 import { LATCH_NAME } from './election-types.js';
 import { hasCode } from './errors.js';
 import {
-  type InspectClient,
   type InspectOptions,
   inspectLock,
   isLeaseNode,
@@ -59,7 +59,7 @@ const PARALLEL = 32;
  * way: inspect its path directly.
  */
 export async function findLocks(
-  client: InspectClient,
+  client: RecipeClient,
   root: string,
   options: FindLocksOptions = {},
 ): Promise<LockFolder[]> {

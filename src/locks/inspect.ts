@@ -1,6 +1,7 @@
 // Who holds a lock and who waits: a read-only view of a lock path, ordered and decided by the
 // same functions the recipes use, so it agrees with what our locks, Curator and kazoo do.
 
+import type { RecipeClient } from '../client/recipe-client.js';
 import {
   baseName,
   childPath,
@@ -104,7 +105,7 @@ export interface InspectOptions {
   signal?: AbortSignal;
 }
 
-/** What inspecting needs from a client: reads only (a `Client` fits, and so does a read-only fake). */
+/** @internal The members of a RecipeClient inspecting reads through: reads only. */
 export type InspectClient = Pick<LockClient, 'getChildren' | 'getData' | 'exists'>;
 
 /** The semaphore layout (`leases/` and `locks/` under the path): lease holders, then the guard queue. */
@@ -167,7 +168,7 @@ async function planSemaphore(
  * A snapshot: nodes may come and go while it is taken (those that went are left out). Read-only.
  */
 export async function inspectLock(
-  client: InspectClient,
+  client: RecipeClient,
   path: string,
   options: InspectOptions = {},
 ): Promise<LockInspection> {

@@ -1,4 +1,5 @@
 import { Listeners, type Unsubscribe } from '../client/listeners.js';
+import type { RecipeClient } from '../client/recipe-client.js';
 import { type BoundOptions, outcome, waitBounded } from '../coordination/bounded.js';
 import { untilConnected } from '../coordination/connection-wait.js';
 import { queueOrder } from '../coordination/creation-order.js';
@@ -12,7 +13,6 @@ import { ClosedError } from '../protocol/errors.js';
 import { electionEvent } from '../telemetry/lock.js';
 import { startDeadline } from './deadline.js';
 import {
-  type ElectionClient,
   LATCH_NAME,
   type LatchState,
   type LeaderLatchEvents,
@@ -80,7 +80,7 @@ export class LeaderLatch implements AsyncDisposable {
 
   constructor(
     /** The client whose session holds the candidate node. */
-    readonly client: ElectionClient,
+    readonly client: RecipeClient,
     /** The election's node; candidates are its children. */
     readonly path: string,
     options: LeaderLatchOptions = {},

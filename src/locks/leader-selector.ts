@@ -2,15 +2,11 @@
 // on the path, so a Java LeaderSelector on the same path takes part in the same election.
 
 import { type ErrorEvents, Listeners, type Unsubscribe } from '../client/listeners.js';
+import type { RecipeClient } from '../client/recipe-client.js';
 import { type BoundOptions, waitBounded } from '../coordination/bounded.js';
 import { LockName } from '../coordination/naming.js';
 import { ClosedError } from '../protocol/errors.js';
-import type {
-  ElectionClient,
-  LeaderLatchOptions,
-  Leadership,
-  Participant,
-} from './election-types.js';
+import type { LeaderLatchOptions, Leadership, Participant } from './election-types.js';
 import { badArguments, checkRecipePath, LeaseReleasedError } from './errors.js';
 import { Mutex } from './mutex.js';
 import { participantsOf } from './participants.js';
@@ -66,7 +62,7 @@ export class LeaderSelector implements AsyncDisposable {
 
   constructor(
     /** The client whose session holds the candidate node. */
-    readonly client: ElectionClient,
+    readonly client: RecipeClient,
     /** The election's node; candidates are its children. */
     readonly path: string,
     private readonly options: LeaderSelectorOptions,

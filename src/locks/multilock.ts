@@ -1,5 +1,7 @@
 // Several locks as one: all or none, without deadlock.
+
 import type { Op, OpResult } from '../client/multi.js';
+import type { RecipeClient } from '../client/recipe-client.js';
 import type { CallOptions } from '../client/types.js';
 import { settleWhileConnected } from '../coordination/nodes.js';
 import { onTime, startDeadline } from './deadline.js';
@@ -54,7 +56,7 @@ export class MultiLock implements Lock {
       .map(({ lock }) => lock);
   }
 
-  get client(): LockClient {
+  get client(): RecipeClient {
     return this.locks[0]!.client;
   }
 

@@ -1,4 +1,5 @@
 // The fair, herd-free mutex (Curator's InterProcessMutex, kazoo's Lock).
+import type { RecipeClient } from '../client/recipe-client.js';
 import type { Data } from '../client/types.js';
 import { LockName, type NamingStyle } from '../coordination/naming.js';
 import { badArguments, lossPolicyOf } from './errors.js';
@@ -8,7 +9,7 @@ import {
   type RevocableLease,
   watchRevocation,
 } from './revocation.js';
-import type { Lease, Lock, LockClient, LockOptions, ReentrantAcquireOptions } from './types.js';
+import type { Lease, Lock, LockOptions, ReentrantAcquireOptions } from './types.js';
 
 export interface MutexOptions extends LockOptions {
   /**
@@ -37,7 +38,7 @@ export interface MutexOptions extends LockOptions {
  * {@link ReentrantAcquireOptions.reentrantFrom}).
  */
 export class Mutex extends QueueLock {
-  constructor(client: LockClient, path: string, options: MutexOptions = {}) {
+  constructor(client: RecipeClient, path: string, options: MutexOptions = {}) {
     const naming = options.naming ?? 'curator';
     if (naming !== 'curator' && naming !== 'kazoo') {
       throw badArguments(`naming must be 'curator' or 'kazoo', got ${String(naming)}`, path);

@@ -3,6 +3,7 @@
 // whose deletion may let it in. A recipe only says which contenders ahead keep it waiting.
 
 import { toBytes } from '../client/bytes.js';
+import type { RecipeClient } from '../client/recipe-client.js';
 import type { Data } from '../client/types.js';
 import { queueOrder } from '../coordination/creation-order.js';
 import { Bound } from '../coordination/deadline.js';
@@ -18,13 +19,13 @@ import { holdNode } from './lease.js';
 import { deleteOwnNode } from './nodes.js';
 import { reenter } from './reentry.js';
 import { seamOf } from './seam.js';
-import type { Lease, Lock, LockClient, LossPolicy, ReentrantAcquireOptions } from './types.js';
+import type { Lease, Lock, LossPolicy, ReentrantAcquireOptions } from './types.js';
 
 const EMPTY = new Uint8Array(0);
 
 /** How one recipe queues (see {@link QueueLock}). */
 export interface QueueRecipe {
-  readonly client: LockClient;
+  readonly client: RecipeClient;
   /** The lock path: contenders are its children. */
   readonly path: string;
   readonly style: NamingStyle;
@@ -105,7 +106,7 @@ export class QueueLock implements Lock {
   }
 
   /** The client whose session holds the lock nodes. */
-  get client(): LockClient {
+  get client(): RecipeClient {
     return this.recipe.client;
   }
 

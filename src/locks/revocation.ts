@@ -1,6 +1,7 @@
 // Lock revocation as Curator does it: a process that wants the lock writes `__REVOKE__` into the
 // holder's node; a holder that opted in watches its own node's data and is told.
-import type { Client } from '../client/client.js';
+
+import type { RecipeClient } from '../client/recipe-client.js';
 import type { WatchedEvent } from '../client/types.js';
 import { queueOrder } from '../coordination/creation-order.js';
 import { baseName, childPath, LockName, parentOf, parseContender } from '../coordination/naming.js';
@@ -9,7 +10,7 @@ import { dataWatchKey, joinWatcher, type WatcherMembership } from '../coordinati
 import { ZooKeeperError } from '../protocol/errors.js';
 import { electionEvent } from '../telemetry/lock.js';
 import { badArguments, hasCode } from './errors.js';
-import type { Lease, LockClient, ReentrantAcquireOptions } from './types.js';
+import type { Lease, ReentrantAcquireOptions } from './types.js';
 
 /** The data Curator's `Revoker.attemptRevoke` writes into a holder's node (ASCII). */
 export const REVOKE_MESSAGE = '__REVOKE__';
@@ -54,7 +55,7 @@ function isRevokeMessage(data: Uint8Array): boolean {
  * Makes `lease` a {@link RevocableLease}: its node's data is read, and watched, until the lease
  * ends. The same lease object is returned (reentrancy keeps recognising it).
  */
-export function watchRevocation(client: LockClient, lease: Lease): RevocableLease {
+export function watchRevocation(client: RecipeClient, lease: Lease): RevocableLease {
   if ('revocation' in lease) return lease as RevocableLease; // already watched
   const requested = new AbortController();
   // The watch joins the node's shared closure (see joinWatcher): however many revocable leases
@@ -95,9 +96,6 @@ export function watchRevocation(client: LockClient, lease: Lease): RevocableLeas
   return lease as RevocableLease;
 }
 
-/** What revocation needs from a client. */
-export type RevokeClient = Pick<Client, 'getChildren' | 'setData' | 'exists'>;
-
 /**
  * Asks the holder of the mutex at `lockPath` (the first contender in this library's
  * Mutex order, which is Curator's below the sequence counter's limit) to release it, by writing `__REVOKE__` into its node as Curator's `Revoker`
@@ -105,7 +103,7 @@ export type RevokeClient = Pick<Client, 'getChildren' | 'setData' | 'exists'>;
  * before the write (it released meanwhile). The holder decides: only holders that opted in
  * (`acquire({ revocable: true })` here, `makeRevocable` in Curator) are told at all.
  */
-export async function revoke(client: RevokeClient, lockPath: string): Promise<string | null> {
+export async function revoke(client: RecipeClient, lockPath: string): Promise<string | null> {
   let children: string[];
   try {
     children = await retry(() => client.getChildren(lockPath));
@@ -135,7 +133,7 @@ export async function revoke(client: RevokeClient, lockPath: string): Promise<st
  * write lock holder, a waiter). Resolves false when the node does not exist. Refuses paths that
  * are not lock nodes (BADARGUMENTS), so a typo cannot overwrite unrelated data.
  */
-export async function revokeNode(client: RevokeClient, nodePath: string): Promise<boolean> {
+export async function revokeNode(client: RecipeClient, nodePath: string): Promise<boolean> {
   const names = Object.values(LockName);
   if (!parseContender(baseName(nodePath), names)) {
     throw badArguments(`${nodePath} is not a lock node`, nodePath);

@@ -1,9 +1,10 @@
 // Readers share, writers exclude (Curator's InterProcessReadWriteLock layout).
+import type { RecipeClient } from '../client/recipe-client.js';
 import type { Data } from '../client/types.js';
 import { LockName } from '../coordination/naming.js';
 import { lossPolicyOf } from './errors.js';
 import { QueueLock } from './queue-lock.js';
-import type { LockClient, LockOptions } from './types.js';
+import type { LockOptions } from './types.js';
 
 export interface ReadWriteLockOptions extends LockOptions {
   /** Data stored in each lock node (default empty). */
@@ -38,7 +39,7 @@ export class ReadWriteLock {
 
   constructor(
     /** The client whose session holds the lock nodes. */
-    readonly client: LockClient,
+    readonly client: RecipeClient,
     /** The lock's node; contenders are its children. */
     readonly path: string,
     options: ReadWriteLockOptions = {},

@@ -1,4 +1,5 @@
 // Up to N holders (Curator's InterProcessSemaphoreV2 layout).
+import type { RecipeClient } from '../client/recipe-client.js';
 import type { Data } from '../client/types.js';
 import { childPath, LockName } from '../coordination/naming.js';
 import { deleteNode, settleWhileConnected } from '../coordination/nodes.js';
@@ -13,7 +14,7 @@ import { badArguments, checkRecipePath, hasCode, lossPolicyOf } from './errors.j
 import { holdNode } from './lease.js';
 import { Mutex } from './mutex.js';
 import { type Attempt, cleanupAttempt, createProtected } from './nodes.js';
-import type { AcquireOptions, Lease, Lock, LockClient, LockOptions, LossPolicy } from './types.js';
+import type { AcquireOptions, Lease, Lock, LockOptions, LossPolicy } from './types.js';
 
 /** Options of a {@link Semaphore}. */
 export interface SemaphoreOptions extends LockOptions {
@@ -51,7 +52,7 @@ export class Semaphore implements Lock {
 
   constructor(
     /** The client whose session holds the lease nodes. */
-    readonly client: LockClient,
+    readonly client: RecipeClient,
     /** The semaphore's node (`locks/` and `leases/` go under it). */
     readonly path: string,
     options: SemaphoreOptions,
@@ -178,7 +179,7 @@ export class Semaphore implements Lock {
  * {@link Mutex} it is not reentrant.
  */
 export class SemaphoreMutex extends Semaphore {
-  constructor(client: LockClient, path: string, options: SemaphoreMutexOptions = {}) {
+  constructor(client: RecipeClient, path: string, options: SemaphoreMutexOptions = {}) {
     super(client, path, { ...options, maxLeases: 1 });
   }
 }

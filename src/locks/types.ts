@@ -11,6 +11,7 @@ import type { SequenceOrder } from '../coordination/order.js';
  * The members of a {@link RecipeClient} the lock engine's own helpers call; the
  * recipes' constructors take a whole RecipeClient.
  */
+/** @internal */
 export type LockClient = Pick<
   RecipeClient,
   | 'create2'
@@ -125,7 +126,7 @@ export interface Lease extends AsyncDisposable {
 /** What every lock recipe offers. */
 export interface Lock {
   /** The client the lock works through. */
-  readonly client: LockClient;
+  readonly client: RecipeClient;
   /** The lock's path (relative to the client's chroot). */
   readonly path: string;
   /**

@@ -1,7 +1,7 @@
 // One slot of the workload: one logical client, one `Client` for the whole run, carrying on
 // through session renewals. Its opens, expiries and renewals go to the log.
 import { type Client, connect } from '../../src/index.js';
-import type { LockClient } from '../../src/locks/index.js';
+import type { RecipeClient } from '../../src/locks/index.js';
 import { errorRecord, hexId, pause } from './basics.js';
 import { now } from './records.js';
 import type { WorkloadConfig } from './workload.js';
@@ -10,7 +10,7 @@ export interface SlotConfig {
   name: string;
   connectString: string;
   /** What the locks talk to (a trap wrapper); the client itself by default. */
-  wrap?: (client: Client, held: ReadonlySet<string>) => LockClient;
+  wrap?: (client: Client, held: ReadonlySet<string>) => RecipeClient;
 }
 
 /**
@@ -21,8 +21,8 @@ export interface SlotConfig {
 export class SessionSlot {
   /** Lock nodes this slot holds right now (a delete of one is a release). */
   readonly held = new Set<string>();
-  private current: { client: Client; locks: LockClient } | undefined;
-  private connecting: Promise<{ client: Client; locks: LockClient }> | undefined;
+  private current: { client: Client; locks: RecipeClient } | undefined;
+  private connecting: Promise<{ client: Client; locks: RecipeClient }> | undefined;
   private readonly all: Client[] = [];
 
   constructor(
@@ -42,7 +42,7 @@ export class SessionSlot {
   }
 
   /** The slot's client (connected first if need be); waits for `signal` once it ended for good. */
-  async client(signal: AbortSignal): Promise<{ client: Client; locks: LockClient }> {
+  async client(signal: AbortSignal): Promise<{ client: Client; locks: RecipeClient }> {
     if (this.current) {
       if (!isOver(this.current.client.state, this.renewing)) return this.current;
       // Ended for good: no new client behind its back. The loops idle until the run stops.
@@ -55,7 +55,7 @@ export class SessionSlot {
     return this.connecting;
   }
 
-  private async connect(signal: AbortSignal): Promise<{ client: Client; locks: LockClient }> {
+  private async connect(signal: AbortSignal): Promise<{ client: Client; locks: RecipeClient }> {
     const { proc, sessionTimeout, emit } = this.workload;
     for (;;) {
       if (signal.aborted) throw signal.reason;

@@ -6,7 +6,7 @@
 
 import type { Client } from '../../src/index.js';
 import { CreateMode } from '../../src/index.js';
-import type { LockClient } from '../../src/locks/index.js';
+import type { RecipeClient } from '../../src/locks/index.js';
 import { forwardLockClient } from '../support/forward-lock-client.js';
 import type { SessionLinks } from './links.js';
 
@@ -54,7 +54,7 @@ export function trappedClient(
   links: SessionLinks,
   board: TrapBoard,
   held: ReadonlySet<string>,
-): LockClient {
+): RecipeClient {
   const spring = <T>(op: TrapOp, call: () => Promise<T>): Promise<T> => {
     const trap = board.take(op);
     if (!trap) return call();

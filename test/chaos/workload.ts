@@ -7,10 +7,10 @@ import type { Client } from '../../src/index.js';
 import {
   type Lease,
   type Lock,
-  type LockClient,
   LockLostError,
   Mutex,
   ReadWriteLock,
+  type RecipeClient,
   Semaphore,
 } from '../../src/locks/index.js';
 import { errorRecord, hexId, pause } from './basics.js';
@@ -140,7 +140,7 @@ export class Workload {
           message: `${listening} abort listener(s) still on the caller's signal between attempts`,
         });
       }
-      let handle: { client: Client; locks: LockClient };
+      let handle: { client: Client; locks: RecipeClient };
       try {
         handle = await slot.client(stop);
       } catch {

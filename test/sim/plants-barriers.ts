@@ -1,7 +1,7 @@
 // Planted bugs for the barriers workload (workloads-barriers.ts), through the client the barrier
 // is given.
 import type { Client } from '../../src/client/client.js';
-import type { LockClient } from '../../src/locks/index.js';
+import type { RecipeClient } from '../../src/locks/index.js';
 import type { Plant } from './plants.js';
 
 /** `client` with its `exists` replaced; everything else forwarded. */
@@ -28,7 +28,7 @@ export const barrierPlants: Record<string, Plant> = {
         const stat = await client.exists(path, options);
         if (stat === null) first.set(path, stat);
         return stat;
-      }) as LockClient;
+      }) as RecipeClient;
     },
   },
   'barrier-watch-dropped': {
@@ -39,6 +39,6 @@ export const barrierPlants: Record<string, Plant> = {
     wrap: (client) =>
       withExists(client, (path, options) =>
         client.exists(path, options?.watch ? { ...options, watch: () => {} } : options),
-      ) as LockClient,
+      ) as RecipeClient,
   },
 };

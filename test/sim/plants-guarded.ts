@@ -2,7 +2,7 @@
 // recipes have: the client they are given.
 import type { Client } from '../../src/client/client.js';
 import type { Op, OpResult } from '../../src/client/multi.js';
-import type { LockClient } from '../../src/locks/index.js';
+import type { RecipeClient } from '../../src/locks/index.js';
 import type { Plant } from './plants.js';
 
 /**
@@ -54,13 +54,13 @@ export const guardedPlants: Record<string, Plant> = {
     description:
       "a lease's or a term's guarded multi is sent without its existence check of the lock node (the guard): a write the holder sent while its node was being deleted lands after the deletion",
     workload: 'guarded',
-    wrap: (client) => guardDropped(client) as LockClient,
+    wrap: (client) => guardDropped(client) as RecipeClient,
   },
   'lease-hears-no-suspension': {
     name: 'lease-hears-no-suspension',
     description:
       'the locks never hear that the connection was suspended (the state events leave it out): a lease whose signal nobody reads is not lost at the loss of contact',
     workload: 'guarded',
-    wrap: (client) => suspensionHidden(client) as LockClient,
+    wrap: (client) => suspensionHidden(client) as RecipeClient,
   },
 };

@@ -4,7 +4,7 @@
 
 import type { Client } from '../../src/client/client.js';
 import type { ClientEvents, WatchedEvent, Watcher } from '../../src/client/types.js';
-import type { Leadership, Lease, LockClient, LockOptions } from '../../src/locks/index.js';
+import type { Leadership, Lease, LockOptions } from '../../src/locks/index.js';
 import { encodeRequest } from '../../src/protocol/codecs.js';
 import { OpCode } from '../../src/protocol/ops.js';
 import { Reader } from '../../src/protocol/reader.js';
@@ -39,7 +39,7 @@ export interface Plant {
   faultKinds?: string[];
   faultGap?: [number, number];
   /** The client the lock sees. */
-  wrap?(client: Client, world: World, process: string): LockClient;
+  wrap?(client: Client, world: World, process: string): RecipeClient;
   /** The holds drawn for the world (see world.ts), when the bug needs a kind. */
   holds?: 'short' | 'mixed' | 'long';
   /** The lease the holder sees, in place of the one the recipe granted. */
@@ -64,7 +64,7 @@ export interface Plant {
  * `client` as the lock sees it when it never hears of a session expiry: the `expired` state change
  * and the `None` events of the one-shot watches the expiry ended are not passed on.
  */
-function hideExpiry(client: Client): LockClient {
+function hideExpiry(client: Client): RecipeClient {
   const hideEnding = <O extends { watch?: Watcher }>(options: O | undefined): O | undefined => {
     const watch = options?.watch;
     if (!watch) return options;
@@ -82,7 +82,7 @@ function hideExpiry(client: Client): LockClient {
   });
 }
 
-/** `client` as a LockClient with some members replaced (beyond what forwardLockClient offers). */
+/** `client` as a RecipeClient with some members replaced (beyond what forwardLockClient offers). */
 function lockClientWith(
   client: Client,
   replaced: {
@@ -91,7 +91,7 @@ function lockClientWith(
     getData?: Client['getData'];
     exists?: Client['exists'];
   },
-): LockClient {
+): RecipeClient {
   const base = forwardLockClient(client, {
     ...(replaced.getData ? { getData: replaced.getData } : {}),
     ...(replaced.exists ? { exists: replaced.exists } : {}),
@@ -103,6 +103,9 @@ function lockClientWith(
     getData: base.getData,
     getChildren: base.getChildren,
     sync: base.sync,
+    setData: base.setData,
+    multi: base.multi,
+    watch: base.watch,
     on: replaced.on ?? base.on,
     get state() {
       return client.state;

@@ -3,7 +3,7 @@
 // one-shot watch or changes a watched node. The checks run after every simulation step.
 
 import type { Client } from '../../src/client/client.js';
-import type { Lease, LockClient, LockOptions } from '../../src/locks/index.js';
+import type { Lease, LockOptions, RecipeClient } from '../../src/locks/index.js';
 import { Mutex, ReadWriteLock, Semaphore } from '../../src/locks/index.js';
 import { holdUntil, LeaseLedger, type LedgerEntry } from './leases.js';
 import { checkWatchEvent } from './watch-audit.js';
@@ -72,7 +72,7 @@ export const ROOT = '/locks';
 
 /** A lock of the workload's kind as one process sees it (a planted bug may wrap the client). */
 export type Contend = (
-  client: LockClient,
+  client: RecipeClient,
   world: World,
   options: LockOptions,
   /** The process's own client, unwrapped (for what a lock client does not offer). */

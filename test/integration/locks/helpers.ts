@@ -1,7 +1,7 @@
 // Shared fixtures of the lock tests: clients on the shared server, one fresh root per test.
 
 import type { Client } from '../../../src/index.js';
-import type { LockClient } from '../../../src/locks/index.js';
+import type { RecipeClient } from '../../../src/locks/index.js';
 import { fourLetterWord, sharedServer, uniquePath } from '../../harness/index.js';
 import { forwardLockClient, type LockOperations } from '../../support/forward-lock-client.js';
 
@@ -66,7 +66,7 @@ export async function watchesByPath(prefix: string): Promise<Map<string, bigint[
 export function instrument(
   client: Client,
   overrides: Partial<LockOperations> = {},
-): { client: LockClient; calls: Record<string, number>; wakes: { count: number } } {
+): { client: RecipeClient; calls: Record<string, number>; wakes: { count: number } } {
   const calls: Record<string, number> = {};
   const wakes = { count: 0 };
   const wrapped = forwardLockClient(client, {

@@ -1,4 +1,4 @@
-// The lock engine driven through a LockClient's public calls (the calls seam): a wrapper client
+// The lock engine driven through a RecipeClient's public calls (the calls seam): a wrapper client
 // whose replies come in another order than the requests, whose reads fail, whose calls throw,
 // and what the engine passes to each call. Against the scripted client (scripted-client.ts).
 import { describe, expect, it } from 'vitest';
@@ -31,7 +31,7 @@ async function twoClients(): Promise<{
   return { server, a, b };
 }
 
-describe('replies out of order (a wrapper LockClient)', () => {
+describe('replies out of order (a wrapper RecipeClient)', () => {
   it('takes the lock from the early listing when the create is answered after it', async () => {
     const { b } = await twoClients();
     const create = b.create2.bind(b);
@@ -91,7 +91,7 @@ describe('replies out of order (a wrapper LockClient)', () => {
   });
 });
 
-describe('failed reads while waiting (a LockClient through its calls)', () => {
+describe('failed reads while waiting (a RecipeClient through its calls)', () => {
   it('a getData that fails otherwise than NONODE or a lost link ends the acquire with that error and removes the node', async () => {
     const { server, a, b } = await twoClients();
     const held = await new Mutex(a, DIR).acquire();

@@ -3,8 +3,7 @@
 // is proven in test/integration/locks/leader-latch.test.ts.
 import { describe, expect, it } from 'vitest';
 import type { SessionState, Stat, StateChange } from '../../../src/client/types.js';
-import { ZooKeeperError } from '../../../src/index.js';
-import type { ElectionClient } from '../../../src/locks/election-types.js';
+import { type RecipeClient, ZooKeeperError } from '../../../src/index.js';
 import { LeaderLatch } from '../../../src/locks/index.js';
 
 function stat(czxid: bigint, owner: bigint): Stat {
@@ -40,7 +39,7 @@ class FakeElection {
     for (const listener of [...this.listeners]) listener(state, { previous });
   }
 
-  readonly client: ElectionClient = {
+  readonly client: RecipeClient = {
     get state() {
       return fake.state;
     },
@@ -77,6 +76,12 @@ class FakeElection {
         .filter((p) => p.startsWith(`${dir}/`))
         .map((p) => p.slice(dir.length + 1)),
     sync: async () => {},
+    // Not faked: a latch sends none of these.
+    setData: () => Promise.reject(new ZooKeeperError('UNIMPLEMENTED', 'not faked')),
+    multi: () => Promise.reject(new ZooKeeperError('UNIMPLEMENTED', 'not faked')),
+    watch: () => {
+      throw new ZooKeeperError('UNIMPLEMENTED', 'not faked');
+    },
   };
 }
 let fake: FakeElection;
