@@ -3,6 +3,7 @@
 // Deadlines do not cost a timer each: the waits of one client share one timer (see Deadlines),
 // and the AbortSignal a wait's slower steps pass to the client's calls is made only when one of
 // them asks for it. An acquire with a timeout thus costs one small object more than one without.
+import { type AbortWaiter, stopWaiting, waitOn } from '../session/signal-waiters.js';
 
 /** Something a Bound tells when it ends (before anyone else hears of it). */
 export interface BoundWaiter {
@@ -17,7 +18,7 @@ const now: () => number =
  * The bound of one wait: the caller's `signal`, a deadline, both, or neither. Ends once, with the
  * first of them; `end()` says the wait is over (it leaves the timer and the caller's signal).
  */
-export class Bound {
+export class Bound implements AbortWaiter {
   /** Set once the bound ended: why (the signal's reason, or the timeout's error). */
   reason: unknown;
   /** Whether the bound ended. */
@@ -32,7 +33,8 @@ export class Bound {
   list: DeadlineList | undefined;
   private controller: AbortController | undefined;
   private waiters: BoundWaiter | BoundWaiter[] | undefined;
-  private onAbort: (() => void) | undefined;
+  /** Whether this bound is among the waiters of the caller's signal (one listener for all). */
+  private listening = false;
 
   /**
    * @param outer the caller's signal, listened to until `end()`
@@ -46,8 +48,10 @@ export class Bound {
       this.ended = true;
       this.reason = outer.reason;
     } else if (outer) {
-      this.onAbort = () => this.finish(outer.reason);
-      outer.addEventListener('abort', this.onAbort, { once: true });
+      // One listener on the caller's signal for all its waits: many acquires given one signal
+      // would otherwise pass Node's limit of 10 and print MaxListenersExceededWarning.
+      this.listening = true;
+      waitOn(outer, this);
     }
   }
 
@@ -86,6 +90,12 @@ export class Bound {
     }
   }
 
+  /** @internal The caller's signal aborted (told by its one listener). */
+  aborted(reason: unknown): void {
+    this.listening = false;
+    this.finish(reason);
+  }
+
   /** @internal The deadline passed (called by the shared timer). */
   expired(): void {
     this.finish(this.timeoutError!());
@@ -95,9 +105,9 @@ export class Bound {
   end(): void {
     this.waiters = undefined;
     if (this.list) this.list.owner.remove(this);
-    if (this.onAbort) {
-      this.outer!.removeEventListener('abort', this.onAbort);
-      this.onAbort = undefined;
+    if (this.listening) {
+      this.listening = false;
+      stopWaiting(this.outer!, this);
     }
   }
 

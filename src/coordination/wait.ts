@@ -3,6 +3,7 @@
 import type { Client } from '../client/client.js';
 import type { WatchedEvent } from '../client/types.js';
 import { untilAborted } from '../session/abortable.js';
+import { type AbortWaiter, stopWaiting, waitOn } from '../session/signal-waiters.js';
 import { hasCode } from './codes.js';
 import { isRetriable } from './retry.js';
 import { dataWatchKey, joinWatcher, type WatcherMembership } from './watchers.js';
@@ -28,15 +29,16 @@ export function waitForWatch(
     const finish = (error?: unknown, event?: WatchedEvent) => {
       if (settled) return;
       settled = true;
-      signal?.removeEventListener('abort', onAbort);
+      if (signal) stopWaiting(signal, onAbort);
       membership?.leave();
       if (error === undefined) resolve(event);
       else reject(error);
     };
-    const onAbort = () => finish(signal?.reason);
+    // One listener on the signal for all the waits on it (a caller's signal given to many waits).
+    const onAbort: AbortWaiter = { aborted: (reason) => finish(reason) };
     let membership: WatcherMembership | undefined;
-    if (signal?.aborted) return onAbort();
-    signal?.addEventListener('abort', onAbort, { once: true });
+    if (signal?.aborted) return finish(signal.reason);
+    if (signal) waitOn(signal, onAbort);
     const joined = joinWatcher(client, key, (event) => finish(undefined, event));
     membership = joined;
     arm(joined.watcher).then(
