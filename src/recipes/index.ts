@@ -72,12 +72,12 @@ export type { SharedValueEvents, SharedValueOptions, VersionedValue } from './sh
 export { SharedValue } from './shared-value.js';
 export type { TimeLeaseGrant, TimeLeaseHolder, TimeLeaseOptions } from './time-lease.js';
 export { LEASE_HOLDER_NODE, TimeLease } from './time-lease.js';
+export { TreeCache } from './tree-cache.js';
 export type {
   CachedNode,
   TreeCacheEvent,
   TreeCacheEventOf,
   TreeCacheEvents,
   TreeCacheOptions,
-} from './tree-cache.js';
-export { TreeCache } from './tree-cache.js';
+} from './tree-cache-types.js';
 export type { WaitOptions } from './wait.js';

@@ -22,14 +22,6 @@ import {
 } from './tree-cache-types.js';
 import { checkWaitOptions, startWait, type WaitOptions } from './wait.js';
 
-export type {
-  CachedNode,
-  TreeCacheEvent,
-  TreeCacheEventOf,
-  TreeCacheEvents,
-  TreeCacheOptions,
-} from './tree-cache-types.js';
-
 /**
  * A mirror of `root` and its subtree in memory. `start()` sets one persistent recursive watch
  * (server 3.6+) and then reads the tree; each event the watch reports makes the cache read that

@@ -1,6 +1,7 @@
 // Bun's own sockets: Bun.connect. Its write() takes what the kernel accepts and returns the count,
 // so the rest is kept here, in order, and flushed from the drain handler.
 import { makeError } from '../../protocol/errors.js';
+import { type Deferred, deferred } from '../deferred.js';
 import type { Connection, Transport, TransportConnectOptions } from '../transport.js';
 import { ChunkQueue } from './chunk-queue.js';
 
@@ -50,7 +51,7 @@ class BunConnection implements Connection {
   private socket: BunSocket | null = null;
   /** Bytes the socket did not take yet, oldest first; new writes queue behind them. */
   private readonly backlog: Uint8Array[] = [];
-  private drained: { promise: Promise<void>; resolve: () => void } | null = null;
+  private drained: Deferred | null = null;
   private done = false;
 
   constructor() {
@@ -84,13 +85,7 @@ class BunConnection implements Connection {
     } else {
       this.backlog.push(bytes);
     }
-    if (!this.drained) {
-      let resolve!: () => void;
-      const promise = new Promise<void>((r) => {
-        resolve = r;
-      });
-      this.drained = { promise, resolve };
-    }
+    this.drained ??= deferred();
     return this.drained.promise;
   }
 

@@ -2,6 +2,7 @@
 // Connections over WHATWG streams: the shape of `cloudflare:sockets` sockets, of Deno's
 // `conn.readable`/`conn.writable`, and of Node's `Duplex.toWeb()`. Uses only web-standard globals.
 import { untilAborted } from '../abortable.js';
+import { type Deferred, deferred } from '../deferred.js';
 import type { Connection, Transport, TransportConnectOptions } from '../transport.js';
 
 /** A byte socket as a pair of WHATWG streams (a `cloudflare:sockets` `Socket` is one). */
@@ -65,7 +66,7 @@ export class WebStreamConnection implements Connection {
   private readonly writer: WritableStreamDefaultWriter<Uint8Array>;
   private resolveClosed!: () => void;
   private unacknowledged = 0;
-  private drained: { promise: Promise<void>; resolve: () => void } | null = null;
+  private drained: Deferred | null = null;
   private done = false;
 
   constructor(private readonly socket: WebStreamSocket) {
@@ -107,13 +108,7 @@ export class WebStreamConnection implements Connection {
       () => this.close(),
     );
     if (this.unacknowledged <= HIGH_WATER_BYTES) return undefined;
-    if (!this.drained) {
-      let resolve!: () => void;
-      const promise = new Promise<void>((r) => {
-        resolve = r;
-      });
-      this.drained = { promise, resolve };
-    }
+    this.drained ??= deferred();
     return this.drained.promise;
   }
 
