@@ -4,6 +4,7 @@
 // without this look such a node would stay (for a persistent registration, for good).
 import type { RecipeClient } from '../client/recipe-client.js';
 import { hasCode } from '../coordination/codes.js';
+import { settleWhileConnected } from '../coordination/nodes.js';
 import { retry } from '../coordination/retry.js';
 
 /**
@@ -11,22 +12,9 @@ import { retry } from '../coordination/retry.js';
  * done, or as soon as the client is not connected (the deletion then goes on in the background
  * and ends with the session or the client). Never rejects.
  */
-export async function removeOwnNode(client: RecipeClient, path: string): Promise<void> {
-  const removal = deleteIfOwn(client, path).catch(() => {
-    // The client closed, or the server refused: nothing of this session stays beyond it.
-  });
-  if (!connected(client.state)) return;
-  let unsubscribe = () => {};
-  const disconnected = new Promise<void>((resolve) => {
-    unsubscribe = client.on('state', (state) => {
-      if (!connected(state)) resolve();
-    });
-  });
-  try {
-    await Promise.race([removal, disconnected]);
-  } finally {
-    unsubscribe();
-  }
+export function removeOwnNode(client: RecipeClient, path: string): Promise<void> {
+  // The client closed, or the server refused: nothing of this session stays beyond it.
+  return settleWhileConnected(client, deleteIfOwn(client, path));
 }
 
 async function deleteIfOwn(client: RecipeClient, path: string): Promise<void> {
@@ -44,8 +32,4 @@ async function deleteIfOwn(client: RecipeClient, path: string): Promise<void> {
       if (!hasCode(error, 'BADVERSION')) throw error;
     }
   }
-}
-
-function connected(state: string): boolean {
-  return state === 'connected' || state === 'connected-readonly';
 }
