@@ -46,6 +46,13 @@ export type {
   MembershipLayout,
 } from './membership.js';
 export { GroupMember } from './membership.js';
+export { SetPartitioner } from './partitioner.js';
+export type {
+  PartitionFunction,
+  PartitionState,
+  SetPartitionerEvents,
+  SetPartitionerOptions,
+} from './partitioner-options.js';
 export type {
   CreateWithParentsOptions,
   DeleteOutcome,

@@ -12,10 +12,16 @@ when `go` arrives on stdin; any failure prints `error <message>`. Items are comm
   locking-none                      LockingQueue.get(1)                               -> got None
   queue-put <items>[:<priority>]    Queue.put each item                               -> put <n>
   queue-take <n>                    Queue.get, polled until n items (30 s)            -> took <item> each
+  partition <items>:<id>:<seconds>  SetPartitioner(path, set=items, identifier=id,
+                                    time_boundary=seconds), driven as kazoo's docs show: prints
+                                    acquired <sorted items> on each acquisition, release before
+                                    each release_set(), failed on failure; a line on stdin makes
+                                    it finish() (leave the party) and print finished
 """
 
 import os
 import sys
+import threading
 import time
 
 from kazoo.client import KazooClient
@@ -77,8 +83,44 @@ def run(client, command, path, arg):
                 continue
             taken += 1
             say("took %s" % value.decode())
+    elif command == "partition":
+        partition(client, path, arg)
     else:
         raise ValueError("unknown command " + command)
+
+
+def partition(client, path, arg):
+    items, ident, seconds = arg.split(":")
+    changed = client.handler.event_object()
+    party = client.SetPartitioner(path, set=items.split(","), identifier=ident,
+                                  time_boundary=float(seconds), state_change_event=changed)
+    stop = threading.Event()
+
+    def wait_for_exit():
+        sys.stdin.readline()
+        stop.set()
+        changed.set()
+
+    threading.Thread(target=wait_for_exit, daemon=True).start()
+    announced = False
+    while not stop.is_set():
+        if party.failed:
+            say("failed")
+            return
+        if party.release:
+            say("release")
+            announced = False
+            party.release_set()
+        elif party.acquired:
+            if not announced:
+                say("acquired %s" % ",".join(sorted(party)))
+                announced = True
+            changed.wait(0.1)
+            changed.clear()
+        elif party.allocating:
+            party.wait_for_acquire(0.1)
+    party.finish()
+    say("finished")
 
 
 def main():

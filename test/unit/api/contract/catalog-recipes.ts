@@ -294,6 +294,30 @@ export const RECIPES: Record<string, LongLived | SingleOperation> = {
       return entry.lockPath as string;
     },
   },
+  SetPartitioner: {
+    kind: 'long-lived',
+    entry: 'zookeeper-ts/recipes',
+    options: () => ({ items: ['a'], id: 'subject', settleTime: 0 }),
+    badOptions: { items: ['a/b'] },
+    start: true,
+    events: [onStart('state')],
+    waits: [
+      startStalled,
+      // Never started: no share is ever acquired.
+      {
+        name: 'acquired',
+        block: async () => {},
+        call: (s, bounds) => call(s, 'acquired', bounds),
+      },
+    ],
+    // Its lock on the one item: closing gives it back.
+    held: async ({ subject, env, path }) => {
+      await call(subject, 'start');
+      await call(subject, 'acquired');
+      const [lock] = await env.other.getChildren(`${path}/locks/a`);
+      return `${path}/locks/a/${lock}`;
+    },
+  },
   DistributedBarrier: {
     kind: 'single-operation',
     entry: 'zookeeper-ts/recipes',
