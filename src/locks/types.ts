@@ -34,12 +34,12 @@ export type LockClient = Pick<
  *   session may still be alive, but nothing proves it, so the holder must stop work that needs
  *   exclusivity. Safe; costs a lost lease on every short network blip.
  * - `'expired'` (Curator's session policy): only when the session is known to be over — the
- *   server said so, or no server answered for a whole session timeout. Survives short blips, but
- *   the server times the session from the last request *it* received, and this client from the
- *   last reply it heard, which came a network delay plus the server's time to answer later (a
- *   follower busy applying can hold a reply for seconds): for that long (plus clock drift)
- *   another process may already hold the lock while this lease's signal is not yet aborted. Use
- *   the lease's `fencingToken` or guarded writes (`lease.multi`) when you choose this.
+ *   server said so, or nothing this client sent within a whole session timeout was answered.
+ *   Survives short blips. The server times the session from the last request it received; this
+ *   client from when it sent the newest request the server answered (never later than the
+ *   server heard it, however long the reply took), so the signal aborts no later than the server
+ *   expires the session, up to clock drift and the client's own timer delays (a blocked event
+ *   loop). Use the lease's `fencingToken` or guarded writes (`lease.multi`) when you choose this.
  *
  * Neither policy can see a process that is paused (GC, VM freeze) for longer than the session
  * timeout; the fencing token is the only defence there.

@@ -226,9 +226,11 @@ export class SessionContext
   written(item: Outbound): void {
     if (item.kind === 'auth') this.authInFlight.push(item.entry);
     else if (item.request) {
+      // Its reply will prove the server heard from us no earlier than now (see heartbeat.ts).
+      item.request.sentAt = this.clock.now();
       this.pending.push(item.request);
       if (item.request.trace) item.request.trace.server = this.serverName();
-    }
+    } else if (item.frame === PING_FRAME) this.link?.heartbeat.pingSent();
     this.link?.heartbeat.sent();
   }
 

@@ -2,7 +2,8 @@
 // connection into the session's link: the server's answer adopted, the host marked as the one that
 // worked, the expiry countdown stopped, the heartbeat started, then SASL or the restore of
 // credentials and watches. A broken link turns back into a suspended session: the calls in flight
-// fail with CONNECTIONLOSS and the countdown to expiry starts from the last frame heard.
+// fail with CONNECTIONLOSS and the countdown to expiry starts from when the newest request the
+// server answered was sent (the server's own clock for the session restarted then or later).
 import { decodeConnectResponse } from '../protocol/codecs.js';
 import { makeError } from '../protocol/errors.js';
 import type { SessionContext } from './context.js';
@@ -21,6 +22,7 @@ export function handshake(
   frame: Uint8Array,
   connection: Connection,
   host: HostAddress,
+  connectSentAt: number,
 ): boolean {
   if (frame.length === REPLY_HEADER_SIZE) throw handshakeRefusal(frame);
   // The client ended while this handshake was in flight: the session it opens is not wanted
@@ -52,13 +54,16 @@ export function handshake(
   // flag, not the response (and its password buffer).
   const readOnly = response.readOnly;
   // Before any transition: a 'connected' listener may read `server`.
-  ctx.link = new Link(connection, host, readOnly, ctx.clock, identity.timers, ctx);
+  ctx.link = new Link(connection, host, readOnly, ctx.clock, identity.timers, ctx, connectSentAt);
   const sasl = ctx.sasl;
   if (!sasl) openForRequests(ctx, connection, readOnly);
   else
     saslOnConnection(sasl, ctx.pending, connection, {
       nextXid: () => ctx.nextXid(),
-      sent: () => ctx.link?.heartbeat.sent(),
+      sent: () => {
+        ctx.link?.heartbeat.sent();
+        return ctx.clock.now();
+      },
       done: () => {
         if (ctx.isCurrent(connection)) openForRequests(ctx, connection, readOnly);
       },
@@ -72,7 +77,8 @@ export function linkLost(ctx: SessionContext, connection: Connection, host: Host
   const link = ctx.link;
   if (link?.connection !== connection) return;
   ctx.link = null;
-  // The session's clock runs from the last frame heard, not from when the link broke.
+  // The session's clock runs from the send time of the newest request the server answered, not
+  // from when its reply came (a busy server may hold a reply for seconds) nor when the link broke.
   const lastHeard = link.end();
   const lastError = ctx.lastError;
   const reason = lastError instanceof Error ? lastError.message : 'the connection closed';

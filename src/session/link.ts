@@ -31,9 +31,11 @@ export class Link implements HeartbeatEvents {
     clock: Clock,
     timers: SessionTimers,
     private readonly events: LinkEvents,
+    connectSentAt: number,
   ) {
     this.heartbeat = new Heartbeat(clock, timers, this);
-    this.heartbeat.start();
+    // The ConnectResponse proves the server heard the ConnectRequest, as of when it was sent.
+    this.heartbeat.start(connectSentAt);
   }
 
   /** @internal The heartbeat's: the client has been quiet too long. */
@@ -41,18 +43,27 @@ export class Link implements HeartbeatEvents {
     this.events.ping();
   }
 
-  /** @internal The heartbeat's: nothing heard for `silentFor` ms; the link is dropped. */
-  dead(silentFor: number): void {
+  /** @internal The heartbeat's: nothing heard (or proven) for `silentFor` ms; the link is dropped. */
+  dead(silentFor: number, unproven?: boolean): void {
+    const ms = Math.round(silentFor);
     this.events.silent(
-      makeError('CONNECTIONLOSS', `no reply from the server for ${Math.round(silentFor)} ms`),
+      makeError(
+        'CONNECTIONLOSS',
+        unproven
+          ? `no reply from the server to anything sent in the last ${ms} ms`
+          : `no reply from the server for ${ms} ms`,
+      ),
     );
     this.connection.close();
   }
 
-  /** Stops the heartbeat; returns when the server was last heard from on this link. */
+  /**
+   * Stops the heartbeat; returns the send time of the newest request the server answered on this
+   * link (the earliest it can have heard from us: its expiry clock restarted then or later).
+   */
   end(): number {
     this.heartbeat.stop();
-    return this.heartbeat.lastHeard;
+    return this.heartbeat.lastProven;
   }
 }
 

@@ -39,7 +39,10 @@ export function routeReply(frame: Uint8Array, ctx: SessionContext): void {
     }
     return;
   }
-  if (xid === Xid.ping) return;
+  if (xid === Xid.ping) {
+    ctx.link?.heartbeat.pingAnswered();
+    return;
+  }
   if (xid === Xid.auth) {
     const entry = ctx.authInFlight.shift();
     const waiters = entry?.waiters.splice(0) ?? [];
@@ -61,6 +64,8 @@ export function routeReply(frame: Uint8Array, ctx: SessionContext): void {
       `reply xid ${xid} does not match the oldest request (${request ? request.xid : 'none'})`,
     );
   }
+  // The session is alive as of when this request was sent (not when its reply came).
+  ctx.link?.heartbeat.proven(request.sentAt);
   // The newest state the client has seen.
   if (zxid > 0n) ctx.identity.zxid = zxid;
   if (request.trace) request.trace.bytesReceived = frame.length;

@@ -30,6 +30,8 @@ export interface PendingRequest {
   settle(error: Error | null, value?: unknown): void;
   /** True once the caller stopped waiting (aborted); the reply is still consumed in order. */
   abandoned: boolean;
+  /** When it was written (session clock, ms); 0 until then. Its reply proves the session alive then. */
+  sentAt: number;
   /** The request's telemetry context, when someone listens to requests. */
   readonly trace?: RequestMessage | undefined;
 }
@@ -53,6 +55,7 @@ export function makeRequest<Res>(details: {
     onReply: details.onReply,
     onAbandonedReply: details.onAbandonedReply,
     abandoned: false,
+    sentAt: 0,
     settle(error, value) {
       if (settled) return;
       settled = true;

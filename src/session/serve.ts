@@ -19,6 +19,8 @@ export async function serveConnection(
 ): Promise<boolean> {
   const decoder = new FrameDecoder(ctx.maxFrameSize);
   let established = false;
+  // The server restarts a resumed session's expiry clock no earlier than this.
+  const connectSentAt = ctx.clock.now();
   connection.write(ctx.identity.connectRequest(ctx.readOnlyAllowed));
   try {
     let refused = false;
@@ -30,7 +32,7 @@ export async function serveConnection(
         return;
       }
       handshakeDone();
-      if (!handshake(ctx, frame, connection, host)) {
+      if (!handshake(ctx, frame, connection, host, connectSentAt)) {
         refused = true;
         return;
       }

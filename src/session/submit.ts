@@ -76,6 +76,8 @@ class Submitted<Res, Out> implements PendingRequest, AbortWaiter {
   /** The request is its own outbox item (see {@link request}): no second object per request. */
   readonly kind = 'request' as const;
   abandoned = false;
+  /** When it was written (see PendingRequest): one number, no object per request. */
+  sentAt = 0;
   private settled = false;
   /** The requestTimeout timer, when there is one. */
   timer: unknown = null;

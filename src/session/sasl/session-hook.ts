@@ -14,8 +14,11 @@ import type { SaslOptions } from './options.js';
 export interface SaslHookEvents {
   /** The xid for the next token (tokens share the session's xid sequence). */
   nextXid(): number;
-  /** A frame was written (keeps the heartbeat's idea of the last write right). */
-  sent(): void;
+  /**
+   * A token is being written (keeps the heartbeat's idea of the last write right); returns the
+   * time on the session's clock: the token's reply proves the session alive as of then.
+   */
+  sent(): number;
   /** The server accepted the credentials on this connection. */
   done(): void;
   /** The credentials failed: the session must end. */
@@ -32,10 +35,15 @@ export function saslOnConnection(
   const send: SaslSend = (token) =>
     new Promise((resolve, reject) => {
       const xid = events.nextXid();
-      pending.push(
-        makeRequest({ xid, op: 'sasl', read: (r) => codecs.sasl.read(r).token, resolve, reject }),
-      );
-      events.sent();
+      const request = makeRequest({
+        xid,
+        op: 'sasl',
+        read: (r) => codecs.sasl.read(r).token,
+        resolve,
+        reject,
+      });
+      request.sentAt = events.sent();
+      pending.push(request);
       // A few hundred bytes: no need to wait for a drain; a write on a dying link fails through
       // the pending token (CONNECTIONLOSS) instead.
       connection.write(encodeRequest(xid, codecs.sasl, { token }))?.catch(() => {});
