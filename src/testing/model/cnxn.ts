@@ -15,6 +15,7 @@ import {
   writeReplyHeader,
   writeWatcherEvent,
 } from '../wire/server-codecs.js';
+import { WRITE_OPS } from '../wire/writes.js';
 import type { ServerEnd } from './host.js';
 import type { Member } from './member.js';
 import { answerRead } from './reads.js';
@@ -41,19 +42,6 @@ interface Entry {
 const byCode = new Map<number, ServerCodec<unknown, unknown>>(
   Object.values(codecs).map((c) => [c.code, c as ServerCodec<unknown, unknown>]),
 );
-
-const WRITES = new Set<number>([
-  OpCode.create,
-  OpCode.create2,
-  OpCode.createContainer,
-  OpCode.createTTL,
-  OpCode.delete,
-  OpCode.setData,
-  OpCode.setACL,
-  OpCode.multi,
-  OpCode.reconfig,
-  OpCode.check,
-]);
 
 export class Cnxn {
   sessionId = 0n;
@@ -357,7 +345,7 @@ export class Cnxn {
           finish: () => finish({ err: 0, body: (w) => codecs.sync.writeResponse(w, { path }) }),
         }),
       );
-    } else if (WRITES.has(header.type)) {
+    } else if (WRITE_OPS.has(header.type)) {
       // The lost-reply fault takes the first write the client sends after it was armed.
       const stall = ens.loseWriteReply.get(this.end.client);
       if (stall !== undefined) {

@@ -4,26 +4,14 @@
 // gives each connection's session id and password (what `expireSession` needs to end it from
 // outside), and request and reply headers let it lose the reply of a chosen write.
 import type { Socket } from 'node:net';
-import { OpCode } from '../../protocol/ops.js';
 import type { Link } from '../links.js';
+import { WRITE_OPS } from '../wire/writes.js';
 
 /** A session as the server granted it on a connection. */
 export interface GrantedSession {
   id: bigint;
   password: Uint8Array;
 }
-
-const WRITES = new Set<number>([
-  OpCode.create,
-  OpCode.create2,
-  OpCode.createContainer,
-  OpCode.createTTL,
-  OpCode.delete,
-  OpCode.setData,
-  OpCode.setACL,
-  OpCode.multi,
-  OpCode.reconfig,
-]);
 
 // Larger than any frame: the first four bytes are a four-letter word, and the answer is text.
 const MAX_FRAME = 0x10_0000 * 16;
@@ -91,7 +79,7 @@ export function relay(link: Link, upstream: Socket, hooks: RelayHooks): void {
         if (frame.length < 8) continue;
         const view = new DataView(frame.buffer, frame.byteOffset);
         const xid = view.getInt32(0);
-        if (WRITES.has(view.getInt32(4)) && hooks.takeLostReply(link)) doomed.add(xid);
+        if (WRITE_OPS.has(view.getInt32(4)) && hooks.takeLostReply(link)) doomed.add(xid);
       }
     }
     if (!upstream.destroyed) upstream.write(bytes);
