@@ -105,7 +105,7 @@ export interface InspectOptions {
   signal?: AbortSignal;
 }
 
-/** @internal The members of a RecipeClient inspecting reads through: reads only. */
+/** The members of a RecipeClient inspecting reads through: reads only (not exported by an entry point). */
 export type InspectClient = Pick<LockClient, 'getChildren' | 'getData' | 'exists'>;
 
 /** The semaphore layout (`leases/` and `locks/` under the path): lease holders, then the guard queue. */

@@ -9,9 +9,9 @@ import type { SequenceOrder } from '../coordination/order.js';
 
 /**
  * The members of a {@link RecipeClient} the lock engine's own helpers call; the
- * recipes' constructors take a whole RecipeClient.
+ * recipes' constructors take a whole RecipeClient. Not exported by an entry point; kept in the
+ * declaration files because the helpers' declarations name it.
  */
-/** @internal */
 export type LockClient = Pick<
   RecipeClient,
   | 'create2'
