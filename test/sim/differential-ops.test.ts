@@ -12,7 +12,7 @@ import { runOpsScript } from './differential-ops.js';
 const STEPS = 120;
 const SEEDS = 12;
 
-function onModel(seed: number, base: string): string[] {
+function onModel(seed: number, base: string, divergence?: string): string[] {
   const run = spawnSync(
     process.execPath,
     [
@@ -27,6 +27,7 @@ function onModel(seed: number, base: string): string[] {
       base,
       '--steps',
       String(STEPS),
+      ...(divergence ? ['--divergence', divergence] : []),
     ],
     { encoding: 'utf8', timeout: 60_000 },
   );
@@ -49,5 +50,34 @@ describe('the model answers every opcode as the real server does', () => {
       const model = onModel(seed, base);
       expect(model).toEqual(real);
     }, 90_000);
+  }
+});
+
+describe('a divergence planted in the model fails the comparison', () => {
+  for (const divergence of ['wrong-code', 'lost-event']) {
+    it(`${divergence}: seed 1's log on the model differs from the real server's`, async () => {
+      const base = `/zkts-sim-diverge-${divergence}-${process.pid}-${Date.now()}`;
+      const server = sharedServer().connectString;
+      const real = await runOpsScript({
+        seed: 1,
+        base,
+        steps: STEPS,
+        open: () => Client.connect(server, { sessionTimeout: 10_000 }),
+      });
+      // The script reaches what each plant changes: a NONODE answer, and a watch event.
+      expect(real.some((line) => line.includes('NONODE'))).toBe(true);
+      expect(
+        real.some((line) => /event|Node(Created|Deleted|DataChanged|ChildrenChanged)/.test(line)),
+      ).toBe(true);
+      expect(onModel(1, base, divergence)).not.toEqual(real);
+      expect(onModel(1, `${base}-clean`, undefined)).toEqual(
+        await runOpsScript({
+          seed: 1,
+          base: `${base}-clean`,
+          steps: STEPS,
+          open: () => Client.connect(server, { sessionTimeout: 10_000 }),
+        }),
+      );
+    }, 120_000);
   }
 });
