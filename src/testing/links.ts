@@ -22,6 +22,25 @@ export class Link {
   private pendingToServer = 0;
   private pendingToClient = 0;
 
+  /**
+   * A new link, registered with `faults` so the network faults reach it; when `dead` (the member
+   * is down or the server is closing) it closes on the next microtask, as a refused connection.
+   */
+  static open(
+    faults: LinkFaults & { readonly links: Set<Link> },
+    clock: TaskClock,
+    id: number,
+    client: string,
+    member: number,
+    clientSide: ClientSide,
+    dead: boolean,
+  ): Link {
+    const link = new Link(faults, clock, id, client, member, clientSide);
+    faults.links.add(link);
+    if (dead) queueMicrotask(() => link.close());
+    return link;
+  }
+
   constructor(
     private readonly faults: LinkFaults,
     private readonly clock: TaskClock,

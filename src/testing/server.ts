@@ -152,19 +152,11 @@ export class InProcessServer implements TestServer {
     client: string | undefined,
     side: { deliver(bytes: Uint8Array): void; end(): void },
   ): Link {
-    const link = new Link(
-      this.faults,
-      this.clock,
-      this.nextLink++,
-      client ?? `tcp-${this.nextClient++}`,
-      member.id,
-      side,
-    );
-    this.faults.links.add(link);
-    if (!member.alive || this.closing) {
-      queueMicrotask(() => link.close());
-      return link;
-    }
+    const dead = !member.alive || this.closing !== undefined;
+    const id = this.nextLink++;
+    const name = client ?? `tcp-${this.nextClient++}`;
+    const link = Link.open(this.faults, this.clock, id, name, member.id, side, dead);
+    if (dead) return link;
     member.accept(link.server);
     return link;
   }

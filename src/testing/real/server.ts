@@ -164,19 +164,11 @@ class RealServer implements TestServer {
     client: string | undefined,
     side: { deliver(bytes: Uint8Array): void; end(): void },
   ): Link {
-    const link = new Link(
-      this.faults,
-      this.clock,
-      this.nextLink++,
-      client ?? `tcp-${this.nextClient++}`,
-      member.id,
-      side,
-    );
-    this.faults.links.add(link);
-    if (!member.running || this.closing) {
-      queueMicrotask(() => link.close());
-      return link;
-    }
+    const dead = !member.running || this.closing !== undefined;
+    const id = this.nextLink++;
+    const name = client ?? `tcp-${this.nextClient++}`;
+    const link = Link.open(this.faults, this.clock, id, name, member.id, side, dead);
+    if (dead) return link;
     const upstream = this.node.net.connect({ host: '127.0.0.1', port: member.ports.client });
     relay(link, upstream, {
       granted: (l, session) => {
