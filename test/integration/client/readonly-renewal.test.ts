@@ -7,39 +7,19 @@
 // Server facts this relies on (ZooKeeper 3.8, see readonly.test.ts): a read-only server only
 // gives new sessions, with localSessionsEnabled=true; a session created by the read-write quorum
 // is reported expired by a read-only server.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Client, connect } from '../../../src/index.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { connect } from '../../../src/index.js';
 import { LockLostError, Mutex } from '../../../src/locks/index.js';
-import { startEnsemble, type ZkEnsemble } from '../../harness/index.js';
+import type { ZkEnsemble } from '../../harness/index.js';
+import { readOnlyEnsemble, retry } from './readonly-ensemble.js';
 import { rejection, until } from './setup.js';
 
+const world = readOnlyEnsemble();
+const { clients } = world;
 let ensemble: ZkEnsemble;
-const clients: Client[] = [];
-
-beforeAll(async () => {
-  ensemble = await startEnsemble({
-    size: 3,
-    readOnlyMode: true,
-    extraConfig: { localSessionsEnabled: 'true', localSessionsUpgradingEnabled: 'true' },
-  });
-}, 90_000);
-
-afterAll(async () => {
-  await Promise.all(clients.map((c) => c.close()));
-  await ensemble?.close();
+beforeAll(() => {
+  ensemble = world.ensemble();
 });
-
-async function retry<T>(fn: () => Promise<T>, ms: number): Promise<T> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    try {
-      return await fn();
-    } catch (error) {
-      if (Date.now() > deadline) throw error;
-      await new Promise((r) => setTimeout(r, 250));
-    }
-  }
-}
 
 describe('session renewal with a read-only member', () => {
   it('renews on the read-only member, then again on the read-write quorum; the lease ends at the first loss', async () => {
