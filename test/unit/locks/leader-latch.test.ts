@@ -5,22 +5,7 @@ import { describe, expect, it } from 'vitest';
 import type { SessionState, Stat, StateChange } from '../../../src/client/types.js';
 import { type RecipeClient, ZooKeeperError } from '../../../src/index.js';
 import { LeaderLatch } from '../../../src/locks/index.js';
-
-function stat(czxid: bigint, owner: bigint): Stat {
-  return {
-    czxid,
-    mzxid: czxid,
-    ctime: 0,
-    mtime: 0,
-    version: 0,
-    cversion: 0,
-    aversion: 0,
-    ephemeralOwner: owner,
-    dataLength: 0,
-    numChildren: 0,
-    pzxid: czxid,
-  };
-}
+import { nodeStat } from './scripted-server.js';
 
 /** One session on one election directory: sequential creates, listing, reads, state changes. */
 class FakeElection {
@@ -58,7 +43,7 @@ class FakeElection {
       const full = `${path}${String(this.seq++).padStart(10, '0')}`;
       const bytes =
         typeof data === 'string' ? new TextEncoder().encode(data) : (data ?? new Uint8Array());
-      const node = { data: bytes, stat: stat(BigInt(100 + this.seq), this.sessionId) };
+      const node = { data: bytes, stat: nodeStat(BigInt(100 + this.seq), this.sessionId) };
       this.nodes.set(full, node);
       return { path: full, stat: node.stat };
     },
