@@ -23,5 +23,6 @@ export type RecipeClient = Pick<
   | 'state'
   | 'closing'
   | 'sessionId'
+  | 'lastZxid'
   | 'chroot'
 >;

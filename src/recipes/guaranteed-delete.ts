@@ -1,24 +1,10 @@
 // A delete that keeps trying in the background until it is done or the client is closed, as
 // Curator's `delete().guaranteed()`: for cleanup that must not be lost to a blip.
-import type { Client } from '../client/client.js';
 import { ListenerError } from '../client/listeners.js';
+import type { RecipeClient } from '../client/recipe-client.js';
 import { hasCode } from '../coordination/codes.js';
 import { type DeleteOutcome, deleteRecursive, mayHaveApplied } from './paths.js';
 import { backoffDelay, isRetriedBy, type RetryPolicy } from './retry.js';
-
-/** The part of the client {@link guaranteedDelete} uses (a `Client` is one). */
-export type GuaranteedDeleteClient = Pick<
-  Client,
-  | 'delete'
-  | 'exists'
-  | 'getChildren'
-  | 'create2'
-  | 'on'
-  | 'state'
-  | 'closing'
-  | 'sessionId'
-  | 'lastZxid'
->;
 
 /** Options of {@link guaranteedDelete}. */
 export interface GuaranteedDeleteOptions {
@@ -89,7 +75,7 @@ const FINAL_STATES = new Set(['closed', 'auth-failed']);
  * others, and brought to the same version, between a try's look and its delete.
  */
 export function guaranteedDelete(
-  client: GuaranteedDeleteClient,
+  client: RecipeClient,
   path: string,
   options: GuaranteedDeleteOptions = {},
 ): Promise<GuaranteedDeleteOutcome> {
@@ -135,7 +121,7 @@ interface DeleteState {
 
 /** One try: look at the node, then delete the one meant (at the version seen). */
 async function tryOnce(
-  client: GuaranteedDeleteClient,
+  client: RecipeClient,
   path: string,
   options: GuaranteedDeleteOptions,
   state: DeleteState,
@@ -198,7 +184,7 @@ async function tryOnce(
 }
 
 async function runGuaranteedDelete(
-  client: GuaranteedDeleteClient,
+  client: RecipeClient,
   path: string,
   options: GuaranteedDeleteOptions,
 ): Promise<GuaranteedDeleteOutcome> {
@@ -254,10 +240,7 @@ async function runGuaranteedDelete(
   }
 }
 
-function stoppedBy(
-  client: GuaranteedDeleteClient,
-  stop: AbortSignal,
-): 'closed' | 'aborted' | undefined {
+function stoppedBy(client: RecipeClient, stop: AbortSignal): 'closed' | 'aborted' | undefined {
   if (client.closing || FINAL_STATES.has(client.state)) return 'closed';
   if (stop.aborted) return stop.reason === 'closed' ? 'closed' : 'aborted';
   return undefined;

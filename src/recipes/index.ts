@@ -34,7 +34,6 @@ export {
 export type { DoubleBarrierOptions } from './double-barrier.js';
 export { DistributedDoubleBarrier, READY_NODE } from './double-barrier.js';
 export type {
-  GuaranteedDeleteClient,
   GuaranteedDeleteOptions,
   GuaranteedDeleteOutcome,
 } from './guaranteed-delete.js';
@@ -58,7 +57,6 @@ export type {
   DeleteOutcome,
   DeleteRecursiveOptions,
   EnsurePathOptions,
-  PathClient,
 } from './paths.js';
 export { createWithParents, deleteRecursive, ensurePath } from './paths.js';
 export type { PersistentNodeEvents, PersistentNodeOptions } from './persistent-node.js';

@@ -1,7 +1,7 @@
 // Everyday path helpers: create a node with its missing parents (Curator's
 // creatingParentContainersIfNeeded, kazoo's ensure_path) and delete a subtree (Curator's
 // deletingChildrenIfNeeded, kazoo's delete(recursive=True)).
-import type { Client } from '../client/client.js';
+import type { RecipeClient } from '../client/recipe-client.js';
 import type { CallOptions, CreateOptions, Data, Stat } from '../client/types.js';
 import { hasCode } from '../coordination/codes.js';
 import { childPath } from '../coordination/naming.js';
@@ -9,9 +9,6 @@ import * as parents from '../coordination/paths.js';
 import { InvalidArgumentError } from '../protocol/errors.js';
 import { pathProblem } from '../protocol/paths.js';
 import { type RetryPolicy, retry } from './retry.js';
-
-/** The part of the client the path helpers use (a `Client` is one). */
-export type PathClient = Pick<Client, 'create2' | 'delete' | 'getChildren'>;
 
 /** @internal Throws an `InvalidArgumentError` unless `path` is a valid node path for `recipe`. */
 export function checkRecipePath(path: string, recipe: string): void {
@@ -57,7 +54,7 @@ function parentRules(
  * for both.
  */
 export function ensurePath(
-  client: PathClient,
+  client: RecipeClient,
   path: string,
   options: EnsurePathOptions = {},
 ): Promise<void> {
@@ -80,7 +77,7 @@ export interface CreateWithParentsOptions extends CreateOptions, CallOptions {
  * unknown, and only the caller knows whether it is safe to send again.
  */
 export async function createWithParents(
-  client: PathClient,
+  client: RecipeClient,
   path: string,
   data?: Data,
   options: CreateWithParentsOptions = {},
@@ -135,7 +132,7 @@ export function mayHaveApplied(error: unknown): boolean {
  * keeps going: bound it with `signal`.
  */
 export async function deleteRecursive(
-  client: PathClient,
+  client: RecipeClient,
   path: string,
   options: DeleteRecursiveOptions = {},
 ): Promise<DeleteOutcome> {

@@ -116,6 +116,9 @@ function lockClientWith(
     get sessionId() {
       return replaced.sessionId ? replaced.sessionId() : client.sessionId;
     },
+    get lastZxid() {
+      return client.lastZxid;
+    },
     get chroot() {
       return client.chroot;
     },

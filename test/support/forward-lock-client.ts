@@ -41,6 +41,9 @@ export function forwardLockClient(
     get sessionId() {
       return client.sessionId;
     },
+    get lastZxid() {
+      return client.lastZxid;
+    },
     get chroot() {
       return client.chroot;
     },

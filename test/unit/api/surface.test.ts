@@ -1,5 +1,7 @@
 // The public API contract (client, locks, transports), checked by the type checker and at run time: a change
 // that breaks the contract breaks this file.
+import { readdirSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import * as client from '../../../src/index.js';
 import {
@@ -11,6 +13,7 @@ import {
   Op,
   type OpResult,
   Perms,
+  type RecipeClient,
   type SessionState,
   type Stat,
   type WatchedEvent,
@@ -28,6 +31,12 @@ import {
   withLock,
 } from '../../../src/locks/index.js';
 import { CreateFlag } from '../../../src/protocol/ops.js';
+import {
+  createWithParents,
+  deleteRecursive,
+  ensurePath,
+  guaranteedDelete,
+} from '../../../src/recipes/index.js';
 
 describe('zookeeper-ts (client entry point)', () => {
   it('exports what API.md promises', () => {
@@ -143,5 +152,43 @@ describe('zookeeper-ts/locks', () => {
     expectTypeOf<Lease['release']>().returns.toEqualTypeOf<Promise<void>>();
     expectTypeOf<Lease>().toMatchTypeOf<AsyncDisposable>();
     expectTypeOf(withLock<number>).returns.toEqualTypeOf<Promise<number>>();
+  });
+});
+
+describe('what a recipe needs from a client: one type', () => {
+  /** Source files of package.json's entry points (what a user can import types from). */
+  const ENTRIES = [
+    'index.ts',
+    'locks/index.ts',
+    'recipes/index.ts',
+    'testing/index.ts',
+    'otel/index.ts',
+    'session/transports/index.ts',
+    'telemetry/index.ts',
+  ];
+  const SRC = fileURLToPath(new URL('../../../src/', import.meta.url));
+
+  it('no entry point exports a Pick of Client other than RecipeClient', () => {
+    const picks: string[] = [];
+    for (const file of readdirSync(SRC, { recursive: true, encoding: 'utf8' })) {
+      if (!file.endsWith('.ts')) continue;
+      const text = readFileSync(`${SRC}${file}`, 'utf8');
+      for (const m of text.matchAll(/export type (\w+)(?:<[^=]*>)? = Pick<\s*Client\b/g)) {
+        picks.push(m[1]!);
+      }
+    }
+    const exported = ENTRIES.map((entry) => readFileSync(`${SRC}${entry}`, 'utf8')).join('\n');
+    expect(picks).toContain('RecipeClient');
+    expect(picks.filter((name) => new RegExp(`\\b${name}\\b`).test(exported))).toEqual([
+      'RecipeClient',
+    ]);
+  });
+
+  it('the path helpers and guaranteedDelete take a RecipeClient, which has lastZxid', () => {
+    expectTypeOf(guaranteedDelete).parameter(0).toEqualTypeOf<RecipeClient>();
+    expectTypeOf(createWithParents).parameter(0).toEqualTypeOf<RecipeClient>();
+    expectTypeOf(deleteRecursive).parameter(0).toEqualTypeOf<RecipeClient>();
+    expectTypeOf(ensurePath).parameter(0).toEqualTypeOf<RecipeClient>();
+    expectTypeOf<RecipeClient['lastZxid']>().toEqualTypeOf<bigint>();
   });
 });

@@ -2,7 +2,7 @@
 // engine share the code and what it learns of a server, so a server found without CONTAINER
 // nodes is asked for one only once per client, whichever of them asked first.
 import { describe, expect, it } from 'vitest';
-import type { Client } from '../../../src/client/client.js';
+import type { RecipeClient } from '../../../src/client/recipe-client.js';
 import type { CreateOptions } from '../../../src/client/types.js';
 import { CreateMode } from '../../../src/client/types.js';
 import { createWithParents, hasNoContainers } from '../../../src/coordination/paths.js';
@@ -23,7 +23,7 @@ function oldServer() {
       nodes.add(path);
       return { path, stat: {} as never };
     },
-  } as unknown as Pick<Client, 'create2' | 'delete' | 'getChildren'>;
+  } as unknown as RecipeClient;
   return { client, nodes, creates };
 }
 

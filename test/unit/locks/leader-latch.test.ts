@@ -29,6 +29,7 @@ class FakeElection {
       return fake.state;
     },
     sessionId: 1n,
+    lastZxid: 0n,
     chroot: '',
     closing: false,
     on: (event, listener) => {

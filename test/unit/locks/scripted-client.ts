@@ -33,6 +33,11 @@ export class ScriptedClient implements RecipeClient {
     public sessionId: bigint,
   ) {}
 
+  /** As the client's: one server, so a session has seen every change. */
+  get lastZxid(): bigint {
+    return this.server.lastZxid;
+  }
+
   /**
    * Scripts a session renewal as the client does it: the old session expires (its ephemeral
    * nodes go), a new one opens, the state goes back to connected and `'renewed'` names it. With

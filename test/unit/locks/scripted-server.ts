@@ -67,6 +67,11 @@ export class ScriptedServer {
   readonly log: Request[] = [];
   private readonly rules: Rule[] = [];
   private zxid = 100n;
+
+  /** The zxid of the last change: what a session of this one server has seen. */
+  get lastZxid(): bigint {
+    return this.zxid;
+  }
   private nextSession = 0x1000n;
   private readonly watches = {
     data: new Map<string, Set<Watcher>>(),

@@ -3,17 +3,11 @@
 // someone else, and the outcome says what the caller can know.
 import { describe, expect, it, vi } from 'vitest';
 import { CreateMode, ListenerError } from '../../../src/index.js';
-import {
-  deleteRecursive,
-  type GuaranteedDeleteClient,
-  guaranteedDelete,
-} from '../../../src/recipes/index.js';
+import { deleteRecursive, guaranteedDelete } from '../../../src/recipes/index.js';
 import { type ScriptedClient, ScriptedServer } from '../locks/scripted-client.js';
 
 const WAIT = { timeout: 5_000, interval: 5 };
 const PAUSE = { baseDelay: 100, jitter: 'none' } as const;
-
-const asDeleteClient = (client: ScriptedClient) => client as unknown as GuaranteedDeleteClient;
 
 /** Resolves once `client` has been answered `outcome` for a delete of `path`. */
 async function deleteAnswered(client: ScriptedClient, path: string, outcome: string) {
@@ -30,7 +24,7 @@ describe('guaranteedDelete never deletes a node created since by someone else', 
     const theirs = server.connect();
     server.create(mine.sessionId, '/reg', 'mine', CreateMode.EPHEMERAL);
     server.fail({ op: 'delete', path: '/reg', code: 'SESSIONEXPIRED' });
-    const outcome = guaranteedDelete(asDeleteClient(mine), '/reg', { retry: PAUSE });
+    const outcome = guaranteedDelete(mine, '/reg', { retry: PAUSE });
     await deleteAnswered(mine, '/reg', 'SESSIONEXPIRED');
     // The session is renewed (its ephemeral node goes with it) and another client registers.
     mine.renew();
@@ -47,7 +41,7 @@ describe('guaranteedDelete never deletes a node created since by someone else', 
     // The newest zxid this client has seen: its own create's.
     Object.defineProperty(mine, 'lastZxid', { value: created.stat.czxid });
     server.fail({ op: 'exists', path: '/reg', code: 'SESSIONEXPIRED' });
-    const outcome = guaranteedDelete(asDeleteClient(mine), '/reg', { retry: PAUSE });
+    const outcome = guaranteedDelete(mine, '/reg', { retry: PAUSE });
     await vi.waitFor(
       () =>
         expect(server.requests({ op: 'exists', path: '/reg' }).at(-1)?.outcome).toBe(
@@ -69,7 +63,7 @@ describe('guaranteedDelete never deletes a node created since by someone else', 
     Object.defineProperty(mine, 'lastZxid', { value: 0n });
     server.create(theirs.sessionId, '/job', 'work', CreateMode.PERSISTENT);
     server.fail({ op: 'exists', path: '/job', code: 'SESSIONEXPIRED' });
-    const outcome = guaranteedDelete(asDeleteClient(mine), '/job', { retry: PAUSE });
+    const outcome = guaranteedDelete(mine, '/job', { retry: PAUSE });
     await vi.waitFor(
       () =>
         expect(server.requests({ op: 'exists', path: '/job' }).at(-1)?.outcome).toBe(
@@ -87,7 +81,7 @@ describe('guaranteedDelete never deletes a node created since by someone else', 
     const mine = server.connect();
     server.create(0n, '/job', 'old', CreateMode.PERSISTENT);
     server.fail({ op: 'delete', path: '/job', code: 'CONNECTIONLOSS', applied: true });
-    const outcome = guaranteedDelete(asDeleteClient(mine), '/job', { retry: PAUSE });
+    const outcome = guaranteedDelete(mine, '/job', { retry: PAUSE });
     await deleteAnswered(mine, '/job', 'CONNECTIONLOSS');
     server.create(0n, '/job', 'new', CreateMode.PERSISTENT);
     expect(await outcome).toMatchObject({ status: 'deleted-or-gone' });
@@ -99,7 +93,7 @@ describe('guaranteedDelete never deletes a node created since by someone else', 
     const mine = server.connect();
     server.create(0n, '/job', 'old', CreateMode.PERSISTENT);
     server.fail({ op: 'delete', path: '/job', code: 'CONNECTIONLOSS' });
-    expect(await guaranteedDelete(asDeleteClient(mine), '/job', { retry: PAUSE })).toMatchObject({
+    expect(await guaranteedDelete(mine, '/job', { retry: PAUSE })).toMatchObject({
       status: 'deleted',
     });
     expect(server.nodes.has('/job')).toBe(false);
@@ -112,7 +106,7 @@ describe('a delete whose reply was lost after the server applied it', () => {
     const mine = server.connect();
     server.create(0n, '/job', undefined, CreateMode.PERSISTENT);
     server.fail({ op: 'delete', path: '/job', code: 'CONNECTIONLOSS', applied: true });
-    expect(await guaranteedDelete(asDeleteClient(mine), '/job', { retry: PAUSE })).toMatchObject({
+    expect(await guaranteedDelete(mine, '/job', { retry: PAUSE })).toMatchObject({
       status: 'deleted-or-gone',
     });
   });
@@ -120,7 +114,7 @@ describe('a delete whose reply was lost after the server applied it', () => {
   it("guaranteedDelete still reports 'gone' for a node that was never there", async () => {
     const server = new ScriptedServer();
     const mine = server.connect();
-    expect(await guaranteedDelete(asDeleteClient(mine), '/none')).toMatchObject({
+    expect(await guaranteedDelete(mine, '/none')).toMatchObject({
       status: 'gone',
     });
   });
@@ -145,12 +139,12 @@ describe('guaranteedDelete onSettled', () => {
     server.create(client.sessionId, '/b', 'x', CreateMode.PERSISTENT);
     const logged = vi.spyOn(console, 'error').mockImplementation(() => {});
     try {
-      const thrown = await guaranteedDelete(asDeleteClient(client), '/a', {
+      const thrown = await guaranteedDelete(client, '/a', {
         onSettled: () => {
           throw new Error('callback bug');
         },
       });
-      const rejected = await guaranteedDelete(asDeleteClient(client), '/b', {
+      const rejected = await guaranteedDelete(client, '/b', {
         onSettled: (async () => {
           throw new Error('async callback bug');
         }) as () => void,
