@@ -1,10 +1,10 @@
 // ExclusiveLock's edges against the scripted client (scripted-client.ts): its path check, what it
 // publishes, the requests it does not send (no owner lookup without a lost reply, nothing after an
 // abort), a NODEEXISTS that finds the node gone or its own, and waiters on several paths.
-import diagnostics from 'node:diagnostics_channel';
 import { describe, expect, it } from 'vitest';
 import { CreateMode } from '../../../src/index.js';
 import { ExclusiveLock } from '../../../src/locks/index.js';
+import { expectTwoHoldsOfKind, lockMessages } from '../../support/locks-unit.js';
 import { until } from '../../support/wait.js';
 import { ScriptedServer } from './scripted-client.js';
 
@@ -22,22 +22,13 @@ describe('ExclusiveLock edges (scripted client)', () => {
   });
 
   it("publishes its acquires and holds with the kind 'exclusive'", async () => {
-    const seen: { type: string; kind?: string }[] = [];
-    const listener = (message: unknown) => seen.push(message as { type: string; kind?: string });
-    diagnostics.subscribe('zookeeper-ts:lock', listener);
-    try {
-      const client = new ScriptedServer().connect();
-      const lease = await new ExclusiveLock(client, '/k').acquire();
-      await lease.release();
-      const tried = await new ExclusiveLock(client, '/k').tryAcquire();
-      await tried!.release();
-    } finally {
-      diagnostics.unsubscribe('zookeeper-ts:lock', listener);
-    }
-    const kinds = (type: string) => seen.filter((m) => m.type === type).map((m) => m.kind);
-    expect(kinds('acquire-start')).toEqual(['exclusive', 'exclusive']);
-    expect(kinds('granted')).toEqual(['exclusive', 'exclusive']);
-    expect(kinds('released')).toEqual(['exclusive', 'exclusive']);
+    const seen = lockMessages();
+    const client = new ScriptedServer().connect();
+    const lease = await new ExclusiveLock(client, '/k').acquire();
+    await lease.release();
+    const tried = await new ExclusiveLock(client, '/k').tryAcquire();
+    await tried!.release();
+    expectTwoHoldsOfKind(seen, 'exclusive');
   });
 
   it('a taken node with no lost reply of ours is not looked up, and nothing is left to clean', async () => {

@@ -2,33 +2,20 @@
 // `zookeeper-ts:lock`, the errors it answers with, who a waiting candidate watches, and the
 // election's node gone with our candidate. Real-server behaviour:
 // test/integration/locks/leader-latch.test.ts and test/integration/telemetry/events.test.ts.
-import diagnostics from 'node:diagnostics_channel';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import {
   LeaderLatch,
   LeaseReleasedError,
   type LockLostError,
   LockTimeoutError,
 } from '../../../src/locks/index.js';
-import type { LockMessage } from '../../../src/telemetry/index.js';
+import { lockMessages } from '../../support/locks-unit.js';
 import { until } from '../../support/wait.js';
 import { type ScriptedClient, ScriptedServer } from './scripted-client.js';
 
 /** The election and hold messages published while the test runs (acquires left out). */
-function lockEvents(): LockMessage[] {
-  const seen: LockMessage[] = [];
-  const onMessage = (message: unknown) => {
-    const event = message as LockMessage;
-    if (!event.type.startsWith('acquire') && event.type !== 'granted') seen.push(event);
-  };
-  diagnostics.subscribe('zookeeper-ts:lock', onMessage);
-  unsubscribe.push(() => diagnostics.unsubscribe('zookeeper-ts:lock', onMessage));
-  return seen;
-}
-const unsubscribe: (() => void)[] = [];
-afterEach(() => {
-  for (const off of unsubscribe.splice(0)) off();
-});
+const lockEvents = () =>
+  lockMessages((event) => !event.type.startsWith('acquire') && event.type !== 'granted');
 
 function started(client: ScriptedClient, path = '/el', options = {}): LeaderLatch {
   const latch = new LeaderLatch(client, path, options);

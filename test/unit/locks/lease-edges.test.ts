@@ -2,29 +2,24 @@
 // hold events it publishes on `zookeeper-ts:lock`, the node watch across a lost reply, a grant
 // decided after close() began, the errors reentry answers with. Real-server behaviour:
 // test/integration/locks/lease.test.ts and test/integration/telemetry/events.test.ts.
-import diagnostics from 'node:diagnostics_channel';
-import { afterEach, describe, expect, it } from 'vitest';
-import { LeaseReleasedError, LockLostError, Mutex } from '../../../src/locks/index.js';
-import type { LockMessage } from '../../../src/telemetry/index.js';
-import { until } from '../../support/wait.js';
-import { type ScriptedClient, ScriptedServer } from './scripted-client.js';
-
-const lossOf = (signal: AbortSignal) => (signal.reason as LockLostError).reason;
+import { describe, expect, it } from 'vitest';
+import { type Lease, LeaseReleasedError, LockLostError, Mutex } from '../../../src/locks/index.js';
+import { expectLostToDelete, lockMessages, lossOf, watched } from '../../support/locks-unit.js';
+import { ScriptedServer } from './scripted-client.js';
 
 /** The hold messages (`released`, `lost`) published while the test runs. */
-function holdEvents(): LockMessage[] {
-  const seen: LockMessage[] = [];
-  const onMessage = (message: unknown) => {
-    const event = message as LockMessage;
-    if (event.type === 'released' || event.type === 'lost') seen.push(event);
-  };
-  diagnostics.subscribe('zookeeper-ts:lock', onMessage);
-  unsubscribe.push(() => diagnostics.unsubscribe('zookeeper-ts:lock', onMessage));
-  return seen;
-}
-const unsubscribe: (() => void)[] = [];
-afterEach(() => {
-  for (const off of unsubscribe.splice(0)) off();
+const holdEvents = () =>
+  lockMessages((event) => event.type === 'released' || event.type === 'lost');
+
+/** The message a first release or loss of `lease` (on '/t') publishes. */
+const holdMessage = (type: 'released' | 'lost', lease: Lease, reason?: string) => ({
+  type,
+  lockPath: '/t',
+  node: lease.path,
+  kind: 'lock-',
+  holdTime: expect.any(Number),
+  reason,
+  afterLoss: false,
 });
 
 async function held(path = '/t', options: { lossPolicy?: 'suspended' | 'expired' } = {}) {
@@ -34,30 +29,13 @@ async function held(path = '/t', options: { lossPolicy?: 'suspended' | 'expired'
   return { server, client, lease, admin: server.connect() };
 }
 
-async function watched(client: ScriptedClient, count = 1): Promise<void> {
-  await until(
-    () => client.requests({ op: 'getData', watch: true }).length >= count,
-    'the node watch',
-  );
-}
-
 describe('lease hold events (zookeeper-ts:lock)', () => {
   it('a release publishes one released event naming the lock, node and kind', async () => {
     const events = holdEvents();
     const { lease } = await held();
     await lease.release();
     await lease.release();
-    expect(events).toEqual([
-      {
-        type: 'released',
-        lockPath: '/t',
-        node: lease.path,
-        kind: 'lock-',
-        holdTime: expect.any(Number),
-        reason: undefined,
-        afterLoss: false,
-      },
-    ]);
+    expect(events).toEqual([holdMessage('released', lease)]);
   });
 
   it('a loss publishes lost with its reason once; the release after it says afterLoss', async () => {
@@ -68,15 +46,7 @@ describe('lease hold events (zookeeper-ts:lock)', () => {
     expect(lossOf(lease.signal)).toBe('suspended');
     await lease.release();
     expect(events).toEqual([
-      {
-        type: 'lost',
-        lockPath: '/t',
-        node: lease.path,
-        kind: 'lock-',
-        holdTime: expect.any(Number),
-        reason: 'suspended',
-        afterLoss: false,
-      },
+      holdMessage('lost', lease, 'suspended'),
       expect.objectContaining({ type: 'released', afterLoss: true, reason: undefined }),
     ]);
   });
@@ -124,10 +94,7 @@ describe('lease node watch and grant edges (scripted client)', () => {
     const signal = lease.signal;
     await watched(client, 2);
     expect(signal.aborted).toBe(false);
-    await admin.delete(lease.path);
-    await until(() => signal.aborted, 'the loss');
-    expect(lossOf(signal)).toBe('deleted');
-    await lease.release();
+    await expectLostToDelete(admin, lease, signal);
   });
 
   it('a node watch refused for good leaves the lease held (the session state still counts)', async () => {

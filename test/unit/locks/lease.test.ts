@@ -2,27 +2,16 @@
 // aborts its signal and with which reason, release, reentry. Real-server behaviour:
 // test/integration/locks/lease.test.ts.
 import { describe, expect, it } from 'vitest';
-import {
-  LeaseReleasedError,
-  type LockLostError,
-  Mutex,
-  ReadWriteLock,
-} from '../../../src/locks/index.js';
+import { LeaseReleasedError, Mutex, ReadWriteLock } from '../../../src/locks/index.js';
+import { expectLostToDelete, lossOf, watched } from '../../support/locks-unit.js';
 import { until } from '../../support/wait.js';
-import { type ScriptedClient, ScriptedServer } from './scripted-client.js';
-
-const lossOf = (signal: AbortSignal) => (signal.reason as LockLostError).reason;
+import { ScriptedServer } from './scripted-client.js';
 
 async function held(options: { lossPolicy?: 'suspended' | 'expired' } = {}) {
   const server = new ScriptedServer();
   const client = server.connect();
   const lease = await new Mutex(client, '/l', options).acquire();
   return { server, client, lease, admin: server.connect() };
-}
-
-/** Waits until the lease's node watch is set (its signal was read). */
-async function watched(client: ScriptedClient): Promise<void> {
-  await until(() => client.requests({ op: 'getData', watch: true }).length > 0, 'the node watch');
 }
 
 describe('lease signal and release (scripted client)', () => {
@@ -115,10 +104,7 @@ describe('lease signal and release (scripted client)', () => {
     const { client, admin, lease } = await held();
     const signal = lease.signal;
     await watched(client);
-    await admin.delete(lease.path);
-    await until(() => signal.aborted, 'the loss');
-    expect(lossOf(signal)).toBe('deleted');
-    await lease.release();
+    await expectLostToDelete(admin, lease, signal);
   });
 
   it('a data change of its node is no loss, and the watch is set again', async () => {
@@ -128,19 +114,12 @@ describe('lease signal and release (scripted client)', () => {
     await admin.setData(lease.path, 'touched');
     await until(() => client.requests({ op: 'getData', watch: true }).length === 2, 'a new watch');
     expect(signal.aborted).toBe(false);
-    await admin.delete(lease.path);
-    await until(() => signal.aborted, 'the loss');
-    expect(lossOf(signal)).toBe('deleted');
-    await lease.release();
+    await expectLostToDelete(admin, lease, signal);
   });
 
   it('a node already gone or replaced when the signal is first read is lost', async () => {
     const { server, client, admin, lease } = await held();
-    await admin.delete(lease.path);
-    const signal = lease.signal;
-    await until(() => signal.aborted, 'the loss');
-    expect(lossOf(signal)).toBe('deleted');
-    await lease.release();
+    await expectLostToDelete(admin, lease, lease.signal);
     // Replaced: another node at the same path (another czxid).
     const again = await new Mutex(client, '/r').acquire();
     await admin.delete(again.path);
@@ -154,7 +133,8 @@ describe('lease signal and release (scripted client)', () => {
   it("a watch event with no node ('None', the session's end) is a loss with the session's state", async () => {
     const server = new ScriptedServer();
     const client = server.connect();
-    const lease = await new Mutex(client, '/n', { lossPolicy: 'expired' }).acquire();
+    const options = { lossPolicy: 'expired' } as const;
+    const lease = await new Mutex(client, '/n', options).acquire();
     // Capture the watcher the lease sets, then fire a session event at it.
     const watchers: ((event: { type: string; state?: string; path?: string }) => void)[] = [];
     const realGetData = client.getData.bind(client);
@@ -162,25 +142,14 @@ describe('lease signal and release (scripted client)', () => {
       if (options.watch) watchers.push(options.watch as never);
       return realGetData(path, options as never);
     }) as typeof client.getData;
-    const signal = lease.signal;
-    await until(() => watchers.length > 0);
-    for (const watcher of watchers) watcher({ type: 'None', state: 'auth-failed' });
-    expect(lossOf(signal)).toBe('auth-failed');
-    await lease.release();
-
-    const other = await new Mutex(client, '/n2', { lossPolicy: 'expired' }).acquire();
-    const otherSignal = other.signal;
-    await until(() => watchers.length > 1);
-    watchers.at(-1)!({ type: 'None', state: 'expired' });
-    expect(lossOf(otherSignal)).toBe('expired');
-    await other.release();
-
-    const third = await new Mutex(client, '/n3', { lossPolicy: 'expired' }).acquire();
-    const thirdSignal = third.signal;
-    await until(() => watchers.length > 2);
-    watchers.at(-1)!({ type: 'None', state: 'closed' });
-    expect(lossOf(thirdSignal)).toBe('closed');
-    await third.release();
+    for (const [i, state] of (['auth-failed', 'expired', 'closed'] as const).entries()) {
+      const held = i === 0 ? lease : await new Mutex(client, `/n${i + 1}`, options).acquire();
+      const signal = held.signal;
+      await until(() => watchers.length > i);
+      for (const watcher of watchers.slice(i)) watcher({ type: 'None', state });
+      expect(lossOf(signal)).toBe(state);
+      await held.release();
+    }
   });
 
   it('after a renewal the old session’s node is not deleted by the new session', async () => {

@@ -1,6 +1,5 @@
 // Revocation edges against the scripted client (scripted-client.ts): what the request and the
 // refusal say, what is published, and a lease already lost when it is made revocable.
-import diagnostics from 'node:diagnostics_channel';
 import { describe, expect, it } from 'vitest';
 import {
   Mutex,
@@ -10,34 +9,27 @@ import {
   revokeNode,
   watchRevocation,
 } from '../../../src/locks/index.js';
+import { lockMessages } from '../../support/locks-unit.js';
 import { until } from '../../support/wait.js';
 import { ScriptedServer } from './scripted-client.js';
 
 describe('revocation edges (scripted client)', () => {
   it('the request says who asked what of whom, and is published on the lock channel', async () => {
-    const seen: { type: string; lockPath?: string; node?: string }[] = [];
-    const listener = (message: unknown) => seen.push(message as (typeof seen)[number]);
-    diagnostics.subscribe('zookeeper-ts:lock', listener);
-    try {
-      const server = new ScriptedServer();
-      const [a, b] = [server.connect(), server.connect()];
-      const lease = await new Mutex(a, '/r').acquire({ revocable: true });
-      await revoke(b, '/r');
-      await until(() => lease.revocation.aborted);
-      const reason = lease.revocation.reason as RevocationRequestedError;
-      expect(reason.message).toBe(
-        `another process asked the holder of ${lease.path} to release it`,
-      );
-      expect(reason.op).toBe('revoke');
-      expect(reason.code).toBe('REVOCATIONREQUESTED');
-      expect(reason.errno).toBe(-1005);
-      expect(seen.filter((m) => m.type === 'revocation-requested')).toEqual([
-        { type: 'revocation-requested', lockPath: '/r', node: lease.path, reason: undefined },
-      ]);
-      await lease.release();
-    } finally {
-      diagnostics.unsubscribe('zookeeper-ts:lock', listener);
-    }
+    const seen = lockMessages((message) => message.type === 'revocation-requested');
+    const server = new ScriptedServer();
+    const [a, b] = [server.connect(), server.connect()];
+    const lease = await new Mutex(a, '/r').acquire({ revocable: true });
+    await revoke(b, '/r');
+    await until(() => lease.revocation.aborted);
+    const reason = lease.revocation.reason as RevocationRequestedError;
+    expect(reason.message).toBe(`another process asked the holder of ${lease.path} to release it`);
+    expect(reason.op).toBe('revoke');
+    expect(reason.code).toBe('REVOCATIONREQUESTED');
+    expect(reason.errno).toBe(-1005);
+    expect(seen).toEqual([
+      { type: 'revocation-requested', lockPath: '/r', node: lease.path, reason: undefined },
+    ]);
+    await lease.release();
   });
 
   it('revokeNode names the path it refuses', async () => {

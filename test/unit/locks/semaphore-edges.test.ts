@@ -1,9 +1,9 @@
 // Semaphore edges against the scripted client (scripted-client.ts): what its refusals say, and
 // what it publishes on the lock channel.
-import diagnostics from 'node:diagnostics_channel';
 import { describe, expect, it } from 'vitest';
 import { CreateMode, InvalidArgumentError } from '../../../src/index.js';
 import { Semaphore, SemaphoreMutex, type SemaphoreOptions } from '../../../src/locks/index.js';
+import { expectTwoHoldsOfKind, lockMessages } from '../../support/locks-unit.js';
 import { until } from '../../support/wait.js';
 import { ScriptedServer } from './scripted-client.js';
 
@@ -39,23 +39,13 @@ describe('Semaphore edges (scripted client)', () => {
   });
 
   it("publishes its acquires and holds with the kind 'lease-'", async () => {
-    const seen: { type: string; kind?: string; lockPath?: string }[] = [];
-    const listener = (message: unknown) => seen.push(message as (typeof seen)[number]);
-    diagnostics.subscribe('zookeeper-ts:lock', listener);
-    try {
-      const client = new ScriptedServer().connect();
-      const lease = await new Semaphore(client, '/k', { maxLeases: 1 }).acquire();
-      await lease.release();
-      const tried = await new Semaphore(client, '/k', { maxLeases: 1 }).tryAcquire();
-      await tried!.release();
-    } finally {
-      diagnostics.unsubscribe('zookeeper-ts:lock', listener);
-    }
-    const ofSemaphore = seen.filter((m) => m.lockPath === '/k');
-    const kinds = (type: string) => ofSemaphore.filter((m) => m.type === type).map((m) => m.kind);
-    expect(kinds('acquire-start')).toEqual(['lease-', 'lease-']);
-    expect(kinds('granted')).toEqual(['lease-', 'lease-']);
-    expect(kinds('released')).toEqual(['lease-', 'lease-']);
+    const seen = lockMessages((message) => message.lockPath === '/k');
+    const client = new ScriptedServer().connect();
+    const lease = await new Semaphore(client, '/k', { maxLeases: 1 }).acquire();
+    await lease.release();
+    const tried = await new Semaphore(client, '/k', { maxLeases: 1 }).tryAcquire();
+    await tried!.release();
+    expectTwoHoldsOfKind(seen, 'lease-');
   });
 
   it("its guard follows the semaphore's sequenceOrder", async () => {
