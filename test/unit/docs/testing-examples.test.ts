@@ -1,6 +1,7 @@
 // The testing guide (docs/testing-your-code.md) shows the files of examples/testing/ as they are,
-// but for the package specifiers: the files are what the suite runs (the vitest one in the unit
-// tier, the others in the runtime tests), so a change to one without the other fails here.
+// but for the package specifiers: the files are what the suite runs (the vitest one, and the Jest
+// one with its configuration, in the unit tier, the others in the runtime tests), so a change to
+// one without the other fails here.
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -16,7 +17,7 @@ function asUserWrites(file: string): string {
     .replaceAll("'../../src/testing/index.js'", "'zookeeper-ts/testing'");
 }
 
-const blocks = [...GUIDE.matchAll(/```ts\n([\s\S]*?)```/g)].map((m) => m[1]!);
+const blocks = [...GUIDE.matchAll(/```(?:ts|js)\n([\s\S]*?)```/g)].map((m) => m[1]!);
 
 describe('the testing guide shows the examples the suite runs', () => {
   const files = readdirSync(DIR).sort();
@@ -25,6 +26,9 @@ describe('the testing guide shows the examples the suite runs', () => {
     expect(files).toEqual([
       'bun.test.ts',
       'deno.test.ts',
+      'jest-esbuild.js',
+      'jest.config.js',
+      'jest.test.ts',
       'node-test.test.ts',
       'vitest.test.ts',
       'worker.ts',
