@@ -9,7 +9,7 @@ import type { Session } from '../session/session.js';
 import { toBytes } from './bytes.js';
 import type { ClientCore } from './core.js';
 import * as ensemble from './ensemble.js';
-import { Listeners, stateChange, type Unsubscribe } from './listeners.js';
+import { ClientRelay, Listeners, type Unsubscribe } from './listeners.js';
 import type { Op, OpResult, ReadOp } from './multi.js';
 import { openSession } from './open.js';
 import { Paths } from './paths.js';
@@ -38,6 +38,9 @@ import type {
 import * as watching from './watching.js';
 import * as writes from './writes.js';
 
+/** The client's events: one array for every client, not one per instance. */
+const CLIENT_EVENTS = ['state', 'closing', 'renewed'] as const;
+
 /**
  * A ZooKeeper session and its operations. Made by {@link connect}; every path is relative to the
  * chroot of the connect string. Operations reject with a {@link ZooKeeperError} whose `code` is
@@ -49,7 +52,7 @@ export class Client implements AsyncDisposable {
   private readonly core: ClientCore;
   /** Set by the first close(): see {@link closing}. */
   private closeRequested = false;
-  private readonly listeners = new Listeners<ClientEvents>(['state', 'closing', 'renewed']);
+  private readonly listeners = new Listeners<ClientEvents>(CLIENT_EVENTS);
 
   private constructor(
     private readonly session: Session,
@@ -57,10 +60,7 @@ export class Client implements AsyncDisposable {
     dial: ClientCore['dial'],
   ) {
     this.core = { session, paths: new Paths(chroot), dial };
-    session.onState((state, previous, cause) =>
-      this.listeners.emit('state', state, stateChange(previous, cause)),
-    );
-    session.onRenewed((renewal) => this.listeners.emit('renewed', renewal));
+    session.relayTo(new ClientRelay(this.listeners));
   }
 
   /**

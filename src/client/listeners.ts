@@ -4,8 +4,10 @@
 // reaches the process as an uncaught error: it is reported as a ListenerError to the object's
 // `error` listeners, or to `console.error` when there are none.
 import { InvalidArgumentError, makeError, ZooKeeperError } from '../protocol/errors.js';
+import type { SessionRelay } from '../session/context.js';
+import type { SessionRenewal } from '../session/renewal.js';
 import type { SessionState } from '../session/types.js';
-import type { StateChange } from './types.js';
+import type { ClientEvents, StateChange } from './types.js';
 
 /** Removes the listener it was returned for. Calling it again does nothing. */
 export type Unsubscribe = () => void;
@@ -38,30 +40,49 @@ type AnyListener = (...args: any[]) => unknown;
 /** The arguments a listener of type `F` takes. */
 type Args<F> = F extends (...args: infer A) => unknown ? A : never;
 
-/** @internal The listeners of one object, by event; see the module comment for the rules. */
+/**
+ * @internal The listeners of one object, by event; see the module comment for the rules. The
+ * map, each event's set and the set of streams are made when first needed: a client that nobody
+ * listens to (most of the thousands a process may hold) carries none of them.
+ */
 export class Listeners<E extends ErrorEvents> {
-  private readonly byEvent = new Map<keyof E, Set<AnyListener>>();
-  private readonly streams = new Set<Stream<unknown>>();
+  private byEvent: Map<keyof E, Set<AnyListener>> | null = null;
+  private streams: Set<Stream<unknown>> | null = null;
   private ended = false;
 
   /**
    * @param events Every event name the object has (`error` included): `on()` refuses others.
    */
-  constructor(events: readonly (keyof E & string)[]) {
-    for (const event of events) this.byEvent.set(event, new Set());
-    this.byEvent.set('error', this.byEvent.get('error') ?? new Set());
+  constructor(private readonly events: readonly (keyof E & string)[]) {}
+
+  /** Whether the object has `event` (every object has `error`). */
+  private knows(event: keyof E): boolean {
+    return event === 'error' || this.events.includes(event as keyof E & string);
+  }
+
+  /** The listeners of `event` (made on first use); undefined for an event the object lacks. */
+  private setOf(event: keyof E): Set<AnyListener> | undefined {
+    const existing = this.byEvent?.get(event);
+    if (existing !== undefined) return existing;
+    if (!this.knows(event)) return undefined;
+    const made = new Set<AnyListener>();
+    this.byEvent ??= new Map();
+    this.byEvent.set(event, made);
+    return made;
   }
 
   /** Adds `listener` for `event`; returns the function that removes it. */
   on<K extends keyof E & string>(event: K, listener: E[K]): Unsubscribe {
-    const set = this.byEvent.get(event);
-    if (set === undefined) throw new InvalidArgumentError(`unknown event "${String(event)}"`);
+    if (!this.knows(event)) {
+      throw new InvalidArgumentError(`unknown event "${String(event)}"`);
+    }
     if (typeof listener !== 'function') {
       throw new InvalidArgumentError('listener must be a function');
     }
     // A listener added twice is called twice and removed once per unsubscribe: wrap each one.
     const entry: AnyListener = (...args) => (listener as AnyListener)(...args);
     if (this.ended) return () => {};
+    const set = this.setOf(event)!;
     set.add(entry);
     return () => {
       set.delete(entry);
@@ -70,12 +91,12 @@ export class Listeners<E extends ErrorEvents> {
 
   /** True when `event` has a listener or a stream. */
   has(event: keyof E & string): boolean {
-    return (this.byEvent.get(event)?.size ?? 0) > 0;
+    return (this.byEvent?.get(event)?.size ?? 0) > 0;
   }
 
   /** Calls every listener of `event` with `args`, each guarded (see the module comment). */
   emit<K extends keyof E & string>(event: K, ...args: Args<E[K]>): void {
-    const set = this.byEvent.get(event);
+    const set = this.byEvent?.get(event);
     if (set === undefined || set.size === 0) return;
     for (const listener of [...set]) {
       try {
@@ -91,7 +112,7 @@ export class Listeners<E extends ErrorEvents> {
 
   /** Tells the `error` listeners of a failure the object keeps going through; dropped if none. */
   report(error: unknown): void {
-    const set = this.byEvent.get('error');
+    const set = this.byEvent?.get('error');
     if (set === undefined || set.size === 0) return;
     const reported = error instanceof Error ? error : new Error(String(error), { cause: error });
     for (const listener of [...set]) {
@@ -110,16 +131,18 @@ export class Listeners<E extends ErrorEvents> {
    */
   stream<K extends keyof E & string>(event: K): AsyncIterableIterator<Args<E[K]>[0]> {
     type T = Args<E[K]>[0];
-    const set = this.byEvent.get(event);
-    if (set === undefined) throw new InvalidArgumentError(`unknown event "${String(event)}"`);
+    if (!this.knows(event)) {
+      throw new InvalidArgumentError(`unknown event "${String(event)}"`);
+    }
     const stream: Stream<T> = new Stream<T>(() => {
-      set.delete(push);
-      this.streams.delete(stream as Stream<unknown>);
+      this.byEvent?.get(event)?.delete(push);
+      this.streams?.delete(stream as Stream<unknown>);
     });
     const push = (value: T) => stream.push(value);
     if (this.ended) stream.end();
     else {
-      set.add(push);
+      this.setOf(event)!.add(push);
+      this.streams ??= new Set();
       this.streams.add(stream as Stream<unknown>);
     }
     return stream;
@@ -127,15 +150,15 @@ export class Listeners<E extends ErrorEvents> {
 
   /** Drops every listener of `event` (a one-time event that has happened). */
   clear(event: keyof E & string): void {
-    this.byEvent.get(event)?.clear();
+    this.byEvent?.get(event)?.clear();
   }
 
   /** The object was closed: streams finish (after what they buffered), listeners are dropped. */
   end(): void {
     this.ended = true;
-    for (const stream of this.streams) stream.end();
-    this.streams.clear();
-    for (const set of this.byEvent.values()) set.clear();
+    if (this.streams) for (const stream of this.streams) stream.end();
+    this.streams?.clear();
+    if (this.byEvent) for (const set of this.byEvent.values()) set.clear();
   }
 
   private listenerFailed(event: string, error: unknown): void {
@@ -211,4 +234,20 @@ export function stateChange(previous: SessionState, cause: Error | undefined): S
       ? cause
       : makeError('CONNECTIONLOSS', `the connection was lost: ${cause.message}`, { cause });
   return { previous, cause: typed };
+}
+
+/**
+ * @internal Hands the session's state moves and renewals to the client's listeners: one object with
+ * prototype methods per client instead of two closures subscribed to its session.
+ */
+export class ClientRelay implements SessionRelay {
+  constructor(private readonly listeners: Listeners<ClientEvents>) {}
+
+  stateChanged(state: SessionState, previous: SessionState, cause: Error | undefined): void {
+    this.listeners.emit('state', state, stateChange(previous, cause));
+  }
+
+  renewed(renewal: SessionRenewal): void {
+    this.listeners.emit('renewed', renewal);
+  }
 }

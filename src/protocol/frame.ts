@@ -32,8 +32,11 @@ export class FrameSizeError extends ProtocolError {
 
 export class FrameDecoder {
   private readonly maxFrameSize: number;
-  /** Length prefix of a frame that spans chunks (filled up to 4 bytes). */
-  private readonly head = new Uint8Array(4);
+  /**
+   * Length prefix of a frame that spans chunks (filled up to 4 bytes): made by the first such
+   * frame, as an idle connection never sees one and a process may hold thousands.
+   */
+  private head: Uint8Array | null = null;
   private headFill = 0;
   /** Body of a frame that spans chunks, allocated once its length is valid. */
   private body: Uint8Array | null = null;
@@ -94,7 +97,7 @@ export class FrameDecoder {
     let pos = 0;
     if (this.headFill < 4) {
       const take = Math.min(4 - this.headFill, chunk.length);
-      this.head.set(chunk.subarray(0, take), this.headFill);
+      this.head!.set(chunk.subarray(0, take), this.headFill);
       this.headFill += take;
       pos = take;
       if (this.headFill < 4) return chunk.length;
@@ -115,6 +118,7 @@ export class FrameDecoder {
   /** Copies an incomplete tail (header and/or body start) into the partial state. */
   private startPartial(tail: Uint8Array): void {
     const take = Math.min(4, tail.length);
+    this.head ??= new Uint8Array(4);
     this.head.set(tail.subarray(0, take));
     this.headFill = take;
     if (take < 4) return;
@@ -124,7 +128,7 @@ export class FrameDecoder {
   }
 
   private allocateBody(): void {
-    const len = this.checkedLength(this.head, 0);
+    const len = this.checkedLength(this.head!, 0);
     this.body = new Uint8Array(len);
     this.bodyFill = 0;
   }

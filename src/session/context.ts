@@ -51,6 +51,16 @@ export interface SessionConfig {
   renew?: boolean;
 }
 
+/**
+ * The one party told of every state move and renewal right after telemetry, before any
+ * subscriber (the client's listeners): an object with methods, so that a client costs its
+ * session no listener closures or sets.
+ */
+export interface SessionRelay {
+  stateChanged(state: SessionState, previous: SessionState, cause: Error | undefined): void;
+  renewed(renewal: SessionRenewal): void;
+}
+
 /** A final state the session can end in. */
 export type Ending = 'expired' | 'auth-failed' | 'closed';
 
@@ -127,6 +137,8 @@ export class SessionContext
   seekingSince = 0;
   /** `host:port` of the last server a handshake succeeded with; null before the first. */
   lastServer: string | null = null;
+  /** Told of every state move and renewal after telemetry (the client; see SessionRelay). */
+  relay: SessionRelay | null = null;
 
   constructor(config: SessionConfig) {
     this.clock = config.clock ?? systemClock;
@@ -212,14 +224,22 @@ export class SessionContext
 
   // ---- told by the parts -------------------------------------------------------------------
 
-  /** The state machine's: every move is published (before any listener hears of it). */
+  /** The state machine's: every move is published, then relayed (before any subscriber hears of it). */
   stateChanged(state: SessionState, previous: SessionState, cause: Error | undefined): void {
-    sessionStateChanged(this.identity.id, state, previous, cause, this.lastServer);
+    try {
+      sessionStateChanged(this.identity.id, state, previous, cause, this.lastServer);
+    } finally {
+      this.relay?.stateChanged(state, previous, cause);
+    }
   }
 
-  /** The renewal log's: every renewal is published (before any listener hears of it). */
+  /** The renewal log's: every renewal is published, then relayed (before any subscriber hears of it). */
   renewed(renewal: SessionRenewal): void {
-    sessionRenewed(renewal.previousSessionId, renewal.sessionId);
+    try {
+      sessionRenewed(renewal.previousSessionId, renewal.sessionId);
+    } finally {
+      this.relay?.renewed(renewal);
+    }
   }
 
   /** The outbox's: `item` is being written on the current connection. */

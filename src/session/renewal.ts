@@ -22,7 +22,8 @@ export interface RenewalObserver {
 }
 
 export class RenewalLog {
-  private readonly listeners = new Set<(renewal: SessionRenewal) => void>();
+  /** Made by the first subscriber: most sessions have none (see SessionRelay). */
+  private listeners: Set<(renewal: SessionRenewal) => void> | null = null;
   /** The session that expired, while its successor is being sought. */
   private replaced: bigint | null = null;
   /** The gap the persistent watches must hear of (see WatchRegistry.resync). */
@@ -31,8 +32,10 @@ export class RenewalLog {
   constructor(private readonly observer: RenewalObserver | null = null) {}
 
   subscribe(listener: (renewal: SessionRenewal) => void): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+    this.listeners ??= new Set();
+    const listeners = this.listeners;
+    listeners.add(listener);
+    return () => listeners.delete(listener);
   }
 
   /** The link broke: unless a renewal is pending, the gap is a reconnect. */
@@ -52,9 +55,8 @@ export class RenewalLog {
     if (previousSessionId === null) return;
     this.replaced = null;
     const renewal: SessionRenewal = { previousSessionId, sessionId: id };
-    for (const listener of this.observer
-      ? [this.observer, ...this.listeners]
-      : [...this.listeners]) {
+    const listeners = this.listeners ?? [];
+    for (const listener of this.observer ? [this.observer, ...listeners] : [...listeners]) {
       try {
         if (typeof listener === 'function') listener(renewal);
         else listener.renewed(renewal);

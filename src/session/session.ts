@@ -15,7 +15,7 @@ import { ClientClosedError } from '../protocol/errors.js';
 import { requestTraced, traceRequest } from '../telemetry/request.js';
 import { closeOnServer } from './close.js';
 import { connectLoop } from './connect-loop.js';
-import { type SessionConfig, SessionContext } from './context.js';
+import { type SessionConfig, SessionContext, type SessionRelay } from './context.js';
 import { authFrame } from './control-frames.js';
 import type { HostAddress, HostList } from './hosts.js';
 import type { SessionRenewal } from './renewal.js';
@@ -31,7 +31,7 @@ import {
 import type { SessionState } from './types.js';
 import type { WatchRegistry } from './watches.js';
 
-export type { SessionConfig } from './context.js';
+export type { SessionConfig, SessionRelay } from './context.js';
 export type { SessionRenewal } from './renewal.js';
 export type { CallSink, SubmitDetails } from './submit.js';
 
@@ -158,6 +158,14 @@ export class Session {
       // When not connected, the next handshake sends it with the others.
       if (ctx.link) ctx.outbox.push(authFrame(entry));
     });
+  }
+
+  /**
+   * Sets the one relay told of every state move and renewal before any subscriber (the client):
+   * an object instead of two subscribed closures and the sets that hold them.
+   */
+  relayTo(relay: SessionRelay): void {
+    this.ctx.relay = relay;
   }
 
   /** Listens to renewals (a new session after an expiry); returns the unsubscribe function. */

@@ -47,7 +47,8 @@ export interface StateObserver {
 
 export class StateMachine {
   private current: SessionState = 'connecting';
-  private readonly listeners = new Set<StateListener>();
+  /** Made by the first subscriber: most sessions have none after connect() (see SessionRelay). */
+  private listeners: Set<StateListener> | null = null;
   private readonly moves: Moves;
 
   /**
@@ -82,6 +83,7 @@ export class StateMachine {
         });
       }
     }
+    if (this.listeners === null) return true;
     for (const listener of [...this.listeners]) {
       try {
         listener(next, previous, cause);
@@ -96,7 +98,9 @@ export class StateMachine {
   }
 
   subscribe(listener: StateListener): () => void {
-    this.listeners.add(listener);
-    return () => this.listeners.delete(listener);
+    this.listeners ??= new Set();
+    const listeners = this.listeners;
+    listeners.add(listener);
+    return () => listeners.delete(listener);
   }
 }
