@@ -8,31 +8,16 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, expect, it } from 'vitest';
+import { childOutput } from '../support/integration.js';
 import { envWithoutJava } from '../support/no-java.js';
 
 const ROOT = join(import.meta.dirname, '../..');
 const work = mkdtempSync(join(tmpdir(), 'zkts-bench-nojava-'));
 afterAll(() => rmSync(work, { recursive: true, force: true }));
 
-function run(
-  command: string,
-  args: string[],
-  env: NodeJS.ProcessEnv,
-): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { cwd: ROOT, env });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 110_000);
-    child.once('error', reject);
-    child.once('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    });
-  });
-}
+/** Runs `command` in the repository root with `env`, killed after 110 s. */
+const run = (command: string, args: string[], env: NodeJS.ProcessEnv) =>
+  childOutput(spawn(command, args, { cwd: ROOT, env }), 110_000);
 
 it('with no Java and no Docker, npm run bench measures against the in-process model and says so', async () => {
   const env = envWithoutJava(work);

@@ -8,37 +8,18 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStandalone, type ZkServer } from '../harness/index.js';
+import { childOutput, sectionBlock } from '../support/integration.js';
 import { runCli } from './cli/helpers.js';
 
 const ROOT = join(import.meta.dirname, '../..');
 const README = readFileSync(join(ROOT, 'README.md'), 'utf8');
 
 /** The first fenced block of `language` in the README section that starts with `heading`. */
-function block(heading: string, language: string): string {
-  const start = README.indexOf(`\n${heading}\n`);
-  if (start < 0) throw new Error(`README.md has no "${heading}" section`);
-  const end = README.indexOf('\n## ', start + heading.length + 2);
-  const section = README.slice(start, end < 0 ? undefined : end);
-  const match = new RegExp(`\`\`\`${language}\\n([\\s\\S]*?)\`\`\``).exec(section);
-  if (!match) throw new Error(`README.md's "${heading}" has no ${language} block`);
-  return match[1]!;
-}
+const block = (heading: string, language: string) => sectionBlock(README, heading, language);
 
-function run(file: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', file], { cwd: ROOT });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 30_000);
-    child.once('error', reject);
-    child.once('close', (code) => {
-      clearTimeout(timer);
-      resolve({ code, stdout, stderr });
-    });
-  });
-}
+/** Runs `file` with tsx, killed after 30 s. */
+const run = (file: string) =>
+  childOutput(spawn(process.execPath, ['--import', 'tsx', file], { cwd: ROOT }), 30_000);
 
 describe('README Quick start on a fresh server', () => {
   let server: ZkServer;

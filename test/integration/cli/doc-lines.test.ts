@@ -10,21 +10,15 @@
 // Scripts the lines name (`./backup.sh`) are stubs that exit 0. A line that runs until Ctrl-C
 // gets SIGINT once it has said something.
 import { type ChildProcess, spawn } from 'node:child_process';
-import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { docPages } from '../../support/integration.js';
 import { cliEntry, freshChroot } from './helpers.js';
 
 const ROOT = join(import.meta.dirname, '../../..');
-const PAGES = [
-  'README.md',
-  'CHANGELOG.md',
-  'bench/README.md',
-  ...readdirSync(join(ROOT, 'docs'))
-    .filter((name) => name.endsWith('.md'))
-    .map((name) => `docs/${name}`),
-];
+const PAGES = docPages();
 
 interface DocLine {
   page: string;

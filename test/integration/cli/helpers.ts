@@ -1,20 +1,14 @@
 // Runs the zkts CLI as a separate process against the shared server, each test in its own chroot.
 import { type ChildProcess, spawn } from 'node:child_process';
-import {
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readFileSync,
-  renameSync,
-  rmSync,
-  writeFileSync,
-} from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { build } from 'esbuild';
+import { join } from 'node:path';
 import { afterEach, onTestFinished } from 'vitest';
 import { type Client, type ConnectOptions, connect } from '../../../src/index.js';
 import { sharedServer, uniquePath, waitFor } from '../../harness/index.js';
+import { bundleInto } from '../../support/integration.js';
+
+export { bundleInto };
 
 /** The node binary that runs this test: the command zkts runs in the tests' `-- CMD`. */
 export const node = process.execPath;
@@ -39,23 +33,6 @@ export function cliEntry(): Promise<string> {
     built = bundleInto(join(ROOT, 'src/cli/main.ts'), ENTRY).then(() => ENTRY);
   }
   return built;
-}
-
-/** Bundles `source` for Node into `target`: written whole, then renamed into place. */
-export async function bundleInto(source: string, target: string): Promise<void> {
-  const result = await build({
-    entryPoints: [source],
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    write: false,
-    logLevel: 'warning',
-  });
-  mkdirSync(dirname(target), { recursive: true });
-  const partial = `${target}.${process.pid}`;
-  writeFileSync(partial, result.outputFiles[0]!.contents);
-  renameSync(partial, target);
 }
 
 const open: Client[] = [];

@@ -4,32 +4,24 @@ import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { freePort, sharedServer } from '../../harness/index.js';
+import { childOutput } from '../../support/integration.js';
 
 const child = fileURLToPath(new URL('./connect-failures.child.ts', import.meta.url));
 
-function run(args: string[]): Promise<{ status: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const proc = spawn(process.execPath, ['--import', 'tsx', child, ...args], {
+/** Runs the child script with `args` (tsx, default Node flags), killed after 25 s. */
+const run = (args: string[]) =>
+  childOutput(
+    spawn(process.execPath, ['--import', 'tsx', child, ...args], {
       stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    proc.stdout.on('data', (d: Buffer) => (stdout += d));
-    proc.stderr.on('data', (d: Buffer) => (stderr += d));
-    const timer = setTimeout(() => proc.kill('SIGKILL'), 25_000);
-    proc.on('error', reject);
-    proc.on('close', (status) => {
-      clearTimeout(timer);
-      resolve({ status, stdout, stderr });
-    });
-  });
-}
+    }),
+    25_000,
+  );
 
 describe('failed connects leave no unhandled rejection', () => {
   it('a child Node process with default flags survives failed connects with auth, an expired resume and a refusing transport', async () => {
     const refused = await freePort();
     const result = await run([String(refused), sharedServer().connectString]);
-    expect(result.status, result.stderr).toBe(0);
+    expect(result.code, result.stderr).toBe(0);
     expect(JSON.parse(result.stdout)).toEqual(['CONNECTIONLOSS', 'SESSIONEXPIRED', 'BADARGUMENTS']);
   });
 });

@@ -9,11 +9,10 @@
 // Every wait is for an event (a worker's line, a store request, a watch, a state change), bounded
 // so that a stuck pool fails the test instead of hanging it.
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { build } from 'esbuild';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Store, type StoreEntry, startStore } from '../../../examples/job-pool/store.js';
 import {
@@ -26,6 +25,7 @@ import {
 } from '../../../src/index.js';
 import { LeaderObserver } from '../../../src/locks/index.js';
 import { startStandalone, type ZkServer } from '../../harness/index.js';
+import { bundleInto } from '../../support/integration.js';
 import { type DoneRecord, jobPoolViolations } from '../../support/job-pool-check.js';
 
 const ROOT = join(import.meta.dirname, '../../..');
@@ -140,17 +140,8 @@ beforeAll(async () => {
   server = await startStandalone();
   dir = mkdtempSync(join(tmpdir(), 'zkts-job-pool-'));
   // One bundle for every worker process: a plain node start each, no TypeScript compile.
-  const built = await build({
-    entryPoints: [join(ROOT, 'examples/job-pool/worker.ts')],
-    bundle: true,
-    platform: 'node',
-    format: 'esm',
-    target: 'node20',
-    write: false,
-    logLevel: 'warning',
-  });
   bundle = join(dir, 'worker.mjs');
-  writeFileSync(bundle, built.outputFiles[0]!.contents);
+  await bundleInto(join(ROOT, 'examples/job-pool/worker.ts'), bundle);
   store = await startStore(0, (request) => hold?.(request));
   store.onEntry((e) =>
     happenings.notify(

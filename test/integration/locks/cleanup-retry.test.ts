@@ -4,25 +4,25 @@
 import { describe, expect, it } from 'vitest';
 import { ZooKeeperError } from '../../../src/index.js';
 import { type Lease, LockTimeoutError, Mutex } from '../../../src/locks/index.js';
-import { sharedServer, TcpProxy } from '../../harness/index.js';
-import { childrenOf, instrument, lockPath, newClient, sleep, until } from './helpers.js';
+import {
+  childrenOf,
+  instrument,
+  lockPath,
+  newClient,
+  proxiedClient,
+  sleep,
+  until,
+} from './helpers.js';
 
 const OUTAGE_MS = 5_000;
-
-async function proxiedClient() {
-  const [host, port] = sharedServer().connectString.split(':') as [string, string];
-  const proxy = await TcpProxy.start(host, Number(port));
-  const zk = await newClient(
-    { requestTimeout: 1_000, sessionTimeout: 30_000 },
-    proxy.connectString,
-  );
-  return { proxy, zk };
-}
 
 describe('cleanup keeps trying after REQUESTTIMEOUT until the node is gone', () => {
   it('a release during an outage deletes the node once the link is back, and the waiter gets the lock', async () => {
     const path = lockPath();
-    const { proxy, zk: a } = await proxiedClient();
+    const { proxy, client: a } = await proxiedClient({
+      requestTimeout: 1_000,
+      sessionTimeout: 30_000,
+    });
     try {
       const b = await newClient();
       const held = await new Mutex(a, path).acquire({ timeout: 5_000 });
@@ -46,7 +46,10 @@ describe('cleanup keeps trying after REQUESTTIMEOUT until the node is gone', () 
 
   it('a waiter whose timeout fires during an outage removes its node once the link is back', async () => {
     const path = lockPath();
-    const { proxy, zk: w } = await proxiedClient();
+    const { proxy, client: w } = await proxiedClient({
+      requestTimeout: 1_000,
+      sessionTimeout: 30_000,
+    });
     try {
       const [h, c] = [await newClient(), await newClient()];
       const held = await new Mutex(h, path).acquire({ timeout: 5_000 });

@@ -5,23 +5,15 @@
 // valid lease while another process had taken its slot, during a slow close.)
 import { describe, expect, it } from 'vitest';
 import { Mutex, Semaphore } from '../../../src/locks/index.js';
-import { sharedServer, TcpProxy } from '../../harness/index.js';
-import { lockPath, newClient, until } from './helpers.js';
+import { lockPath, newClient, proxiedClient, until } from './helpers.js';
 
 /** Each way; long enough that the close reply comes well after the server released the node. */
 const LINK_DELAY_MS = 1_500;
 
-async function slowClient() {
-  const [host, port] = sharedServer().connectString.split(':') as [string, string];
-  const proxy = await TcpProxy.start(host, Number(port));
-  const zk = await newClient({ sessionTimeout: 20_000 }, proxy.connectString);
-  return { proxy, zk };
-}
-
 describe('close() ends the leases it gives back', () => {
   it("Mutex: the holder's signal is aborted before anyone else can hold the lock", async () => {
     const path = lockPath();
-    const { proxy, zk } = await slowClient();
+    const { proxy, client: zk } = await proxiedClient({ sessionTimeout: 20_000 });
     try {
       const lease = await new Mutex(zk, path).acquire({ timeout: 10_000 });
       const signal = lease.signal;
@@ -47,7 +39,7 @@ describe('close() ends the leases it gives back', () => {
 
   it('Semaphore: a lease is lost at close(), while the slot it freed is already taken', async () => {
     const path = lockPath('sem');
-    const { proxy, zk } = await slowClient();
+    const { proxy, client: zk } = await proxiedClient({ sessionTimeout: 20_000 });
     try {
       const held = await new Semaphore(zk, path, { maxLeases: 1 }).acquire({ timeout: 10_000 });
       const signal = held.signal;

@@ -2,7 +2,7 @@
 // while the hold lasts; after it ended (node deleted, session expired, released, suspended) they
 // reject with the lease-lost error and nothing of them is applied, also when the client had not
 // yet heard of the end and the server's check is what refuses.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { type Client, Op, parentPath, ZooKeeperError } from '../../../src/index.js';
 import {
   ExclusiveLock,
@@ -14,22 +14,9 @@ import {
   Semaphore,
 } from '../../../src/locks/index.js';
 import { ensurePath } from '../../../src/recipes/index.js';
-import { sharedServer, TcpProxy } from '../../harness/index.js';
-import { lockPath, newClient, until } from './helpers.js';
-
-const proxies: TcpProxy[] = [];
-afterEach(async () => {
-  await Promise.all(proxies.splice(0).map((p) => p.close()));
-});
+import { lockPath, newClient, proxiedClient, until } from './helpers.js';
 
 const text = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
-
-async function proxiedClient(sessionTimeout = 4_000): Promise<{ zk: Client; proxy: TcpProxy }> {
-  const [host, port] = sharedServer().connectString.split(':') as [string, string];
-  const proxy = await TcpProxy.start(host, Number(port));
-  proxies.push(proxy);
-  return { zk: await newClient({ sessionTimeout }, proxy.connectString), proxy };
-}
 
 /** A fresh data node next to the lock, holding `initial`. */
 async function dataNode(zk: Client, lock: string, initial = 'v0'): Promise<string> {
@@ -99,7 +86,7 @@ describe('lease.multi (guarded writes)', () => {
   });
 
   it('a write waiting out a cut link applies nothing once the session turns out expired', async () => {
-    const { zk, proxy } = await proxiedClient();
+    const { client: zk, proxy } = await proxiedClient({ sessionTimeout: 4_000 });
     const observer = await newClient();
     const path = lockPath();
     // lossPolicy 'expired': the cut alone does not end the lease, so the write is sent (queued).
@@ -134,7 +121,7 @@ describe('lease.multi (guarded writes)', () => {
       LeaseReleasedError,
     );
 
-    const { zk: cut, proxy } = await proxiedClient();
+    const { client: cut, proxy } = await proxiedClient({ sessionTimeout: 4_000 });
     const suspended = await new Mutex(cut, path).acquire();
     proxy.refuse(true);
     proxy.cut();

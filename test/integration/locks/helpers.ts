@@ -5,7 +5,7 @@ import type { RecipeClient } from '../../../src/locks/index.js';
 import { fourLetterWord, sharedServer, uniquePath } from '../../harness/index.js';
 import { forwardLockClient, type LockOperations } from '../../support/forward-lock-client.js';
 
-export { newClient, newClients } from '../../support/clients.js';
+export { newClient, newClients, proxiedClient } from '../../support/clients.js';
 
 /** A fresh lock path for one test. */
 export function lockPath(name = 'lock'): string {

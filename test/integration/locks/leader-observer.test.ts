@@ -9,14 +9,11 @@ import {
   Mutex,
   type ObservedLeader,
 } from '../../../src/locks/index.js';
-import { sharedServer, TcpProxy } from '../../harness/index.js';
-import { lockPath, newClient, until, watchesByPath } from './helpers.js';
+import { lockPath, newClient, proxiedClient, until, watchesByPath } from './helpers.js';
 
 const closers: (() => Promise<unknown>)[] = [];
-const proxies: TcpProxy[] = [];
 afterEach(async () => {
   for (const close of closers.splice(0).reverse()) await close().catch(() => {});
-  await Promise.all(proxies.splice(0).map((p) => p.close()));
 });
 
 function latch(zk: Client, path: string, id: string): LeaderLatch {
@@ -30,13 +27,6 @@ function observer(zk: Client, path: string, election?: 'latch' | 'selector'): Le
   const made = new LeaderObserver(zk, path, election ? { election } : {});
   closers.push(() => made.close());
   return made;
-}
-
-async function proxiedClient(sessionTimeout = 4_000): Promise<{ zk: Client; proxy: TcpProxy }> {
-  const [host, port] = sharedServer().connectString.split(':') as [string, string];
-  const proxy = await TcpProxy.start(host, Number(port));
-  proxies.push(proxy);
-  return { zk: await newClient({ sessionTimeout }, proxy.connectString), proxy };
 }
 
 /** Reads the next value of `it` within `ms`. */
@@ -170,7 +160,7 @@ describe('LeaderObserver', () => {
 
   it('a change made while the link is down is told once the observer is back (reconnect)', async () => {
     const [a, b] = [await newClient(), await newClient()];
-    const { zk: o, proxy } = await proxiedClient(10_000);
+    const { client: o, proxy } = await proxiedClient({ sessionTimeout: 10_000 });
     const path = lockPath('reconnect');
     const first = latch(a, path, 'A');
     await first.leadership({ timeout: 10_000 });
@@ -190,7 +180,7 @@ describe('LeaderObserver', () => {
 
   it('looks again on the new session after a renewal, and tells the change made meanwhile', async () => {
     const [a, b] = [await newClient(), await newClient()];
-    const { zk: o, proxy } = await proxiedClient(4_000);
+    const { client: o, proxy } = await proxiedClient({ sessionTimeout: 4_000 });
     const path = lockPath('renewal');
     const first = latch(a, path, 'A');
     await first.leadership({ timeout: 10_000 });
@@ -232,7 +222,7 @@ describe('LeaderObserver', () => {
     expect(await pending).toEqual({ value: undefined, done: true });
     await expect(watching.start()).rejects.toMatchObject({ code: 'CLOSED' });
 
-    const { zk: cut, proxy } = await proxiedClient();
+    const { client: cut, proxy } = await proxiedClient({ sessionTimeout: 4_000 });
     proxy.refuse(true);
     proxy.cut();
     await until(() => cut.state === 'suspended', 'the cut', 15_000);
@@ -243,7 +233,7 @@ describe('LeaderObserver', () => {
 
   it('a start() still waiting for its first look rejects with ClosedError at close() (it hung)', async () => {
     const path = lockPath('close-while-starting');
-    const { zk: cut, proxy } = await proxiedClient();
+    const { client: cut, proxy } = await proxiedClient({ sessionTimeout: 4_000 });
     proxy.refuse(true);
     proxy.cut();
     await until(() => cut.state === 'suspended', 'the cut', 15_000);

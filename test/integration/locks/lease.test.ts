@@ -2,14 +2,8 @@
 import { describe, expect, it } from 'vitest';
 import { LockLostError, Mutex } from '../../../src/locks/index.js';
 import { sharedServer, TcpProxy } from '../../harness/index.js';
+import { abortReason } from '../../support/integration.js';
 import { childrenOf, lockPath, newClient, until, watchesByPath } from './helpers.js';
-
-function aborted(signal: AbortSignal): Promise<unknown> {
-  return new Promise((resolve) => {
-    if (signal.aborted) resolve(signal.reason);
-    else signal.addEventListener('abort', () => resolve(signal.reason), { once: true });
-  });
-}
 
 describe('Lease.signal', () => {
   it('aborts when the connection is suspended (default policy); release still removes the node', async () => {
@@ -17,7 +11,7 @@ describe('Lease.signal', () => {
     const observer = await newClient();
     const path = lockPath();
     const lease = await new Mutex(zk, path).acquire();
-    const reason = aborted(lease.signal);
+    const reason = abortReason(lease.signal);
     zk.dropConnection();
     expect(await reason).toBeInstanceOf(LockLostError);
     expect(lease.signal.reason).toMatchObject({ reason: 'suspended', code: 'CONNECTIONLOSS' });
@@ -38,7 +32,7 @@ describe('Lease.signal', () => {
     expect(lease.signal.aborted).toBe(false);
     // The own-node watch came back with the session: deletion is still noticed.
     await zk.delete(lease.path);
-    expect(await aborted(lease.signal)).toMatchObject({ reason: 'deleted' });
+    expect(await abortReason(lease.signal)).toMatchObject({ reason: 'deleted' });
   });
 
   it("with lossPolicy 'expired', aborts when the session expires, not before", async () => {
@@ -54,7 +48,7 @@ describe('Lease.signal', () => {
         if (state === 'suspended') abortedWhenSuspended = lease.signal.aborted;
       });
       proxy.freeze('drop');
-      const reason = await aborted(lease.signal);
+      const reason = await abortReason(lease.signal);
       expect(abortedWhenSuspended).toBe(false);
       expect(reason).toMatchObject({
         name: 'LockLostError',
@@ -82,7 +76,7 @@ describe('Lease.signal', () => {
     await zk.sync(lease.path);
     expect(lease.signal.aborted).toBe(false);
     await admin.delete(lease.path);
-    expect(await aborted(lease.signal)).toMatchObject({ reason: 'deleted', code: 'NONODE' });
+    expect(await abortReason(lease.signal)).toMatchObject({ reason: 'deleted', code: 'NONODE' });
     await lease.release();
   });
 
@@ -103,9 +97,9 @@ describe('Lease.signal', () => {
     );
     // ...and a node deleted before the first read is found by that read's request.
     await admin.delete(unread.path);
-    expect(await aborted(unread.signal)).toMatchObject({ reason: 'deleted', code: 'NONODE' });
+    expect(await abortReason(unread.signal)).toMatchObject({ reason: 'deleted', code: 'NONODE' });
     await admin.delete(lease.path);
-    expect(await aborted(lease.signal)).toMatchObject({ reason: 'deleted', code: 'NONODE' });
+    expect(await abortReason(lease.signal)).toMatchObject({ reason: 'deleted', code: 'NONODE' });
     await unread.release();
     await lease.release();
   });
@@ -115,7 +109,7 @@ describe('Lease.signal', () => {
     const lease = await new Mutex(zk, lockPath()).acquire();
     await zk.close();
     // Closing deletes the session's ephemeral nodes; the watch may report that first.
-    const reason = await aborted(lease.signal);
+    const reason = await abortReason(lease.signal);
     expect(reason).toBeInstanceOf(LockLostError);
     expect(['closed', 'deleted']).toContain((reason as LockLostError).reason);
     await lease.release();
@@ -127,7 +121,7 @@ describe('Lease.signal', () => {
     const outer = await mutex.acquire();
     const inner = await mutex.acquire({ reentrantFrom: outer });
     zk.dropConnection();
-    await aborted(outer.signal);
+    await abortReason(outer.signal);
     expect(inner.signal.aborted).toBe(true);
     await expect(mutex.acquire({ reentrantFrom: outer })).rejects.toBeInstanceOf(LockLostError);
     await inner.release();

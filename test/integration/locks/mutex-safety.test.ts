@@ -2,13 +2,13 @@
 import { describe, expect, it } from 'vitest';
 import { ZooKeeperError } from '../../../src/index.js';
 import { LockTimeoutError, Mutex } from '../../../src/locks/index.js';
-import { sharedServer, TcpProxy } from '../../harness/index.js';
 import {
   childrenOf,
   instrument,
   lockPath,
   newClient,
   newClients,
+  proxiedClient,
   sleep,
   until,
 } from './helpers.js';
@@ -21,13 +21,6 @@ async function preparedPath(zk: Awaited<ReturnType<typeof newClient>>): Promise<
   await zk.create2(path.slice(0, path.lastIndexOf('/')));
   await zk.create2(path);
   return path;
-}
-
-async function proxied(options: { sessionTimeout?: number } = {}) {
-  const [host, port] = sharedServer().connectString.split(':') as [string, string];
-  const proxy = await TcpProxy.start(host, Number(port));
-  const zk = await newClient(options, proxy.connectString);
-  return { proxy, zk };
 }
 
 describe('protected names', () => {
@@ -116,7 +109,7 @@ describe('protected names', () => {
 
 describe('no node left behind', () => {
   it('when a timeout fires while the create is on the wire (frozen link)', async () => {
-    const { proxy, zk } = await proxied({ sessionTimeout: 8_000 });
+    const { proxy, client: zk } = await proxiedClient({ sessionTimeout: 8_000 });
     try {
       const observer = await newClient();
       const path = await preparedPath(observer);
@@ -185,7 +178,7 @@ describe('release', () => {
   });
 
   it('removes the node across a real reconnect', async () => {
-    const { proxy, zk } = await proxied();
+    const { proxy, client: zk } = await proxiedClient();
     try {
       const observer = await newClient();
       const path = lockPath();

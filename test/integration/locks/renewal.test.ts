@@ -1,8 +1,8 @@
 // The lock recipes across a session renewal, on the real server: a held lease is lost at the
 // expiry and never comes back; a waiting acquire goes on, on the new session, within its own
 // deadline, with a new node, and never takes the old session's node for its own.
-import { afterEach, describe, expect, it } from 'vitest';
-import { type Client, connect } from '../../../src/index.js';
+import { describe, expect, it } from 'vitest';
+import type { Client } from '../../../src/index.js';
 import {
   ExclusiveLock,
   type Lease,
@@ -13,70 +13,12 @@ import {
   ReadWriteLock,
   Semaphore,
 } from '../../../src/locks/index.js';
-import { sharedServer, TcpProxy } from '../../harness/index.js';
-import { childrenOf, lockPath, newClient, sleep, until } from './helpers.js';
-
-const proxies: TcpProxy[] = [];
-afterEach(async () => {
-  await Promise.all(proxies.splice(0).map((p) => p.close()));
-});
-
-/** A client behind a proxy the test controls. */
-async function proxiedClient(sessionTimeout = 4_000): Promise<{ zk: Client; proxy: TcpProxy }> {
-  const [host, port] = sharedServer().connectString.split(':') as [string, string];
-  const proxy = await TcpProxy.start(host, Number(port));
-  proxies.push(proxy);
-  const zk = await newClient({ sessionTimeout }, proxy.connectString);
-  return { zk, proxy };
-}
-
-function states(zk: Client, wanted: string): Promise<void> {
-  return until(() => zk.state === wanted, `state ${wanted}`, 15_000);
-}
-
-/** The next move to `wanted` (for `expired`, which lasts only while its listeners run). */
-function nextState(zk: Client, wanted: string, ms = 15_000): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no ${wanted} within ${ms} ms`)), ms);
-    const off = zk.on('state', (state) => {
-      if (state !== wanted) return;
-      clearTimeout(timer);
-      off();
-      resolve();
-    });
-  });
-}
-
-/**
- * Cuts `zk` off and has the server expire its session (another client resumes it and closes
- * it); returns once `zk` can reconnect. `keepAlive`: the thief keeps the old session alive on the
- * server instead, and the caller closes it (`thief.close()`).
- */
-async function takeSessionAway(zk: Client, proxy: TcpProxy, keepAlive = false): Promise<Client> {
-  proxy.refuse(true);
-  proxy.cut();
-  await states(zk, 'suspended');
-  const thief = await connect(sharedServer().connectString, {
-    session: { id: zk.sessionId, password: zk.sessionPassword },
-    renewSession: false,
-  });
-  if (!keepAlive) {
-    await thief.close();
-    proxy.refuse(false);
-  }
-  return thief;
-}
-
-function abortReason(signal: AbortSignal): Promise<unknown> {
-  return new Promise((resolve) => {
-    if (signal.aborted) resolve(signal.reason);
-    else signal.addEventListener('abort', () => resolve(signal.reason), { once: true });
-  });
-}
+import { abortReason, stateReached, takeSessionAway } from '../../support/integration.js';
+import { childrenOf, lockPath, newClient, proxiedClient, sleep } from './helpers.js';
 
 describe('a held lease at the expiry', () => {
   it('is lost with reason expired, stays lost on the new session, and releases at once', async () => {
-    const { zk, proxy } = await proxiedClient();
+    const { client: zk, proxy } = await proxiedClient({ sessionTimeout: 4_000 });
     const other = await newClient();
     const path = lockPath();
     const lease = await new Mutex(zk, path, { lossPolicy: 'expired' }).acquire();
@@ -84,7 +26,7 @@ describe('a held lease at the expiry', () => {
     await takeSessionAway(zk, proxy);
     expect(await reason).toBeInstanceOf(LockLostError);
     expect(lease.signal.reason).toMatchObject({ reason: 'expired', code: 'SESSIONEXPIRED' });
-    await states(zk, 'connected');
+    await stateReached(zk, 'connected', 15_000);
     expect(lease.signal.aborted).toBe(true);
     // The lock is free for others: the old node went with the old session.
     const next = await new Mutex(other, path).acquire({ timeout: 5_000 });
@@ -96,9 +38,9 @@ describe('a held lease at the expiry', () => {
   });
 
   it('releases at once even while no new session can be had', async () => {
-    const { zk, proxy } = await proxiedClient(2_000);
+    const { client: zk, proxy } = await proxiedClient({ sessionTimeout: 2_000 });
     const lease = await new Mutex(zk, lockPath(), { lossPolicy: 'expired' }).acquire();
-    const expired = nextState(zk, 'expired');
+    const expired = stateReached(zk, 'expired', 15_000);
     proxy.freeze('drop');
     await expired;
     const started = Date.now();
@@ -117,7 +59,7 @@ describe('an acquire waiting at the expiry', () => {
   ];
   for (const [name, make] of recipes) {
     it(`${name}: goes on on the new session within its deadline and gets the lock`, async () => {
-      const { zk, proxy } = await proxiedClient();
+      const { client: zk, proxy } = await proxiedClient({ sessionTimeout: 4_000 });
       const holderClient = await newClient();
       const path = lockPath();
       const holder = await make(holderClient, path).acquire();
@@ -125,7 +67,7 @@ describe('an acquire waiting at the expiry', () => {
       await sleep(300); // queued behind the holder
       const oldSession = zk.sessionId;
       await takeSessionAway(zk, proxy);
-      await states(zk, 'connected');
+      await stateReached(zk, 'connected', 15_000);
       expect(zk.sessionId).not.toBe(oldSession);
       await holder.release();
       const lease = await waiting;
@@ -138,10 +80,10 @@ describe('an acquire waiting at the expiry', () => {
   }
 
   it('without renewal, it rejects with the session error', async () => {
-    const [host, port] = sharedServer().connectString.split(':') as [string, string];
-    const proxy = await TcpProxy.start(host, Number(port));
-    proxies.push(proxy);
-    const zk = await newClient({ sessionTimeout: 4_000, renewSession: false }, proxy.connectString);
+    const { client: zk, proxy } = await proxiedClient({
+      sessionTimeout: 4_000,
+      renewSession: false,
+    });
     const holderClient = await newClient();
     const path = lockPath();
     const holder = await new Mutex(holderClient, path).acquire();
@@ -154,7 +96,7 @@ describe('an acquire waiting at the expiry', () => {
   });
 
   it("never takes the old session's node for its own, even while the server still has it", async () => {
-    const { zk, proxy } = await proxiedClient(2_000);
+    const { client: zk, proxy } = await proxiedClient({ sessionTimeout: 2_000 });
     const holderClient = await newClient();
     const path = lockPath();
     const holder = await new Mutex(holderClient, path).acquire();
@@ -167,13 +109,13 @@ describe('an acquire waiting at the expiry', () => {
     expect(oldNode).toBeDefined();
     // Another client keeps the old session (and so its node) alive on the server, while ours
     // hears nothing for a whole session timeout and declares it expired.
-    const expired = nextState(zk, 'expired');
-    const keeper = await takeSessionAway(zk, proxy, true);
+    const expired = stateReached(zk, 'expired', 15_000);
+    const keeper = await takeSessionAway(zk, proxy, { keepAlive: true });
     await expired;
     // The holder leaves: the old session's node is now first in line.
     await holder.release();
     proxy.refuse(false);
-    await states(zk, 'connected');
+    await stateReached(zk, 'connected', 15_000);
     expect(zk.sessionId).not.toBe(oldSession);
     const lease: Lease = await waiting;
     // Holding through the old node would mean holding through a session that is not ours any

@@ -8,14 +8,8 @@ import {
   revoke,
   revokeNode,
 } from '../../../src/locks/index.js';
+import { abortReason } from '../../support/integration.js';
 import { childrenOf, lockPath, newClients, registeredWatchers, sleep, until } from './helpers.js';
-
-function aborted(signal: AbortSignal): Promise<unknown> {
-  return new Promise((resolve) => {
-    if (signal.aborted) resolve(signal.reason);
-    else signal.addEventListener('abort', () => resolve(signal.reason), { once: true });
-  });
-}
 
 describe('revocation', () => {
   it('a revocable holder is asked, releases, and the revoker gets the lock', async () => {
@@ -27,7 +21,7 @@ describe('revocation', () => {
     await until(async () => (await childrenOf(otherZk!, path)).length === 2, 'queued');
 
     expect(await revoke(otherZk!, path)).toBe(lease.path);
-    expect(await aborted(lease.revocation)).toBeInstanceOf(RevocationRequestedError);
+    expect(await abortReason(lease.revocation)).toBeInstanceOf(RevocationRequestedError);
     // A request, not a loss: the lease's signal says released, not lost.
     const next = await waiting;
     expect(lease.signal.reason).toMatchObject({ name: 'LeaseReleasedError' });
@@ -40,12 +34,12 @@ describe('revocation', () => {
     const path = lockPath();
     const revocable = await new Mutex(zk!, path).acquire({ revocable: true });
     expect(await revokeNode(revoker!, revocable.path)).toBe(true);
-    await aborted(revocable.revocation);
+    await abortReason(revocable.revocation);
     expect(revocable.signal.aborted).toBe(false);
     expect(revocable.released).toBe(false);
     // The holder keeps the lock until it chooses to release: deletion is still noticed.
     await revoker!.delete(revocable.path);
-    expect(await aborted(revocable.signal)).toMatchObject({ reason: 'deleted' });
+    expect(await abortReason(revocable.signal)).toMatchObject({ reason: 'deleted' });
 
     const plain = await new Mutex(zk!, path).acquire();
     expect('revocation' in plain).toBe(false);
@@ -69,7 +63,7 @@ describe('revocation', () => {
     expect(await revokeNode(a!, `${path}/${waiter}`)).toBe(true);
     await first.release();
     const lease = await waiting;
-    expect(await aborted(lease.revocation)).toBeInstanceOf(RevocationRequestedError);
+    expect(await abortReason(lease.revocation)).toBeInstanceOf(RevocationRequestedError);
     await lease.release();
   });
 
@@ -104,8 +98,8 @@ describe('revocation', () => {
     const inner = await mutex.acquire({ revocable: true, reentrantFrom: outer });
     await until(() => registeredWatchers(zk!, outer.path) > 0, 'the inner watch set');
     expect(await revokeNode(revoker!, outer.path)).toBe(true);
-    expect(await aborted(inner.revocation)).toBeInstanceOf(RevocationRequestedError);
-    expect(await aborted(outer.revocation)).toBeInstanceOf(RevocationRequestedError);
+    expect(await abortReason(inner.revocation)).toBeInstanceOf(RevocationRequestedError);
+    expect(await abortReason(outer.revocation)).toBeInstanceOf(RevocationRequestedError);
     await inner.release();
     await outer.release();
   });

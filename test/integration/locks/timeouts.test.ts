@@ -8,12 +8,12 @@ import {
   Mutex,
   Semaphore,
 } from '../../../src/locks/index.js';
-import { sharedServer, TcpProxy } from '../../harness/index.js';
 import {
   childrenOf,
   instrument,
   lockPath,
   newClient,
+  proxiedClient,
   registeredWatchers,
   sleep,
   until,
@@ -22,19 +22,12 @@ import {
 /** Generous for a loaded 2-core machine, far below the ~6.7 s the link takes to be declared dead. */
 const ON_TIME_MS = 1_500;
 
-async function proxiedClient() {
-  const [host, port] = sharedServer().connectString.split(':') as [string, string];
-  const proxy = await TcpProxy.start(host, Number(port));
-  const zk = await newClient({ sessionTimeout: 10_000 }, proxy.connectString);
-  return { proxy, zk };
-}
-
 describe('acquire timeouts over a link that silently drops everything', () => {
   it('Mutex: rejects at the timeout, and the node goes once the link is back', async () => {
     const path = lockPath();
     const holderClient = await newClient();
     const holder = await new Mutex(holderClient, path).acquire({ timeout: 5_000 });
-    const { proxy, zk } = await proxiedClient();
+    const { proxy, client: zk } = await proxiedClient();
     try {
       const mutex = new Mutex(zk, path);
       // Queued first (its node exists), then the link goes silent.
@@ -62,7 +55,7 @@ describe('acquire timeouts over a link that silently drops everything', () => {
 
   it('ExclusiveLock and Semaphore reject at the timeout too', async () => {
     const path = lockPath();
-    const { proxy, zk } = await proxiedClient();
+    const { proxy, client: zk } = await proxiedClient();
     try {
       proxy.freeze('drop');
       for (const lock of [
@@ -84,7 +77,7 @@ describe('acquire timeouts over a link that silently drops everything', () => {
     const [p1, p2] = [lockPath('first'), lockPath('second')].sort() as [string, string];
     const other = await newClient();
     const blocker = await new Mutex(other, p2).acquire({ timeout: 5_000 });
-    const { proxy, zk } = await proxiedClient();
+    const { proxy, client: zk } = await proxiedClient();
     try {
       const multi = new MultiLock([new Mutex(zk, p1), new Mutex(zk, p2)]);
       const pending = multi.acquire({ timeout: 1_000 });

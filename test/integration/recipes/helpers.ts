@@ -1,15 +1,30 @@
 // Shared fixtures of the recipe tests: clients on the shared server (closed after each test),
 // proxied clients whose link a test can cut, and a fresh root per test.
 
-import { type Client, connect, type RecipeClient } from '../../../src/index.js';
+import type { Client, RecipeClient } from '../../../src/index.js';
 import { makeError } from '../../../src/protocol/errors.js';
-import { sharedServer, type TcpProxy, uniquePath } from '../../harness/index.js';
+import { type TcpProxy, uniquePath } from '../../harness/index.js';
 import { closeAfterTest } from '../../support/clients.js';
-import { until } from '../locks/helpers.js';
+import { stateReached, takeSessionAway } from '../../support/integration.js';
 
 export { newClient, proxiedClient } from '../../support/clients.js';
 // The lock tests' polling helpers, the same for the recipes.
 export { sleep, until } from '../locks/helpers.js';
+
+/** Resolves at the client's next session renewal; rejects after `timeoutMs`. */
+function nextRenewal(client: Client, timeoutMs: number): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => {
+      off();
+      reject(new Error(`no renewal within ${timeoutMs} ms`));
+    }, timeoutMs);
+    const off = client.on('renewed', () => {
+      clearTimeout(timer);
+      off();
+      resolve();
+    });
+  });
+}
 
 /**
  * Has the server expire `client`'s session while the client is cut off: the proxy refuses and
@@ -22,26 +37,13 @@ export async function expireSession(
   proxy: TcpProxy,
   whileAway: () => Promise<void> = async () => {},
 ): Promise<void> {
-  const renewed = new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error('no renewal within 20 s')), 20_000);
-    const off = client.on('renewed', () => {
-      clearTimeout(timer);
-      off();
-      resolve();
-    });
-  });
-  proxy.refuse(true);
-  proxy.cut();
-  await until(() => client.state === 'suspended', 'the client to notice the cut', 15_000);
-  const thief = await connect(sharedServer().connectString, {
-    session: { id: client.sessionId, password: client.sessionPassword },
-    renewSession: false,
-  });
+  const renewed = nextRenewal(client, 20_000);
+  const thief = await takeSessionAway(client, proxy, { keepAlive: true });
   await thief.close();
   await whileAway();
   proxy.refuse(false);
   await renewed;
-  await until(() => client.state === 'connected', 'the renewed session to connect', 15_000);
+  await stateReached(client, 'connected', 15_000);
 }
 
 /**
@@ -51,33 +53,13 @@ export async function expireSession(
  * nodes stay until the returned keeper is closed. Resolves once the client is on a new session.
  */
 export async function renewWhileOldSessionLives(client: Client, proxy: TcpProxy): Promise<Client> {
-  const renewed = new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error('no renewal within 30 s')), 30_000);
-    const off = client.on('renewed', () => {
-      clearTimeout(timer);
-      off();
-      resolve();
-    });
-  });
-  const expired = new Promise<void>((resolve) => {
-    const off = client.on('state', (state) => {
-      if (state !== 'expired') return;
-      off();
-      resolve();
-    });
-  });
-  proxy.refuse(true);
-  proxy.cut();
-  await until(() => client.state === 'suspended', 'the client to notice the cut', 15_000);
-  const keeper = await connect(sharedServer().connectString, {
-    session: { id: client.sessionId, password: client.sessionPassword },
-    renewSession: false,
-  });
-  closeAfterTest(keeper);
+  const renewed = nextRenewal(client, 30_000);
+  const expired = stateReached(client, 'expired', 30_000);
+  const keeper = closeAfterTest(await takeSessionAway(client, proxy, { keepAlive: true }));
   await expired;
   proxy.refuse(false);
   await renewed;
-  await until(() => client.state === 'connected', 'the renewed session to connect', 15_000);
+  await stateReached(client, 'connected', 15_000);
   return keeper;
 }
 

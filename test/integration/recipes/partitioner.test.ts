@@ -8,21 +8,12 @@ import {
   type RecipeClient,
   SetPartitioner,
 } from '../../../src/recipes/index.js';
+import { stateReached } from '../../support/integration.js';
 import { expireSession, newClient, proxiedClient, recipePath } from './helpers.js';
 
 const ITEMS = ['a', 'b', 'c', 'd', 'e', 'f', 'g'];
 
 /** Resolves once `partitioner` is in `state` (at once when it is). */
-function reaches(partitioner: SetPartitioner, state: PartitionState): Promise<void> {
-  if (partitioner.state === state) return Promise.resolve();
-  return new Promise((resolve) => {
-    const off = partitioner.on('state', (now) => {
-      if (now !== state) return;
-      off();
-      resolve();
-    });
-  });
-}
 
 function member(client: RecipeClient, path: string, id: string, items = ITEMS) {
   return new SetPartitioner(client, path, { items, id, settleTime: 200 });
@@ -80,7 +71,7 @@ describe('SetPartitioner', () => {
     await Promise.all(first.map((m) => m.acquired({ timeout: 20_000 })));
     expectDivided(first);
     const third = member(c, path, 'm3');
-    const released = first.map((m) => reaches(m, 'release'));
+    const released = first.map((m) => stateReached(m, 'release'));
     await third.start();
     await Promise.all(released);
     expect(first.map((m) => m.partition)).toEqual([[], []]);
@@ -104,7 +95,7 @@ describe('SetPartitioner', () => {
     await Promise.all(members.map((m) => m.start()));
     await Promise.all(members.map((m) => m.acquired({ timeout: 20_000 })));
     const rest = members.slice(0, 2);
-    const released = rest.map((m) => reaches(m, 'release'));
+    const released = rest.map((m) => stateReached(m, 'release'));
     await clients[2]!.close();
     await Promise.all(released);
     await Promise.all(rest.map((m) => m.release()));
@@ -124,7 +115,7 @@ describe('SetPartitioner', () => {
     const theirs = member(other, path, 'm2');
     await Promise.all([mine.start(), theirs.start()]);
     await Promise.all([mine.acquired({ timeout: 20_000 }), theirs.acquired({ timeout: 20_000 })]);
-    const released = [reaches(mine, 'release'), reaches(theirs, 'release')];
+    const released = [stateReached(mine, 'release'), stateReached(theirs, 'release')];
     await expireSession(client, proxy);
     await Promise.all(released);
     await Promise.all([mine.release(), theirs.release()]);

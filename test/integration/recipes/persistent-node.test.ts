@@ -4,20 +4,13 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type Client, CreateMode, connect } from '../../../src/index.js';
 import { PersistentNode } from '../../../src/recipes/index.js';
-import {
-  sharedServer,
-  startStandalone,
-  TcpProxy,
-  uniquePath,
-  type ZkServer,
-} from '../../harness/index.js';
-import { childrenOf, newClient, sleep, until } from '../locks/helpers.js';
+import { startStandalone, uniquePath, type ZkServer } from '../../harness/index.js';
+import { takeSessionAway } from '../../support/integration.js';
+import { childrenOf, newClient, proxiedClient, sleep, until } from '../locks/helpers.js';
 
 const nodes: PersistentNode[] = [];
-const proxies: TcpProxy[] = [];
 afterEach(async () => {
   await Promise.all(nodes.splice(0).map((node) => node.close()));
-  await Promise.all(proxies.splice(0).map((proxy) => proxy.close()));
 });
 
 function kept(...args: ConstructorParameters<typeof PersistentNode>): PersistentNode {
@@ -34,29 +27,6 @@ async function createdPath(node: PersistentNode, options?: { timeout?: number })
 }
 
 const text = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
-
-async function proxiedClient(): Promise<{ zk: Client; proxy: TcpProxy }> {
-  const [host, port] = sharedServer().connectString.split(':') as [string, string];
-  const proxy = await TcpProxy.start(host, Number(port));
-  proxies.push(proxy);
-  return { zk: await newClient({ sessionTimeout: 4_000 }, proxy.connectString), proxy };
-}
-
-/** The server expires `zk`'s session (see the renewal tests); `keep` leaves it alive instead. */
-async function takeSessionAway(zk: Client, proxy: TcpProxy, keep = false): Promise<Client> {
-  proxy.refuse(true);
-  proxy.cut();
-  await until(() => zk.state === 'suspended', 'suspended');
-  const thief = await connect(sharedServer().connectString, {
-    session: { id: zk.sessionId, password: zk.sessionPassword },
-    renewSession: false,
-  });
-  if (!keep) {
-    await thief.close();
-    proxy.refuse(false);
-  }
-  return thief;
-}
 
 describe('PersistentNode', () => {
   it('creates the node (and its parents), recreates it after a deletion, updates data in place, removes it on close', async () => {
@@ -87,7 +57,7 @@ describe('PersistentNode', () => {
   });
 
   it('is created again on the new session after an expiry', async () => {
-    const { zk, proxy } = await proxiedClient();
+    const { client: zk, proxy } = await proxiedClient({ sessionTimeout: 4_000 });
     const admin = await newClient();
     const path = `${uniquePath('registry')}/worker`;
     const node = kept(zk, path, { data: 'me' });
@@ -106,14 +76,14 @@ describe('PersistentNode', () => {
   });
 
   it("waits out the old session's node at the same path instead of adopting it", async () => {
-    const { zk, proxy } = await proxiedClient();
+    const { client: zk, proxy } = await proxiedClient({ sessionTimeout: 4_000 });
     const admin = await newClient();
     const path = `${uniquePath('registry')}/worker`;
     const node = kept(zk, path);
     await createdPath(node, { timeout: 5_000 });
     const oldSession = zk.sessionId;
     // Another client keeps the old session alive; ours declares it expired and renews.
-    const keeper = await takeSessionAway(zk, proxy, true);
+    const keeper = await takeSessionAway(zk, proxy, { keepAlive: true });
     await until(() => zk.state === 'connecting' || zk.sessionId === 0n, 'expired', 15_000);
     proxy.refuse(false);
     await until(() => zk.state === 'connected', 'renewed', 15_000);
@@ -129,7 +99,7 @@ describe('PersistentNode', () => {
   });
 
   it('with protection and a sequential mode, names the node as Curator does and tracks the new name', async () => {
-    const { zk, proxy } = await proxiedClient();
+    const { client: zk, proxy } = await proxiedClient({ sessionTimeout: 4_000 });
     const admin = await newClient();
     const dir = uniquePath('registry');
     const node = kept(zk, `${dir}/member-`, {

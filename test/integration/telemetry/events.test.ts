@@ -13,8 +13,8 @@ import {
   type WatchEventMessage,
 } from '../../../src/index.js';
 import { ExclusiveLock, LeaderLatch, Mutex, revoke, Semaphore } from '../../../src/locks/index.js';
-import { sharedServer, startEnsemble, TcpProxy, type ZkEnsemble } from '../../harness/index.js';
-import { lockPath, newClient, until } from '../locks/helpers.js';
+import { sharedServer, startEnsemble, type ZkEnsemble } from '../../harness/index.js';
+import { lockPath, newClient, proxiedClient, until } from '../locks/helpers.js';
 
 /** Everything published on the session and lock channels while a test runs. */
 const sessionEvents: SessionMessage[] = [];
@@ -35,13 +35,6 @@ afterAll(() => {
 
 function locksAt(path: string): LockMessage[] {
   return lockEvents.filter((m) => m.lockPath === path);
-}
-
-async function proxied(options: Parameters<typeof connect>[1] = {}) {
-  const [host, port] = sharedServer().connectString.split(':') as [string, string];
-  const proxy = await TcpProxy.start(host, Number(port));
-  const zk = await newClient(options, proxy.connectString);
-  return { proxy, zk };
 }
 
 describe('zookeeper-ts:request', () => {
@@ -277,7 +270,7 @@ describe('zookeeper-ts:lock', () => {
 
   it('loss by suspension: lost with reason suspended; the session reports the suspension with its cause', async () => {
     const path = lockPath();
-    const { proxy, zk } = await proxied({ sessionTimeout: 10_000 });
+    const { proxy, client: zk } = await proxiedClient({ sessionTimeout: 10_000 });
     try {
       const held = await new Mutex(zk, path, { lossPolicy: 'suspended' }).acquire();
       proxy.cut('rst');
@@ -306,7 +299,7 @@ describe('zookeeper-ts:lock', () => {
 
   it('expiry: the state change carries SESSIONEXPIRED, a renewal names both sessions, the held lock is lost as expired', async () => {
     const path = lockPath();
-    const { proxy, zk } = await proxied({ sessionTimeout: 2_000 });
+    const { proxy, client: zk } = await proxiedClient({ sessionTimeout: 2_000 });
     try {
       const held = await new Mutex(zk, path, { lossPolicy: 'expired' }).acquire();
       const oldId = zk.sessionId;

@@ -6,22 +6,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '../../../src/client/client.js';
 import { CreateMode } from '../../../src/client/types.js';
-import type { SessionState } from '../../../src/session/types.js';
 import { startServer, type TestServer } from '../../../src/testing/index.js';
 import { requireManaged } from '../../harness/index.js';
+import { stateReached } from '../../support/integration.js';
 
 /** Resolves with the first state of `client` that `want` accepts (the current one included). */
-function reaches(client: Client, want: (state: SessionState) => boolean): Promise<SessionState> {
-  return new Promise((resolve) => {
-    if (want(client.state)) return resolve(client.state);
-    const off = client.on('state', (state) => {
-      if (want(state)) {
-        off();
-        resolve(state);
-      }
-    });
-  });
-}
 
 describe.each(['model', 'real'] as const)('the %s server behind the one handle', (kind) => {
   let server: TestServer;
@@ -70,7 +59,7 @@ describe.each(['model', 'real'] as const)('the %s server behind the one handle',
       onDeleted = resolve;
     });
     expect(await watcher.exists(path, { watch: (event) => onDeleted(event) })).not.toBeNull();
-    const expired = reaches(victim, (state) => state === 'expired');
+    const expired = stateReached(victim, (state) => state === 'expired');
     expect(await server.expireSession(victim)).toBe(true);
     expect(await deleted).toMatchObject({ type: 'NodeDeleted', path });
     expect(await expired).toBe('expired');
@@ -80,7 +69,7 @@ describe.each(['model', 'real'] as const)('the %s server behind the one handle',
   it('expireSessions ends the sessions of a named in-memory client, and only those', async () => {
     const a = await connect({ transport: server.transportFor('worker'), renewSession: false });
     const other = await connect({ transport: server.transportFor('other') });
-    const ended = reaches(a, (state) => state === 'expired');
+    const ended = stateReached(a, (state) => state === 'expired');
     expect(await server.expireSessions('worker')).toBe(1);
     await ended;
     expect(other.state).toBe('connected');
@@ -89,10 +78,10 @@ describe.each(['model', 'real'] as const)('the %s server behind the one handle',
   it('dropConnections: the client reconnects to the same session', async () => {
     const client = await connect();
     const id = client.sessionId;
-    const lost = reaches(client, (state) => state === 'suspended');
+    const lost = stateReached(client, (state) => state === 'suspended');
     expect(server.dropConnections(client)).toBe(1);
     await lost;
-    await reaches(client, (state) => state === 'connected');
+    await stateReached(client, (state) => state === 'connected');
     expect(client.sessionId).toBe(id);
   });
 
@@ -101,7 +90,7 @@ describe.each(['model', 'real'] as const)('the %s server behind the one handle',
     server.loseNextReply(client);
     const path = `/${kind}-lost-reply`;
     await expect(client.create(path, 'x')).rejects.toMatchObject({ code: 'CONNECTIONLOSS' });
-    await reaches(client, (state) => state === 'connected');
+    await stateReached(client, (state) => state === 'connected');
     expect(await client.exists(path)).not.toBeNull();
   });
 
@@ -116,13 +105,13 @@ describe.each(['model', 'real'] as const)('the %s server behind the one handle',
 
   it('crash and restart: the member is down, then serves the client again', async () => {
     const client = await connect();
-    const lost = reaches(client, (state) => state === 'suspended');
+    const lost = stateReached(client, (state) => state === 'suspended');
     await server.crash(1);
     await lost;
     expect(server.members[0]).toMatchObject({ up: false, serving: false });
     await server.restart(1);
     expect(server.members[0]).toMatchObject({ up: true, serving: true });
-    await reaches(client, (state) => state === 'connected');
+    await stateReached(client, (state) => state === 'connected');
     await client.create(`/${kind}-after-restart`, '');
   }, 90_000);
 
@@ -151,7 +140,7 @@ describe.each(['model', 'real'] as const)('the %s server behind the one handle',
           },
         );
         if (written) break;
-        await reaches(client, (state) => state === 'connected');
+        await stateReached(client, (state) => state === 'connected');
       }
       await ensemble.restart(leader);
       const rejoined = ensemble.members.find((m) => m.id === leader)!;
