@@ -4,7 +4,8 @@
 // leaving behind the leader wakes no observer; the leader leaving wakes each observer once, to
 // read who leads now. Works on LeaderLatch elections (Curator's LeaderLatch layout) and on
 // LeaderSelector elections (Curator's LeaderSelector layout: its mutex nodes).
-import { type ErrorEvents, Listeners, type Unsubscribe } from '../client/listeners.js';
+import { Listenable } from '../client/listenable.js';
+import type { ErrorEvents } from '../client/listeners.js';
 import type { RecipeClient } from '../client/recipe-client.js';
 import type { WatchedEvent } from '../client/types.js';
 import { type BoundOptions, outcome, waitBounded } from '../coordination/bounded.js';
@@ -179,9 +180,8 @@ export interface LeaderObserverEvents extends ErrorEvents {
  * return. At a renewal the observer looks again on the new session and tells what changed. While
  * the client is disconnected `leader` is the last leader seen (it may have changed).
  */
-export class LeaderObserver implements AsyncDisposable {
+export class LeaderObserver extends Listenable<LeaderObserverEvents> {
   private readonly names: readonly string[];
-  private readonly listeners = new Listeners<LeaderObserverEvents>(['change', 'error']);
   private readonly stopping = new AbortController();
   private known: ObservedLeader | null | undefined;
   /** Settled by the first look, or with why the observer stopped before it. */
@@ -198,6 +198,7 @@ export class LeaderObserver implements AsyncDisposable {
     readonly path: string,
     options: LeaderObserverOptions = {},
   ) {
+    super(['change', 'error']);
     this.names = namesOf(options.election, path);
   }
 
@@ -236,14 +237,6 @@ export class LeaderObserver implements AsyncDisposable {
     );
   }
 
-  /** Adds a listener; returns the function that removes it. */
-  on<K extends keyof LeaderObserverEvents & string>(
-    event: K,
-    listener: LeaderObserverEvents[K],
-  ): Unsubscribe {
-    return this.listeners.on(event, listener);
-  }
-
   /** Each change from now on, as an async iterator (done at `close()`). */
   events(): AsyncIterableIterator<ObservedLeader | null> {
     return this.listeners.stream('change');
@@ -278,11 +271,6 @@ export class LeaderObserver implements AsyncDisposable {
       this.listeners.end();
     })();
     return this.closing;
-  }
-
-  /** What `await using` calls: {@link close}. */
-  [Symbol.asyncDispose](): Promise<void> {
-    return this.close();
   }
 
   private closedError(): ClosedError {

@@ -1,7 +1,8 @@
 // A service's instances kept current (Curator's ServiceCache), and a provider that picks one of
 // them (Curator's ServiceProvider with its strategies: round robin, random, sticky).
 /// <reference path="../disposable.ts" preserve="true" />
-import { type ErrorEvents, Listeners, type Unsubscribe } from '../client/listeners.js';
+import { Listenable } from '../client/listenable.js';
+import type { ErrorEvents, Unsubscribe } from '../client/listeners.js';
 import type { RecipeClient } from '../client/recipe-client.js';
 import { outcome } from '../coordination/bounded.js';
 import { childPath } from '../coordination/naming.js';
@@ -29,8 +30,7 @@ export interface ServiceCacheEvents<T> extends ErrorEvents {
  * survives reconnects and renewals, and after either the instances are read again (changes made
  * meanwhile are told then). While the client is disconnected `instances` is the last view.
  */
-export class ServiceCache<T = unknown> implements AsyncDisposable {
-  private readonly listeners: Listeners<ServiceCacheEvents<T>>;
+export class ServiceCache<T = unknown> extends Listenable<ServiceCacheEvents<T>> {
   private readonly view: ChildrenView;
   private readonly stopping = new AbortController();
   private current: readonly ServiceInstance<T>[] = [];
@@ -50,6 +50,7 @@ export class ServiceCache<T = unknown> implements AsyncDisposable {
     readonly basePath: string,
     options: ServiceCacheOptions,
   ) {
+    super(['change', 'error']);
     checkPath(basePath, 'ServiceCache');
     const name = options?.name;
     if (typeof name !== 'string' || name === '' || name.includes('/')) {
@@ -58,7 +59,6 @@ export class ServiceCache<T = unknown> implements AsyncDisposable {
       });
     }
     this.servicePath = childPath(basePath, name);
-    this.listeners = new Listeners<ServiceCacheEvents<T>>(['change', 'error']);
     this.view = new ChildrenView(client, this.servicePath, {
       changed: (nodes) => this.changed(nodes),
       failed: (error) => this.listeners.report(error),
@@ -83,14 +83,6 @@ export class ServiceCache<T = unknown> implements AsyncDisposable {
     return within(this.firstLoad.promise, options, this.servicePath);
   }
 
-  /** Adds a listener; returns the function that removes it. */
-  on<K extends keyof ServiceCacheEvents<T> & string>(
-    event: K,
-    listener: ServiceCacheEvents<T>[K],
-  ): Unsubscribe {
-    return this.listeners.on(event, listener);
-  }
-
   /** Each change from now on, as an async iterator (done at `close()`). */
   events(): AsyncIterableIterator<readonly ServiceInstance<T>[]> {
     return this.listeners.stream('change');
@@ -106,11 +98,6 @@ export class ServiceCache<T = unknown> implements AsyncDisposable {
       this.listeners.end();
     })();
     return this.closing;
-  }
-
-  /** What `await using` calls: {@link close}. */
-  [Symbol.asyncDispose](): Promise<void> {
-    return this.close();
   }
 
   private changed(nodes: readonly ViewNode[]): void {

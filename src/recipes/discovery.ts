@@ -5,7 +5,8 @@
 // session) and after someone deletes it, always with the latest data update() gave it (Curator
 // lost updates that way: CURATOR-146, CURATOR-181).
 /// <reference path="../disposable.ts" preserve="true" />
-import { type ErrorEvents, Listeners, type Unsubscribe } from '../client/listeners.js';
+import { Listenable } from '../client/listenable.js';
+import type { ErrorEvents } from '../client/listeners.js';
 import type { RecipeClient } from '../client/recipe-client.js';
 import { CreateMode } from '../client/types.js';
 import { hasCode } from '../coordination/codes.js';
@@ -50,10 +51,9 @@ interface Registration<T> {
  * another session at the instance's path (an earlier run of this process that has not expired
  * yet) is waited out, never taken over.
  */
-export class ServiceDiscovery<T = unknown> implements AsyncDisposable {
+export class ServiceDiscovery<T = unknown> extends Listenable<ServiceDiscoveryEvents> {
   private readonly registrations = new Map<string, Registration<T>>();
   private readonly removals = new Map<string, Promise<void>>();
-  private readonly listeners = new Listeners<ServiceDiscoveryEvents>(['error']);
   private readonly own: ServiceInstance<T> | undefined;
   private started: Promise<void> | undefined;
   private closing: Promise<void> | undefined;
@@ -67,6 +67,7 @@ export class ServiceDiscovery<T = unknown> implements AsyncDisposable {
     readonly basePath: string,
     options: ServiceDiscoveryOptions<T> = {},
   ) {
+    super(['error']);
     checkPath(basePath, 'ServiceDiscovery');
     const init = options?.instance;
     this.own = init === undefined ? undefined : registrable(serviceInstance(init));
@@ -167,14 +168,6 @@ export class ServiceDiscovery<T = unknown> implements AsyncDisposable {
     return this.read(childPath(this.servicePath(name), checkName(id)));
   }
 
-  /** Adds a listener; returns the function that removes it. */
-  on<K extends keyof ServiceDiscoveryEvents & string>(
-    event: K,
-    listener: ServiceDiscoveryEvents[K],
-  ): Unsubscribe {
-    return this.listeners.on(event, listener);
-  }
-
   /** Unregisters every instance of this process (see {@link unregister}). Idempotent. */
   close(): Promise<void> {
     this.closing ??= (async () => {
@@ -183,11 +176,6 @@ export class ServiceDiscovery<T = unknown> implements AsyncDisposable {
       this.listeners.end();
     })();
     return this.closing;
-  }
-
-  /** What `await using` calls: {@link close}. */
-  [Symbol.asyncDispose](): Promise<void> {
-    return this.close();
   }
 
   /**

@@ -9,7 +9,8 @@
 // The member's node is a PersistentNode (ephemeral): created again after a renewal and after
 // someone deletes it; the group is followed by a ChildrenView (one persistent recursive watch).
 /// <reference path="../disposable.ts" preserve="true" />
-import { type ErrorEvents, Listeners, type Unsubscribe } from '../client/listeners.js';
+import { Listenable } from '../client/listenable.js';
+import type { ErrorEvents } from '../client/listeners.js';
 import type { RecipeClient } from '../client/recipe-client.js';
 import { CreateMode, type Data } from '../client/types.js';
 import { childPath } from '../coordination/naming.js';
@@ -63,11 +64,10 @@ const PARTY = '__party__';
  * session and the group read again. A node of this id left by an older session of another
  * client is waited out (`'curator'` layout), never taken over.
  */
-export class GroupMember implements AsyncDisposable {
+export class GroupMember extends Listenable<GroupMemberEvents> {
   private readonly layout: MembershipLayout;
   private readonly node: PersistentNode;
   private readonly view: ChildrenView;
-  private readonly listeners = new Listeners<GroupMemberEvents>(['change', 'error']);
   private readonly stopping = new AbortController();
   private current: readonly Member[] = [];
   private readonly firstLoad: Promise<void>;
@@ -87,6 +87,7 @@ export class GroupMember implements AsyncDisposable {
     readonly path: string,
     options: GroupMemberOptions,
   ) {
+    super(['change', 'error']);
     checkPath(path, 'GroupMember');
     const { id, data, layout = 'curator' } = options ?? ({} as GroupMemberOptions);
     if (layout !== 'curator' && layout !== 'kazoo' && layout !== 'kazoo-shallow') {
@@ -164,14 +165,6 @@ export class GroupMember implements AsyncDisposable {
     await within(this.node.setData(data), options, this.path);
   }
 
-  /** Adds a listener; returns the function that removes it. */
-  on<K extends keyof GroupMemberEvents & string>(
-    event: K,
-    listener: GroupMemberEvents[K],
-  ): Unsubscribe {
-    return this.listeners.on(event, listener);
-  }
-
   /** Each change from now on, as an async iterator (done at `close()`). */
   events(): AsyncIterableIterator<readonly Member[]> {
     return this.listeners.stream('change');
@@ -189,11 +182,6 @@ export class GroupMember implements AsyncDisposable {
       this.listeners.end();
     })();
     return this.closing;
-  }
-
-  /** What `await using` calls: {@link close}. */
-  [Symbol.asyncDispose](): Promise<void> {
-    return this.close();
   }
 
   private changed(nodes: readonly ViewNode[]): void {

@@ -6,7 +6,7 @@
 // joining or leaving, its session ending) moves an owner to `release`: it stops its work on the
 // items, calls release(), and the set is divided again. The locks make the handover safe: an item
 // is never owned by two members, whatever their views of the party.
-import { Listeners, type Unsubscribe } from '../client/listeners.js';
+import { Listenable } from '../client/listenable.js';
 import type { RecipeClient } from '../client/recipe-client.js';
 import { waitBounded } from '../coordination/bounded.js';
 import { hasCode } from '../coordination/codes.js';
@@ -40,7 +40,7 @@ import type { WaitOptions } from './wait.js';
  * session's member node and locks are gone: the owner moves to `release`, and after `release()`
  * the partitioner joins again on the new session.
  */
-export class SetPartitioner implements AsyncDisposable {
+export class SetPartitioner extends Listenable<SetPartitionerEvents> {
   /** This member's id. */
   readonly id: string;
   private readonly items: readonly string[];
@@ -48,7 +48,6 @@ export class SetPartitioner implements AsyncDisposable {
   private readonly settleTime: number;
   private readonly partyPath: string;
   private readonly locksPath: string;
-  private readonly listeners = new Listeners<SetPartitionerEvents>(['state', 'error']);
   private readonly stopping = new AbortController();
   private current: PartitionState = 'allocating';
   private owned: readonly string[] = [];
@@ -75,6 +74,7 @@ export class SetPartitioner implements AsyncDisposable {
     readonly path: string,
     options: SetPartitionerOptions,
   ) {
+    super(['state', 'error']);
     const problem = pathProblem(path);
     if (problem !== null) {
       throw new InvalidArgumentError(`SetPartitioner: invalid path "${path}": ${problem}`, {
@@ -121,14 +121,6 @@ export class SetPartitioner implements AsyncDisposable {
       this.startOutcome = outcome;
     }
     return waitBounded(this.startOutcome, options, `joining the party of ${this.path}`);
-  }
-
-  /** Adds a listener (`state`, `error`); returns the function that removes it. */
-  on<K extends keyof SetPartitionerEvents & string>(
-    event: K,
-    listener: SetPartitionerEvents[K],
-  ): Unsubscribe {
-    return this.listeners.on(event, listener);
   }
 
   /** Each state from now on, as an async iterator (done at `close()`). */
@@ -199,11 +191,6 @@ export class SetPartitioner implements AsyncDisposable {
       this.listeners.end();
     })();
     return this.closing;
-  }
-
-  /** What `await using` calls: {@link close}. */
-  [Symbol.asyncDispose](): Promise<void> {
-    return this.close();
   }
 
   /** Rejects with the ClosedError of a close() that came first. */

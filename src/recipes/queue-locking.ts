@@ -8,7 +8,8 @@
 // the marker's presence says whether the entries were created. The markers of puts that
 // succeeded are deleted by the next put's transaction (and at close): one transaction per put.
 import { toBytes } from '../client/bytes.js';
-import { type ErrorEvents, Listeners, type Unsubscribe } from '../client/listeners.js';
+import { Listenable } from '../client/listenable.js';
+import type { ErrorEvents } from '../client/listeners.js';
 import { Op } from '../client/multi.js';
 import type { RecipeClient } from '../client/recipe-client.js';
 import { CreateMode, type Data } from '../client/types.js';
@@ -65,14 +66,13 @@ export interface LockingQueueEvents extends ErrorEvents {}
  * waiting takes go on on the new session. Nothing runs in the background; {@link close} gives
  * back every entry taken and not consumed, and ends the takes still waiting.
  */
-export class LockingQueue implements AsyncDisposable {
+export class LockingQueue extends Listenable<LockingQueueEvents> {
   /** This consumer's id (the data of its lock nodes). */
   readonly id: string;
   private readonly idBytes: Uint8Array;
   private readonly entriesPath: string;
   private readonly takenPath: string;
   private readonly putsPath: string;
-  private readonly listeners = new Listeners<LockingQueueEvents>(['error']);
   private readonly closed = new AbortController();
   private readonly held = new Set<TakenEntry>();
   private closing: Promise<void> | undefined;
@@ -90,6 +90,7 @@ export class LockingQueue implements AsyncDisposable {
     readonly path: string,
     options: LockingQueueOptions = {},
   ) {
+    super(['error']);
     const problem = pathProblem(path);
     if (problem !== null) {
       throw new InvalidArgumentError(`LockingQueue: invalid path "${path}": ${problem}`, { path });
@@ -103,14 +104,6 @@ export class LockingQueue implements AsyncDisposable {
     this.entriesPath = childPath(path, LOCKING_QUEUE_NODES.entries);
     this.takenPath = childPath(path, LOCKING_QUEUE_NODES.taken);
     this.putsPath = childPath(path, LOCKING_QUEUE_NODES.puts);
-  }
-
-  /** Adds a listener (`error`: a failure while giving entries back at close). */
-  on<K extends keyof LockingQueueEvents & string>(
-    event: K,
-    listener: LockingQueueEvents[K],
-  ): Unsubscribe {
-    return this.listeners.on(event, listener);
   }
 
   /** Puts one item (kazoo's `put`). */
@@ -254,11 +247,6 @@ export class LockingQueue implements AsyncDisposable {
       this.listeners.end();
     })();
     return this.closing;
-  }
-
-  /** What `await using` calls: {@link close}. */
-  [Symbol.asyncDispose](): Promise<void> {
-    return this.close();
   }
 
   private checkOpen(): void {

@@ -3,7 +3,8 @@
 // lost the item. For an item that must outlive its consumer, use the LockingQueue.
 
 import { toBytes } from '../client/bytes.js';
-import { type ErrorEvents, Listeners, type Unsubscribe } from '../client/listeners.js';
+import { Listenable } from '../client/listenable.js';
+import type { ErrorEvents } from '../client/listeners.js';
 import { Op } from '../client/multi.js';
 import type { RecipeClient } from '../client/recipe-client.js';
 import type { Data } from '../client/types.js';
@@ -59,9 +60,8 @@ export interface QueueEvents extends ErrorEvents {}
  * (a take racing another consumer for that entry may then return it twice). At a renewal the
  * same holds, on the new session.
  */
-export class DistributedQueue implements AsyncDisposable {
+export class DistributedQueue extends Listenable<QueueEvents> {
   private readonly layout: QueueLayout;
-  private readonly listeners = new Listeners<QueueEvents>(['error']);
   private readonly closed = new AbortController();
   private closing: Promise<void> | undefined;
   private ensured = false;
@@ -75,6 +75,7 @@ export class DistributedQueue implements AsyncDisposable {
     readonly path: string,
     options: DistributedQueueOptions,
   ) {
+    super(['error']);
     const problem = pathProblem(path);
     if (problem !== null) {
       throw new InvalidArgumentError(`DistributedQueue: invalid path "${path}": ${problem}`, {
@@ -89,11 +90,6 @@ export class DistributedQueue implements AsyncDisposable {
       );
     }
     this.layout = layout;
-  }
-
-  /** Adds a listener (`error`: a node in Curator's layout that could not be read was dropped). */
-  on<K extends keyof QueueEvents & string>(event: K, listener: QueueEvents[K]): Unsubscribe {
-    return this.listeners.on(event, listener);
   }
 
   /** Puts one item at the end of the queue (of its priority, in the kazoo layout). */
@@ -180,11 +176,6 @@ export class DistributedQueue implements AsyncDisposable {
       this.listeners.end();
     })();
     return this.closing;
-  }
-
-  /** What `await using` calls: {@link close}. */
-  [Symbol.asyncDispose](): Promise<void> {
-    return this.close();
   }
 
   private checkOpen(): void {

@@ -1,7 +1,8 @@
 /// <reference path="../disposable.ts" preserve="true" />
 // Curator's SharedCount: a 32-bit integer in one node's data (4 bytes, big-endian, as Curator
 // writes it): a SharedValue whose bytes are read as a count.
-import { type ErrorEvents, Listeners, type Unsubscribe } from '../client/listeners.js';
+import { Listenable } from '../client/listenable.js';
+import type { ErrorEvents } from '../client/listeners.js';
 import type { RecipeClient } from '../client/recipe-client.js';
 import type { BoundOptions } from '../coordination/bounded.js';
 import { ClosedError, makeError } from '../protocol/errors.js';
@@ -67,12 +68,11 @@ function checkCount(count: number, path?: string): void {
  * A value in the node that is not 4 bytes is not a count: `start()` rejects with BADARGUMENTS,
  * later ones go to the `error` listeners and the count keeps its last value.
  */
-export class SharedCount implements AsyncDisposable {
+export class SharedCount extends Listenable<SharedCountEvents> {
   /** The node holding the count. */
   readonly path: string;
   private readonly seed: number;
   private readonly shared: SharedValue;
-  private readonly listeners = new Listeners<SharedCountEvents>(['change', 'error']);
   private last: VersionedCount | undefined;
   private closed: Promise<void> | undefined;
 
@@ -82,6 +82,7 @@ export class SharedCount implements AsyncDisposable {
    * @param options `seed`: the count the node is created with when missing.
    */
   constructor(client: RecipeClient, path: string, options: SharedCountOptions = {}) {
+    super(['change', 'error']);
     const seed = options.seed ?? 0;
     checkCount(seed, path);
     this.shared = new SharedValue(client, path, { seed: encodeCount(seed) });
@@ -145,14 +146,6 @@ export class SharedCount implements AsyncDisposable {
     return this.shared.trySet(encodeCount(count), version);
   }
 
-  /** Listens to an event (see {@link SharedCountEvents}); returns the function that removes it. */
-  on<E extends keyof SharedCountEvents & string>(
-    event: E,
-    listener: SharedCountEvents[E],
-  ): Unsubscribe {
-    return this.listeners.on(event, listener);
-  }
-
   /** Each new count from now on, as an async iterator (buffered until read, done at `close()`). */
   events(): AsyncIterableIterator<VersionedCount> {
     return this.listeners.stream('change');
@@ -169,11 +162,6 @@ export class SharedCount implements AsyncDisposable {
       await this.shared.close();
     })();
     return this.closed;
-  }
-
-  /** What `await using` calls: {@link close}. */
-  [Symbol.asyncDispose](): Promise<void> {
-    return this.close();
   }
 
   private closedError(): ClosedError {

@@ -2,7 +2,8 @@
 // Curator's SharedValue: bytes in one node, kept current in memory by a data watch, with change
 // events and a versioned compare-and-set. SharedCount is one of these holding 4-byte integers, so
 // the rule that a version names a state only within one life of the node lives here alone.
-import { type ErrorEvents, Listeners, type Unsubscribe } from '../client/listeners.js';
+import { Listenable } from '../client/listenable.js';
+import type { ErrorEvents } from '../client/listeners.js';
 import type { RecipeClient } from '../client/recipe-client.js';
 import type { Stat, WatchedEvent } from '../client/types.js';
 import { type BoundOptions, waitBounded } from '../coordination/bounded.js';
@@ -53,12 +54,11 @@ const FOREVER = { maxAttempts: Number.POSITIVE_INFINITY };
  * has reached that same version (ZooKeeper has no check on a node's life). No sequential nodes
  * are created. Failures it keeps going through (a read it gave up) go to the `error` listeners.
  */
-export class SharedValue implements AsyncDisposable {
+export class SharedValue extends Listenable<SharedValueEvents> {
   /** The node holding the value. */
   readonly path: string;
   private readonly seed: Uint8Array;
   private current: VersionedValue | undefined;
-  private readonly listeners = new Listeners<SharedValueEvents>(['change', 'error']);
   private readonly closing = new AbortController();
   private first: Promise<void> | undefined;
   private closed: Promise<void> | undefined;
@@ -82,6 +82,7 @@ export class SharedValue implements AsyncDisposable {
     path: string,
     options: SharedValueOptions = {},
   ) {
+    super(['change', 'error']);
     checkRecipePath(path, 'SharedValue');
     const seed = options.seed ?? new Uint8Array(0);
     if (!(seed instanceof Uint8Array)) {
@@ -159,14 +160,6 @@ export class SharedValue implements AsyncDisposable {
     }
   }
 
-  /** Listens to an event (see {@link SharedValueEvents}); returns the function that removes it. */
-  on<E extends keyof SharedValueEvents & string>(
-    event: E,
-    listener: SharedValueEvents[E],
-  ): Unsubscribe {
-    return this.listeners.on(event, listener);
-  }
-
   /** Each new value from now on, as an async iterator (buffered until read, done at `close()`). */
   events(): AsyncIterableIterator<VersionedValue> {
     return this.listeners.stream('change');
@@ -184,11 +177,6 @@ export class SharedValue implements AsyncDisposable {
       await this.reading?.catch(() => {});
     })();
     return this.closed;
-  }
-
-  /** What `await using` calls: {@link close}. */
-  [Symbol.asyncDispose](): Promise<void> {
-    return this.close();
   }
 
   private checkValue(value: Uint8Array): Uint8Array {

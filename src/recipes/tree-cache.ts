@@ -2,7 +2,7 @@
 // A local mirror of a node and its subtree (Curator's CuratorCache, kazoo's TreeCache): an initial
 // load, then kept current by one persistent recursive watch; every event is answered by reading
 // the node again, so the mirror holds what the server said, never what an event implied.
-import { Listeners, type Unsubscribe } from '../client/listeners.js';
+import { Listenable } from '../client/listenable.js';
 import type { RecipeClient } from '../client/recipe-client.js';
 import type { Stat, WatchedEvent } from '../client/types.js';
 import { type BoundOptions, waitBounded } from '../coordination/bounded.js';
@@ -39,9 +39,8 @@ import { checkWaitOptions, startWait, type WaitOptions } from './wait.js';
  * session renewal it does the same with cause `'renewal'`; with renewal off, the expiry ends the
  * watch and the cache stops (its contents stay, no longer updated). No nodes are created.
  */
-export class TreeCache implements AsyncDisposable {
+export class TreeCache extends Listenable<TreeCacheEvents> {
   private readonly nodes = new Map<string, CachedNode>();
-  private readonly listeners = new Listeners<TreeCacheEvents>(TREE_CACHE_EVENTS);
   private readonly maxDepth: number;
   private readonly scope: CacheScope;
   private readonly stop = new AbortController();
@@ -76,6 +75,7 @@ export class TreeCache implements AsyncDisposable {
     readonly root: string,
     options: TreeCacheOptions = {},
   ) {
+    super(TREE_CACHE_EVENTS);
     this.scope = CacheScope.of(root, options);
     this.maxDepth = this.scope.maxDepth;
   }
@@ -181,17 +181,6 @@ export class TreeCache implements AsyncDisposable {
   }
 
   /**
-   * Listens to an event (see {@link TreeCacheEvents}: one kind, or `event` for all); returns the
-   * function that removes the listener. A listener that throws goes to the `error` listeners.
-   */
-  on<E extends keyof TreeCacheEvents & string>(
-    event: E,
-    listener: TreeCacheEvents[E],
-  ): Unsubscribe {
-    return this.listeners.on(event, listener);
-  }
-
-  /**
    * Every event from now on as an async iterator; it ends when the cache is closed. Events wait
    * in memory until they are read: iterate, or end the iteration (`break`, `return()`).
    */
@@ -212,11 +201,6 @@ export class TreeCache implements AsyncDisposable {
       await this.first?.catch(() => undefined);
     })();
     return this.closed;
-  }
-
-  /** What `await using` calls: {@link close}. */
-  [Symbol.asyncDispose](): Promise<void> {
-    return this.close();
   }
 
   /** The work of `start()`: the watch, then the initial load, each tried until it succeeds. */
