@@ -6,7 +6,7 @@ import { CreateMode, ZooKeeperError } from '../../../src/index.js';
 import { LockTimeoutError, Mutex, Semaphore } from '../../../src/locks/index.js';
 import { PersistentNode } from '../../../src/recipes/index.js';
 import { recordSignals } from './record-signals.js';
-import { ScriptedServer } from './scripted-client.js';
+import { ScriptedServer, scriptedSession } from './scripted-client.js';
 
 const LEASES = /^\/sem\/leases\/_c_/;
 const leaseNodes = (server: ScriptedServer) => server.children('/sem/leases');
@@ -139,8 +139,7 @@ describe('cleanup after a timeout while the link is down (scripted client)', () 
 
 describe('the create request of a node with a time to live (scripted client)', () => {
   it('carries the ttl (a node without one sends none)', async () => {
-    const server = new ScriptedServer();
-    const client = server.connect();
+    const { client } = scriptedSession();
     const sent: { path: string; options: Record<string, unknown> }[] = [];
     const realCreate = client.create2.bind(client);
     client.create2 = (path, data, options = {}) => {

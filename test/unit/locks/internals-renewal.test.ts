@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import type { SessionState } from '../../../src/index.js';
 import { ExclusiveLock, type Lock, Mutex, Semaphore } from '../../../src/locks/index.js';
 import type { ScriptedClient, ScriptedServer as Server } from './scripted-client.js';
-import { ScriptedServer } from './scripted-client.js';
+import { scriptedSession } from './scripted-client.js';
 
 const recipes: [string, (client: ScriptedClient) => Lock][] = [
   ['Mutex', (client) => new Mutex(client, '/r/lock')],
@@ -19,8 +19,7 @@ const expireNextCreate = (server: Server) =>
 
 describe.each(recipes)('%s across a session expiry (scripted client)', (_name, make) => {
   it('a renewed session (connected again): the acquire starts again and holds on it', async () => {
-    const server = new ScriptedServer();
-    const client = server.connect();
+    const { server, client } = scriptedSession();
     expireNextCreate(server);
     const lease = await make(client).acquire({ timeout: 2_000 });
     expect(lease.signal.aborted).toBe(false);
@@ -31,8 +30,7 @@ describe.each(recipes)('%s across a session expiry (scripted client)', (_name, m
   it.each(['auth-failed', 'expired', 'closed'] as SessionState[])(
     'a session %s for good: the acquire fails with SESSIONEXPIRED, nothing is left',
     async (state) => {
-      const server = new ScriptedServer();
-      const client = server.connect();
+      const { server, client } = scriptedSession();
       await client.create2('/r', undefined, {});
       client.setState(state);
       expireNextCreate(server);
@@ -44,8 +42,7 @@ describe.each(recipes)('%s across a session expiry (scripted client)', (_name, m
   );
 
   it('a client that is closing: the acquire fails with SESSIONEXPIRED', async () => {
-    const server = new ScriptedServer();
-    const client = server.connect();
+    const { server, client } = scriptedSession();
     expireNextCreate(server);
     client.closing = true;
     await expect(make(client).acquire({ timeout: 2_000 })).rejects.toMatchObject({

@@ -3,13 +3,12 @@
 import { describe, expect, it } from 'vitest';
 import type { ErrorCodeName } from '../../../src/index.js';
 import { LeaderLatch } from '../../../src/locks/index.js';
-import { ScriptedServer } from './scripted-client.js';
+import { scriptedSession } from './scripted-client.js';
 
 describe('LeaderLatch recovery (scripted client)', () => {
   for (const code of ['REQUESTTIMEOUT', 'THROTTLEDOP', 'CONNECTIONLOSS'] as const) {
     it(`a listing that fails with ${code} is tried again (after a sync), not the end of the latch`, async () => {
-      const server = new ScriptedServer();
-      const client = server.connect();
+      const { server, client } = scriptedSession();
       await client.create2('/e');
       server.fail({ op: 'getChildren', path: '/e', code: code as ErrorCodeName });
       const latch = new LeaderLatch(client, '/e', { id: 'a' });
@@ -30,8 +29,7 @@ describe('LeaderLatch recovery (scripted client)', () => {
   }
 
   it('an error that is not retriable still ends the latch', async () => {
-    const server = new ScriptedServer();
-    const client = server.connect();
+    const { server, client } = scriptedSession();
     await client.create2('/e');
     server.fail({ op: 'getChildren', path: '/e', code: 'NOAUTH' });
     const latch = new LeaderLatch(client, '/e');

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { LeaderLatch } from '../../../src/locks/index.js';
 import { until } from '../../support/wait.js';
-import { type ScriptedClient, ScriptedServer } from './scripted-client.js';
+import { type ScriptedClient, ScriptedServer, scriptedSession } from './scripted-client.js';
 
 /** The ops `client`'s current session sent from log index `from` on. */
 const opsSince = (client: ScriptedClient, from: number) =>
@@ -17,8 +17,7 @@ const opsSince = (client: ScriptedClient, from: number) =>
 
 describe('LeaderLatch requests after its node is gone (scripted client)', () => {
   it('a new latch creates its node and lists, with no sync (nothing to catch up with yet)', async () => {
-    const server = new ScriptedServer();
-    const client = server.connect();
+    const { client } = scriptedSession();
     const latch = new LeaderLatch(client, '/el');
     latch.start();
     await latch.leadership();
@@ -73,8 +72,7 @@ describe('LeaderLatch requests after its node is gone (scripted client)', () => 
   });
 
   it('after a renewal the new session starts with its new node (no sync first)', async () => {
-    const server = new ScriptedServer();
-    const client = server.connect();
+    const { server, client } = scriptedSession();
     const latch = new LeaderLatch(client, '/el');
     latch.start();
     await latch.leadership();
@@ -86,8 +84,7 @@ describe('LeaderLatch requests after its node is gone (scripted client)', () => 
   });
 
   it("a listing on a renewed session that still shows the old session's node is not a term", async () => {
-    const server = new ScriptedServer();
-    const client = server.connect();
+    const { server, client } = scriptedSession();
     const list = client.getChildren.bind(client);
     let stale = true;
     // The session is renewed while the first listing is under way, and the server that answers
@@ -110,8 +107,7 @@ describe('LeaderLatch requests after its node is gone (scripted client)', () => 
 
 describe('LeaderLatch close() during a disconnection (scripted client)', () => {
   it('gives up a listing held for the reconnect: waiters are told at once, the node goes later', async () => {
-    const server = new ScriptedServer();
-    const client = server.connect();
+    const { server, client } = scriptedSession();
     client.abortable = true;
     const list = client.getChildren.bind(client);
     client.getChildren = ((path: string, options?: never) => {
@@ -139,8 +135,7 @@ describe('LeaderLatch close() during a disconnection (scripted client)', () => {
 
 describe('LeaderLatch while disconnected (scripted client)', () => {
   it('sends nothing until the connection is back, then catches up and leads again', async () => {
-    const server = new ScriptedServer();
-    const client = server.connect();
+    const { client } = scriptedSession();
     const latch = new LeaderLatch(client, '/el');
     latch.start();
     const term = await latch.leadership();

@@ -11,7 +11,7 @@ import {
 } from '../../../src/locks/index.js';
 import { lockMessages } from '../../support/locks-unit.js';
 import { until } from '../../support/wait.js';
-import { type ScriptedClient, ScriptedServer } from './scripted-client.js';
+import { type ScriptedClient, ScriptedServer, scriptedSession } from './scripted-client.js';
 
 /** The election and hold messages published while the test runs (acquires left out). */
 const lockEvents = () =>
@@ -26,8 +26,7 @@ function started(client: ScriptedClient, path = '/el', options = {}): LeaderLatc
 describe('LeaderLatch events (zookeeper-ts:lock)', () => {
   it('a term publishes leader-gained, and leader-lost with why it ended', async () => {
     const events = lockEvents();
-    const server = new ScriptedServer();
-    const client = server.connect();
+    const { client } = scriptedSession();
     const latch = started(client);
     const term = await latch.leadership();
     expect(events).toEqual([
@@ -110,8 +109,7 @@ describe('LeaderLatch errors (scripted client)', () => {
   });
 
   it('the term a close ends aborts with LeaseReleasedError; close before the first listing ends cleanly', async () => {
-    const server = new ScriptedServer();
-    const client = server.connect();
+    const { server, client } = scriptedSession();
     const latch = started(client);
     const term = await latch.leadership();
     expect(latch.hasLeadership).toBe(true);
@@ -197,8 +195,7 @@ describe('LeaderLatch line (scripted client)', () => {
   });
 
   it('a leader renewed while suspended leads again on the new session once connected', async () => {
-    const server = new ScriptedServer();
-    const client = server.connect();
+    const { server, client } = scriptedSession();
     const latch = started(client);
     const term = await latch.leadership();
     client.setState('suspended');
@@ -214,8 +211,7 @@ describe('LeaderLatch line (scripted client)', () => {
 describe('LeaderLatch term lost before it starts (scripted client)', () => {
   it('a term whose link dropped since the listing is never handed out nor announced', async () => {
     const events = lockEvents();
-    const server = new ScriptedServer();
-    const client = server.connect();
+    const { client } = scriptedSession();
     const list = client.getChildren.bind(client);
     let first = true;
     client.getChildren = (async (path: string, options?: never) => {
@@ -243,8 +239,7 @@ describe('LeaderLatch term lost before it starts (scripted client)', () => {
 
 describe('LeaderLatch right after a loss (scripted client)', () => {
   it('leadership() asked in the same tick as the loss does not hand out the lost term', async () => {
-    const server = new ScriptedServer();
-    const client = server.connect();
+    const { client } = scriptedSession();
     const latch = started(client);
     const term = await latch.leadership();
     client.setState('suspended');

@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { LeaderLatch, type LockLostError, LockTimeoutError } from '../../../src/locks/index.js';
 import { until } from '../../support/wait.js';
-import { type ScriptedClient, ScriptedServer } from './scripted-client.js';
+import { type ScriptedClient, ScriptedServer, scriptedSession } from './scripted-client.js';
 
 function started(client: ScriptedClient, path = '/el', options = {}): LeaderLatch {
   const latch = new LeaderLatch(client, path, options);
@@ -31,8 +31,7 @@ describe('LeaderLatch terms (scripted client)', () => {
   });
 
   it('the first candidate leads: its term names its node, token and id; asked again, the same term', async () => {
-    const server = new ScriptedServer();
-    const client = server.connect();
+    const { server, client } = scriptedSession();
     const latch = started(client, '/el', { id: 'alpha' });
     const term = await latch.leadership();
     expect(latch.hasLeadership).toBe(true);
@@ -109,8 +108,7 @@ describe('LeaderLatch terms (scripted client)', () => {
   });
 
   it('a suspension ends the term (default policy); back online, it leads again on the same node', async () => {
-    const server = new ScriptedServer();
-    const client = server.connect();
+    const { client } = scriptedSession();
     const latch = started(client);
     const term = await latch.leadership();
     client.setState('suspended');
@@ -128,8 +126,7 @@ describe('LeaderLatch terms (scripted client)', () => {
   });
 
   it("with lossPolicy 'expired' a suspension does not end the term", async () => {
-    const server = new ScriptedServer();
-    const client = server.connect();
+    const { client } = scriptedSession();
     const latch = started(client, '/el', { lossPolicy: 'expired' });
     const term = await latch.leadership();
     client.setState('suspended');
@@ -173,8 +170,7 @@ describe('LeaderLatch terms (scripted client)', () => {
   });
 
   it('an expiry the client does not renew ends the latch with the error', async () => {
-    const server = new ScriptedServer();
-    const client = server.connect();
+    const { client } = scriptedSession();
     const latch = started(client);
     const term = await latch.leadership();
     client.setState('expired');
@@ -184,8 +180,7 @@ describe('LeaderLatch terms (scripted client)', () => {
   });
 
   it('after a renewal it takes part again on the new session and leads', async () => {
-    const server = new ScriptedServer();
-    const client = server.connect();
+    const { server, client } = scriptedSession();
     const latch = started(client);
     const term = await latch.leadership();
     client.renew();
@@ -198,8 +193,7 @@ describe('LeaderLatch terms (scripted client)', () => {
   });
 
   it('await using closes the latch', async () => {
-    const server = new ScriptedServer();
-    const client = server.connect();
+    const { server, client } = scriptedSession();
     let term: Awaited<ReturnType<LeaderLatch['leadership']>>;
     {
       await using latch = started(client);

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { ClosedError, InvalidArgumentError } from '../../../src/index.js';
 import { LeaderSelector, LockLostError } from '../../../src/locks/index.js';
 import { until } from '../../support/wait.js';
-import { ScriptedServer } from './scripted-client.js';
+import { ScriptedServer, scriptedSession } from './scripted-client.js';
 import { controlledTask } from './selector-task.js';
 
 describe('LeaderSelector (scripted client)', () => {
@@ -32,8 +32,7 @@ describe('LeaderSelector (scripted client)', () => {
   });
 
   it('runs the task as leader with its term, steps down when it returns, and stops after one term', async () => {
-    const server = new ScriptedServer();
-    const client = server.connect();
+    const { server, client } = scriptedSession();
     const { terms, task, end } = controlledTask();
     const selector = new LeaderSelector(client, '/one', { task: task, id: 'me' });
     expect(selector.hasLeadership).toBe(false);
@@ -87,8 +86,7 @@ describe('LeaderSelector (scripted client)', () => {
   });
 
   it('close() aborts a running task, waits for it to return, then leaves', async () => {
-    const server = new ScriptedServer();
-    const client = server.connect();
+    const { server, client } = scriptedSession();
     let returned = false;
     const selector = new LeaderSelector(client, '/c', {
       task: async (leadership) => {
@@ -127,8 +125,7 @@ describe('LeaderSelector (scripted client)', () => {
   });
 
   it('a task that throws is reported to onError (a throwing handler too), and the node goes', async () => {
-    const server = new ScriptedServer();
-    const client = server.connect();
+    const { server, client } = scriptedSession();
     const errors: unknown[] = [];
     const selector = new LeaderSelector(client, '/t', {
       task: () => {
@@ -146,8 +143,7 @@ describe('LeaderSelector (scripted client)', () => {
   });
 
   it("a task that throws its signal's reason after the loss is not reported; another error is", async () => {
-    const server = new ScriptedServer();
-    const client = server.connect();
+    const { client } = scriptedSession();
     const errors: unknown[] = [];
     const selector = new LeaderSelector(client, '/l', {
       task: async (leadership) => {
@@ -188,8 +184,7 @@ describe('LeaderSelector (scripted client)', () => {
   });
 
   it("lossPolicy 'expired' keeps leadership through a suspension; the default ends it", async () => {
-    const server = new ScriptedServer();
-    const client = server.connect();
+    const { client } = scriptedSession();
     const { terms, task, end } = controlledTask();
     const selector = new LeaderSelector(client, '/k', { task: task, lossPolicy: 'expired' });
     selector.start();
@@ -230,8 +225,7 @@ describe('LeaderSelector (scripted client)', () => {
   });
 
   it('a leader whose session expires ends its term with a loss', async () => {
-    const server = new ScriptedServer();
-    const client = server.connect();
+    const { client } = scriptedSession();
     const { terms, task } = controlledTask();
     const selector = new LeaderSelector(client, '/x', { task: task });
     selector.on('error', () => {});
@@ -256,8 +250,7 @@ describe('LeaderSelector (scripted client)', () => {
   });
 
   it('await using closes the selector', async () => {
-    const server = new ScriptedServer();
-    const client = server.connect();
+    const { server, client } = scriptedSession();
     const { terms, task } = controlledTask();
     {
       await using selector = new LeaderSelector(client, '/u', { task: task });

@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { type Lease, LeaseReleasedError, LockLostError, Mutex } from '../../../src/locks/index.js';
 import { expectLostToDelete, lockMessages, lossOf, watched } from '../../support/locks-unit.js';
-import { ScriptedServer } from './scripted-client.js';
+import { ScriptedServer, scriptedSession } from './scripted-client.js';
 
 /** The hold messages (`released`, `lost`) published while the test runs. */
 const holdEvents = () =>
@@ -23,8 +23,7 @@ const holdMessage = (type: 'released' | 'lost', lease: Lease, reason?: string) =
 });
 
 async function held(path = '/t', options: { lossPolicy?: 'suspended' | 'expired' } = {}) {
-  const server = new ScriptedServer();
-  const client = server.connect();
+  const { server, client } = scriptedSession();
   const lease = await new Mutex(client, path, options).acquire();
   return { server, client, lease, admin: server.connect() };
 }
@@ -111,8 +110,7 @@ describe('lease node watch and grant edges (scripted client)', () => {
   });
 
   it('a grant decided after close() began is refused with LockLostError closed', async () => {
-    const server = new ScriptedServer();
-    const client = server.connect();
+    const { client } = scriptedSession();
     const list = client.getChildren.bind(client);
     client.getChildren = (async (path: string, options?: never) => {
       const children = await list(path, options);
@@ -125,8 +123,7 @@ describe('lease node watch and grant edges (scripted client)', () => {
   });
 
   it('await using releases the lease', async () => {
-    const server = new ScriptedServer();
-    const client = server.connect();
+    const { server, client } = scriptedSession();
     let signal: AbortSignal;
     {
       await using lease = await new Mutex(client, '/u').acquire();
@@ -162,8 +159,7 @@ describe('lease node watch and grant edges (scripted client)', () => {
 
 describe('reentry and release (scripted client)', () => {
   it('releasing one reentrant lease twice leaves the node to the other lease', async () => {
-    const server = new ScriptedServer();
-    const client = server.connect();
+    const { server, client } = scriptedSession();
     const mutex = new Mutex(client, '/twice');
     const first = await mutex.acquire();
     const second = await mutex.acquire({ reentrantFrom: first });
@@ -180,8 +176,7 @@ describe('reentry and release (scripted client)', () => {
 
 describe('reentry errors (scripted client)', () => {
   it('names what is wrong with reentrantFrom', async () => {
-    const server = new ScriptedServer();
-    const client = server.connect();
+    const { client } = scriptedSession();
     const mutex = new Mutex(client, '/re');
     const lease = await mutex.acquire();
     await expect(new Mutex(client, '/other').acquire({ reentrantFrom: lease })).rejects.toThrow(

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { CreateMode } from '../../../src/index.js';
 import { ExclusiveLock, Mutex } from '../../../src/locks/index.js';
-import { ScriptedServer } from './scripted-client.js';
+import { ScriptedServer, scriptedSession } from './scripted-client.js';
 
 /** The creates `requests` made under `prefix`, as [path, mode, outcome]. */
 function creates(server: ScriptedServer, prefix: string) {
@@ -15,8 +15,7 @@ function creates(server: ScriptedServer, prefix: string) {
 
 describe('lock paths are created with their parents (scripted client)', () => {
   it('a missing lock path and its ancestors are created as containers, then the node', async () => {
-    const server = new ScriptedServer();
-    const client = server.connect();
+    const { server, client } = scriptedSession();
     const lease = await new Mutex(client, '/app/locks/job').acquire();
     const made = creates(server, '/app');
     expect(made.slice(0, -1)).toEqual([
@@ -33,8 +32,7 @@ describe('lock paths are created with their parents (scripted client)', () => {
   });
 
   it('a server without containers (UNIMPLEMENTED) gets persistent parents, remembered per client', async () => {
-    const server = new ScriptedServer();
-    const client = server.connect();
+    const { server, client } = scriptedSession();
     server.fail({ op: 'create2', path: '/app', code: 'UNIMPLEMENTED' });
     const lease = await new ExclusiveLock(client, '/app/one').acquire();
     expect(creates(server, '/app')).toEqual([
@@ -100,8 +98,7 @@ describe('lock paths are created with their parents (scripted client)', () => {
 
 describe('ExclusiveLock across lost replies (scripted client)', () => {
   it('a create applied whose reply was lost: its own node is recognised (sync, read) and held', async () => {
-    const server = new ScriptedServer();
-    const client = server.connect();
+    const { server, client } = scriptedSession();
     await client.create2('/x');
     server.fail({ op: 'create2', path: '/x/lock', code: 'CONNECTIONLOSS', applied: true });
     const lease = await new ExclusiveLock(client, '/x/lock').acquire();
@@ -118,8 +115,7 @@ describe('ExclusiveLock across lost replies (scripted client)', () => {
   });
 
   it('a create not applied: the node is found absent and created again', async () => {
-    const server = new ScriptedServer();
-    const client = server.connect();
+    const { server, client } = scriptedSession();
     await client.create2('/x');
     server.fail({ op: 'create2', path: '/x/lock', code: 'CONNECTIONLOSS' });
     const lease = await new ExclusiveLock(client, '/x/lock').acquire();
@@ -132,8 +128,7 @@ describe('ExclusiveLock across lost replies (scripted client)', () => {
   });
 
   it('the check-then-delete of a release is retried after BADVERSION and after a lost connection', async () => {
-    const server = new ScriptedServer();
-    const client = server.connect();
+    const { server, client } = scriptedSession();
     const lease = await new ExclusiveLock(client, '/lock').acquire();
     server.fail({ op: 'delete', path: '/lock', code: 'BADVERSION' });
     server.fail({ op: 'getData', path: '/lock', code: 'CONNECTIONLOSS' });

@@ -12,7 +12,7 @@ import {
   Mutex,
 } from '../../../src/locks/index.js';
 import { until } from '../../support/wait.js';
-import { type ScriptedClient, ScriptedServer } from './scripted-client.js';
+import { type ScriptedClient, ScriptedServer, scriptedSession } from './scripted-client.js';
 
 const chrooted = (client: ScriptedClient, chroot: string) => {
   Object.defineProperty(client, 'chroot', { value: chroot });
@@ -179,8 +179,7 @@ describe('MultiLock edges (scripted client)', () => {
   });
 
   it('release gives back every part and rejects with the first error met (last part first)', async () => {
-    const server = new ScriptedServer();
-    const client = server.connect();
+    const { server, client } = scriptedSession();
     const lock = new MultiLock([
       new Mutex(client, '/a'),
       new Mutex(client, '/b'),

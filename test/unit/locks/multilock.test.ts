@@ -10,7 +10,7 @@ import {
   Semaphore,
 } from '../../../src/locks/index.js';
 import { until } from '../../support/wait.js';
-import { type ScriptedClient, ScriptedServer } from './scripted-client.js';
+import { type ScriptedClient, ScriptedServer, scriptedSession } from './scripted-client.js';
 
 const both = (client: ScriptedClient) =>
   new MultiLock([new Mutex(client, '/b'), new Mutex(client, '/a')]);
@@ -57,8 +57,7 @@ describe('MultiLock (scripted client)', () => {
   });
 
   it('holds all the locks; its token is the highest, its signal ends at release, which gives back all', async () => {
-    const server = new ScriptedServer();
-    const client = server.connect();
+    const { server, client } = scriptedSession();
     const lease = await both(client).acquire();
     expect(lease.leases.map((l) => l.path.slice(0, 2))).toEqual(['/a', '/b']);
     expect(lease.path).toBe(lease.leases.map((l) => l.path).join(','));
@@ -104,8 +103,7 @@ describe('MultiLock (scripted client)', () => {
   });
 
   it('a part already lost when the lease is made aborts its signal at once', async () => {
-    const server = new ScriptedServer();
-    const client = server.connect();
+    const { client } = scriptedSession();
     const lease = await both(client).acquire();
     client.setState('suspended');
     client.setState('connected');
@@ -133,8 +131,7 @@ describe('MultiLock (scripted client)', () => {
   });
 
   it('an already-aborted signal takes nothing', async () => {
-    const server = new ScriptedServer();
-    const client = server.connect();
+    const { server, client } = scriptedSession();
     await expect(
       both(client).acquire({ signal: AbortSignal.abort(new Error('no')) }),
     ).rejects.toThrow('no');
@@ -205,8 +202,7 @@ describe('MultiLock (scripted client)', () => {
   });
 
   it('await using releases every part', async () => {
-    const server = new ScriptedServer();
-    const client = server.connect();
+    const { server, client } = scriptedSession();
     {
       await using lease = await both(client).acquire();
       expect(lease.leases).toHaveLength(2);

@@ -5,14 +5,13 @@
 import { describe, expect, it } from 'vitest';
 import { CreateMode } from '../../../src/index.js';
 import { LockTimeoutError, ReadWriteLock } from '../../../src/locks/index.js';
-import { ScriptedServer } from './scripted-client.js';
+import { ScriptedServer, scriptedSession } from './scripted-client.js';
 
 const text = (bytes: Uint8Array | undefined) => new TextDecoder().decode(bytes);
 
 describe('ReadWriteLock options (scripted client)', () => {
   it('names its nodes as Curator does and stores the data in them', async () => {
-    const server = new ScriptedServer();
-    const client = server.connect();
+    const { server, client } = scriptedSession();
     const rw = new ReadWriteLock(client, '/rw', { data: 'me' });
     const read = await rw.read.acquire();
     expect(read.path).toMatch(/^\/rw\/_c_[0-9a-f-]{36}-__READ__\d{10}$/);

@@ -16,7 +16,7 @@ import {
   type Watcher,
   ZooKeeperError,
 } from '../../../src/index.js';
-import type { Op, Request, ScriptedServer } from './scripted-server.js';
+import { type Op, type Request, ScriptedServer } from './scripted-server.js';
 
 export { nodeStat, type Op, type Request, type Rule, ScriptedServer } from './scripted-server.js';
 
@@ -210,10 +210,17 @@ export class ScriptedClient implements RecipeClient {
         });
       });
     }
+    const call = { session: this.sessionId, op, path, watch, mode };
     if (this.current === 'expired' || this.current === 'closed') {
-      this.server.record(this.sessionId, op, path, watch, mode).outcome = 'SESSIONEXPIRED';
+      this.server.record(call).outcome = 'SESSIONEXPIRED';
       throw new ZooKeeperError('SESSIONEXPIRED', 'the session is over', { path, op });
     }
-    return this.server.serve(this.sessionId, op, path, watch, run, mode);
+    return this.server.serve(call, run);
   }
+}
+
+/** A new scripted tree and one session on it. */
+export function scriptedSession(): { server: ScriptedServer; client: ScriptedClient } {
+  const server = new ScriptedServer();
+  return { server, client: server.connect() };
 }

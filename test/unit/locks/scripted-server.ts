@@ -30,6 +30,9 @@ export interface Request {
   outcome: string;
 }
 
+/** A request as it arrives: who sent it, and what it asks. */
+export type Call = Omit<Request, 'outcome'>;
+
 /** A scripted answer: the next `times` matching requests fail with `code`. */
 export interface Rule {
   op: Op;
@@ -122,22 +125,16 @@ export class ScriptedServer {
   }
 
   /** Logs one request (its outcome 'ok' until it is answered otherwise) and returns the entry. */
-  record(session: bigint, op: Op, path: string, watch: boolean, mode?: number): Request {
-    const request: Request = { session, op, path, watch, mode, outcome: 'ok' };
+  record(call: Call): Request {
+    const request: Request = { ...call, outcome: 'ok' };
     this.log.push(request);
     return request;
   }
 
   /** Serves one request: logs it, applies a scripted rule or the op itself. */
-  serve<T>(
-    session: bigint,
-    op: Op,
-    path: string,
-    watch: boolean,
-    run: () => T,
-    mode?: number,
-  ): Promise<T> {
-    const request = this.record(session, op, path, watch, mode);
+  serve<T>(call: Call, run: () => T): Promise<T> {
+    const { session, op, path } = call;
+    const request = this.record(call);
     const rule = this.rules.find(
       (r) =>
         (r.times ?? 0) > 0 &&

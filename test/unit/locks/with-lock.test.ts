@@ -10,12 +10,11 @@ import {
   withLock,
 } from '../../../src/locks/index.js';
 import { until } from '../../support/wait.js';
-import { ScriptedServer } from './scripted-client.js';
+import { ScriptedServer, scriptedSession } from './scripted-client.js';
 
 describe('withLock (scripted client)', () => {
   it('runs the function with the lease and releases after it, also when it throws', async () => {
-    const server = new ScriptedServer();
-    const client = server.connect();
+    const { server, client } = scriptedSession();
     const mutex = new Mutex(client, '/w');
     let seen: Lease | undefined;
     const result = await withLock(mutex, async (lease) => {
@@ -123,16 +122,14 @@ describe('Semaphore edges (scripted client)', () => {
   });
 
   it("names its lease nodes as Curator does (protected, 'lease-')", async () => {
-    const server = new ScriptedServer();
-    const client = server.connect();
+    const { client } = scriptedSession();
     const lease = await new Semaphore(client, '/n', { maxLeases: 1 }).acquire();
     expect(lease.path).toMatch(/^\/n\/leases\/_c_[0-9a-f-]{36}-lease-0000000000$/);
     await lease.release();
   });
 
   it('tryAcquire passes on an error of its lease create', async () => {
-    const server = new ScriptedServer();
-    const client = server.connect();
+    const { server, client } = scriptedSession();
     server.fail({ op: 'create2', path: /^\/e\/leases\/_c_/, code: 'NOAUTH' });
     await expect(new Semaphore(client, '/e', { maxLeases: 1 }).tryAcquire()).rejects.toMatchObject({
       code: 'NOAUTH',

@@ -4,7 +4,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { CreateMode, ListenerError } from '../../../src/index.js';
 import { deleteRecursive, guaranteedDelete } from '../../../src/recipes/index.js';
-import { type ScriptedClient, ScriptedServer } from '../locks/scripted-client.js';
+import { type ScriptedClient, ScriptedServer, scriptedSession } from '../locks/scripted-client.js';
 
 const WAIT = { timeout: 5_000, interval: 5 };
 const PAUSE = { baseDelay: 100, jitter: 'none' } as const;
@@ -133,8 +133,7 @@ describe('a delete whose reply was lost after the server applied it', () => {
 
 describe('guaranteedDelete onSettled', () => {
   it('a callback that throws or rejects goes to console.error as a ListenerError, never thrown', async () => {
-    const server = new ScriptedServer();
-    const client = server.connect();
+    const { server, client } = scriptedSession();
     server.create(client.sessionId, '/a', 'x', CreateMode.PERSISTENT);
     server.create(client.sessionId, '/b', 'x', CreateMode.PERSISTENT);
     const logged = vi.spyOn(console, 'error').mockImplementation(() => {});

@@ -1,37 +1,20 @@
-// PersistentNode against the scripted client (scripted-client.ts): created, created again when
-// deleted or renewed, found again after a lost create reply, updated, removed on close. The
+// PersistentNode against the scripted client (scripted-client.ts): how it creates its node (data,
+// modes, sequential and protected names, adopting or waiting out a node already at the path),
+// setData, start()'s bounds, its refusals, TTL touches and close. Recovery (lost replies,
+// reconnects, renewals, retries, error listeners) is in persistent-node-recovery.test.ts; the
 // real-server behaviour is proven in test/integration/recipes/persistent-node.test.ts.
-import { describe, expect, it } from 'vitest';
-import type { BoundOptions } from '../../../src/coordination/bounded.js';
+import { describe, expect, it, vi } from 'vitest';
 import { ClosedError, CreateMode, InvalidArgumentError, TimeoutError } from '../../../src/index.js';
-import { PersistentNode, type PersistentNodeOptions } from '../../../src/recipes/index.js';
+import { PersistentNode } from '../../../src/recipes/index.js';
+import { createdPath, started, text } from '../../support/persistent-node.js';
 import { until } from '../../support/wait.js';
-import { type ScriptedClient, ScriptedServer } from '../locks/scripted-client.js';
+import { ScriptedServer, scriptedSession } from '../locks/scripted-client.js';
 
-const text = (bytes: Uint8Array | undefined) => new TextDecoder().decode(bytes);
-
-/** A node with `start()` called (not awaited); `onError` is listened to as its `error` event. */
-function started(
-  client: ScriptedClient,
-  path: string,
-  { onError, ...options }: PersistentNodeOptions & { onError?: (error: Error) => void } = {},
-): PersistentNode {
-  const node = new PersistentNode(client, path, options);
-  if (onError) node.on('error', onError);
-  void node.start();
-  return node;
-}
-
-/** Waits for `start()` (the node's first creation) and answers the node's actual path. */
-async function createdPath(node: PersistentNode, options?: BoundOptions): Promise<string> {
-  await node.start(options);
-  return node.actualPath!;
-}
+const _settle = () => new Promise((r) => setTimeout(r, 10));
 
 describe('PersistentNode (scripted client)', () => {
   it('creates the node with its parents and data, ephemeral by default, and deletes it on close', async () => {
-    const server = new ScriptedServer();
-    const client = server.connect();
+    const { server, client } = scriptedSession();
     const node = started(client, '/svc/a/member', { data: 'v1' });
     expect(await createdPath(node)).toBe('/svc/a/member');
     expect(node.actualPath).toBe('/svc/a/member');
@@ -51,8 +34,7 @@ describe('PersistentNode (scripted client)', () => {
   });
 
   it('keeps the empty string as data by default and a persistent mode on close too (deleted)', async () => {
-    const server = new ScriptedServer();
-    const client = server.connect();
+    const { server, client } = scriptedSession();
     const node = started(client, '/p', { mode: CreateMode.PERSISTENT });
     await createdPath(node);
     expect(server.nodes.get('/p')!.stat.ephemeralOwner).toBe(0n);
@@ -130,8 +112,7 @@ describe('PersistentNode (scripted client)', () => {
   });
 
   it('adopts a persistent node already at the path and writes its data', async () => {
-    const server = new ScriptedServer();
-    const client = server.connect();
+    const { server, client } = scriptedSession();
     await client.create2('/reg', 'stale', { mode: CreateMode.PERSISTENT });
     const node = started(client, '/reg', { mode: CreateMode.PERSISTENT, data: 'fresh' });
     expect(await createdPath(node)).toBe('/reg');
@@ -144,8 +125,7 @@ describe('PersistentNode (scripted client)', () => {
   });
 
   it('an ephemeral node does not adopt a persistent node at its path (waits it out)', async () => {
-    const server = new ScriptedServer();
-    const client = server.connect();
+    const { server, client } = scriptedSession();
     await client.create2('/pers', 'p', { mode: CreateMode.PERSISTENT });
     const node = started(client, '/pers');
     await until(() => server.requests({ op: 'exists', path: '/pers', watch: true }).length > 0);
@@ -157,8 +137,7 @@ describe('PersistentNode (scripted client)', () => {
   });
 
   it('a sequential node gets its number, and the protected name a _c_ prefix', async () => {
-    const server = new ScriptedServer();
-    const client = server.connect();
+    const { server, client } = scriptedSession();
     const seq = started(client, '/q/item-', { mode: CreateMode.EPHEMERAL_SEQUENTIAL });
     expect(await createdPath(seq)).toBe('/q/item-0000000000');
     const prot = started(client, '/q/item-', {
@@ -173,79 +152,30 @@ describe('PersistentNode (scripted client)', () => {
     expect(server.children('/q')).toEqual([]);
   });
 
-  it('after a lost create reply a protected node is found by its prefix, not created twice', async () => {
+  it("a persistent node does not adopt another session's ephemeral node at its path", async () => {
     const server = new ScriptedServer();
-    const client = server.connect();
-    await client.create2('/lost', undefined, { mode: CreateMode.PERSISTENT });
-    server.fail({ op: 'create2', code: 'CONNECTIONLOSS', applied: true });
-    const node = started(client, '/lost/m-', {
-      mode: CreateMode.EPHEMERAL_SEQUENTIAL,
-      protection: true,
-    });
-    const path = await createdPath(node);
-    expect(server.children('/lost')).toEqual([path.slice('/lost/'.length)]);
-    expect(server.requests({ op: 'sync', path: '/lost' })).toHaveLength(1);
+    const [client, other] = [server.connect(), server.connect()];
+    await other.create2('/eph', 'theirs', { mode: CreateMode.EPHEMERAL });
+    const node = started(client, '/eph', { mode: CreateMode.PERSISTENT, data: 'mine' });
+    await expect(createdPath(node, { timeout: 30 })).rejects.toMatchObject({ code: 'TIMEOUT' });
+    expect(server.requests({ op: 'setData' })).toEqual([]);
     await node.close();
   });
 
-  it('after a lost create reply that never landed, a protected node is created (once)', async () => {
+  it('setData before the node exists is kept for its creation; a node gone meanwhile is created again', async () => {
     const server = new ScriptedServer();
-    const client = server.connect();
-    await client.create2('/lost2', undefined, { mode: CreateMode.PERSISTENT });
-    // The prefix of another session's node must not be taken: none matches ours anyway.
-    const other = server.connect();
-    await other.create2('/lost2/_c_someone-m-', undefined, {
-      mode: CreateMode.EPHEMERAL_SEQUENTIAL,
-    });
-    server.fail({ op: 'create2', path: /^\/lost2\/_c_/, code: 'CONNECTIONLOSS' });
-    const node = started(client, '/lost2/m-', {
-      mode: CreateMode.EPHEMERAL_SEQUENTIAL,
-      protection: true,
-    });
-    const path = await createdPath(node);
-    expect(server.children('/lost2')).toHaveLength(2);
-    expect(server.nodes.get(path)!.stat.ephemeralOwner).toBe(client.sessionId);
-    await node.close();
-  });
-
-  it('after a lost create reply an unprotected node creates again and adopts its own node (NODEEXISTS)', async () => {
-    const server = new ScriptedServer();
-    const client = server.connect();
-    server.fail({ op: 'create2', path: '/plain', code: 'CONNECTIONLOSS', applied: true });
-    const node = started(client, '/plain');
-    expect(await createdPath(node)).toBe('/plain');
-    expect(server.requests({ op: 'create2', path: '/plain' }).map((r) => r.outcome)).toEqual([
-      'CONNECTIONLOSS',
-      'NODEEXISTS',
-    ]);
-    expect(server.requests({ op: 'sync' })).toHaveLength(1);
-    await node.close();
-  });
-
-  it('tells its error listeners of an error it keeps retrying through, and carries on (a throwing listener too)', async () => {
-    const server = new ScriptedServer();
-    const client = server.connect();
-    const errors: unknown[] = [];
-    server.fail({ op: 'create2', path: '/acl', code: 'NOAUTH' });
-    const node = started(client, '/acl', {
-      onError: (error) => {
-        errors.push(error);
-        throw new Error('handler throws');
-      },
-    });
-    expect(await createdPath(node, { timeout: 5_000 })).toBe('/acl');
-    expect(errors).toEqual([expect.objectContaining({ code: 'NOAUTH' })]);
-    await node.close();
-  });
-
-  it('a connection loss is retried without telling the error listeners', async () => {
-    const server = new ScriptedServer();
-    const client = server.connect();
-    const errors: unknown[] = [];
-    server.fail({ op: 'create2', path: '/flaky', code: 'CONNECTIONLOSS' });
-    const node = started(client, '/flaky', { onError: (e) => errors.push(e) });
+    const [client, other] = [server.connect(), server.connect()];
+    await other.create2('/late', undefined, { mode: CreateMode.EPHEMERAL });
+    const node = started(client, '/late', { data: 'a' });
+    await node.setData('b');
+    other.setState('expired');
     await createdPath(node);
-    expect(errors).toEqual([]);
+    expect(text(server.nodes.get('/late')!.data)).toBe('b');
+    server.fail({ op: 'setData', path: '/late', code: 'NONODE' });
+    await node.setData('c');
+    expect(node.data).toBe('c');
+    server.fail({ op: 'setData', path: '/late', code: 'NOAUTH' });
+    await expect(node.setData('d')).rejects.toMatchObject({ code: 'NOAUTH' });
     await node.close();
   });
 
@@ -280,77 +210,55 @@ describe('PersistentNode (scripted client)', () => {
     expect(server.nodes.get('/blocked')!.stat.ephemeralOwner).toBe(other.sessionId);
   });
 
-  it('after a renewal an ephemeral node is created again on the new session', async () => {
-    const server = new ScriptedServer();
-    const client = server.connect();
-    const node = started(client, '/eph', { data: 'x' });
+  it('close() before start() resolves, and close() is one promise however often called', async () => {
+    const client = new ScriptedServer().connect();
+    await new PersistentNode(client, '/never').close();
+    const node = started(client, '/once');
     await createdPath(node);
-    const old = client.sessionId;
-    client.renew();
-    await until(
-      () => server.nodes.get('/eph')?.stat.ephemeralOwner === client.sessionId,
-      'the node on the new session',
-    );
-    expect(client.sessionId).not.toBe(old);
-    expect(node.actualPath).toBe('/eph');
-    await node.close();
-    expect(server.nodes.has('/eph')).toBe(false);
+    const closing = node.close();
+    expect(node.close()).toBe(closing);
+    await closing;
   });
 
-  it('a persistent node survives a renewal and is not created again', async () => {
-    const server = new ScriptedServer();
-    const client = server.connect();
-    const node = started(client, '/keep', { mode: CreateMode.PERSISTENT });
-    await createdPath(node);
-    const czxid = server.nodes.get('/keep')!.stat.czxid;
-    client.renew();
-    await until(() => server.requests({ op: 'exists', path: '/keep' }).length >= 3);
-    await new Promise((r) => setTimeout(r, 10));
-    expect(server.nodes.get('/keep')!.stat.czxid).toBe(czxid);
-    expect(server.requests({ op: 'create2', path: '/keep' })).toHaveLength(1);
-    await node.close();
-  });
-
-  it('looks again at a reconnect and finds a node deleted meanwhile', async () => {
-    const server = new ScriptedServer();
-    const client = server.connect();
-    const node = started(client, '/re');
-    await createdPath(node);
-    const lookedBefore = server.requests({ op: 'exists', path: '/re' }).length;
-    client.setState('suspended');
-    client.setState('connected');
-    await until(() => server.requests({ op: 'exists', path: '/re' }).length > lookedBefore);
-    expect(server.nodes.get('/re')!.stat.ephemeralOwner).toBe(client.sessionId);
-    await node.close();
-  });
-
-  it('setData before the node exists is kept for its creation; a node gone meanwhile is created again', async () => {
+  it("start()'s timeout error names the path; a caller's abort reason passes as it is", async () => {
     const server = new ScriptedServer();
     const [client, other] = [server.connect(), server.connect()];
-    await other.create2('/late', undefined, { mode: CreateMode.EPHEMERAL });
-    const node = started(client, '/late', { data: 'a' });
-    await node.setData('b');
-    other.setState('expired');
-    await createdPath(node);
-    expect(text(server.nodes.get('/late')!.data)).toBe('b');
-    server.fail({ op: 'setData', path: '/late', code: 'NONODE' });
-    await node.setData('c');
-    expect(node.data).toBe('c');
-    server.fail({ op: 'setData', path: '/late', code: 'NOAUTH' });
-    await expect(node.setData('d')).rejects.toMatchObject({ code: 'NOAUTH' });
+    await other.create2('/blocked', undefined, { mode: CreateMode.EPHEMERAL });
+    const node = started(client, '/blocked');
+    await expect(createdPath(node, { timeout: 10 })).rejects.toMatchObject({
+      name: 'TimeoutError',
+      code: 'TIMEOUT',
+      message: expect.stringContaining('/blocked'),
+    });
+    const abort = new AbortController();
+    const waiting = createdPath(node, { signal: abort.signal });
+    abort.abort(); // the default reason, a DOMException 'AbortError'
+    const error = await waiting.catch((e) => e);
+    expect(error).toBeInstanceOf(DOMException);
+    expect(error.name).toBe('AbortError');
+    const named = Object.assign(new Error('mine'), { name: 'TimeoutError' });
+    await expect(createdPath(node, { signal: AbortSignal.abort(named) })).rejects.toBe(named);
     await node.close();
   });
 
-  it('a TTL node is touched every third of its TTL while kept', async () => {
-    const server = new ScriptedServer();
-    const client = server.connect();
-    const node = started(client, '/ttl', { mode: CreateMode.PERSISTENT_WITH_TTL, ttl: 30 });
-    await createdPath(node);
-    await until(() => server.requests({ op: 'setData', path: '/ttl' }).length >= 3, 'touches');
+  it('says what is wrong in its refusals', async () => {
+    const client = new ScriptedServer().connect();
+    const refusal = (message: string) =>
+      expect.objectContaining({ name: 'InvalidArgumentError', code: 'BADARGUMENTS', message });
+    expect(() => new PersistentNode(client, '/x', { mode: 99 as CreateMode })).toThrow(
+      refusal('mode 99 cannot be kept'),
+    );
+    expect(() => new PersistentNode(client, 'x')).toThrow(refusal('invalid node path "x"'));
+    expect(
+      () => new PersistentNode(client, '/x', { mode: CreateMode.PERSISTENT_WITH_TTL }),
+    ).toThrow(refusal('a TTL mode needs ttl (ms, > 0)'));
+    const node = new PersistentNode(client, '/n');
+    await node.start();
     await node.close();
-    const touches = server.requests({ op: 'setData', path: '/ttl' }).length;
-    await new Promise((r) => setTimeout(r, 40));
-    expect(server.requests({ op: 'setData', path: '/ttl' }).length).toBe(touches);
+    await expect(node.start()).rejects.toMatchObject({
+      code: 'CLOSED',
+      message: 'the persistent node /n was closed',
+    });
   });
 
   it('refuses a bad mode, path or TTL with InvalidArgumentError; a second start waits for the same creation', async () => {
@@ -387,9 +295,37 @@ describe('PersistentNode (scripted client)', () => {
     await node.close();
   });
 
+  it('a TTL node is touched every third of its TTL while kept', async () => {
+    const { server, client } = scriptedSession();
+    const node = started(client, '/ttl', { mode: CreateMode.PERSISTENT_WITH_TTL, ttl: 30 });
+    await createdPath(node);
+    await until(() => server.requests({ op: 'setData', path: '/ttl' }).length >= 3, 'touches');
+    await node.close();
+    const touches = server.requests({ op: 'setData', path: '/ttl' }).length;
+    await new Promise((r) => setTimeout(r, 40));
+    expect(server.requests({ op: 'setData', path: '/ttl' }).length).toBe(touches);
+  });
+
+  it('a TTL node is touched every third of its TTL, from its creation', async () => {
+    vi.useFakeTimers();
+    const { server, client } = scriptedSession();
+    const node = started(client, '/ttl', { mode: CreateMode.PERSISTENT_WITH_TTL, ttl: 300 });
+    await vi.advanceTimersByTimeAsync(0);
+    expect(node.actualPath).toBe('/ttl');
+    const touches = () => server.requests({ op: 'setData', path: '/ttl' }).length;
+    await vi.advanceTimersByTimeAsync(99);
+    expect(touches()).toBe(0);
+    await vi.advanceTimersByTimeAsync(1);
+    expect(touches()).toBe(1);
+    await vi.advanceTimersByTimeAsync(200);
+    expect(touches()).toBe(3);
+    // Each touch rewrote the node whatever its version.
+    expect(server.nodes.get('/ttl')!.stat.version).toBe(3);
+    await node.close();
+  });
+
   it('await using closes the node', async () => {
-    const server = new ScriptedServer();
-    const client = server.connect();
+    const { server, client } = scriptedSession();
     {
       await using node = started(client, '/scoped');
       await createdPath(node);
