@@ -54,6 +54,27 @@ function busy(end: number, except: LockKind | null): HoldRecord[] {
   return out;
 }
 
+const SIDES = { X: 'exclusive', R: 'read', W: 'write', L: 'lease' } as const;
+
+/**
+ * A run to `end` ms in which only `lock` can stall (see busy), holding `spans` of it in order:
+ * `<side><token> <start>-<end>[!<signalAt>]`, comma-separated, the side X (exclusive), R (read),
+ * W (write) or L (lease): `X1 0-600!200` is token 1 held exclusively from 0 to 600 ms, told at 200
+ * that its lock may be gone.
+ */
+function holdsOf(lock: LockKind, end: number, spans: string): ChaosRecord[] {
+  const background = busy(end, lock); // first, as the ids count up in order of making
+  const holds = spans.split(',').map((span) => {
+    const match = /^([XRWL])(\d+) (\d+)-(\d+)(?:!(\d+))?$/.exec(span.trim());
+    if (!match) throw new Error(`not a span: ${span}`);
+    const [side, token, from, to, at] = match.slice(1);
+    const signalAt = at === undefined ? null : Number(at);
+    const sideName = SIDES[side as keyof typeof SIDES];
+    return hold(lock, sideName, Number(token), Number(from), Number(to), signalAt);
+  });
+  return run(end, ...background, ...holds);
+}
+
 describe('chaos checker', () => {
   it('passes a clean history and counts handoffs', () => {
     const verdict = check(run(1_000, ...busy(1_000, 'mutex'), ...busy(1_000, 'rw')));
@@ -64,13 +85,7 @@ describe('chaos checker', () => {
   });
 
   it('catches two mutex holders at once', () => {
-    const records = run(
-      1_000,
-      ...busy(1_000, 'mutex'),
-      hold('mutex', 'exclusive', 1, 0, 300),
-      hold('mutex', 'exclusive', 2, 250, 400),
-      hold('mutex', 'exclusive', 3, 400, 900),
-    );
+    const records = holdsOf('mutex', 1_000, 'X1 0-300, X2 250-400, X3 400-900');
     const { violations } = check(records);
     expect(violations).toHaveLength(1);
     expect(violations[0]).toMatchObject({ kind: 'overlap', lock: 'mutex' });
@@ -78,38 +93,21 @@ describe('chaos checker', () => {
   });
 
   it('does not count a holder whose lease signal fired before the next one acquired', () => {
-    const records = run(
-      1_000,
-      ...busy(1_000, 'mutex'),
-      // The first holder kept working until 600 but was told at 200 that the lock may be gone.
-      hold('mutex', 'exclusive', 1, 0, 600, 200),
-      hold('mutex', 'exclusive', 2, 250, 900),
-    );
+    // The first holder kept working until 600 but was told at 200 that the lock may be gone.
+    const records = holdsOf('mutex', 1_000, 'X1 0-600!200, X2 250-900');
     expect(check(records).violations).toEqual([]);
     expect(check(records).leasesLost).toBe(1);
   });
 
   it('counts a holder whose lease signal fired only after the next one acquired', () => {
-    const records = run(
-      1_000,
-      ...busy(1_000, 'mutex'),
-      hold('mutex', 'exclusive', 1, 0, 600, 260),
-      hold('mutex', 'exclusive', 2, 250, 900),
-    );
+    const records = holdsOf('mutex', 1_000, 'X1 0-600!260, X2 250-900');
     const { violations } = check(records);
     expect(violations.map((v) => v.kind)).toEqual(['overlap']);
     expect(violations[0]!.detail).toContain('fired at +260');
   });
 
   it('catches a fencing token that does not increase', () => {
-    const records = run(
-      1_000,
-      ...busy(1_000, 'mutex'),
-      hold('mutex', 'exclusive', 5, 0, 100),
-      hold('mutex', 'exclusive', 4, 150, 300),
-      hold('mutex', 'exclusive', 6, 350, 500),
-      hold('mutex', 'exclusive', 6, 550, 990),
-    );
+    const records = holdsOf('mutex', 1_000, 'X5 0-100, X4 150-300, X6 350-500, X6 550-990');
     const { violations } = check(records);
     expect(violations.map((v) => [v.kind, v.holds.map((h) => h.token)])).toEqual([
       ['token-order', [5n, 4n]],
@@ -118,67 +116,27 @@ describe('chaos checker', () => {
   });
 
   it('lets readers share but not with a writer, and orders writers by token', () => {
-    const shared = run(
-      1_000,
-      ...busy(1_000, 'rw'),
-      hold('rw', 'read', 1, 0, 400),
-      hold('rw', 'read', 2, 100, 500),
-      hold('rw', 'write', 3, 500, 700),
-      hold('rw', 'read', 4, 700, 990),
-    );
+    const shared = holdsOf('rw', 1_000, 'R1 0-400, R2 100-500, W3 500-700, R4 700-990');
     expect(check(shared).violations).toEqual([]);
 
-    const writerOverReaders = run(
-      1_000,
-      ...busy(1_000, 'rw'),
-      hold('rw', 'read', 1, 0, 400),
-      hold('rw', 'read', 2, 100, 500),
-      hold('rw', 'write', 3, 450, 700),
-      hold('rw', 'write', 4, 750, 990),
-    );
+    const writerOverReaders = holdsOf('rw', 1_000, 'R1 0-400, R2 100-500, W3 450-700, W4 750-990');
     const caught = check(writerOverReaders).violations;
     expect(caught.map((v) => [v.kind, v.holds.map((h) => h.token)])).toEqual([
       ['overlap', [2n, 3n]],
     ]);
 
-    const readerUnderWriter = run(
-      1_000,
-      ...busy(1_000, 'rw'),
-      hold('rw', 'write', 1, 0, 400),
-      hold('rw', 'read', 2, 300, 500),
-      hold('rw', 'write', 3, 600, 990),
-    );
+    const readerUnderWriter = holdsOf('rw', 1_000, 'W1 0-400, R2 300-500, W3 600-990');
     expect(check(readerUnderWriter).violations.map((v) => v.kind)).toEqual(['overlap']);
 
-    const writersOutOfOrder = run(
-      1_000,
-      ...busy(1_000, 'rw'),
-      hold('rw', 'write', 9, 0, 400),
-      hold('rw', 'read', 2, 400, 500),
-      hold('rw', 'write', 8, 600, 990),
-    );
+    const writersOutOfOrder = holdsOf('rw', 1_000, 'W9 0-400, R2 400-500, W8 600-990');
     expect(check(writersOutOfOrder).violations.map((v) => v.kind)).toEqual(['token-order']);
   });
 
   it('allows maxLeases semaphore holders, not one more', () => {
-    const two = run(
-      1_000,
-      ...busy(1_000, 'sem'),
-      hold('sem', 'lease', 1, 0, 500),
-      hold('sem', 'lease', 2, 100, 600),
-      hold('sem', 'lease', 3, 500, 990),
-      hold('sem', 'lease', 4, 600, 990),
-    );
+    const two = holdsOf('sem', 1_000, 'L1 0-500, L2 100-600, L3 500-990, L4 600-990');
     expect(check(two).violations).toEqual([]);
 
-    const three = run(
-      1_000,
-      ...busy(1_000, 'sem'),
-      hold('sem', 'lease', 1, 0, 500),
-      hold('sem', 'lease', 2, 100, 600),
-      hold('sem', 'lease', 3, 400, 990),
-      hold('sem', 'lease', 4, 700, 990),
-    );
+    const three = holdsOf('sem', 1_000, 'L1 0-500, L2 100-600, L3 400-990, L4 700-990');
     const { violations } = check(three);
     expect(violations).toHaveLength(1);
     expect(violations[0]).toMatchObject({ kind: 'over-capacity', lock: 'sem' });
@@ -233,33 +191,22 @@ describe('chaos checker', () => {
   });
 
   it('does not count a long hold as a stall, but a free lock nobody takes is one', () => {
-    const longHold = check(
-      run(3_000, ...busy(3_000, 'mutex'), hold('mutex', 'exclusive', 1, 0, 2_900)),
-    );
+    const longHold = check(holdsOf('mutex', 3_000, 'X1 0-2900'));
     expect(longHold.stalls).toEqual([]);
     // A holder that lost its lease early and stopped: the lock sat free from 300 on.
-    const lostEarly = check(
-      run(3_000, ...busy(3_000, 'mutex'), hold('mutex', 'exclusive', 1, 0, 300, 250)),
-    );
+    const lostEarly = check(holdsOf('mutex', 3_000, 'X1 0-300!250'));
     expect(lostEarly.stalls.map((s) => [s.lock, s.effectiveMs])).toEqual([['mutex', 2_700]]);
   });
 
   it('counts semaphore time as busy only while every lease is taken', () => {
-    const oneOfTwo = check(run(3_000, ...busy(3_000, 'sem'), hold('sem', 'lease', 1, 0, 2_900)));
+    const oneOfTwo = check(holdsOf('sem', 3_000, 'L1 0-2900'));
     expect(oneOfTwo.stalls.map((s) => s.lock)).toEqual(['sem']);
-    const both = check(
-      run(
-        3_000,
-        ...busy(3_000, 'sem'),
-        hold('sem', 'lease', 1, 0, 2_900),
-        hold('sem', 'lease', 2, 10, 2_900),
-      ),
-    );
+    const both = check(holdsOf('sem', 3_000, 'L1 0-2900, L2 10-2900'));
     expect(both.stalls).toEqual([]);
   });
 
   it('reports a stall at the end of the run and at its start', () => {
-    const late = check(run(5_000, ...busy(5_000, 'sem'), hold('sem', 'lease', 1, 2_500, 2_600)));
+    const late = check(holdsOf('sem', 5_000, 'L1 2500-2600'));
     expect(late.stalls.map((s) => [s.lock, s.from, s.to])).toEqual([
       ['sem', 0, 2_500],
       ['sem', 2_500, 5_000],

@@ -11,23 +11,10 @@ import {
   ServiceProvider,
 } from '../../src/recipes/index.js';
 import { uniquePath } from '../harness/index.js';
+import { eventually } from '../support/events.js';
 import { startDiscoveryPeer } from './curator-discovery.js';
 import { connectString, newClient } from './helpers.js';
-import { askJson, sleep, tell } from './peer.js';
-
-/** Polls `check` until it passes (or throws its last failure after `ms`). */
-async function eventually(check: () => Promise<void> | void, ms = 15_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    try {
-      await check();
-      return;
-    } catch (error) {
-      if (Date.now() > deadline) throw error;
-      await sleep(50);
-    }
-  }
-}
+import { askJson, tell } from './peer.js';
 
 describe('service discovery with Curator’s ServiceDiscovery', () => {
   it('Curator registers, updates, unregisters: our queries, cache and provider follow', async () => {

@@ -2,11 +2,9 @@
 // per content hash against the Curator jars plus curator-x-discovery and Jackson.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { classPath, compileJava, curatorPeerClasses } from './curator.js';
+import { javaArgs, peerClasses } from './curator.js';
 import { LockPeer } from './peer.js';
 
-const SOURCE = fileURLToPath(new URL('./java/DiscoveryPeer.java', import.meta.url));
 const JAVA_DIR = '/usr/share/java';
 /** What curator-x-discovery needs beyond the Curator jars, and the package providing each. */
 const JARS = [
@@ -15,8 +13,6 @@ const JARS = [
   { jar: 'jackson-core.jar', pkg: 'libjackson2-core-java' },
   { jar: 'jackson-annotations.jar', pkg: 'libjackson2-annotations-java' },
 ] as const;
-
-let compiled: string | undefined;
 
 /** The extra jars' paths; throws, naming the packages, when one is missing (never a skip). */
 function discoveryJars(): string[] {
@@ -37,20 +33,7 @@ export async function startDiscoveryPeer(
   basePath: string,
 ): Promise<LockPeer> {
   const jars = discoveryJars();
-  compiled ??= compileJava(SOURCE, 'DiscoveryPeer', 'discoverypeer', curatorPeerClasses(), jars);
-  return LockPeer.start({
-    name: 'curator discovery',
-    command: 'java',
-    args: [
-      '-XX:TieredStopAtLevel=1',
-      '-XX:+UseSerialGC',
-      '-Xss512k',
-      '-Xmx64m',
-      '-cp',
-      classPath(compiled, ...jars),
-      'DiscoveryPeer',
-      connectString,
-      basePath,
-    ],
-  });
+  const classes = [peerClasses('DiscoveryPeer', jars), ...jars];
+  const args = javaArgs(classes, 'DiscoveryPeer', connectString, basePath);
+  return LockPeer.start({ name: 'curator discovery', command: 'java', args });
 }

@@ -9,18 +9,17 @@ import {
   RevocationRequestedError,
   revoke,
 } from '../../src/locks/index.js';
-import { startCuratorPeer } from './curator.js';
+import { aborted } from '../support/events.js';
 import {
   childrenOf,
-  connectString,
-  lockPath,
+  curatorOnLock,
   nameOf,
   newClient,
+  protectedName,
   untilChildren,
 } from './helpers.js';
 import { stillPendingAfter, within } from './peer.js';
 
-const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';
 const BLOCKED_MS = 500;
 
 const latches: LeaderLatch[] = [];
@@ -28,20 +27,9 @@ afterEach(async () => {
   await Promise.all(latches.splice(0).map((latch) => latch.close()));
 });
 
-function aborted(signal: AbortSignal): Promise<unknown> {
-  return new Promise((resolve) => {
-    if (signal.aborted) resolve(signal.reason);
-    else signal.addEventListener('abort', () => resolve(signal.reason), { once: true });
-  });
-}
-
 describe('LeaderLatch and Curator LeaderLatch in one election', () => {
   it('Curator leads first; both list the same participants; we lead once it closes', async () => {
-    const path = lockPath();
-    const [curator, zk] = await Promise.all([
-      startCuratorPeer(connectString(), path, 'latch:java'),
-      newClient(),
-    ]);
+    const { path, peer: curator, zk } = await curatorOnLock('latch:java');
     const held = await within(curator.acquire(), 10_000, 'curator leadership');
     const latch = new LeaderLatch(zk, path, { id: 'ts' });
     latches.push(latch);
@@ -57,7 +45,7 @@ describe('LeaderLatch and Curator LeaderLatch in one election', () => {
       { id: 'ts', path: latch.ourPath, isLeader: false },
     ]);
     // Curator recognises our node as its own kind of protected node.
-    expect(nameOf(latch.ourPath!)).toMatch(new RegExp(`^_c_${UUID}-${LATCH_NAME}\\d{10}$`));
+    expect(nameOf(latch.ourPath!)).toMatch(protectedName(LATCH_NAME));
     expect(await curator.ask(`protected ${nameOf(latch.ourPath!)}`)).toBe(true);
 
     const waiting = latch.leadership({ timeout: 10_000 });
@@ -69,11 +57,7 @@ describe('LeaderLatch and Curator LeaderLatch in one election', () => {
   });
 
   it('we lead first; Curator waits, and leads once we close', async () => {
-    const path = lockPath();
-    const [curator, zk] = await Promise.all([
-      startCuratorPeer(connectString(), path, 'latch:java'),
-      newClient(),
-    ]);
+    const { path, peer: curator, zk } = await curatorOnLock('latch:java');
     const latch = new LeaderLatch(zk, path, { id: 'ts' });
     latches.push(latch);
     latch.start();
@@ -95,10 +79,8 @@ describe('LeaderLatch and Curator LeaderLatch in one election', () => {
 
 describe('LeaderLatch and Curator LeaderLatch in one line', () => {
   it('ours, Curator, ours: leadership passes down the line across both libraries', async () => {
-    const path = lockPath();
-    const [curator, a, b] = await Promise.all([
-      startCuratorPeer(connectString(), path, 'latch:java'),
-      newClient(),
+    const [{ path, peer: curator, zk: a }, b] = await Promise.all([
+      curatorOnLock('latch:java'),
       newClient(),
     ]);
     const latchA = new LeaderLatch(a, path, { id: 'a' });
@@ -126,11 +108,7 @@ describe('LeaderLatch and Curator LeaderLatch in one line', () => {
 
 describe('revocation with Curator', () => {
   it('Curator revokes our revocable lease (Revoker.attemptRevoke); we release, Curator gets it', async () => {
-    const path = lockPath();
-    const [curator, zk] = await Promise.all([
-      startCuratorPeer(connectString(), path, 'mutex'),
-      newClient(),
-    ]);
+    const { path, peer: curator, zk } = await curatorOnLock('mutex');
     const lease = await new Mutex(zk, path).acquire({ revocable: true });
     lease.revocation.addEventListener('abort', () => void lease.release(), { once: true });
     const waiting = curator.acquire();
@@ -147,11 +125,7 @@ describe('revocation with Curator', () => {
   });
 
   it('we revoke a revocable Curator holder (makeRevocable); it releases and we get the lock', async () => {
-    const path = lockPath();
-    const [curator, zk] = await Promise.all([
-      startCuratorPeer(connectString(), path, 'revocable'),
-      newClient(),
-    ]);
+    const { path, peer: curator, zk } = await curatorOnLock('revocable');
     const held = await within(curator.acquire(), 10_000, 'curator acquire');
     const waiting = new Mutex(zk, path).acquire({ timeout: 15_000 });
     await untilChildren(zk, path, 2);

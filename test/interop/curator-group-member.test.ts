@@ -4,27 +4,14 @@
 import { describe, expect, it } from 'vitest';
 import { GroupMember, type Member } from '../../src/recipes/index.js';
 import { uniquePath } from '../harness/index.js';
+import { eventually } from '../support/events.js';
 import { startDiscoveryPeer } from './curator-discovery.js';
 import { connectString, newClient } from './helpers.js';
-import { askJson, sleep, tell } from './peer.js';
+import { askJson, tell } from './peer.js';
 
 const text = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
 const view = (members: readonly Member[]) =>
   Object.fromEntries(members.map(({ id, data }) => [id, text(data)]));
-
-/** Polls `check` until it passes (or throws its last failure after `ms`). */
-async function eventually(check: () => Promise<void> | void, ms = 15_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  for (;;) {
-    try {
-      await check();
-      return;
-    } catch (error) {
-      if (Date.now() > deadline) throw error;
-      await sleep(50);
-    }
-  }
-}
 
 describe('GroupMember with Curator', () => {
   it('shares a group with Curator’s GroupMember both ways', async () => {

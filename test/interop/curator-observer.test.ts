@@ -3,8 +3,7 @@
 // when they step down. Like curator.test.ts, a missing Curator or JDK fails (never skips).
 import { afterEach, describe, expect, it } from 'vitest';
 import { LeaderObserver, type ObservedLeader } from '../../src/locks/index.js';
-import { startCuratorPeer } from './curator.js';
-import { connectString, lockPath, newClient } from './helpers.js';
+import { curatorOnLock } from './helpers.js';
 import { within } from './peer.js';
 
 const observers: LeaderObserver[] = [];
@@ -23,11 +22,7 @@ async function nextLeader(
 describe('LeaderObserver on Curator elections', () => {
   for (const election of ['latch', 'selector'] as const) {
     it(`reports the id of a Curator ${election === 'latch' ? 'LeaderLatch' : 'LeaderSelector'} leader, and its stepping down`, async () => {
-      const path = lockPath();
-      const [curator, zk] = await Promise.all([
-        startCuratorPeer(connectString(), path, `${election}:java`),
-        newClient(),
-      ]);
+      const { path, peer: curator, zk } = await curatorOnLock(`${election}:java`);
       const held = await within(curator.acquire(), 10_000, 'curator leadership');
       const observer = new LeaderObserver(zk, path, { election });
       observers.push(observer);

@@ -1,6 +1,5 @@
 // Our counters and barriers together with Curator's on the same nodes (a real Curator in a JVM).
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { connect } from '../../src/index.js';
 import {
   DistributedAtomicLong,
   DistributedBarrier,
@@ -9,25 +8,22 @@ import {
   SharedCount,
   SharedValue,
 } from '../../src/recipes/index.js';
-import { sharedServer, uniquePath } from '../harness/index.js';
-import { killRecipePeers, startCuratorRecipe } from './curator-recipes.js';
+import { uniquePath } from '../harness/index.js';
+import { newClient } from '../support/clients.js';
+import {
+  goAndRead,
+  incrementBeside,
+  killRecipePeers,
+  startCuratorRecipe,
+} from './curator-recipes.js';
 
 afterEach(() => killRecipePeers());
-
-async function ourClient() {
-  return connect(sharedServer().connectString, { sessionTimeout: 10_000 });
-}
 
 describe('counters with Curator', () => {
   it('DistributedAtomicLong: Curator and we increment one node at once; the total is the sum', async () => {
     const path = `${uniquePath('interop')}/long`;
-    const curator = await startCuratorRecipe(
-      sharedServer().connectString,
-      'atomic-increment',
-      path,
-      '150',
-    );
-    await using zk = await ourClient();
+    const curator = await startCuratorRecipe('atomic-increment', path, '150');
+    const zk = await newClient();
     const counter = new DistributedAtomicLong(zk, path, {
       retry: { maxAttempts: 10_000, baseDelay: 1, maxDelay: 10 },
     });
@@ -38,23 +34,15 @@ describe('counters with Curator', () => {
     expect(ours).toBe(150);
     expect(await counter.get()).toBe(300n);
     // Curator reads our bytes as we read its.
-    const reader = await startCuratorRecipe(sharedServer().connectString, 'atomic-get', path);
-    reader.go();
-    expect(await reader.line('value')).toBe('value 300');
+    expect(await goAndRead(startCuratorRecipe('atomic-get', path), 'value')).toBe('value 300');
   }, 120_000);
 
   it('DistributedAtomicLong promoted to one lock path: Curator and we both take the lock; the total is the sum', async () => {
     const base = uniquePath('interop');
     const [path, lock] = [`${base}/promoted`, `${base}/promoted-lock`];
-    const curator = await startCuratorRecipe(
-      sharedServer().connectString,
-      'atomic-increment-promoted',
-      path,
-      '100',
-      lock,
-    );
-    await using zk = await ourClient();
-    await using watcher = await ourClient();
+    const curator = await startCuratorRecipe('atomic-increment-promoted', path, '100', lock);
+    const zk = await newClient();
+    const watcher = await newClient();
     // Whose nodes show up on the lock path: Curator's and ours share the one queue.
     const lockNodes = new Set<string>();
     const watching = watcher.watch(lock, { recursive: true });
@@ -100,25 +88,13 @@ describe('counters with Curator', () => {
 
   it('SharedCount: Curator and we increment by compare-and-set; the total is the sum', async () => {
     const path = `${uniquePath('interop')}/count`;
-    await using zk = await ourClient();
+    const zk = await newClient();
     const count = new SharedCount(zk, path, { seed: 0 });
     await count.start();
-    const curator = await startCuratorRecipe(
-      sharedServer().connectString,
-      'count-increment',
-      path,
-      '100',
-    );
-    curator.go();
-    for (let done = 0; done < 100; ) {
-      const { count: value, version } = count.versioned;
-      if (await count.trySet(value + 1, version)) done++;
-      else await new Promise((resolve) => setTimeout(resolve, 1));
-    }
+    const curator = await startCuratorRecipe('count-increment', path, '100');
+    await incrementBeside(curator, count, 100);
     expect(await curator.line('done')).toBe('done 100');
-    const reader = await startCuratorRecipe(sharedServer().connectString, 'count-get', path);
-    reader.go();
-    expect(await reader.line('value')).toBe('value 200');
+    expect(await goAndRead(startCuratorRecipe('count-get', path), 'value')).toBe('value 200');
     expect([...(await zk.getData(path)).data]).toEqual([0, 0, 0, 200]);
     await count.close();
   }, 120_000);
@@ -127,19 +103,14 @@ describe('counters with Curator', () => {
 describe('SharedValue with Curator', () => {
   it('Curator and we append to one value by compare-and-set; each sees the other, nothing is lost', async () => {
     const path = `${uniquePath('interop')}/value`;
-    await using zk = await ourClient();
+    const zk = await newClient();
     await using shared = new SharedValue(zk, path);
     await shared.start();
     let heardCurator = false;
     shared.on('change', ({ value }) => {
       if (value.includes(0x6a)) heardCurator = true;
     });
-    const curator = await startCuratorRecipe(
-      sharedServer().connectString,
-      'value-append',
-      path,
-      '100',
-    );
+    const curator = await startCuratorRecipe('value-append', path, '100');
     curator.go();
     for (let done = 0; done < 100; ) {
       const { value, version } = shared.versioned;
@@ -150,7 +121,7 @@ describe('SharedValue with Curator', () => {
       else await new Promise((resolve) => setTimeout(resolve, 1));
     }
     expect(await curator.line('done')).toBe('done 100');
-    const reader = await startCuratorRecipe(sharedServer().connectString, 'value-get', path);
+    const reader = await startCuratorRecipe('value-get', path);
     reader.go();
     const read = (await reader.line('value')).slice('value '.length);
     expect(read).toHaveLength(200);
@@ -166,14 +137,9 @@ describe('SharedValue with Curator', () => {
 describe('barriers with Curator', () => {
   it('DistributedDoubleBarrier: a Curator member and two of ours enter and leave together', async () => {
     const path = `${uniquePath('interop')}/double`;
-    const curator = await startCuratorRecipe(
-      sharedServer().connectString,
-      'double-barrier',
-      path,
-      '3',
-    );
-    await using a = await ourClient();
-    await using b = await ourClient();
+    const curator = await startCuratorRecipe('double-barrier', path, '3');
+    const a = await newClient();
+    const b = await newClient();
     const ours = [a, b].map((zk) => new DistributedDoubleBarrier(zk, path, { memberQty: 3 }));
     const entering = ours.map((barrier) => barrier.enter({ timeout: 30_000 }));
     await new Promise((resolve) => setTimeout(resolve, 300));
@@ -189,10 +155,10 @@ describe('barriers with Curator', () => {
 
   it('DistributedBarrier: a Curator waiter is released when we remove our barrier', async () => {
     const path = `${uniquePath('interop')}/barrier`;
-    await using zk = await ourClient();
+    const zk = await newClient();
     const barrier = new DistributedBarrier(zk, path);
     await barrier.raise();
-    const curator = await startCuratorRecipe(sharedServer().connectString, 'barrier-wait', path);
+    const curator = await startCuratorRecipe('barrier-wait', path);
     curator.go();
     // Still held while the node exists.
     await expect(curator.line('released', 700)).rejects.toThrow(/no "released" line/);

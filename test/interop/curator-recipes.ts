@@ -2,18 +2,32 @@
 // hash next to LockPeer), one command per process.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
-import { fileURLToPath } from 'node:url';
-import { classPath, compileJava, curatorPeerClasses } from './curator.js';
+import type { SharedCount } from '../../src/recipes/index.js';
+import { sharedServer } from '../harness/index.js';
+import { javaArgs, peerClasses } from './curator.js';
 
-const SOURCE = fileURLToPath(new URL('./java/RecipePeer.java', import.meta.url));
+/**
+ * Increments `count` by compare-and-set `rounds` times, retrying each lost round a millisecond
+ * later, while `peer` (already started) does the same on its side.
+ */
+export async function incrementBeside(
+  peer: CuratorRecipeRun,
+  count: SharedCount,
+  rounds: number,
+): Promise<void> {
+  peer.go();
+  for (let done = 0; done < rounds; ) {
+    const { count: value, version } = count.versioned;
+    if (await count.trySet(value + 1, version)) done++;
+    else await new Promise((resolve) => setTimeout(resolve, 1));
+  }
+}
 
-let compiled: string | undefined;
-
-/** The directory holding RecipePeer.class (Curator and a JDK are checked by curatorPeerClasses). */
-function recipePeerClasses(): string {
-  // Fails with a clear message when Curator or a JDK is missing; its directory covers the jars.
-  compiled ??= compileJava(SOURCE, 'RecipePeer', 'recipepeer', curatorPeerClasses());
-  return compiled;
+/** Lets the peer `starting` go once it has connected; resolves with its first `prefix` line. */
+export async function goAndRead(starting: Promise<CuratorRecipeRun>, prefix: string) {
+  const run = await starting;
+  run.go();
+  return run.line(prefix);
 }
 
 /** A Curator process running one recipe command; `go()` starts it, `lines` collects its output. */
@@ -34,20 +48,17 @@ export function killRecipePeers(): void {
   running.clear();
 }
 
-/** Starts `java RecipePeer <connect> <command> <path> [arg] [arg2]` and waits for it to connect. */
-export async function startCuratorRecipe(
-  connectString: string,
+/**
+ * Starts `java RecipePeer <shared server> <command> <path> [args]` and waits for it to connect.
+ */
+export function startCuratorRecipe(
   command: string,
   path: string,
-  arg?: string,
-  arg2?: string,
+  ...args: string[]
 ): Promise<CuratorRecipeRun> {
-  const classes = recipePeerClasses();
-  const args = ['-XX:TieredStopAtLevel=1', '-XX:+UseSerialGC', '-Xss512k', '-Xmx64m', '-cp'];
-  args.push(classPath(classes), 'RecipePeer', connectString, command, path);
-  if (arg !== undefined) args.push(arg);
-  if (arg2 !== undefined) args.push(arg2);
-  return startRecipeProcess(`curator ${command}`, 'java', args);
+  const connect = sharedServer().connectString;
+  const java = javaArgs([peerClasses('RecipePeer')], 'RecipePeer', connect, command, path, ...args);
+  return startRecipeProcess(`curator ${command}`, 'java', java);
 }
 
 /**

@@ -5,27 +5,18 @@
 // one of the two leads, and at no instant did both: each side's leadership is sampled every
 // millisecond (Curator's hasLeadership() in its JVM, ours here) and the terms must not overlap.
 import { afterEach, describe, expect, it } from 'vitest';
-import { type Client, connect } from '../../src/index.js';
+import { connect } from '../../src/index.js';
 import { LeaderLatch } from '../../src/locks/index.js';
-import { sharedServer, TcpProxy } from '../harness/index.js';
+import { sharedServerProxy as proxy } from '../support/clients.js';
 import { CuratorLatch, overlaps, type Term, termsOf } from './curator-renewal.js';
-import { childrenOf, lockPath, newClient } from './helpers.js';
+import { childrenOf, expireThroughLink as expireOurs, lockPath, newClient } from './helpers.js';
 import { sleep } from './peer.js';
 
 const SESSION_MS = 4_000;
-const proxies: TcpProxy[] = [];
 const cleanups: (() => Promise<void>)[] = [];
 afterEach(async () => {
   await Promise.all(cleanups.splice(0).map((c) => c().catch(() => {})));
-  await Promise.all(proxies.splice(0).map((p) => p.close()));
 });
-
-async function proxy(): Promise<TcpProxy> {
-  const [host, port] = sharedServer().connectString.split(':') as [string, string];
-  const p = await TcpProxy.start(host, Number(port));
-  proxies.push(p);
-  return p;
-}
 
 /** Samples `latch.hasLeadership` every ms; `stop()` returns its terms. */
 function sampleOurs(latch: LeaderLatch): { stop(): Term[] } {
@@ -50,19 +41,6 @@ async function until(what: string, check: () => Promise<boolean>, ms = 30_000): 
     if (Date.now() > deadline) throw new Error(`not within ${ms} ms: ${what}`);
     await sleep(25);
   }
-}
-
-/** The server expires `zk`'s session: cut off, taken over by another client and closed. */
-async function expireOurs(zk: Client, link: TcpProxy): Promise<void> {
-  link.refuse(true);
-  link.cut();
-  await until('our client suspended', async () => zk.state !== 'connected');
-  const thief = await connect(sharedServer().connectString, {
-    session: { id: zk.sessionId, password: zk.sessionPassword },
-    renewSession: false,
-  });
-  await thief.close();
-  link.refuse(false);
 }
 
 describe('LeaderLatch and Curator LeaderLatch, each losing its session in turn', () => {

@@ -1,16 +1,5 @@
-import { fileURLToPath } from 'node:url';
-import { classPath, compileJava, curatorPeerClasses } from './curator.js';
+import { javaArgs, peerClasses } from './curator.js';
 import { LockPeer, within } from './peer.js';
-
-const SOURCE = fileURLToPath(new URL('./java/LatchRenewalPeer.java', import.meta.url));
-
-let compiled: string | undefined;
-
-function peerClasses(): string {
-  // curatorPeerClasses() fails, naming the package, when Curator or a JDK is missing.
-  compiled ??= compileJava(SOURCE, 'LatchRenewalPeer', 'latchpeer', curatorPeerClasses());
-  return compiled;
-}
 
 /** A term of leadership as one side saw it: from `from` until `to` (wall-clock ms). */
 export interface Term {
@@ -28,22 +17,16 @@ export class CuratorLatch {
     id: string,
     sessionTimeoutMs: number,
   ): Promise<CuratorLatch> {
-    const peer = await LockPeer.start({
-      name: 'curator latch',
-      command: 'java',
-      args: [
-        '-XX:TieredStopAtLevel=1',
-        '-XX:+UseSerialGC',
-        '-Xmx64m',
-        '-cp',
-        classPath(peerClasses()),
-        'LatchRenewalPeer',
-        connectString,
-        path,
-        id,
-        String(sessionTimeoutMs),
-      ],
-    });
+    const session = String(sessionTimeoutMs);
+    const args = javaArgs(
+      [peerClasses('LatchRenewalPeer')],
+      'LatchRenewalPeer',
+      connectString,
+      path,
+      id,
+      session,
+    );
+    const peer = await LockPeer.start({ name: 'curator latch', command: 'java', args });
     return new CuratorLatch(peer);
   }
 

@@ -5,12 +5,10 @@
 // name the same leader.
 import { afterEach, describe, expect, it } from 'vitest';
 import { LeaderLatch, LeaderSelector, type Leadership } from '../../src/locks/index.js';
-import { startCuratorPeer } from './curator.js';
-import { connectString, lockPath, nameOf, newClient, untilChildren } from './helpers.js';
+import { curatorOnLock, nameOf, protectedName, untilChildren } from './helpers.js';
 import type { LockPeer } from './peer.js';
 import { stillPendingAfter, within } from './peer.js';
 
-const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';
 const ROUNDS = 3;
 const BLOCKED_MS = 400;
 
@@ -43,11 +41,7 @@ async function observe(
 
 describe('LeaderSelector and Curator LeaderSelector in one election', () => {
   it('leadership moves between Java and TypeScript; exactly one leads at every observation', async () => {
-    const path = lockPath();
-    const [curator, zk] = await Promise.all([
-      startCuratorPeer(connectString(), path, 'selector:java'),
-      newClient(),
-    ]);
+    const { path, peer: curator, zk } = await curatorOnLock('selector:java');
     let stepDown: (() => void) | undefined;
     const terms: Leadership[] = [];
     const selector = new LeaderSelector(zk, path, {
@@ -73,8 +67,8 @@ describe('LeaderSelector and Curator LeaderSelector in one election', () => {
     const [, ourNode] = (await zk.getChildren(path)).sort(
       (a, b) => Number(a.slice(-10)) - Number(b.slice(-10)),
     );
-    expect(ourNode).toMatch(new RegExp(`^_c_${UUID}-lock-\\d{10}$`));
-    expect(nameOf(held)).toMatch(new RegExp(`^_c_${UUID}-lock-\\d{10}$`));
+    expect(ourNode).toMatch(protectedName('lock-'));
+    expect(nameOf(held)).toMatch(protectedName('lock-'));
 
     for (let round = 0; round < ROUNDS; round++) {
       // Java steps down: we lead.
@@ -107,11 +101,7 @@ describe('LeaderSelector and Curator LeaderSelector in one election', () => {
 
 describe('LeaderLatch and Curator LeaderLatch in one election', () => {
   it('leadership moves between Java and TypeScript; exactly one leads at every observation', async () => {
-    const path = lockPath();
-    const [curator, zk] = await Promise.all([
-      startCuratorPeer(connectString(), path, 'latch:java'),
-      newClient(),
-    ]);
+    const { path, peer: curator, zk } = await curatorOnLock('latch:java');
     let latch: LeaderLatch | undefined;
     cleanups.push(async () => latch?.close());
     const ours = () => latch?.hasLeadership ?? false;
@@ -122,7 +112,7 @@ describe('LeaderLatch and Curator LeaderLatch in one election', () => {
       latch = new LeaderLatch(zk, path, { id: 'ts' });
       latch.start();
       await untilChildren(zk, path, 2);
-      expect(nameOf(latch.ourPath!)).toMatch(new RegExp(`^_c_${UUID}-latch-\\d{10}$`));
+      expect(nameOf(latch.ourPath!)).toMatch(protectedName('latch-'));
       await observe(curator, ours, line, 'java');
       // Java closes its latch: we lead.
       await curator.release();

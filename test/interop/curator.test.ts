@@ -18,51 +18,51 @@ import { startCuratorPeer } from './curator.js';
 import {
   childrenOf,
   connectString,
-  createPath,
+  curatorOnLock,
   inBackground,
   lockPath,
   nameOf,
   newClient,
+  protectedName,
   untilChildren,
 } from './helpers.js';
-import { BLOCKED_MS, peerHoldsFirst, queueInArrivalOrder, weHoldFirst } from './mutex-scenarios.js';
+import {
+  BLOCKED_MS,
+  peerHoldsFirst,
+  queueInArrivalOrder,
+  sameOrderAfterWrap,
+  weHoldFirst,
+} from './mutex-scenarios.js';
 import { sleep, stillPendingAfter, within } from './peer.js';
 
 const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';
-const protectedName = (lockName: string) => new RegExp(`^_c_${UUID}-${lockName}\\d{10}$`);
+
+/** A Curator InterProcessMutex and our Mutex on one fresh lock path. */
+async function mutexPair() {
+  const pair = await curatorOnLock('mutex');
+  return { ...pair, mutex: (zk: Client) => new Mutex(zk, pair.path) };
+}
 
 describe('Mutex and Curator InterProcessMutex', () => {
   it('exclude each other while Curator holds, and we get the lock when it releases', async () => {
-    const path = lockPath();
-    const curator = await startCuratorPeer(connectString(), path, 'mutex');
-    await peerHoldsFirst({ peer: curator, path, mutex: (zk: Client) => new Mutex(zk, path) });
+    await peerHoldsFirst(await mutexPair());
   });
 
   it('exclude each other while we hold, and Curator gets the lock when we release', async () => {
-    const path = lockPath();
-    const curator = await startCuratorPeer(connectString(), path, 'mutex');
-    await weHoldFirst({ peer: curator, path, mutex: (zk: Client) => new Mutex(zk, path) });
+    await weHoldFirst(await mutexPair());
   });
 
   it('queue fairly together: whichever contender came first gets the lock first', async () => {
-    const path = lockPath();
-    const curator = await startCuratorPeer(connectString(), path, 'mutex');
-    await queueInArrivalOrder(
-      { peer: curator, path, mutex: (zk: Client) => new Mutex(zk, path) },
-      async (queue) => {
-        // Curator sees the same queue as we do.
-        expect((await curator.participants()).map(nameOf)).toEqual(queue);
-        expect(sortContenders(queue, [LockName.mutex]).map((x) => x.name)).toEqual(queue);
-      },
-    );
+    const pair = await mutexPair();
+    await queueInArrivalOrder(pair, async (queue) => {
+      // Curator sees the same queue as we do.
+      expect((await pair.peer.participants()).map(nameOf)).toEqual(queue);
+      expect(sortContenders(queue, [LockName.mutex]).map((x) => x.name)).toEqual(queue);
+    });
   });
 
   it("use Curator's node names, and parse Curator's", async () => {
-    const path = lockPath();
-    const [curator, zk] = await Promise.all([
-      startCuratorPeer(connectString(), path, 'mutex'),
-      newClient(),
-    ]);
+    const { path, peer: curator, zk } = await curatorOnLock('mutex');
     const lease = await new Mutex(zk, path).acquire({ timeout: 5_000 });
     const waiting = curator.acquire();
     await untilChildren(zk, path, 2);
@@ -89,36 +89,17 @@ describe('Mutex and Curator InterProcessMutex', () => {
   });
 
   it("sequenceOrder 'interop' agrees with Curator on the queue order once the sequence counter has wrapped", async () => {
-    // ZooKeeper's sequence is the parent's signed 32-bit cversion: after 2^31 child changes it
-    // goes on at -2147483648, -2147483647, ... Nobody can create 2^31 nodes in a test, so two
-    // contender nodes are created with those names directly, oldest first. All clients on one
-    // path must agree on who is first, or two of them hold the lock at once.
-    const path = lockPath();
-    const [curator, zk] = await Promise.all([
-      startCuratorPeer(connectString(), path, 'mutex'),
-      newClient(),
-    ]);
-    const older = `_c_${'0'.repeat(8)}-0000-4000-8000-${'0'.repeat(12)}-lock--2147483648`;
-    const newer = `_c_${'1'.repeat(8)}-1111-4111-8111-${'1'.repeat(12)}-lock--2147483647`;
-    await createPath(zk, path);
-    try {
-      await zk.create2(`${path}/${older}`);
-      await zk.create2(`${path}/${newer}`);
-      const ours = sortContenders([newer, older], [LockName.mutex], 'interop').map((x) => x.name);
-      expect((await curator.participants()).map(nameOf)).toEqual(ours);
-    } finally {
-      await zk.delete(`${path}/${newer}`).catch(() => {});
-      await zk.delete(`${path}/${older}`).catch(() => {});
-    }
+    await sameOrderAfterWrap(await curatorOnLock('mutex'), LockName.mutex, {
+      older: `_c_${'0'.repeat(8)}-0000-4000-8000-${'0'.repeat(12)}-lock--2147483648`,
+      newer: `_c_${'1'.repeat(8)}-1111-4111-8111-${'1'.repeat(12)}-lock--2147483647`,
+    });
   });
 });
 
 describe('ReadWriteLock and Curator InterProcessReadWriteLock', () => {
   it("a Curator writer blocks our readers and writers; our reader blocks Curator's writer", async () => {
-    const path = lockPath();
-    const [curator, zk, zk2] = await Promise.all([
-      startCuratorPeer(connectString(), path, 'write'),
-      newClient(),
+    const [{ path, peer: curator, zk }, zk2] = await Promise.all([
+      curatorOnLock('write'),
       newClient(),
     ]);
     const lock = new ReadWriteLock(zk, path);
@@ -145,10 +126,8 @@ describe('ReadWriteLock and Curator InterProcessReadWriteLock', () => {
   });
 
   it('Curator readers and ours share the lock; our writer waits for all of them', async () => {
-    const path = lockPath();
-    const [curator, zk, zk2] = await Promise.all([
-      startCuratorPeer(connectString(), path, 'read'),
-      newClient(),
+    const [{ path, peer: curator, zk }, zk2] = await Promise.all([
+      curatorOnLock('read'),
       newClient(),
     ]);
     const first = await new ReadWriteLock(zk, path).read.acquire({ timeout: 5_000 });
@@ -170,11 +149,7 @@ describe('ReadWriteLock and Curator InterProcessReadWriteLock', () => {
   });
 
   it('our writer blocks Curator readers until it releases', async () => {
-    const path = lockPath();
-    const [curator, zk] = await Promise.all([
-      startCuratorPeer(connectString(), path, 'read'),
-      newClient(),
-    ]);
+    const { path, peer: curator, zk } = await curatorOnLock('read');
     const lease = await new ReadWriteLock(zk, path).write.acquire({ timeout: 5_000 });
     expect(await curator.acquireWithin(300)).toBeNull();
     const waiting = curator.acquire();

@@ -108,9 +108,39 @@ export function compileJava(
   return dir;
 }
 
+const peers = new Map<string, string>();
+
+/**
+ * The directory holding `className`.class, compiled from java/`className`.java against Curator,
+ * LockPeer's classes and `jars` (compiled once per process, and once per content hash on disk).
+ * Fails, naming the package, when Curator or a JDK is missing.
+ */
+export function peerClasses(className: string, jars: readonly string[] = []): string {
+  let dir = peers.get(className);
+  if (dir === undefined) {
+    const source = fileURLToPath(new URL(`./java/${className}.java`, import.meta.url));
+    dir = compileJava(source, className, className.toLowerCase(), curatorPeerClasses(), jars);
+    peers.set(className, dir);
+  }
+  return dir;
+}
+
 /** The Curator jars (and `extra` first) as a Java class path. */
 export function classPath(...extra: string[]): string {
   return [...extra, ...JARS.map(({ jar }) => join(JAVA_DIR, jar))].join(':');
+}
+
+/**
+ * The arguments of `java` running `mainClass` from `classes` (and `jars` after Curator's) with
+ * `args`: short-lived, small JVMs on a 2-core machine, that start fast and stay small.
+ */
+export function javaArgs(
+  classes: readonly string[],
+  mainClass: string,
+  ...args: string[]
+): string[] {
+  const flags = ['-XX:TieredStopAtLevel=1', '-XX:+UseSerialGC', '-Xss512k', '-Xmx64m'];
+  return [...flags, '-cp', classPath(...classes), mainClass, ...args];
 }
 
 /** Starts a Curator contender on `path` (connected when this resolves). */
@@ -119,22 +149,6 @@ export function startCuratorPeer(
   path: string,
   recipe: CuratorRecipe,
 ): Promise<LockPeer> {
-  const classes = curatorPeerClasses();
-  return LockPeer.start({
-    name: `curator ${recipe}`,
-    command: 'java',
-    args: [
-      // Short-lived, small JVMs on a 2-core machine: start fast, stay small.
-      '-XX:TieredStopAtLevel=1',
-      '-XX:+UseSerialGC',
-      '-Xss512k',
-      '-Xmx64m',
-      '-cp',
-      classPath(classes),
-      'LockPeer',
-      connectString,
-      path,
-      recipe,
-    ],
-  });
+  const args = javaArgs([curatorPeerClasses()], 'LockPeer', connectString, path, recipe);
+  return LockPeer.start({ name: `curator ${recipe}`, command: 'java', args });
 }

@@ -1,10 +1,12 @@
 // Fixtures of the interop tests: TypeScript clients on the shared server, one fresh lock path per
 // test, and a teardown that checks no lock node was left behind before it stops every peer.
 import { afterEach } from 'vitest';
-import type { Client } from '../../src/index.js';
-import { sharedServer, uniquePath } from '../harness/index.js';
+import { type Client, connect } from '../../src/index.js';
+import { sharedServer, type TcpProxy, uniquePath, waitFor } from '../harness/index.js';
 import { newClient } from '../support/clients.js';
-import { closeAllPeers, sleep } from './peer.js';
+import { type CuratorRecipe, startCuratorPeer } from './curator.js';
+import { type KazooRecipe, startKazooPeer } from './kazoo.js';
+import { closeAllPeers, type LockPeer, sleep } from './peer.js';
 
 /** Lock paths of the running test, checked for leftovers at its end. */
 const lockPaths: string[] = [];
@@ -39,6 +41,55 @@ export function lockPath(): string {
   const path = `${uniquePath('interop')}/lock`;
   lockPaths.push(path);
   return path;
+}
+
+/** A fresh lock path, a peer of the other library on it and one of our clients, both connected. */
+export interface PeerOnLock {
+  readonly path: string;
+  readonly peer: LockPeer;
+  readonly zk: Client;
+}
+
+/** A Curator contender running `recipe` on a fresh lock path, beside one of our clients. */
+export function curatorOnLock(recipe: CuratorRecipe): Promise<PeerOnLock> {
+  return peerOnLock((path) => startCuratorPeer(connectString(), path, recipe));
+}
+
+/** A kazoo contender running `recipe` on a fresh lock path, beside one of our clients. */
+export function kazooOnLock(recipe: KazooRecipe): Promise<PeerOnLock> {
+  return peerOnLock((path) => startKazooPeer(connectString(), path, recipe));
+}
+
+async function peerOnLock(start: (path: string) => Promise<LockPeer>): Promise<PeerOnLock> {
+  const path = lockPath();
+  const [peer, zk] = await Promise.all([start(path), newClient()]);
+  return { path, peer, zk };
+}
+
+/** Curator's protected node name (`_c_<uuid>-<lockName><seq10>`) as a pattern. */
+export function protectedName(lockName: string): RegExp {
+  const uuid = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';
+  return new RegExp(`^_c_${uuid}-${lockName}\\d{10}$`);
+}
+
+/**
+ * The server expires `zk`'s session, which reaches it through `link`: the link is cut and
+ * refused, and once `zk` has noticed, another client takes the session over and closes it.
+ */
+export async function expireThroughLink(zk: Client, link: TcpProxy): Promise<void> {
+  link.refuse(true);
+  link.cut();
+  await waitFor(async () => (zk.state !== 'connected' ? true : undefined), {
+    what: 'our client to notice the cut',
+    timeoutMs: 30_000,
+    intervalMs: 10,
+  });
+  const thief = await connect(sharedServer().connectString, {
+    session: { id: zk.sessionId, password: zk.sessionPassword },
+    renewSession: false,
+  });
+  await thief.close();
+  link.refuse(false);
 }
 
 /** The last segment of a node path. */

@@ -2,7 +2,6 @@
 // kazoo's Counter shares a node with our SharedCount only with `support_curator=True` (4
 // big-endian bytes); its default text layout, and our 8-byte DistributedAtomicLong, do not mix.
 import { afterEach, describe, expect, it } from 'vitest';
-import { connect } from '../../src/index.js';
 import {
   DistributedBarrier,
   DistributedDoubleBarrier,
@@ -10,41 +9,26 @@ import {
   SharedCount,
   TimeLease,
 } from '../../src/recipes/index.js';
-import { sharedServer, uniquePath } from '../harness/index.js';
-import { killRecipePeers } from './curator-recipes.js';
+import { uniquePath } from '../harness/index.js';
+import { newClient } from '../support/clients.js';
+import { goAndRead, incrementBeside, killRecipePeers } from './curator-recipes.js';
 import { startKazooRecipe } from './kazoo-recipes.js';
 
 afterEach(() => killRecipePeers());
 
 const HOUR_MS = 3_600_000;
 
-function ourClient() {
-  return connect(sharedServer().connectString, { sessionTimeout: 10_000 });
-}
-
 describe('SharedCount with kazoo', () => {
   it("kazoo's Counter(support_curator=True) and we increment one node; the total is the sum", async () => {
     const path = `${uniquePath('interop')}/kazoo-count`;
-    await using zk = await ourClient();
+    const zk = await newClient();
     const count = new SharedCount(zk, path, { seed: 0 });
     await count.start();
-    const kazoo = await startKazooRecipe(
-      sharedServer().connectString,
-      'count-increment',
-      path,
-      '100',
-    );
-    kazoo.go();
-    for (let done = 0; done < 100; ) {
-      const { count: value, version } = count.versioned;
-      if (await count.trySet(value + 1, version)) done++;
-      else await new Promise((resolve) => setTimeout(resolve, 1));
-    }
+    const kazoo = await startKazooRecipe('count-increment', path, '100');
+    await incrementBeside(kazoo, count, 100);
     expect(await kazoo.line('done')).toBe('done 100');
     expect([...(await zk.getData(path)).data]).toEqual([0, 0, 0, 200]);
-    const reader = await startKazooRecipe(sharedServer().connectString, 'count-get', path);
-    reader.go();
-    expect(await reader.line('value')).toBe('value 200');
+    expect(await goAndRead(startKazooRecipe('count-get', path), 'value')).toBe('value 200');
     await count.close();
   }, 60_000);
 });
@@ -52,9 +36,9 @@ describe('SharedCount with kazoo', () => {
 describe('barriers with kazoo', () => {
   it('DoubleBarrier: a kazoo member and two of ours enter and leave together', async () => {
     const path = `${uniquePath('interop')}/kazoo-double`;
-    const kazoo = await startKazooRecipe(sharedServer().connectString, 'double-barrier', path, '3');
-    await using a = await ourClient();
-    await using b = await ourClient();
+    const kazoo = await startKazooRecipe('double-barrier', path, '3');
+    const a = await newClient();
+    const b = await newClient();
     const ours = [a, b].map((zk) => new DistributedDoubleBarrier(zk, path, { memberQty: 3 }));
     const entering = ours.map((barrier) => barrier.enter({ timeout: 30_000 }));
     await new Promise((resolve) => setTimeout(resolve, 300));
@@ -70,10 +54,10 @@ describe('barriers with kazoo', () => {
 
   it('Barrier: a kazoo waiter is released when we remove ours, and ours when kazoo removes it', async () => {
     const path = `${uniquePath('interop')}/kazoo-barrier`;
-    await using zk = await ourClient();
+    const zk = await newClient();
     const barrier = new DistributedBarrier(zk, path);
     await barrier.raise();
-    const waiter = await startKazooRecipe(sharedServer().connectString, 'barrier-wait', path);
+    const waiter = await startKazooRecipe('barrier-wait', path);
     waiter.go();
     await expect(waiter.line('released', 700)).rejects.toThrow(/no "released" line/);
     await barrier.lower();
@@ -81,9 +65,9 @@ describe('barriers with kazoo', () => {
 
     await barrier.raise();
     const waiting = barrier.wait({ timeout: 30_000 });
-    const remover = await startKazooRecipe(sharedServer().connectString, 'barrier-remove', path);
-    remover.go();
-    expect(await remover.line('removed')).toBe('removed True');
+    expect(await goAndRead(startKazooRecipe('barrier-remove', path), 'removed')).toBe(
+      'removed True',
+    );
     await waiting;
   }, 60_000);
 });
@@ -91,9 +75,9 @@ describe('barriers with kazoo', () => {
 describe("TimeLease with kazoo's NonBlockingLease", () => {
   it('kazoo holds: we are refused; we hold: kazoo is refused; the same identity renews across both', async () => {
     const path = `${uniquePath('interop')}/kazoo-lease`;
-    await using zk = await ourClient();
+    const zk = await newClient();
     const kazooObtains = async (command: 'lease' | 'multi-lease', arg: string, at = path) => {
-      const kazoo = await startKazooRecipe(sharedServer().connectString, command, at, arg);
+      const kazoo = await startKazooRecipe(command, at, arg);
       kazoo.go();
       return (await kazoo.line('obtained')) === 'obtained True';
     };
@@ -128,15 +112,10 @@ describe("TimeLease with kazoo's NonBlockingLease", () => {
 
   it('slots: kazoo MultiNonBlockingLease and ours fill the same <path>/<n> slots', async () => {
     const path = `${uniquePath('interop')}/kazoo-multi`;
-    await using zk = await ourClient();
+    const zk = await newClient();
     const ours = (id: string) => new TimeLease(zk, path, { duration: 3_600_000, id, slots: 2 });
     expect((await ours('ts').obtain({ timeout: 10_000 }))?.path).toBe(`${path}/0/lease_holder`);
-    const kazoo = await startKazooRecipe(
-      sharedServer().connectString,
-      'multi-lease',
-      path,
-      '2:3600:kazoo',
-    );
+    const kazoo = await startKazooRecipe('multi-lease', path, '2:3600:kazoo');
     kazoo.go();
     expect(await kazoo.line('obtained')).toBe('obtained True');
     expect((await ours('ts').holders()).map((h) => h?.holder)).toEqual(['ts', 'kazoo']);

@@ -3,7 +3,6 @@ import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { LockPeer } from './peer.js';
 
-const SCRIPT = fileURLToPath(new URL('./python/lock_peer.py', import.meta.url));
 /** Debian's interpreter: python3-kazoo installs for it, not for whatever python3 is first on PATH. */
 export const PYTHON = '/usr/bin/python3';
 
@@ -45,22 +44,24 @@ export function kazooMissing(): string | undefined {
   }
 }
 
+/**
+ * The arguments of Debian's python3 running python/`script` with `args`, unbuffered (-u) so that
+ * every reply line reaches us at once. Throws, naming the package, when kazoo is missing.
+ */
+export function pythonArgs(script: string, ...args: string[]): string[] {
+  requireKazoo();
+  return ['-u', fileURLToPath(new URL(`./python/${script}`, import.meta.url)), ...args];
+}
+
 /** Starts a kazoo contender on `path` (connected when this resolves). */
 export function startKazooPeer(
   connectString: string,
   path: string,
   recipe: KazooRecipe,
 ): Promise<LockPeer> {
-  requireKazoo();
-  return LockPeer.start({
-    name: `kazoo ${recipe}`,
-    command: PYTHON,
-    // -u: unbuffered, so every reply line reaches us at once.
-    args: ['-u', SCRIPT, connectString, path, recipe],
-  });
+  const args = pythonArgs('lock_peer.py', connectString, path, recipe);
+  return LockPeer.start({ name: `kazoo ${recipe}`, command: PYTHON, args });
 }
-
-const PARTY_SCRIPT = fileURLToPath(new URL('./python/party_peer.py', import.meta.url));
 
 /** Starts a kazoo `Party` (or, `shallow`, a `ShallowParty`) on `path` with `identifier`. */
 export function startKazooParty(
@@ -69,10 +70,6 @@ export function startKazooParty(
   kind: 'party' | 'shallow',
   identifier: string,
 ): Promise<LockPeer> {
-  requireKazoo();
-  return LockPeer.start({
-    name: `kazoo ${kind}`,
-    command: PYTHON,
-    args: ['-u', PARTY_SCRIPT, connectString, path, kind, identifier],
-  });
+  const args = pythonArgs('party_peer.py', connectString, path, kind, identifier);
+  return LockPeer.start({ name: `kazoo ${kind}`, command: PYTHON, args });
 }

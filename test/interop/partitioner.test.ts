@@ -2,9 +2,11 @@
 // every item owned by exactly one member of either library, and the set divided again when a
 // member of either side leaves or joins.
 import { afterEach, describe, expect, it } from 'vitest';
-import { connect } from '../../src/index.js';
-import { type PartitionState, SetPartitioner } from '../../src/recipes/index.js';
-import { sharedServer, uniquePath } from '../harness/index.js';
+import type { Client } from '../../src/index.js';
+import { SetPartitioner } from '../../src/recipes/index.js';
+import { uniquePath } from '../harness/index.js';
+import { newClient } from '../support/clients.js';
+import { reaches } from '../support/events.js';
 import { killRecipePeers } from './curator-recipes.js';
 import { startKazooQueue } from './queue-peers.js';
 
@@ -12,36 +14,21 @@ afterEach(() => killRecipePeers());
 
 const ITEMS = ['a', 'b', 'c', 'd', 'e', 'f'];
 
-function ourClient() {
-  return connect(sharedServer().connectString, { sessionTimeout: 10_000 });
-}
-
-function ours(client: Awaited<ReturnType<typeof ourClient>>, path: string, id: string) {
+function ours(client: Client, path: string, id: string) {
   return new SetPartitioner(client, path, { items: ITEMS, id, settleTime: 200 });
 }
 
-function reaches(partitioner: SetPartitioner, state: PartitionState): Promise<void> {
-  if (partitioner.state === state) return Promise.resolve();
-  return new Promise((resolve) => {
-    const off = partitioner.on('state', (now) => {
-      if (now !== state) return;
-      off();
-      resolve();
-    });
-  });
+/** A kazoo SetPartitioner over ITEMS with the id k1 and a settle time of 0.2 s, on `path`. */
+function kazooMember(path: string) {
+  return startKazooQueue('partition', path, `${ITEMS.join(',')}:k1:0.2`);
 }
 
 describe("SetPartitioner with kazoo's SetPartitioner", () => {
   it('a kazoo member and two of ours divide one set; when kazoo leaves, ours divide its items', async () => {
     const path = `${uniquePath('interop')}/kazoo-partition`;
-    await using a = await ourClient();
-    await using b = await ourClient();
-    const kazoo = await startKazooQueue(
-      sharedServer().connectString,
-      'partition',
-      path,
-      `${ITEMS.join(',')}:k1:0.2`,
-    );
+    const a = await newClient();
+    const b = await newClient();
+    const kazoo = await kazooMember(path);
     kazoo.go();
     const members = [ours(a, path, 't1'), ours(b, path, 't2')];
     await Promise.all(members.map((m) => m.start({ timeout: 10_000 })));
@@ -68,17 +55,12 @@ describe("SetPartitioner with kazoo's SetPartitioner", () => {
 
   it('kazoo divides again when our member leaves, and when another of ours joins', async () => {
     const path = `${uniquePath('interop')}/kazoo-partition-2`;
-    await using a = await ourClient();
-    await using b = await ourClient();
+    const a = await newClient();
+    const b = await newClient();
     const first = ours(a, path, 't1');
     await first.start({ timeout: 10_000 });
     expect(await first.acquired({ timeout: 30_000 })).toEqual(ITEMS);
-    const kazoo = await startKazooQueue(
-      sharedServer().connectString,
-      'partition',
-      path,
-      `${ITEMS.join(',')}:k1:0.2`,
-    );
+    const kazoo = await kazooMember(path);
     kazoo.go();
     // Ours held the whole set alone: kazoo's joining moves it to release, and kazoo waits for
     // its locks until ours gives them back.

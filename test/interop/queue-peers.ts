@@ -1,12 +1,9 @@
 // kazoo's queues and SetPartitioner (python/queue_peer.py) and Curator's queues
 // (java/QueuePeer.java), one command per process, with the line protocol of the recipe peers.
-import { fileURLToPath } from 'node:url';
-import { classPath, compileJava, curatorPeerClasses } from './curator.js';
+import { sharedServer } from '../harness/index.js';
+import { javaArgs, peerClasses } from './curator.js';
 import { type CuratorRecipeRun, startRecipeProcess } from './curator-recipes.js';
-import { PYTHON, requireKazoo } from './kazoo.js';
-
-const PYTHON_SCRIPT = fileURLToPath(new URL('./python/queue_peer.py', import.meta.url));
-const JAVA_SOURCE = fileURLToPath(new URL('./java/QueuePeer.java', import.meta.url));
+import { PYTHON, pythonArgs } from './kazoo.js';
 
 /** The commands of python/queue_peer.py. */
 export type KazooQueueCommand =
@@ -26,34 +23,25 @@ export type CuratorQueueCommand =
   | 'queue-put-multi'
   | 'queue-consume';
 
-/** Starts `queue_peer.py <connect> <command> <path> [arg]` and waits for it to connect. */
+/** Starts `queue_peer.py <shared server> <command> <path> [arg]` and waits for it to connect. */
 export function startKazooQueue(
-  connectString: string,
   command: KazooQueueCommand,
   path: string,
-  arg?: string,
+  ...arg: [] | [string]
 ): Promise<CuratorRecipeRun> {
-  requireKazoo();
-  const args = ['-u', PYTHON_SCRIPT, connectString, command, path];
-  if (arg !== undefined) args.push(arg);
+  const args = pythonArgs('queue_peer.py', sharedServer().connectString, command, path, ...arg);
   return startRecipeProcess(`kazoo ${command}`, PYTHON, args);
 }
 
-let compiled: string | undefined;
-
-/** Starts `java QueuePeer <connect> <command> <path> [arg]` and waits for it to connect. */
+/** Starts `java QueuePeer <shared server> <command> <path> [arg]` and waits for it to connect. */
 export function startCuratorQueue(
-  connectString: string,
   command: CuratorQueueCommand,
   path: string,
-  arg?: string,
+  ...arg: [] | [string]
 ): Promise<CuratorRecipeRun> {
-  // Fails with a clear message when Curator or a JDK is missing.
-  compiled ??= compileJava(JAVA_SOURCE, 'QueuePeer', 'queuepeer', curatorPeerClasses());
-  const args = ['-XX:TieredStopAtLevel=1', '-XX:+UseSerialGC', '-Xss512k', '-Xmx64m', '-cp'];
-  args.push(classPath(compiled), 'QueuePeer', connectString, command, path);
-  if (arg !== undefined) args.push(arg);
-  return startRecipeProcess(`curator ${command}`, 'java', args);
+  const connect = sharedServer().connectString;
+  const java = javaArgs([peerClasses('QueuePeer')], 'QueuePeer', connect, command, path, ...arg);
+  return startRecipeProcess(`curator ${command}`, 'java', java);
 }
 
 /** The next `count` lines starting with `prefix`, without the prefix. */

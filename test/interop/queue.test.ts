@@ -2,31 +2,23 @@
 // entry held by one side is not taken by the other, and goes back when its holder dies) and
 // Queue, Curator's SimpleDistributedQueue and DistributedQueue (its framing, a putMulti node).
 import { afterEach, describe, expect, it } from 'vitest';
-import { connect } from '../../src/index.js';
 import { DistributedQueue, LockingQueue } from '../../src/recipes/index.js';
-import { sharedServer, uniquePath } from '../harness/index.js';
-import { killRecipePeers } from './curator-recipes.js';
+import { uniquePath } from '../harness/index.js';
+import { newClient } from '../support/clients.js';
+import { goAndRead, killRecipePeers } from './curator-recipes.js';
 import { linesOf, startCuratorQueue, startKazooQueue } from './queue-peers.js';
 
 afterEach(() => killRecipePeers());
 
 const text = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
 
-function ourClient() {
-  return connect(sharedServer().connectString, { sessionTimeout: 10_000 });
-}
-
 describe("LockingQueue with kazoo's LockingQueue", () => {
   it('kazoo puts with priorities, we take in its order; we put, kazoo takes and consumes', async () => {
     const path = `${uniquePath('interop')}/kazoo-locking`;
-    await using zk = await ourClient();
+    const zk = await newClient();
     await using queue = new LockingQueue(zk, path);
-    const low = await startKazooQueue(sharedServer().connectString, 'locking-put', path, 'c,d:200');
-    low.go();
-    expect(await low.line('put')).toBe('put 2');
-    const high = await startKazooQueue(sharedServer().connectString, 'locking-put', path, 'a,b:7');
-    high.go();
-    expect(await high.line('put')).toBe('put 2');
+    expect(await goAndRead(startKazooQueue('locking-put', path, 'c,d:200'), 'put')).toBe('put 2');
+    expect(await goAndRead(startKazooQueue('locking-put', path, 'a,b:7'), 'put')).toBe('put 2');
     const taken: string[] = [];
     for (let i = 0; i < 4; i++) {
       const entry = await queue.take({ timeout: 10_000 });
@@ -37,7 +29,7 @@ describe("LockingQueue with kazoo's LockingQueue", () => {
 
     await queue.put('later', { priority: 500 });
     await queue.putAll(['first', 'second'], { priority: 3 });
-    const consumer = await startKazooQueue(sharedServer().connectString, 'locking-take', path, '3');
+    const consumer = await startKazooQueue('locking-take', path, '3');
     consumer.go();
     expect(await linesOf(consumer, 'took', 3)).toEqual(['first', 'second', 'later']);
     expect(await queue.size()).toBe(0);
@@ -46,10 +38,10 @@ describe("LockingQueue with kazoo's LockingQueue", () => {
 
   it('an entry kazoo holds is not ours to take; when kazoo dies it comes to us', async () => {
     const path = `${uniquePath('interop')}/kazoo-dies`;
-    await using zk = await ourClient();
+    const zk = await newClient();
     await using queue = new LockingQueue(zk, path);
     await queue.put('job');
-    const holder = await startKazooQueue(sharedServer().connectString, 'locking-hold', path);
+    const holder = await startKazooQueue('locking-hold', path);
     holder.go();
     expect(await holder.line('took')).toBe('took job');
     expect(await holder.line('holds')).toBe('holds True');
@@ -62,38 +54,30 @@ describe("LockingQueue with kazoo's LockingQueue", () => {
 
   it("an entry we hold is not kazoo's to take; given back, kazoo takes it", async () => {
     const path = `${uniquePath('interop')}/kazoo-ours`;
-    await using zk = await ourClient();
+    const zk = await newClient();
     await using queue = new LockingQueue(zk, path);
     await queue.put('job');
     const entry = await queue.take({ timeout: 10_000 });
-    const none = await startKazooQueue(sharedServer().connectString, 'locking-none', path);
-    none.go();
-    expect(await none.line('got')).toBe('got None');
+    expect(await goAndRead(startKazooQueue('locking-none', path), 'got')).toBe('got None');
     await entry.release();
-    const taker = await startKazooQueue(sharedServer().connectString, 'locking-take', path, '1');
-    taker.go();
-    expect(await taker.line('took')).toBe('took job');
+    expect(await goAndRead(startKazooQueue('locking-take', path, '1'), 'took')).toBe('took job');
   }, 60_000);
 });
 
 describe("DistributedQueue with kazoo's Queue", () => {
   it('kazoo puts, we take in its priority order; we put, kazoo takes', async () => {
     const path = `${uniquePath('interop')}/kazoo-queue`;
-    await using zk = await ourClient();
+    const zk = await newClient();
     await using queue = new DistributedQueue(zk, path, { layout: 'kazoo' });
-    const producer = await startKazooQueue(sharedServer().connectString, 'queue-put', path, 'y,z');
-    producer.go();
-    expect(await producer.line('put')).toBe('put 2');
-    const urgent = await startKazooQueue(sharedServer().connectString, 'queue-put', path, 'x:1');
-    urgent.go();
-    expect(await urgent.line('put')).toBe('put 1');
+    expect(await goAndRead(startKazooQueue('queue-put', path, 'y,z'), 'put')).toBe('put 2');
+    expect(await goAndRead(startKazooQueue('queue-put', path, 'x:1'), 'put')).toBe('put 1');
     const taken = [];
     for (let i = 0; i < 3; i++) taken.push(text(await queue.take({ timeout: 10_000 })));
     expect(taken).toEqual(['x', 'y', 'z']);
 
     await queue.putAll(['m', 'n']);
     await queue.put('l', { priority: 2 });
-    const consumer = await startKazooQueue(sharedServer().connectString, 'queue-take', path, '3');
+    const consumer = await startKazooQueue('queue-take', path, '3');
     consumer.go();
     expect(await linesOf(consumer, 'took', 3)).toEqual(['l', 'm', 'n']);
   }, 60_000);
@@ -102,46 +86,27 @@ describe("DistributedQueue with kazoo's Queue", () => {
 describe("DistributedQueue with Curator's queues", () => {
   it('SimpleDistributedQueue: Curator offers, we take; we put, Curator polls', async () => {
     const path = `${uniquePath('interop')}/curator-simple`;
-    await using zk = await ourClient();
+    const zk = await newClient();
     await using queue = new DistributedQueue(zk, path, { layout: 'curator-simple' });
-    const producer = await startCuratorQueue(
-      sharedServer().connectString,
-      'simple-offer',
-      path,
-      'a,b,c',
-    );
-    producer.go();
-    expect(await producer.line('put')).toBe('put 3');
+    expect(await goAndRead(startCuratorQueue('simple-offer', path, 'a,b,c'), 'put')).toBe('put 3');
     const taken = [];
     for (let i = 0; i < 3; i++) taken.push(text(await queue.take({ timeout: 10_000 })));
     expect(taken).toEqual(['a', 'b', 'c']);
 
     await queue.putAll(['d', 'e']);
-    const consumer = await startCuratorQueue(
-      sharedServer().connectString,
-      'simple-take',
-      path,
-      '2',
-    );
+    const consumer = await startCuratorQueue('simple-take', path, '2');
     consumer.go();
     expect(await linesOf(consumer, 'took', 2)).toEqual(['d', 'e']);
   }, 90_000);
 
   it("DistributedQueue: Curator puts (one by one and putMulti), we take; we put, Curator's consumer gets each", async () => {
     const path = `${uniquePath('interop')}/curator-queue`;
-    await using zk = await ourClient();
+    const zk = await newClient();
     await using queue = new DistributedQueue(zk, path, { layout: 'curator' });
-    const single = await startCuratorQueue(sharedServer().connectString, 'queue-put', path, 'a,b');
-    single.go();
-    expect(await single.line('put')).toBe('put 2');
-    const multi = await startCuratorQueue(
-      sharedServer().connectString,
-      'queue-put-multi',
-      path,
-      'c,d,e',
+    expect(await goAndRead(startCuratorQueue('queue-put', path, 'a,b'), 'put')).toBe('put 2');
+    expect(await goAndRead(startCuratorQueue('queue-put-multi', path, 'c,d,e'), 'put')).toBe(
+      'put 3',
     );
-    multi.go();
-    expect(await multi.line('put')).toBe('put 3');
     // Three nodes: two of one item, one of three.
     expect(await queue.size()).toBe(3);
     const taken = [];
@@ -149,12 +114,7 @@ describe("DistributedQueue with Curator's queues", () => {
     expect(taken).toEqual(['a', 'b', 'c', 'd', 'e']);
 
     await queue.putAll(['f', 'g', 'h']);
-    const consumer = await startCuratorQueue(
-      sharedServer().connectString,
-      'queue-consume',
-      path,
-      '3',
-    );
+    const consumer = await startCuratorQueue('queue-consume', path, '3');
     consumer.go();
     expect(await linesOf(consumer, 'took', 3)).toEqual(['f', 'g', 'h']);
   }, 90_000);

@@ -32,13 +32,19 @@ export function newClients(n: number, options: ConnectOptions = {}): Promise<Cli
   return Promise.all(Array.from({ length: n }, () => newClient(options)));
 }
 
+/** A proxy to the shared server that the test can cut or freeze (stopped after the test). */
+export async function sharedServerProxy(): Promise<TcpProxy> {
+  const [host, port] = sharedServer().connectString.split(',')[0]!.split(':') as [string, string];
+  const proxy = await TcpProxy.start(host, Number(port));
+  proxies.push(proxy);
+  return proxy;
+}
+
 /** A client that reaches the shared server through a proxy the test can cut or freeze. */
 export async function proxiedClient(
   options: ConnectOptions = {},
 ): Promise<{ client: Client; proxy: TcpProxy }> {
-  const [host, port] = sharedServer().connectString.split(',')[0]!.split(':') as [string, string];
-  const proxy = await TcpProxy.start(host, Number(port));
-  proxies.push(proxy);
+  const proxy = await sharedServerProxy();
   const client = closeAfterTest(
     await connect(proxy.connectString, { sessionTimeout: 10_000, ...options }),
   );
