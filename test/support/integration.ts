@@ -6,8 +6,9 @@ import { mkdirSync, readdirSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { build } from 'esbuild';
-import { type Client, connect } from '../../src/index.js';
-import { sharedServer, type TcpProxy } from '../harness/index.js';
+import { afterAll, beforeAll, onTestFinished } from 'vitest';
+import { type Client, type ConnectOptions, connect } from '../../src/index.js';
+import { sharedServer, startStandalone, TcpProxy, type ZkServer } from '../harness/index.js';
 
 /** The repository's root folder. */
 export const REPO_ROOT = join(import.meta.dirname, '../..');
@@ -79,6 +80,14 @@ export async function takeSessionAway(
   return thief;
 }
 
+/** A proxy to the shared server that the test can cut or freeze, closed after the test. */
+export async function proxyToSharedServer(): Promise<TcpProxy> {
+  const [host, port] = sharedServer().connectString.split(',')[0]!.split(':') as [string, string];
+  const proxy = await TcpProxy.start(host, Number(port));
+  onTestFinished(() => proxy.close());
+  return proxy;
+}
+
 /** What a child process wrote and how it ended. */
 export interface ChildOutput {
   code: number | null;
@@ -143,4 +152,48 @@ export async function bundleInto(source: string, target: string): Promise<void> 
   const partial = `${target}.${process.pid}`;
   writeFileSync(partial, result.outputFiles[0]!.contents);
   renameSync(partial, target);
+}
+
+/** A server a test file starts for itself, and clients on it (see `privateServer`). */
+export interface PrivateServer {
+  /** The server (once the file's `beforeAll` has started it). */
+  server(): ZkServer;
+  /** A client on the server (10 s session unless `options` say otherwise), closed after the file. */
+  client(options?: ConnectOptions): Promise<Client>;
+}
+
+/**
+ * A server of the calling file (or describe) alone: `start` runs before its tests, and after them
+ * the clients made here close, then the server. For a server the shared one cannot be: one with
+ * other flags, or a crafted snapshot.
+ */
+export function privateServer(start: () => Promise<ZkServer>): PrivateServer {
+  let started: ZkServer | undefined;
+  const clients: Client[] = [];
+  beforeAll(async () => {
+    started = await start();
+  });
+  afterAll(async () => {
+    await Promise.all(clients.splice(0).map((client) => client.close()));
+    await started?.close();
+  });
+  const server = () => {
+    if (!started) throw new Error('the private server has not started (use it inside a test)');
+    return started;
+  };
+  return {
+    server,
+    async client(options = {}) {
+      const client = await connect(server().connectString, { sessionTimeout: 10_000, ...options });
+      clients.push(client);
+      return client;
+    },
+  };
+}
+
+/** A standalone server whose container manager looks every 100 ms: containers and TTL nodes go fast. */
+export function startReapingServer(): Promise<ZkServer> {
+  return startStandalone({
+    jvmFlags: ['-Dznode.container.checkIntervalMs=100', '-Dznode.container.maxPerMinute=100000'],
+  });
 }

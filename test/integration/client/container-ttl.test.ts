@@ -1,26 +1,15 @@
 // Container and TTL nodes are reaped by the server's container manager; a server that checks
 // every 100 ms shows that our create modes really produce them.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Client, CreateMode, connect } from '../../../src/index.js';
-import { startStandalone, waitFor, type ZkServer } from '../../harness/index.js';
+import { describe, expect, it } from 'vitest';
+import { CreateMode } from '../../../src/index.js';
+import { waitFor } from '../../harness/index.js';
+import { privateServer, startReapingServer } from '../../support/integration.js';
 
 describe('container and TTL nodes', () => {
-  let server: ZkServer;
-  let zk: Client;
-
-  beforeAll(async () => {
-    server = await startStandalone({
-      jvmFlags: ['-Dznode.container.checkIntervalMs=100', '-Dznode.container.maxPerMinute=100000'],
-    });
-    zk = await connect(server.connectString, { sessionTimeout: 4_000 });
-  });
-
-  afterAll(async () => {
-    await zk?.close();
-    await server?.close();
-  });
+  const reaping = privateServer(startReapingServer);
 
   it('a container disappears once its last child is gone, a persistent node does not', async () => {
+    const zk = await reaping.client({ sessionTimeout: 4_000 });
     await zk.create('/box', '', { mode: CreateMode.CONTAINER });
     await zk.create('/plain');
     await zk.create('/box/child');
@@ -35,6 +24,7 @@ describe('container and TTL nodes', () => {
   });
 
   it('a TTL node with no children disappears after its TTL', async () => {
+    const zk = await reaping.client({ sessionTimeout: 4_000 });
     await zk.create('/short', '', { mode: CreateMode.PERSISTENT_WITH_TTL, ttl: 200 });
     const seq = await zk.create('/seq-', '', {
       mode: CreateMode.PERSISTENT_SEQUENTIAL_WITH_TTL,

@@ -11,7 +11,7 @@ import {
   newClient,
   proxiedClient,
   sleep,
-  until,
+  untilChildren,
 } from './helpers.js';
 
 const OUTAGE_MS = 5_000;
@@ -28,7 +28,7 @@ describe('cleanup keeps trying after REQUESTTIMEOUT until the node is gone', () 
       const held = await new Mutex(a, path).acquire({ timeout: 5_000 });
       const waiting = new Mutex(b, path).acquire({ timeout: 25_000 });
       waiting.catch(() => {});
-      await until(async () => (await childrenOf(b, path)).length === 2, 'B queued');
+      await untilChildren(b, path, 2, 'B queued');
       proxy.refuse(true);
       proxy.cut();
       const released = held.release();
@@ -55,17 +55,17 @@ describe('cleanup keeps trying after REQUESTTIMEOUT until the node is gone', () 
       const held = await new Mutex(h, path).acquire({ timeout: 5_000 });
       const timedOut = new Mutex(w, path).acquire({ timeout: 2_000 });
       timedOut.catch(() => {});
-      await until(async () => (await childrenOf(h, path)).length === 2, 'W queued');
+      await untilChildren(h, path, 2, 'W queued');
       const third = new Mutex(c, path).acquire({ timeout: 30_000 });
       third.catch(() => {});
-      await until(async () => (await childrenOf(h, path)).length === 3, 'C queued');
+      await untilChildren(h, path, 3, 'C queued');
       proxy.refuse(true);
       proxy.cut();
       await expect(timedOut).rejects.toBeInstanceOf(LockTimeoutError);
       await sleep(OUTAGE_MS - 2_000);
       proxy.refuse(false);
       // W's node must go although its delete timed out while the link was down.
-      await until(async () => (await childrenOf(h, path)).length === 2, "W's node removed", 15_000);
+      await untilChildren(h, path, 2, "W's node removed", 15_000);
       await held.release();
       await (await third).release();
       expect(await childrenOf(h, path)).toEqual([]);

@@ -1,43 +1,25 @@
 // Elections at the limit of ZooKeeper's sequence counter, on a real server whose election node was
 // crafted with a child counter just below 2^31 (see test/harness/crafted.ts). At the limit every
 // candidate is numbered 2147483647; the line must stay the creation order, as the locks keep it.
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { type Client, CreateMode, connect } from '../../../src/index.js';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { Client } from '../../../src/index.js';
 import { LeaderLatch, LeaderSelector } from '../../../src/locks/index.js';
-import { startStandaloneWithCversion } from '../../harness/crafted.js';
-import type { ZkServer } from '../../harness/index.js';
+import { serverAtTheLimit } from './at-the-limit.js';
 import { sleep, until } from './helpers.js';
 
 const PARENT = '/election-wrap';
-/** The next sequences: 2147483645, 2147483646, then the limit 2147483647 for ever. */
-const START = 2 ** 31 - 3;
 /** Owner prefixes that sort last and first: without the creation order, the newcomer leads. */
 const LATE_SORTING = 'ffffffff-ffff-4fff-bfff-ffffffffffff';
 const EARLY_SORTING = '00000000-0000-4000-8000-000000000000';
 
-let server: ZkServer;
-const clients: Client[] = [];
 const latches: LeaderLatch[] = [];
 
-beforeAll(async () => {
-  server = await startStandaloneWithCversion(PARENT, START);
-});
+const { client, reachLimit } = serverAtTheLimit(PARENT);
 
 afterEach(async () => {
   vi.restoreAllMocks();
   await Promise.all(latches.splice(0).map((latch) => latch.close().catch(() => {})));
 });
-
-afterAll(async () => {
-  await Promise.all(clients.map((c) => c.close()));
-  await server?.close();
-});
-
-async function client(): Promise<Client> {
-  const c = await connect(server.connectString, { sessionTimeout: 10_000 });
-  clients.push(c);
-  return c;
-}
 
 type Uuid = `${string}-${string}-${string}-${string}-${string}`;
 
@@ -53,17 +35,6 @@ function latchWithPrefix(zk: Client, id: string, uuid: Uuid) {
       spy.mockRestore(),
     ),
   };
-}
-
-/** Creates (and deletes) sequential children until the counter stands at its limit. */
-async function reachLimit(zk: Client): Promise<void> {
-  for (;;) {
-    const { path } = await zk.create2(`${PARENT}/filler-`, undefined, {
-      mode: CreateMode.PERSISTENT_SEQUENTIAL,
-    });
-    await zk.delete(path);
-    if (path.endsWith('2147483647')) return;
-  }
 }
 
 describe('LeaderLatch at the limit of the sequence counter (2^31 - 1)', () => {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ZooKeeperError } from '../../../src/index.js';
 import { ExclusiveLock, LockTimeoutError } from '../../../src/locks/index.js';
-import { instrument, lockPath, newClient, newClients, sleep } from './helpers.js';
+import { instrument, lockPath, newClient, newClients, sleep, takeTurns } from './helpers.js';
 
 const lost = () => new ZooKeeperError('CONNECTIONLOSS', 'simulated: reply lost');
 
@@ -9,24 +9,13 @@ describe('ExclusiveLock', () => {
   it('excludes across sessions', async () => {
     const clients = await newClients(3);
     const path = lockPath();
-    let inside = 0;
-    let maxInside = 0;
-    let tokens: bigint[] = [];
-    await Promise.all(
-      clients.map(async (zk) => {
-        const lock = new ExclusiveLock(zk, path);
-        for (let i = 0; i < 5; i++) {
-          await using lease = await lock.acquire({ timeout: 20_000 });
-          inside++;
-          maxInside = Math.max(maxInside, inside);
-          tokens.push(lease.fencingToken);
-          await sleep(2);
-          inside--;
-        }
-      }),
+    const { maxInside, tokens } = await takeTurns(
+      clients,
+      5,
+      (zk) => new ExclusiveLock(zk, path),
+      () => sleep(2),
     );
     expect(maxInside).toBe(1);
-    tokens = tokens.slice();
     for (let i = 1; i < tokens.length; i++) expect(tokens[i]! > tokens[i - 1]!).toBe(true);
     expect(await clients[0]!.exists(path)).toBeNull();
   });

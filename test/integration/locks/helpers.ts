@@ -1,7 +1,7 @@
 // Shared fixtures of the lock tests: clients on the shared server, one fresh root per test.
 
 import type { Client } from '../../../src/index.js';
-import type { RecipeClient } from '../../../src/locks/index.js';
+import type { Lease, RecipeClient } from '../../../src/locks/index.js';
 import { fourLetterWord, sharedServer, uniquePath } from '../../harness/index.js';
 import { forwardLockClient, type LockOperations } from '../../support/forward-lock-client.js';
 
@@ -38,6 +38,57 @@ export async function childrenOf(client: Client, path: string): Promise<string[]
     if ((error as { code?: string }).code === 'NONODE') return [];
     throw error;
   }
+}
+
+/** Polls until `path` has exactly `count` children (a queue reached its length), as seen by `client`. */
+export function untilChildren(
+  client: Client,
+  path: string,
+  count: number,
+  what: string,
+  timeoutMs?: number,
+): Promise<void> {
+  return until(async () => (await childrenOf(client, path)).length === count, what, timeoutMs);
+}
+
+/** What the clients saw while taking turns at a lock (see `takeTurns`). */
+export interface Turns {
+  /** The most holders inside at one time. */
+  maxInside: number;
+  /** Turns taken, all clients together. */
+  turns: number;
+  /** Each turn's fencing token, in the order the turns began. */
+  tokens: bigint[];
+}
+
+/**
+ * Every client takes `rounds` turns, one after the other, at the lock `lockOf(client)` makes
+ * once per client: acquire (20 s timeout), run `inside()` while holding, release. Counts how
+ * many were inside at once, so a test can tell exclusion (or a semaphore's limit) held.
+ */
+export async function takeTurns(
+  clients: Client[],
+  rounds: number,
+  lockOf: (client: Client) => { acquire(options: { timeout: number }): Promise<Lease> },
+  inside: () => Promise<void>,
+): Promise<Turns> {
+  const seen: Turns = { maxInside: 0, turns: 0, tokens: [] };
+  let now = 0;
+  await Promise.all(
+    clients.map(async (client) => {
+      const lock = lockOf(client);
+      for (let i = 0; i < rounds; i++) {
+        await using lease = await lock.acquire({ timeout: 20_000 });
+        now++;
+        seen.turns++;
+        seen.maxInside = Math.max(seen.maxInside, now);
+        seen.tokens.push(lease.fencingToken);
+        await inside();
+        now--;
+      }
+    }),
+  );
+  return seen;
 }
 
 /** Data watches per path on the shared server (`wchp`: child watches are not listed): path -> session ids. */

@@ -18,6 +18,7 @@ import {
   registeredWatchers,
   sleep,
   until,
+  untilChildren,
   watchesByPath,
 } from './helpers.js';
 
@@ -61,7 +62,7 @@ async function aLeadsBQueued(sessionTimeout: number, renewSession = true) {
   const latchA = started(zk, path, 'A');
   const leaderA = await latchA.leadership({ timeout: 10_000 });
   const latchB = started(other, path, 'B');
-  await until(async () => (await childrenOf(other, path)).length === 2, 'B joined');
+  await untilChildren(other, path, 2, 'B joined');
   return { proxy, zk, other, path, latchA, leaderA, latchB };
 }
 
@@ -87,9 +88,9 @@ describe('LeaderLatch', () => {
     const latchA = started(a!, path, 'A');
     const leaderA = await latchA.leadership({ timeout: 10_000 });
     const latchB = started(b!, path, 'B');
-    await until(async () => (await childrenOf(a!, path)).length === 2, 'B joined');
+    await untilChildren(a!, path, 2, 'B joined');
     const latchC = started(c!, path, 'C');
-    await until(async () => (await childrenOf(a!, path)).length === 3, 'C joined');
+    await untilChildren(a!, path, 3, 'C joined');
 
     // Curator's layout: protected names with `latch-`, the id as data, the leader first.
     for (const name of await childrenOf(a!, path)) expect(name).toMatch(LATCH_NODE);
@@ -249,7 +250,7 @@ describe('LeaderLatch', () => {
     const latchA = started(leaderZk, path, 'A');
     await latchA.leadership({ timeout: 10_000 });
     const latchB = started(zk, path, 'B');
-    await until(async () => (await childrenOf(leaderZk, path)).length === 2, 'B joined');
+    await untilChildren(leaderZk, path, 2, 'B joined');
     const gainedB = latchB.leadership({ timeout: 20_000 });
     proxy.refuse(true);
     proxy.cut();
@@ -269,7 +270,7 @@ describe('LeaderLatch', () => {
     const latchA = started(a!, path, 'A');
     const leaderA = await latchA.leadership({ timeout: 10_000 });
     const latchB = started(b!, path, 'B');
-    await until(async () => (await childrenOf(a!, path)).length === 2, 'B joined');
+    await untilChildren(a!, path, 2, 'B joined');
     await admin!.delete(leaderA.path);
     expect(await aborted(leaderA.signal)).toMatchObject({ reason: 'deleted' });
     const leaderB = await latchB.leadership({ timeout: 10_000 });
@@ -293,7 +294,7 @@ describe('LeaderLatch', () => {
     const ls: LeaderLatch[] = [];
     for (const [i, w] of counted.entries()) {
       ls.push(started(w.client, path, `p${i}`));
-      await until(async () => (await childrenOf(zks[0]!, path)).length === i + 1, `p${i} joined`);
+      await untilChildren(zks[0]!, path, i + 1, `p${i} joined`);
     }
     const leader: Leadership = await ls[0]!.leadership({ timeout: 10_000 });
     let watches = new Map<string, bigint[]>();

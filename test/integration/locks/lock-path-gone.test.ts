@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { Op } from '../../../src/index.js';
 import { Mutex, Semaphore } from '../../../src/locks/index.js';
-import { childrenOf, lockPath, newClient, until } from './helpers.js';
+import { childrenOf, lockPath, newClient, untilChildren } from './helpers.js';
 
 describe('a waiting acquire whose lock path was removed', () => {
   it('queues again on a new node and gets the lock, instead of failing with NONODE', async () => {
@@ -15,7 +15,7 @@ describe('a waiting acquire whose lock path was removed', () => {
     const held = await new Mutex(a, path).acquire({ timeout: 5_000 });
     const waiting = new Mutex(b, path).acquire({ timeout: 20_000 });
     waiting.catch(() => {});
-    await until(async () => (await childrenOf(admin, path)).length === 2, 'B queued');
+    await untilChildren(admin, path, 2, 'B queued');
     const [first, second] = (await childrenOf(admin, path)).sort((x, y) =>
       x.slice(-10) < y.slice(-10) ? -1 : 1,
     );
@@ -38,7 +38,7 @@ describe('a waiting acquire whose lock path was removed', () => {
     const held = await new Semaphore(a, path, { maxLeases: 1 }).acquire({ timeout: 5_000 });
     const waiting = new Semaphore(b, path, { maxLeases: 1 }).acquire({ timeout: 20_000 });
     waiting.catch(() => {});
-    await until(async () => (await childrenOf(admin, leases)).length === 2, 'B has a lease node');
+    await untilChildren(admin, leases, 2, 'B has a lease node');
     // Both lease nodes and their directory in one step: B's wake-up listing finds no directory.
     const nodes = await childrenOf(admin, leases);
     await admin.multi([...nodes.map((n) => Op.delete(`${leases}/${n}`)), Op.delete(leases)]);

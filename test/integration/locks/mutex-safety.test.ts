@@ -11,6 +11,7 @@ import {
   proxiedClient,
   sleep,
   until,
+  untilChildren,
 } from './helpers.js';
 
 const lost = () => new ZooKeeperError('CONNECTIONLOSS', 'simulated: reply lost');
@@ -95,7 +96,7 @@ describe('protected names', () => {
     const path = lockPath();
     const held = await new Mutex(a!, path).acquire();
     const waiting = new Mutex(b!, path).acquire({ timeout: 20_000 });
-    await until(async () => (await childrenOf(a!, path)).length === 2, 'waiter queued');
+    await untilChildren(a!, path, 2, 'waiter queued');
     for (let i = 0; i < 3; i++) {
       b!.dropConnection();
       await until(() => b!.state === 'connected', 'reconnect');
@@ -146,11 +147,11 @@ describe('no node left behind', () => {
     const controller = new AbortController();
     const reason = new Error('stop');
     const attempt = new Mutex(client, path).acquire({ signal: controller.signal });
-    await until(async () => (await childrenOf(zk, path)).length === 1, 'node created');
+    await untilChildren(zk, path, 1, 'node created');
     controller.abort(reason);
     await expect(attempt).rejects.toBe(reason);
     // Rejected at once; the cleanup removes the node in the background.
-    await until(async () => (await childrenOf(zk, path)).length === 0, 'the node removed');
+    await untilChildren(zk, path, 0, 'the node removed');
   });
 });
 

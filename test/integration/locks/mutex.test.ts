@@ -1,3 +1,5 @@
+// Mutex on the real server: exclusion, fairness, timeouts, waiters whose node goes, and no herd
+// (each lock node is watched by at most one waiter, and a release wakes one waiter).
 import { describe, expect, it } from 'vitest';
 import { CreateMode } from '../../../src/index.js';
 import type { Lease } from '../../../src/locks/index.js';
@@ -9,31 +11,26 @@ import {
   newClient,
   newClients,
   sleep,
+  takeTurns,
   until,
+  untilChildren,
+  watchesByPath,
 } from './helpers.js';
 
 describe('Mutex', () => {
   it('excludes across sessions: a shared counter never sees two holders', async () => {
     const clients = await newClients(4);
     const path = lockPath();
-    let inside = 0;
-    let maxInside = 0;
     let total = 0;
-    const tokens: bigint[] = [];
-    await Promise.all(
-      clients.map(async (zk) => {
-        const mutex = new Mutex(zk, path);
-        for (let i = 0; i < 6; i++) {
-          await using lease = await mutex.acquire({ timeout: 20_000 });
-          inside++;
-          maxInside = Math.max(maxInside, inside);
-          tokens.push(lease.fencingToken);
-          const seen = total;
-          await sleep(2);
-          total = seen + 1; // a lost update if anyone else were inside
-          inside--;
-        }
-      }),
+    const { maxInside, tokens } = await takeTurns(
+      clients,
+      6,
+      (zk) => new Mutex(zk, path),
+      async () => {
+        const seen = total;
+        await sleep(2);
+        total = seen + 1; // a lost update if anyone else were inside
+      },
     );
     expect(maxInside).toBe(1);
     expect(total).toBe(24);
@@ -57,10 +54,7 @@ describe('Mutex', () => {
         }),
       );
       // Let this waiter's node exist before the next one queues.
-      await until(
-        async () => (await childrenOf(holderZk!, path)).length === i + 2,
-        `waiter ${i} queued`,
-      );
+      await untilChildren(holderZk!, path, i + 2, `waiter ${i} queued`);
     }
     await holder.release();
     await Promise.all(done);
@@ -78,7 +72,7 @@ describe('Mutex', () => {
     expect((error as LockTimeoutError).code).toBe('TIMEOUT');
     expect(Date.now() - started).toBeGreaterThanOrEqual(290);
     // Rejected on time; the cleanup follows in the background.
-    await until(async () => (await childrenOf(a!, path)).length === 1, 'the waiter node removed');
+    await untilChildren(a!, path, 1, 'the waiter node removed');
     expect(await childrenOf(a!, path)).toEqual([held.path.slice(path.length + 1)]);
     await held.release();
     expect(await childrenOf(a!, path)).toEqual([]);
@@ -91,10 +85,10 @@ describe('Mutex', () => {
     const controller = new AbortController();
     const reason = new Error('caller gave up');
     const pending = new Mutex(b!, path).acquire({ signal: controller.signal });
-    await until(async () => (await childrenOf(a!, path)).length === 2, 'waiter queued');
+    await untilChildren(a!, path, 2, 'waiter queued');
     controller.abort(reason);
     await expect(pending).rejects.toBe(reason);
-    await until(async () => (await childrenOf(a!, path)).length === 1, 'the waiter node removed');
+    await untilChildren(a!, path, 1, 'the waiter node removed');
     await held.release();
   });
 
@@ -210,7 +204,7 @@ describe('Mutex', () => {
     const waiting = new Mutex(b!, path).acquire({ timeout: 10_000 });
     // The waiter's node is the only child besides the holder's; the holder was the only one
     // ahead of it, so only a fresh listing can tell that the waiter's own node is gone.
-    await until(async () => (await childrenOf(a!, path)).length === 2, 'the waiter node');
+    await untilChildren(a!, path, 2, 'the waiter node');
     const [waiterNode] = (await childrenOf(a!, path)).filter((n) => !first.path.endsWith(n));
     await a!.delete(`${path}/${waiterNode}`);
     await first.release();
@@ -277,5 +271,78 @@ describe('Mutex', () => {
       CreateMode.EPHEMERAL_SEQUENTIAL,
     );
     await lease.release();
+  });
+});
+
+const WAITERS = 15;
+
+describe('Mutex herd-freedom', () => {
+  it(`with ${WAITERS} waiters, every node has at most one foreign watcher and one release wakes one waiter`, async () => {
+    const holderZk = await newClient();
+    const zks = await newClients(WAITERS);
+    const path = lockPath();
+    const holder = await new Mutex(holderZk, path).acquire();
+    const waiters = zks.map((zk) => ({ zk, ...instrument(zk) }));
+    const acquired: (Lease | undefined)[] = [];
+    const done = waiters.map(async (w, i) => {
+      // Queue strictly one after the other, so waiter i's node is the (i+1)-th in line.
+      await untilChildren(holderZk, path, i + 1, `waiter ${i - 1} queued`);
+      const lease = await new Mutex(w.client, path).acquire({ timeout: 30_000 });
+      acquired[i] = lease;
+      return lease;
+    });
+    await untilChildren(holderZk, path, WAITERS + 1, 'all waiters queued');
+
+    // Who watches what, from the server itself.
+    const nodes = [holder.path];
+    const owners = new Map<string, bigint>([[holder.path, holderZk.sessionId]]);
+    const byOwner = new Map<bigint, string>();
+    for (const name of await childrenOf(holderZk, path)) {
+      const node = `${path}/${name}`;
+      const owner = (await holderZk.exists(node))!.ephemeralOwner;
+      owners.set(node, owner);
+      byOwner.set(owner, node);
+    }
+    for (const w of waiters) nodes.push(byOwner.get(w.zk.sessionId)!);
+    let watches = new Map<string, bigint[]>();
+    await until(async () => {
+      watches = await watchesByPath(path);
+      return [...watches.values()].flat().length === WAITERS; // the holder never read its signal
+    }, 'every waiter watching');
+    // Nobody watches the children of the lock path (wchp lists data watches only: count the calls).
+    expect(waiters.map((w) => w.calls.childWatches ?? 0)).toEqual(Array(WAITERS).fill(0));
+    for (const [node, sessions] of watches) {
+      const foreign = sessions.filter((s) => s !== owners.get(node));
+      expect(foreign.length, node).toBeLessThanOrEqual(1);
+    }
+    // Precisely: each node is watched by the waiter right behind it.
+    for (let i = 0; i < WAITERS; i++) {
+      expect(
+        watches.get(nodes[i]!)?.filter((s) => s !== owners.get(nodes[i]!)),
+        `node ${i}`,
+      ).toEqual([waiters[i]!.zk.sessionId]);
+    }
+    expect(watches.get(nodes[WAITERS]!)).toBeUndefined();
+
+    // One release wakes exactly one waiter.
+    for (const w of waiters) {
+      w.calls.getChildren = 0;
+      w.wakes.count = 0;
+    }
+    await holder.release();
+    await until(() => acquired[0] !== undefined, 'first waiter holds');
+    await sleep(200); // room for any wrongly woken waiter to show itself
+    expect(waiters.map((w) => w.wakes.count)).toEqual([1, ...Array(WAITERS - 1).fill(0)]);
+    expect(waiters.map((w) => w.calls.getChildren ?? 0)).toEqual([
+      1,
+      ...Array(WAITERS - 1).fill(0),
+    ]);
+
+    // Drain the queue in order.
+    for (let i = 0; i < WAITERS; i++) {
+      const lease = await done[i]!;
+      await lease.release();
+    }
+    expect(await childrenOf(holderZk, path)).toEqual([]);
   });
 });

@@ -9,7 +9,15 @@ import {
   revokeNode,
 } from '../../../src/locks/index.js';
 import { abortReason } from '../../support/integration.js';
-import { childrenOf, lockPath, newClients, registeredWatchers, sleep, until } from './helpers.js';
+import {
+  childrenOf,
+  lockPath,
+  newClients,
+  registeredWatchers,
+  sleep,
+  until,
+  untilChildren,
+} from './helpers.js';
 
 describe('revocation', () => {
   it('a revocable holder is asked, releases, and the revoker gets the lock', async () => {
@@ -18,7 +26,7 @@ describe('revocation', () => {
     const lease = await new Mutex(holderZk!, path).acquire({ revocable: true });
     lease.revocation.addEventListener('abort', () => void lease.release(), { once: true });
     const waiting = new Mutex(otherZk!, path).acquire({ timeout: 10_000 });
-    await until(async () => (await childrenOf(otherZk!, path)).length === 2, 'queued');
+    await untilChildren(otherZk!, path, 2, 'queued');
 
     expect(await revoke(otherZk!, path)).toBe(lease.path);
     expect(await abortReason(lease.revocation)).toBeInstanceOf(RevocationRequestedError);
@@ -56,7 +64,7 @@ describe('revocation', () => {
     const path = lockPath();
     const first = await new Mutex(a!, path).acquire();
     const waiting = new Mutex(b!, path).acquire({ revocable: true, timeout: 10_000 });
-    await until(async () => (await childrenOf(a!, path)).length === 2, 'queued');
+    await untilChildren(a!, path, 2, 'queued');
     const [, waiter] = await childrenOf(a!, path).then((names) =>
       names.sort((x, y) => x.slice(-10).localeCompare(y.slice(-10))),
     );

@@ -1,7 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import type { Lease } from '../../../src/locks/index.js';
 import { ReadWriteLock } from '../../../src/locks/index.js';
-import { childrenOf, lockPath, newClients, sleep, until, watchesByPath } from './helpers.js';
+import {
+  childrenOf,
+  lockPath,
+  newClients,
+  sleep,
+  until,
+  untilChildren,
+  watchesByPath,
+} from './helpers.js';
 
 describe('ReadWriteLock', () => {
   it('readers share; a writer excludes; readers behind a waiting writer wait', async () => {
@@ -15,12 +23,12 @@ describe('ReadWriteLock', () => {
     const writing = new ReadWriteLock(w!, path).write
       .acquire({ timeout: 10_000 })
       .then((l) => (written = l));
-    await until(async () => (await childrenOf(r1!, path)).length === 3, 'writer queued');
+    await untilChildren(r1!, path, 3, 'writer queued');
     let lateRead: Lease | undefined;
     const reading = new ReadWriteLock(r3!, path).read
       .acquire({ timeout: 10_000 })
       .then((l) => (lateRead = l));
-    await until(async () => (await childrenOf(r1!, path)).length === 4, 'late reader queued');
+    await untilChildren(r1!, path, 4, 'late reader queued');
     await sleep(50);
     expect(written).toBeUndefined();
     expect(lateRead).toBeUndefined();
@@ -54,7 +62,7 @@ describe('ReadWriteLock', () => {
     await until(readerOnly, 'timed-out writer node removed');
     const controller = new AbortController();
     const writing = new ReadWriteLock(w!, path).write.acquire({ signal: controller.signal });
-    await until(async () => (await childrenOf(r!, path)).length === 2, 'writer queued');
+    await untilChildren(r!, path, 2, 'writer queued');
     controller.abort(new Error('never mind'));
     await expect(writing).rejects.toThrow('never mind');
     await until(readerOnly, 'aborted writer node removed');
@@ -106,8 +114,7 @@ describe('ReadWriteLock', () => {
   it('no herd: waiting readers watch only the last writer ahead, writers their predecessor', async () => {
     const zks = await newClients(6);
     const path = lockPath();
-    const queued = (n: number) =>
-      until(async () => (await childrenOf(zks[0]!, path)).length === n, `${n} queued`);
+    const queued = (n: number) => untilChildren(zks[0]!, path, n, `${n} queued`);
     // Queue: W0 R1 R2 W3 R4 (W0 holds)
     const w0 = await new ReadWriteLock(zks[0]!, path).write.acquire();
     const pending: Promise<Lease>[] = [];

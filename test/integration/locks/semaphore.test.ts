@@ -7,7 +7,9 @@ import {
   newClient,
   newClients,
   sleep,
+  takeTurns,
   until,
+  untilChildren,
   watchesByPath,
 } from './helpers.js';
 
@@ -24,21 +26,11 @@ describe('Semaphore', () => {
     expect(await new Semaphore(clients[3]!, path, { maxLeases: 3 }).tryAcquire()).toBeNull();
     await Promise.all(three.map((lease) => lease.release()));
 
-    let inside = 0;
-    let maxInside = 0;
-    let turns = 0;
-    await Promise.all(
-      clients.map(async (zk) => {
-        const semaphore = new Semaphore(zk, path, { maxLeases: 3 });
-        for (let i = 0; i < 3; i++) {
-          await using _lease = await semaphore.acquire({ timeout: 20_000 });
-          inside++;
-          turns++;
-          maxInside = Math.max(maxInside, inside);
-          await sleep(15);
-          inside--;
-        }
-      }),
+    const { maxInside, turns } = await takeTurns(
+      clients,
+      3,
+      (zk) => new Semaphore(zk, path, { maxLeases: 3 }),
+      () => sleep(15),
     );
     expect(maxInside).toBeLessThanOrEqual(3);
     expect(turns).toBe(18);
@@ -77,15 +69,9 @@ describe('Semaphore', () => {
     const cc = instrument(c!);
     const dd = instrument(d!);
     const third = new Semaphore(cc.client, path, { maxLeases: 2 }).acquire({ timeout: 10_000 });
-    await until(
-      async () => (await childrenOf(a!, `${path}/leases`)).length === 3,
-      'third lease node',
-    );
+    await untilChildren(a!, `${path}/leases`, 3, 'third lease node');
     const fourth = new Semaphore(dd.client, path, { maxLeases: 2 }).acquire({ timeout: 10_000 });
-    await until(
-      async () => (await childrenOf(a!, `${path}/locks`)).length === 2,
-      'fourth queued on the guard',
-    );
+    await untilChildren(a!, `${path}/locks`, 2, 'fourth queued on the guard');
     // The fourth waits on the guard mutex (a data watch on the third's guard node), not on the leases.
     let watches = new Map<string, bigint[]>();
     await until(async () => {

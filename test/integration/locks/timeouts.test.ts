@@ -9,14 +9,13 @@ import {
   Semaphore,
 } from '../../../src/locks/index.js';
 import {
-  childrenOf,
   instrument,
   lockPath,
   newClient,
   proxiedClient,
   registeredWatchers,
   sleep,
-  until,
+  untilChildren,
 } from './helpers.js';
 
 /** Generous for a loaded 2-core machine, far below the ~6.7 s the link takes to be declared dead. */
@@ -33,7 +32,7 @@ describe('acquire timeouts over a link that silently drops everything', () => {
       // Queued first (its node exists), then the link goes silent.
       const waiting = mutex.acquire({ timeout: 1_500 });
       waiting.catch(() => {});
-      await until(async () => (await childrenOf(holderClient, path)).length === 2, 'queued');
+      await untilChildren(holderClient, path, 2, 'queued');
       proxy.freeze('drop');
       const started = Date.now();
       const silent = mutex.acquire({ timeout: 200 });
@@ -42,11 +41,7 @@ describe('acquire timeouts over a link that silently drops everything', () => {
       await expect(waiting).rejects.toBeInstanceOf(LockTimeoutError);
       proxy.thaw();
       // Cleanup carried on in the background: both attempts' nodes go.
-      await until(
-        async () => (await childrenOf(holderClient, path)).length === 1,
-        'the timed-out nodes removed',
-        20_000,
-      );
+      await untilChildren(holderClient, path, 1, 'the timed-out nodes removed', 20_000);
       await holder.release();
     } finally {
       await proxy.close();
@@ -83,13 +78,13 @@ describe('acquire timeouts over a link that silently drops everything', () => {
       const pending = multi.acquire({ timeout: 1_000 });
       pending.catch(() => {});
       // It holds p1 and waits for p2; then the link goes silent, so releasing p1 cannot finish.
-      await until(async () => (await childrenOf(other, p2)).length === 2, 'waiting for p2');
+      await untilChildren(other, p2, 2, 'waiting for p2');
       proxy.freeze('drop');
       const started = Date.now();
       await expect(pending).rejects.toBeInstanceOf(LockTimeoutError);
       expect(Date.now() - started).toBeLessThan(ON_TIME_MS);
       proxy.thaw();
-      await until(async () => (await childrenOf(other, p1)).length === 0, 'p1 released', 20_000);
+      await untilChildren(other, p1, 0, 'p1 released', 20_000);
       await blocker.release();
     } finally {
       await proxy.close();

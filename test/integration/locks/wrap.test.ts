@@ -2,34 +2,15 @@
 // crafted with a child counter just below 2^31 (test/fixtures/java/WrapSnapshot.java), so that
 // real contenders get sequences on both sides of the limit. ZooKeeper 3.8 stops the counter at
 // 2147483647 (every later child gets that number); the order must stay the creation order.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type Client, CreateMode, connect } from '../../../src/index.js';
+import { describe, expect, it } from 'vitest';
+import { type Client, CreateMode } from '../../../src/index.js';
 import { inspectLock, type Lease, Mutex, ReadWriteLock } from '../../../src/locks/index.js';
-import { startStandaloneWithCversion } from '../../harness/crafted.js';
-import type { ZkServer } from '../../harness/index.js';
+import { serverAtTheLimit } from './at-the-limit.js';
 import { sleep, until } from './helpers.js';
 
 const PARENT = '/wrap';
-/** The next sequences: 2147483645, 2147483646, then the limit 2147483647 for ever. */
-const START = 2 ** 31 - 3;
 
-let server: ZkServer;
-const clients: Client[] = [];
-
-beforeAll(async () => {
-  server = await startStandaloneWithCversion(PARENT, START);
-});
-
-afterAll(async () => {
-  await Promise.all(clients.map((c) => c.close()));
-  await server?.close();
-});
-
-async function client(): Promise<Client> {
-  const c = await connect(server.connectString, { sessionTimeout: 10_000 });
-  clients.push(c);
-  return c;
-}
+const { client, reachLimit } = serverAtTheLimit(PARENT);
 
 /** Whether `pending` is still unsettled (it had every chance to settle before). */
 async function stillWaiting(pending: Promise<unknown>): Promise<boolean> {
@@ -48,17 +29,6 @@ async function byCzxid(zk: Client): Promise<string[]> {
     .map((name, i) => ({ name, czxid: stats[i]!.czxid }))
     .sort((x, y) => (x.czxid < y.czxid ? -1 : 1))
     .map(({ name }) => name);
-}
-
-/** Creates (and deletes) sequential children until the counter stands at its limit. */
-async function reachLimit(zk: Client): Promise<void> {
-  for (;;) {
-    const { path } = await zk.create2(`${PARENT}/filler-`, undefined, {
-      mode: CreateMode.PERSISTENT_SEQUENTIAL,
-    });
-    await zk.delete(path);
-    if (path.endsWith('2147483647')) return;
-  }
 }
 
 const sequenceOf = (name: string) => name.slice(name.lastIndexOf('lock-') + 5);

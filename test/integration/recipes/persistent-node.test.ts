@@ -1,12 +1,12 @@
 // PersistentNode on the real server: a node that exists whenever the client has a session,
 // created again after a deletion and after a session renewal, its data updated in place, removed
 // on close.
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { type Client, CreateMode, connect } from '../../../src/index.js';
 import { PersistentNode } from '../../../src/recipes/index.js';
-import { startStandalone, uniquePath, type ZkServer } from '../../harness/index.js';
-import { takeSessionAway } from '../../support/integration.js';
-import { childrenOf, newClient, proxiedClient, sleep, until } from '../locks/helpers.js';
+import { uniquePath } from '../../harness/index.js';
+import { privateServer, startReapingServer, takeSessionAway } from '../../support/integration.js';
+import { newClient, proxiedClient, sleep, until, untilChildren } from '../locks/helpers.js';
 
 const nodes: PersistentNode[] = [];
 afterEach(async () => {
@@ -114,7 +114,7 @@ describe('PersistentNode', () => {
       'a new node on the new session',
       15_000,
     );
-    await until(async () => (await childrenOf(admin, dir)).length === 1, 'only the new node');
+    await untilChildren(admin, dir, 1, 'only the new node');
     expect((await admin.exists(node.actualPath!))?.ephemeralOwner).toBe(zk.sessionId);
   });
 
@@ -130,20 +130,10 @@ describe('PersistentNode', () => {
 });
 
 describe('PersistentNode with a TTL', () => {
-  let server: ZkServer;
-  let zk: Client;
-  beforeAll(async () => {
-    server = await startStandalone({
-      jvmFlags: ['-Dznode.container.checkIntervalMs=100', '-Dznode.container.maxPerMinute=100000'],
-    });
-    zk = await connect(server.connectString, { sessionTimeout: 4_000 });
-  });
-  afterAll(async () => {
-    await zk?.close();
-    await server?.close();
-  });
+  const reaping = privateServer(startReapingServer);
 
   it('is kept alive past its TTL while running, and reaped by the server once abandoned', async () => {
+    const zk = await reaping.client({ sessionTimeout: 4_000 });
     const node = new PersistentNode(zk, '/ttl-registration', {
       mode: CreateMode.PERSISTENT_WITH_TTL,
       ttl: 600,
@@ -154,7 +144,7 @@ describe('PersistentNode with a TTL', () => {
     await sleep(2_000); // more than three TTLs
     expect((await zk.exists('/ttl-registration'))?.czxid).toBe(stat.czxid);
     // Abandoned without close (a crashed process): nobody touches it any more.
-    const other = await connect(server.connectString, { sessionTimeout: 4_000 });
+    const other = await connect(reaping.server().connectString, { sessionTimeout: 4_000 });
     try {
       const abandoned = new PersistentNode(other, '/ttl-abandoned', {
         mode: CreateMode.PERSISTENT_WITH_TTL,
