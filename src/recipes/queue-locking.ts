@@ -8,7 +8,6 @@
 // the marker's presence says whether the entries were created. The markers of puts that
 // succeeded are deleted by the next put's transaction (and at close): one transaction per put.
 import { toBytes } from '../client/bytes.js';
-import { Listenable } from '../client/listenable.js';
 import type { ErrorEvents } from '../client/listeners.js';
 import { Op } from '../client/multi.js';
 import type { RecipeClient } from '../client/recipe-client.js';
@@ -17,19 +16,11 @@ import { hasCode } from '../coordination/codes.js';
 import { untilConnected } from '../coordination/connection-wait.js';
 import { childPath } from '../coordination/naming.js';
 import { retry } from '../coordination/retry.js';
-import { ClosedError, InvalidArgumentError, ZooKeeperError } from '../protocol/errors.js';
-import { pathProblem } from '../protocol/paths.js';
-import { ensurePath, mayHaveApplied } from './paths.js';
-import type { PutOptions } from './queue.js';
-import {
-  checkPriority,
-  entriesInOrder,
-  entryPrefix,
-  linkedSignal,
-  lookUntilFound,
-} from './queue-entries.js';
+import { InvalidArgumentError, ZooKeeperError } from '../protocol/errors.js';
+import { mayHaveApplied } from './paths.js';
+import { type PutOptions, QueueBase } from './queue-base.js';
+import { checkPriority, entryPrefix } from './queue-entries.js';
 import { firstFailure, TakenEntry } from './queue-taken.js';
-import { startWait, type WaitOptions } from './wait.js';
 
 /** kazoo's names of a LockingQueue's directories, and ours for the put markers. */
 export const LOCKING_QUEUE_NODES = {
@@ -66,17 +57,17 @@ export interface LockingQueueEvents extends ErrorEvents {}
  * waiting takes go on on the new session. Nothing runs in the background; {@link close} gives
  * back every entry taken and not consumed, and ends the takes still waiting.
  */
-export class LockingQueue extends Listenable<LockingQueueEvents> {
+export class LockingQueue extends QueueBase<TakenEntry, LockingQueueEvents> {
   /** This consumer's id (the data of its lock nodes). */
   readonly id: string;
   private readonly idBytes: Uint8Array;
   private readonly entriesPath: string;
   private readonly takenPath: string;
   private readonly putsPath: string;
-  private readonly closed = new AbortController();
   private readonly held = new Set<TakenEntry>();
-  private closing: Promise<void> | undefined;
-  private ensured = false;
+  protected readonly layout = 'kazoo';
+  protected readonly listed: readonly string[];
+  protected readonly needed: readonly string[];
   /** Markers of puts that succeeded, to delete; made by session `markersSession`. */
   private markers: string[] = [];
   private markersSession = -1n;
@@ -85,16 +76,8 @@ export class LockingQueue extends Listenable<LockingQueueEvents> {
    * @param client The client to work through (a `RecipeClient`).
    * @param path The queue's path (kazoo's queue path).
    */
-  constructor(
-    readonly client: RecipeClient,
-    readonly path: string,
-    options: LockingQueueOptions = {},
-  ) {
-    super(['error']);
-    const problem = pathProblem(path);
-    if (problem !== null) {
-      throw new InvalidArgumentError(`LockingQueue: invalid path "${path}": ${problem}`, { path });
-    }
+  constructor(client: RecipeClient, path: string, options: LockingQueueOptions = {}) {
+    super(client, path, 'LockingQueue');
     const id = options?.id ?? crypto.randomUUID().replaceAll('-', '');
     if (typeof id !== 'string' || id === '') {
       throw new InvalidArgumentError('LockingQueue: id must be a non-empty string', { path });
@@ -104,11 +87,8 @@ export class LockingQueue extends Listenable<LockingQueueEvents> {
     this.entriesPath = childPath(path, LOCKING_QUEUE_NODES.entries);
     this.takenPath = childPath(path, LOCKING_QUEUE_NODES.taken);
     this.putsPath = childPath(path, LOCKING_QUEUE_NODES.puts);
-  }
-
-  /** Puts one item (kazoo's `put`). */
-  put(data: Data, options: PutOptions = {}): Promise<void> {
-    return this.putAll([data], options);
+    this.listed = [this.entriesPath, this.takenPath];
+    this.needed = [this.entriesPath, this.takenPath, this.putsPath];
   }
 
   /** Puts several items in one transaction: all of them or none (kazoo's `put_all`). */
@@ -167,7 +147,7 @@ export class LockingQueue extends Listenable<LockingQueueEvents> {
         if (failed?.code === 'NONODE' && failed.index > creates.length) continue; // markers gone
         this.markers.push(...cleanup);
         if (failed?.code === 'NONODE') {
-          this.ensured = false;
+          this.forgetEnsured();
           await this.ensure(signal);
           continue;
         }
@@ -176,115 +156,39 @@ export class LockingQueue extends Listenable<LockingQueueEvents> {
     }
   }
 
-  /**
-   * Takes the first entry no other consumer holds (by priority, then age) and resolves with it,
-   * locked for this consumer; waits for one while there is none. `timeout` rejects with a
-   * `TimeoutError`, `signal` with its reason, `close()` with a `ClosedError`.
-   */
-  async take(options: WaitOptions = {}): Promise<TakenEntry> {
-    this.checkOpen();
-    const bound = startWait(options, this.path);
-    const stop = linkedSignal(bound.signal, this.closed.signal);
-    try {
-      await this.ensure(stop.signal);
-      const entry = await lookUntilFound(
-        this.client,
-        [this.entriesPath, this.takenPath],
-        stop.signal,
-        ([entries, taken]) => this.takeFirst(entries!, taken!, stop.signal),
-      );
-      return await this.handOut(entry);
-    } finally {
-      stop.dispose();
-      bound.dispose();
-    }
-  }
-
-  /** Takes the first free entry if there is one (null when there is none); never waits. */
-  async tryTake(): Promise<TakenEntry | null> {
-    this.checkOpen();
-    await this.ensure(undefined);
-    const entries = await retry(() => this.client.getChildren(this.entriesPath));
-    const taken = await retry(() => this.client.getChildren(this.takenPath));
-    const entry = await this.takeFirst(entries, taken, undefined);
-    return entry && this.handOut(entry);
-  }
-
-  /** How many entries the queue has, taken ones included (kazoo's `len`). */
-  async size(): Promise<number> {
-    this.checkOpen();
-    try {
-      return entriesInOrder('kazoo', await retry(() => this.client.getChildren(this.entriesPath)))
-        .length;
-    } catch (error) {
-      if (hasCode(error, 'NONODE')) return 0;
-      throw error;
-    }
-  }
-
   /** The entries this queue object holds now (taken, not yet consumed or released). */
   taken(): readonly TakenEntry[] {
     return [...this.held];
   }
 
-  /**
-   * Gives back every entry taken and not consumed, deletes this queue's put markers, and ends the
-   * takes still waiting (they reject with `ClosedError`). Idempotent.
-   */
-  close(): Promise<void> {
-    this.closing ??= (async () => {
-      this.closed.abort(new ClosedError(`the queue ${this.path}`, { path: this.path }));
-      const releases = [...this.held].map((entry) =>
-        entry.release().catch((error: unknown) => this.listeners.report(error)),
-      );
-      await Promise.all(releases);
-      const markers = this.markers.splice(0);
-      if (markers.length > 0 && this.markersSession === this.client.sessionId) {
-        await this.client
-          .multi(markers.map((marker) => Op.delete(marker)))
-          .catch((error: unknown) => this.listeners.report(error));
-      }
-      this.listeners.end();
-    })();
-    return this.closing;
-  }
-
-  private checkOpen(): void {
-    if (this.closing) throw new ClosedError(`the queue ${this.path}`, { path: this.path });
-  }
-
-  private async ensure(signal: AbortSignal | undefined): Promise<void> {
-    if (this.ensured) return;
-    for (const dir of [this.entriesPath, this.takenPath, this.putsPath]) {
-      await ensurePath(this.client, dir, { containers: false, signal });
+  /** At close: gives back every entry taken and not consumed, deletes this queue's put markers. */
+  protected override async giveBack(): Promise<void> {
+    const releases = [...this.held].map((entry) =>
+      entry.release().catch((error: unknown) => this.listeners.report(error)),
+    );
+    await Promise.all(releases);
+    const markers = this.markers.splice(0);
+    if (markers.length > 0 && this.markersSession === this.client.sessionId) {
+      await this.client
+        .multi(markers.map((marker) => Op.delete(marker)))
+        .catch((error: unknown) => this.listeners.report(error));
     }
-    this.ensured = true;
   }
 
   /** A taken entry handed to the caller, or given back at once when the queue closed meanwhile. */
-  private async handOut(entry: TakenEntry): Promise<TakenEntry> {
+  protected override async handOut(entry: TakenEntry): Promise<TakenEntry> {
     if (this.closing) {
       await entry.release();
-      throw new ClosedError(`the queue ${this.path}`, { path: this.path });
+      throw this.closedError();
     }
     this.held.add(entry);
     return entry;
   }
 
-  /** Locks the first entry of `entries` not in `taken` that is still there; null when none is. */
-  private async takeFirst(
-    entries: readonly string[],
-    taken: readonly string[],
-    signal: AbortSignal | undefined,
-  ): Promise<TakenEntry | null> {
+  /** The entries in order, but for those another consumer holds (their lock node is in `taken`). */
+  protected override candidates([entries, taken]: readonly string[][]): string[] {
     const held = new Set(taken);
-    for (const name of entriesInOrder('kazoo', entries)) {
-      if (held.has(name)) continue;
-      if (signal?.aborted) return null;
-      const entry = await this.lockEntry(name, signal);
-      if (entry) return entry;
-    }
-    return null;
+    return super.candidates([entries!]).filter((name) => !held.has(name));
   }
 
   /**
@@ -293,7 +197,7 @@ export class LockingQueue extends Listenable<LockingQueueEvents> {
    * nobody to give it back); a create whose reply was lost is this session's if the node's
    * owner says so.
    */
-  private async lockEntry(
+  protected async takeEntry(
     name: string,
     signal: AbortSignal | undefined,
   ): Promise<TakenEntry | null> {

@@ -3,7 +3,6 @@
 // lost the item. For an item that must outlive its consumer, use the LockingQueue.
 
 import { toBytes } from '../client/bytes.js';
-import { Listenable } from '../client/listenable.js';
 import type { ErrorEvents } from '../client/listeners.js';
 import { Op } from '../client/multi.js';
 import type { RecipeClient } from '../client/recipe-client.js';
@@ -11,38 +10,25 @@ import type { Data } from '../client/types.js';
 import { CreateMode } from '../client/types.js';
 import { hasCode } from '../coordination/codes.js';
 import { retry } from '../coordination/retry.js';
-import { ClosedError, InvalidArgumentError } from '../protocol/errors.js';
-import { pathProblem } from '../protocol/paths.js';
-import { ensurePath, mayHaveApplied } from './paths.js';
+import { InvalidArgumentError } from '../protocol/errors.js';
+import { mayHaveApplied } from './paths.js';
+import { type PutOptions, QueueBase } from './queue-base.js';
 import {
   checkPriority,
   decodeCuratorItems,
   encodeCuratorItems,
-  entriesInOrder,
   entryPath,
   entryPrefix,
-  linkedSignal,
-  lookUntilFound,
   QUEUE_LAYOUTS,
   type QueueLayout,
 } from './queue-entries.js';
-import { startWait, type WaitOptions } from './wait.js';
+
+export type { PutOptions } from './queue-base.js';
 
 /** Options of a {@link DistributedQueue}. */
 export interface DistributedQueueOptions {
   /** Whose node layout the queue uses (see {@link QueueLayout}). Required. */
   layout: QueueLayout;
-}
-
-/** Options of a put. */
-export interface PutOptions {
-  /**
-   * kazoo's priority, 0 to 999 (default 100): a lower number is taken first. Kazoo layouts only
-   * (the priority is part of the entry's name).
-   */
-  priority?: number;
-  /** Stops the put: it rejects with the signal's reason (the entry may have been created). */
-  signal?: AbortSignal;
 }
 
 /** The events of a queue. */
@@ -60,28 +46,17 @@ export interface QueueEvents extends ErrorEvents {}
  * (a take racing another consumer for that entry may then return it twice). At a renewal the
  * same holds, on the new session.
  */
-export class DistributedQueue extends Listenable<QueueEvents> {
-  private readonly layout: QueueLayout;
-  private readonly closed = new AbortController();
-  private closing: Promise<void> | undefined;
-  private ensured = false;
+export class DistributedQueue extends QueueBase<Uint8Array, QueueEvents> {
+  protected readonly layout: QueueLayout;
+  protected readonly listed: readonly string[];
+  protected readonly needed: readonly string[];
 
   /**
    * @param client The client to work through (a `RecipeClient`).
    * @param path The queue's path (its entries are its children).
    */
-  constructor(
-    readonly client: RecipeClient,
-    readonly path: string,
-    options: DistributedQueueOptions,
-  ) {
-    super(['error']);
-    const problem = pathProblem(path);
-    if (problem !== null) {
-      throw new InvalidArgumentError(`DistributedQueue: invalid path "${path}": ${problem}`, {
-        path,
-      });
-    }
+  constructor(client: RecipeClient, path: string, options: DistributedQueueOptions) {
+    super(client, path, 'DistributedQueue');
     const layout = options?.layout;
     if (!QUEUE_LAYOUTS.includes(layout)) {
       throw new InvalidArgumentError(
@@ -90,11 +65,8 @@ export class DistributedQueue extends Listenable<QueueEvents> {
       );
     }
     this.layout = layout;
-  }
-
-  /** Puts one item at the end of the queue (of its priority, in the kazoo layout). */
-  put(data: Data, options: PutOptions = {}): Promise<void> {
-    return this.putAll([data], options);
+    this.listed = [path];
+    this.needed = [path];
   }
 
   /** Puts several items in one transaction: all of them or none. */
@@ -122,83 +94,11 @@ export class DistributedQueue extends Listenable<QueueEvents> {
       signal,
       recover: async (error) => {
         if (!hasCode(error, 'NONODE') || signal?.aborted) return false;
-        this.ensured = false;
+        this.forgetEnsured();
         await this.ensure(signal);
         return true;
       },
     });
-  }
-
-  /**
-   * Takes the first item (removes its entry) and resolves with its bytes; waits for one while the
-   * queue is empty. `timeout` rejects with a `TimeoutError`, `signal` with its reason, `close()`
-   * with a `ClosedError`.
-   */
-  async take(options: WaitOptions = {}): Promise<Uint8Array> {
-    this.checkOpen();
-    const bound = startWait(options, this.path);
-    const stop = linkedSignal(bound.signal, this.closed.signal);
-    try {
-      await this.ensure(stop.signal);
-      return await lookUntilFound(this.client, [this.path], stop.signal, ([children]) =>
-        this.takeFirst(children!, stop.signal),
-      );
-    } finally {
-      stop.dispose();
-      bound.dispose();
-    }
-  }
-
-  /** Takes the first item if there is one (null when the queue is empty); never waits. */
-  async tryTake(): Promise<Uint8Array | null> {
-    this.checkOpen();
-    await this.ensure(undefined);
-    const children = await retry(() => this.client.getChildren(this.path));
-    return this.takeFirst(children, undefined);
-  }
-
-  /** How many entries the queue has now (a Curator node of several items counts once). */
-  async size(): Promise<number> {
-    this.checkOpen();
-    try {
-      const children = await retry(() => this.client.getChildren(this.path));
-      return entriesInOrder(this.layout, children).length;
-    } catch (error) {
-      if (hasCode(error, 'NONODE')) return 0;
-      throw error;
-    }
-  }
-
-  /** Ends the takes still waiting (they reject with `ClosedError`). Idempotent. */
-  close(): Promise<void> {
-    this.closing ??= (async () => {
-      this.closed.abort(new ClosedError(`the queue ${this.path}`, { path: this.path }));
-      this.listeners.end();
-    })();
-    return this.closing;
-  }
-
-  private checkOpen(): void {
-    if (this.closing) throw new ClosedError(`the queue ${this.path}`, { path: this.path });
-  }
-
-  private async ensure(signal: AbortSignal | undefined): Promise<void> {
-    if (this.ensured) return;
-    await ensurePath(this.client, this.path, { containers: false, signal });
-    this.ensured = true;
-  }
-
-  /** Takes the first entry of `children` that is still there; null when none is. */
-  private async takeFirst(
-    children: readonly string[],
-    signal: AbortSignal | undefined,
-  ): Promise<Uint8Array | null> {
-    for (const name of entriesInOrder(this.layout, children)) {
-      if (signal?.aborted) return null;
-      const item = await this.takeEntry(entryPath(this.path, name), signal);
-      if (item) return item;
-    }
-    return null;
   }
 
   /**
@@ -207,10 +107,11 @@ export class DistributedQueue extends Listenable<QueueEvents> {
    * A remove whose reply was lost counts as this consumer's: the item is returned. The read stops
    * at `signal`; the remove, once sent, is seen through (an item removed must be returned).
    */
-  private async takeEntry(
-    path: string,
+  protected async takeEntry(
+    name: string,
     signal: AbortSignal | undefined,
   ): Promise<Uint8Array | null> {
+    const path = entryPath(this.path, name);
     let found: { data: Uint8Array; stat: { version: number } };
     try {
       found = await retry(() => this.client.getData(path, { signal }), { signal });
