@@ -11,7 +11,7 @@ import {
   startBound,
 } from '../../../src/coordination/deadline.js';
 import { LockTimeoutError, Mutex } from '../../../src/locks/index.js';
-import { ScriptedServer } from '../locks/scripted-client.js';
+import { ScriptedServer, scriptedSessions } from '../locks/scripted-client.js';
 
 beforeEach(() => {
   vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout', 'performance', 'Date'] });
@@ -184,8 +184,7 @@ describe('lock acquires on the shared timer', () => {
   });
 
   it('waiting acquires share their client’s one timer; each times out at its time', async () => {
-    const server = new ScriptedServer();
-    const holder = server.connect();
+    const [server, holder] = scriptedSessions(1);
     const client = server.connect();
     const held = await new Mutex(holder, '/shared').acquire();
     const waits = [300, 100, 200].map((timeout) =>

@@ -3,12 +3,11 @@
 import { describe, expect, it } from 'vitest';
 import { LockTimeoutError, Mutex, Semaphore } from '../../../src/locks/index.js';
 import { until } from '../../support/wait.js';
-import { ScriptedServer } from './scripted-client.js';
+import { scriptedSessions } from './scripted-client.js';
 
 describe('acquire deadlines: timeout 0 (scripted client)', () => {
   it('timeout 0 on a taken lock sets no watch and leaves nothing behind', async () => {
-    const server = new ScriptedServer();
-    const [a, b] = [server.connect(), server.connect()];
+    const [server, a, b] = scriptedSessions(2);
     const held = await new Mutex(a, '/z').acquire();
     const error = await new Mutex(b, '/z').acquire({ timeout: 0 }).catch((e) => e);
     expect(error).toBeInstanceOf(LockTimeoutError);
@@ -18,8 +17,7 @@ describe('acquire deadlines: timeout 0 (scripted client)', () => {
   });
 
   it('a timeout 0 attempt whose caller gave up ends quietly when it finds the lock taken', async () => {
-    const server = new ScriptedServer();
-    const [a, b, c] = [server.connect(), server.connect(), server.connect()];
+    const [server, a, b, c] = scriptedSessions(3);
     const held = await new Semaphore(a, '/q', { maxLeases: 1 }).acquire();
     // c waits for a lease, holding the guard: b's try finds the guard taken.
     const waiting = new Semaphore(c, '/q', { maxLeases: 1 }).acquire();

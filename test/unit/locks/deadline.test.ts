@@ -4,7 +4,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ExclusiveLock, LockTimeoutError, Mutex, Semaphore } from '../../../src/locks/index.js';
 import { until } from '../../support/wait.js';
-import { type ScriptedClient, ScriptedServer } from './scripted-client.js';
+import { type ScriptedClient, ScriptedServer, scriptedSessions } from './scripted-client.js';
 
 afterEach(() => {
   vi.useRealTimers();
@@ -45,8 +45,7 @@ describe('acquire deadlines (scripted client)', () => {
   });
 
   it("a timeout's error names the lock and what was awaited", async () => {
-    const server = new ScriptedServer();
-    const [a, b] = [server.connect(), server.connect()];
+    const [, a, b] = scriptedSessions(2);
     const held = await new Semaphore(a, '/sem', { maxLeases: 1 }).acquire();
     const error = await new Semaphore(b, '/sem', { maxLeases: 1 })
       .acquire({ timeout: 20 })
@@ -63,8 +62,7 @@ describe('acquire deadlines (scripted client)', () => {
   });
 
   it("with a timeout set, the caller's signal still wins with its own reason (also when already aborted)", async () => {
-    const server = new ScriptedServer();
-    const [a, b] = [server.connect(), server.connect()];
+    const [server, a, b] = scriptedSessions(2);
     const held = await new Mutex(a, '/s').acquire();
     const abort = new AbortController();
     const waiting = new Mutex(b, '/s').acquire({ timeout: 10_000, signal: abort.signal });
@@ -81,8 +79,7 @@ describe('acquire deadlines (scripted client)', () => {
   });
 
   it('the timeout is kept even while the attempt is stuck, and a grant that comes too late is given back', async () => {
-    const server = new ScriptedServer();
-    const a = server.connect();
+    const [server, a] = scriptedSessions(1);
     const open = holdCreates(a);
     const started = Date.now();
     const error = await new ExclusiveLock(a, '/late').acquire({ timeout: 30 }).catch((e) => e);
@@ -99,8 +96,7 @@ describe('acquire deadlines (scripted client)', () => {
   });
 
   it('an attempt that fails after its caller gave up does not reach the caller twice', async () => {
-    const server = new ScriptedServer();
-    const a = server.connect();
+    const [server, a] = scriptedSessions(1);
     const open = holdCreates(a);
     server.fail({ op: 'create2', path: '/f', code: 'NOAUTH' });
     const abort = new AbortController();
@@ -111,8 +107,7 @@ describe('acquire deadlines (scripted client)', () => {
   });
 
   it('an error of the attempt reaches a caller with a deadline', async () => {
-    const server = new ScriptedServer();
-    const a = server.connect();
+    const [server, a] = scriptedSessions(1);
     server.fail({ op: 'create2', path: '/err', code: 'NOAUTH' });
     await expect(new ExclusiveLock(a, '/err').acquire({ timeout: 5_000 })).rejects.toMatchObject({
       code: 'NOAUTH',

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import type { WatchedEvent } from '../../../src/client/types.js';
 import { Mutex } from '../../../src/locks/index.js';
 import { until } from '../../support/wait.js';
-import { type ScriptedClient, ScriptedServer } from './scripted-client.js';
+import { type ScriptedClient, type ScriptedServer, scriptedSessions } from './scripted-client.js';
 
 const DIR = '/e';
 
@@ -24,8 +24,7 @@ async function twoClients(): Promise<{
   a: ScriptedClient;
   b: ScriptedClient;
 }> {
-  const server = new ScriptedServer();
-  const a = server.connect();
+  const [server, a] = scriptedSessions(1);
   const b = server.connect();
   await a.create2(DIR);
   return { server, a, b };
@@ -211,8 +210,7 @@ describe('what the calls seam passes and how it reads a call', () => {
   });
 
   it('an abort at the instant a rare step’s listing is answered ends the acquire with the reason, not a lease', async () => {
-    const server = new ScriptedServer();
-    const b = server.connect(); // the lock path is missing: the first create takes the rare step
+    const [server, b] = scriptedSessions(1); // the lock path is missing: the first create takes the rare step
     const controller = new AbortController();
     const list = b.getChildren.bind(b);
     let listings = 0;

@@ -6,7 +6,7 @@ import { CreateMode } from '../../../src/index.js';
 import { ExclusiveLock } from '../../../src/locks/index.js';
 import { expectTwoHoldsOfKind, lockMessages } from '../../support/locks-unit.js';
 import { until } from '../../support/wait.js';
-import { ScriptedServer } from './scripted-client.js';
+import { ScriptedServer, scriptedSessions } from './scripted-client.js';
 
 const settle = () => new Promise((r) => setTimeout(r, 10));
 
@@ -32,8 +32,7 @@ describe('ExclusiveLock edges (scripted client)', () => {
   });
 
   it('a taken node with no lost reply of ours is not looked up, and nothing is left to clean', async () => {
-    const server = new ScriptedServer();
-    const [a, b] = [server.connect(), server.connect()];
+    const [, a, b] = scriptedSessions(2);
     const held = await new ExclusiveLock(a, '/t').acquire();
     expect(await new ExclusiveLock(b, '/t').tryAcquire()).toBeNull();
     expect(b.requests().map((r) => `${r.op} ${r.outcome}`)).toEqual(['create2 NODEEXISTS']);
@@ -41,8 +40,7 @@ describe('ExclusiveLock edges (scripted client)', () => {
   });
 
   it('an acquire with an already aborted signal sends nothing', async () => {
-    const server = new ScriptedServer();
-    const a = server.connect();
+    const [server, a] = scriptedSessions(1);
     await expect(
       new ExclusiveLock(a, '/s').acquire({ signal: AbortSignal.abort(new Error('no')) }),
     ).rejects.toThrow('no');
@@ -51,8 +49,7 @@ describe('ExclusiveLock edges (scripted client)', () => {
   });
 
   it('a create refused with NONODE (no chroot) fails at once and sends nothing more', async () => {
-    const server = new ScriptedServer();
-    const a = server.connect();
+    const [server, a] = scriptedSessions(1);
     server.fail({ op: 'create2', path: '/c', code: 'NONODE' });
     await expect(new ExclusiveLock(a, '/c').acquire()).rejects.toMatchObject({ code: 'NONODE' });
     await settle();
@@ -60,8 +57,7 @@ describe('ExclusiveLock edges (scripted client)', () => {
   });
 
   it('NODEEXISTS for a node gone by the time it is watched: the lock is taken at once', async () => {
-    const server = new ScriptedServer();
-    const a = server.connect();
+    const [server, a] = scriptedSessions(1);
     // The holder's node went between the refused create and the exists watch.
     server.fail({ op: 'create2', path: '/g', code: 'NODEEXISTS' });
     const lease = await new ExclusiveLock(a, '/g').acquire({ timeout: 1_000 });
@@ -70,8 +66,7 @@ describe('ExclusiveLock edges (scripted client)', () => {
   });
 
   it('NODEEXISTS after a lost create reply that landed: the node found is ours', async () => {
-    const server = new ScriptedServer();
-    const a = server.connect();
+    const [server, a] = scriptedSessions(1);
     await a.create2('/p', undefined, { mode: CreateMode.PERSISTENT });
     // The create lands but its reply is lost; the lookup's read misses it (a stale answer), so the
     // lock creates again, meets its own node, and must look it up rather than wait for it.
@@ -90,8 +85,7 @@ describe('ExclusiveLock edges (scripted client)', () => {
   });
 
   it('a grant decided after close() began is void: the node is removed, the acquire rejects', async () => {
-    const server = new ScriptedServer();
-    const a = server.connect();
+    const [server, a] = scriptedSessions(1);
     const create = a.create2.bind(a);
     a.create2 = (async (...args: Parameters<typeof create>) => {
       const created = await create(...args);
@@ -105,8 +99,7 @@ describe('ExclusiveLock edges (scripted client)', () => {
   });
 
   it('waiters of one client on two paths: a release wakes only the waiter of its path', async () => {
-    const server = new ScriptedServer();
-    const [a, b] = [server.connect(), server.connect()];
+    const [, a, b] = scriptedSessions(2);
     const [p, q] = [
       await new ExclusiveLock(a, '/p').acquire(),
       await new ExclusiveLock(a, '/q').acquire(),

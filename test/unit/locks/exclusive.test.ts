@@ -5,14 +5,13 @@ import { describe, expect, it } from 'vitest';
 import { CreateMode, ZooKeeperError } from '../../../src/index.js';
 import { ExclusiveLock, LockTimeoutError } from '../../../src/locks/index.js';
 import { until } from '../../support/wait.js';
-import { ScriptedServer } from './scripted-client.js';
+import { scriptedSessions } from './scripted-client.js';
 
 const text = (bytes: Uint8Array | undefined) => new TextDecoder().decode(bytes);
 
 describe('ExclusiveLock (scripted client)', () => {
   it('takes the free node (ephemeral, our session and token), refuses a second holder, and releases', async () => {
-    const server = new ScriptedServer();
-    const [a, b] = [server.connect(), server.connect()];
+    const [server, a, b] = scriptedSessions(2);
     const lease = await new ExclusiveLock(a, '/x').acquire();
     const node = server.nodes.get('/x')!;
     expect(lease.path).toBe('/x');
@@ -33,8 +32,7 @@ describe('ExclusiveLock (scripted client)', () => {
   });
 
   it('a waiter takes the node when the holder releases it', async () => {
-    const server = new ScriptedServer();
-    const [a, b] = [server.connect(), server.connect()];
+    const [server, a, b] = scriptedSessions(2);
     const lease = await new ExclusiveLock(a, '/w').acquire();
     let granted = false;
     const waiting = new ExclusiveLock(b, '/w').acquire().then((l) => {
@@ -51,8 +49,7 @@ describe('ExclusiveLock (scripted client)', () => {
   });
 
   it('a waiter gives up at its timeout and on its signal, leaving the holder alone', async () => {
-    const server = new ScriptedServer();
-    const [a, b] = [server.connect(), server.connect()];
+    const [server, a, b] = scriptedSessions(2);
     const lease = await new ExclusiveLock(a, '/t').acquire();
     const error = await new ExclusiveLock(b, '/t').acquire({ timeout: 20 }).catch((e) => e);
     expect(error).toBeInstanceOf(LockTimeoutError);
@@ -69,8 +66,7 @@ describe('ExclusiveLock (scripted client)', () => {
   });
 
   it('after a create whose reply was lost but which landed, the node is ours (found by its token)', async () => {
-    const server = new ScriptedServer();
-    const a = server.connect();
+    const [server, a] = scriptedSessions(1);
     await a.create2('/lost', undefined, { mode: CreateMode.PERSISTENT });
     server.fail({ op: 'create2', path: '/lost/x', code: 'CONNECTIONLOSS', applied: true });
     const lease = await new ExclusiveLock(a, '/lost/x').acquire();
@@ -83,8 +79,7 @@ describe('ExclusiveLock (scripted client)', () => {
   });
 
   it('after a create whose reply was lost and which did not land, it creates again', async () => {
-    const server = new ScriptedServer();
-    const a = server.connect();
+    const [server, a] = scriptedSessions(1);
     await a.create2('/nl', undefined, { mode: CreateMode.PERSISTENT });
     server.fail({ op: 'create2', path: '/nl/x', code: 'CONNECTIONLOSS' });
     const lease = await new ExclusiveLock(a, '/nl/x').tryAcquire();
@@ -97,8 +92,7 @@ describe('ExclusiveLock (scripted client)', () => {
   });
 
   it('after a lost create reply, a node with another token is taken: tryAcquire gives up', async () => {
-    const server = new ScriptedServer();
-    const [a, b] = [server.connect(), server.connect()];
+    const [server, a, b] = scriptedSessions(2);
     const held = await new ExclusiveLock(b, '/o').acquire();
     server.fail({ op: 'create2', path: '/o', code: 'CONNECTIONLOSS' });
     expect(await new ExclusiveLock(a, '/o').tryAcquire()).toBeNull();
@@ -107,8 +101,7 @@ describe('ExclusiveLock (scripted client)', () => {
   });
 
   it('NODEEXISTS after an earlier create with an unknown outcome: the node may be ours, and is', async () => {
-    const server = new ScriptedServer();
-    const a = server.connect();
+    const [server, a] = scriptedSessions(1);
     await a.create2('/ne', undefined, { mode: CreateMode.PERSISTENT });
     // The first create lands but its reply is lost; the owner lookup's read fails with a
     // connection loss too, so the lock creates again and meets its own node.
@@ -123,8 +116,7 @@ describe('ExclusiveLock (scripted client)', () => {
   });
 
   it('an aborted acquire removes the node its lost create left behind', async () => {
-    const server = new ScriptedServer();
-    const a = server.connect();
+    const [server, a] = scriptedSessions(1);
     await a.create2('/ab', undefined, { mode: CreateMode.PERSISTENT });
     server.fail({ op: 'create2', path: '/ab/x', code: 'CONNECTIONLOSS', applied: true });
     // The lookup fails for good: the attempt fails, and must not leave its node behind.
@@ -140,8 +132,7 @@ describe('ExclusiveLock (scripted client)', () => {
   });
 
   it("release never deletes the next holder's node", async () => {
-    const server = new ScriptedServer();
-    const [a, b, admin] = [server.connect(), server.connect(), server.connect()];
+    const [server, a, b, admin] = scriptedSessions(3);
     const lease = await new ExclusiveLock(a, '/n').acquire();
     // Someone removes A's node (an operator); B takes the lock; A's release must leave B's node.
     await admin.delete('/n');
@@ -154,8 +145,7 @@ describe('ExclusiveLock (scripted client)', () => {
   });
 
   it('a release whose delete meets a connection loss or a changed version tries again', async () => {
-    const server = new ScriptedServer();
-    const a = server.connect();
+    const [server, a] = scriptedSessions(1);
     const lease = await new ExclusiveLock(a, '/r').acquire();
     server.fail({ op: 'delete', path: '/r', code: 'CONNECTIONLOSS' });
     server.fail({ op: 'delete', path: '/r', code: 'BADVERSION' });
@@ -165,8 +155,7 @@ describe('ExclusiveLock (scripted client)', () => {
   });
 
   it('a release after the node is gone succeeds; a delete refused for good rejects', async () => {
-    const server = new ScriptedServer();
-    const [a, admin] = [server.connect(), server.connect()];
+    const [server, a, admin] = scriptedSessions(2);
     const gone = await new ExclusiveLock(a, '/g').acquire();
     await admin.delete('/g');
     await gone.release();
@@ -178,8 +167,7 @@ describe('ExclusiveLock (scripted client)', () => {
   });
 
   it('a waiter whose watch cannot be set passes the error on; a lost watch reply is looked at again', async () => {
-    const server = new ScriptedServer();
-    const [a, b] = [server.connect(), server.connect()];
+    const [server, a, b] = scriptedSessions(2);
     const lease = await new ExclusiveLock(a, '/e').acquire();
     server.fail({ op: 'exists', path: '/e', code: 'CONNECTIONLOSS' });
     server.fail({ op: 'exists', path: '/e', code: 'NOAUTH' });
@@ -190,8 +178,7 @@ describe('ExclusiveLock (scripted client)', () => {
   });
 
   it('a node of an older session carrying our token is removed, not adopted', async () => {
-    const server = new ScriptedServer();
-    const a = server.connect();
+    const [server, a] = scriptedSessions(1);
     await a.create2('/old', undefined, { mode: CreateMode.PERSISTENT });
     const lock = new ExclusiveLock(a, '/old/x');
     const oldSession = a.sessionId;

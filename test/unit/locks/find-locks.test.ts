@@ -9,15 +9,14 @@ import {
   Mutex,
   Semaphore,
 } from '../../../src/locks/index.js';
-import { ScriptedServer } from './scripted-client.js';
+import { scriptedSessions } from './scripted-client.js';
 
 const PERSISTENT = { mode: CreateMode.PERSISTENT };
 const EPHEMERAL_SEQ = { mode: CreateMode.EPHEMERAL_SEQUENTIAL };
 
 describe('findLocks (scripted client)', () => {
   it('finds each layout under the root, sorted by path, with its holder', async () => {
-    const server = new ScriptedServer();
-    const [a, b] = [server.connect(), server.connect()];
+    const [, a, b] = scriptedSessions(2);
     for (const dir of ['/r', '/r/app', '/r/app/deep', '/r/empty', '/r/kz', '/r/both']) {
       await a.create2(dir, undefined, PERSISTENT);
     }
@@ -56,8 +55,7 @@ describe('findLocks (scripted client)', () => {
   });
 
   it("keeps Curator's and kazoo's queues apart with namingQueues: 'separate'", async () => {
-    const server = new ScriptedServer();
-    const a = server.connect();
+    const [, a] = scriptedSessions(1);
     await a.create2('/n', undefined, PERSISTENT);
     await a.create2('/n/_c_z-lock-', undefined, EPHEMERAL_SEQ);
     await a.create2('/n/cc__lock__', undefined, EPHEMERAL_SEQ);
@@ -68,8 +66,7 @@ describe('findLocks (scripted client)', () => {
   });
 
   it('a folder whose lock was released meanwhile is listed with no holder', async () => {
-    const server = new ScriptedServer();
-    const a = server.connect();
+    const [server, a] = scriptedSessions(1);
     await a.create2('/q', undefined, PERSISTENT);
     const node = await a.create2('/q/_c_z-lock-', undefined, EPHEMERAL_SEQ);
     // The node goes between the walk's listing and the inspection's read.
@@ -80,8 +77,7 @@ describe('findLocks (scripted client)', () => {
   });
 
   it('stops after maxNodes visited nodes', async () => {
-    const server = new ScriptedServer();
-    const a = server.connect();
+    const [server, a] = scriptedSessions(1);
     for (const dir of ['/w', '/w/a', '/w/a/b']) await a.create2(dir, undefined, PERSISTENT);
     await a.create2('/w/a/b/_c_z-lock-', undefined, EPHEMERAL_SEQ);
     expect(await findLocks(a, '/w', { maxNodes: 2 })).toEqual([]);
@@ -92,8 +88,7 @@ describe('findLocks (scripted client)', () => {
   });
 
   it('walks wide folders in batches and visits every child', async () => {
-    const server = new ScriptedServer();
-    const a = server.connect();
+    const [, a] = scriptedSessions(1);
     await a.create2('/wide', undefined, PERSISTENT);
     for (let i = 0; i < 40; i++) {
       await a.create2(`/wide/d${String(i).padStart(2, '0')}`, undefined, PERSISTENT);
@@ -104,8 +99,7 @@ describe('findLocks (scripted client)', () => {
   });
 
   it('passes on an error other than NONODE', async () => {
-    const server = new ScriptedServer();
-    const a = server.connect();
+    const [server, a] = scriptedSessions(1);
     await a.create2('/e', undefined, PERSISTENT);
     server.fail({ op: 'getChildren', path: '/e', code: 'NOAUTH' });
     await expect(findLocks(a, '/e')).rejects.toMatchObject({ code: 'NOAUTH' });

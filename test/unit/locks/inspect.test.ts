@@ -13,7 +13,7 @@ import {
   ReadWriteLock,
   Semaphore,
 } from '../../../src/locks/index.js';
-import { type ScriptedClient, ScriptedServer } from './scripted-client.js';
+import { type ScriptedClient, ScriptedServer, scriptedSessions } from './scripted-client.js';
 
 const pendings: Promise<unknown>[] = [];
 afterEach(async () => {
@@ -58,8 +58,7 @@ function childNamed(server: ScriptedServer, dir: string, part: string): string {
 
 describe('inspectLock (scripted client)', () => {
   it('a mutex: the holder first, with its token, data and path, then the waiters in line', async () => {
-    const server = new ScriptedServer();
-    const [a, b, c] = [server.connect(), server.connect(), server.connect()];
+    const [server, a, b, c] = scriptedSessions(3);
     const held = await new Mutex(a, '/m', { data: 'holder-a' }).acquire();
     const second = pending(new Mutex(b, '/m').acquire());
     await until(() => server.children('/m').length === 2);
@@ -95,8 +94,7 @@ describe('inspectLock (scripted client)', () => {
   });
 
   it('a read-write lock: readers hold together, a writer waits for them, a reader behind the writer waits for it', async () => {
-    const server = new ScriptedServer();
-    const [a, b, c, d] = [server.connect(), server.connect(), server.connect(), server.connect()];
+    const [server, a, b, c, d] = scriptedSessions(4);
     const r1 = await new ReadWriteLock(a, '/rw').read.acquire();
     const r2 = await new ReadWriteLock(b, '/rw').read.acquire();
     const w = pending(new ReadWriteLock(c, '/rw').write.acquire());
@@ -124,8 +122,7 @@ describe('inspectLock (scripted client)', () => {
   });
 
   it("kazoo's read lock name counts as a reader, its lock name as a writer", async () => {
-    const server = new ScriptedServer();
-    const a = server.connect();
+    const [, a] = scriptedSessions(1);
     await a.create2('/k', undefined, { mode: CreateMode.PERSISTENT });
     await a.create2(`/k/aaaa${KAZOO_READ_NAME}`, 'r', { mode: CreateMode.EPHEMERAL_SEQUENTIAL });
     await a.create2('/k/bbbb__lock__', 'w', { mode: CreateMode.EPHEMERAL_SEQUENTIAL });
@@ -140,8 +137,7 @@ describe('inspectLock (scripted client)', () => {
   });
 
   it("Curator's and kazoo's names form one queue by default, two with namingQueues: 'separate'", async () => {
-    const server = new ScriptedServer();
-    const a = server.connect();
+    const [, a] = scriptedSessions(1);
     await a.create2('/mix', undefined, { mode: CreateMode.PERSISTENT });
     await a.create2('/mix/_c_x-lock-', undefined, { mode: CreateMode.EPHEMERAL_SEQUENTIAL });
     await a.create2('/mix/ffff__lock__', undefined, { mode: CreateMode.EPHEMERAL_SEQUENTIAL });
@@ -161,8 +157,7 @@ describe('inspectLock (scripted client)', () => {
   });
 
   it('a semaphore: leases hold up to maxLeases, a lease past it and the guard queue wait', async () => {
-    const server = new ScriptedServer();
-    const [a, b, c, d] = [server.connect(), server.connect(), server.connect(), server.connect()];
+    const [server, a, b, c, d] = scriptedSessions(4);
     const l1 = await new Semaphore(a, '/s', { maxLeases: 2 }).acquire();
     const l2 = await new Semaphore(b, '/s', { maxLeases: 2 }).acquire();
     // c takes the guard and creates its lease, which waits (three leases, two allowed);
@@ -201,8 +196,7 @@ describe('inspectLock (scripted client)', () => {
   });
 
   it('the head of the guard queue without a lease node yet waits for the leases to change', async () => {
-    const server = new ScriptedServer();
-    const a = server.connect();
+    const [, a] = scriptedSessions(1);
     for (const dir of ['/g', '/g/leases', '/g/locks']) {
       await a.create2(dir, undefined, { mode: CreateMode.PERSISTENT });
     }
@@ -213,8 +207,7 @@ describe('inspectLock (scripted client)', () => {
   });
 
   it('an exclusive lock is the ephemeral node at the path; a persistent node or / is no lock', async () => {
-    const server = new ScriptedServer();
-    const a = server.connect();
+    const [, a] = scriptedSessions(1);
     const held = await new ExclusiveLock(a, '/ex/one').acquire();
     const view = await inspectLock(a, '/ex/one');
     expect(view.holders).toBe(1);
@@ -237,8 +230,7 @@ describe('inspectLock (scripted client)', () => {
   });
 
   it('an exclusive node at the top level names / as its folder', async () => {
-    const server = new ScriptedServer();
-    const a = server.connect();
+    const [, a] = scriptedSessions(1);
     const held = await new ExclusiveLock(a, '/top').acquire();
     const [contender] = (await inspectLock(a, '/top')).contenders;
     expect(contender!.path).toBe('/top');
@@ -247,8 +239,7 @@ describe('inspectLock (scripted client)', () => {
   });
 
   it('a leader latch: the leader holds, the other candidates wait in line', async () => {
-    const server = new ScriptedServer();
-    const [a, b] = [server.connect(), server.connect()];
+    const [server, a, b] = scriptedSessions(2);
     const first = new LeaderLatch(a, '/el', { id: 'a' });
     const second = new LeaderLatch(b, '/el', { id: 'b' });
     first.start();
@@ -280,8 +271,7 @@ describe('inspectLock (scripted client)', () => {
   });
 
   it('a contender released between the listing and the read is left out; other errors are passed on', async () => {
-    const server = new ScriptedServer();
-    const [a, b] = [server.connect(), server.connect()];
+    const [server, a, b] = scriptedSessions(2);
     const held: Lease = await new Mutex(a, '/gone').acquire();
     const waiter = pending(new Mutex(b, '/gone').acquire());
     // The waiter's own getData on the holder's node (its watch) must be in before the failures

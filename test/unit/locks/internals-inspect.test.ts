@@ -6,7 +6,7 @@ import { CreateMode } from '../../../src/index.js';
 import { findLocks, inspectLock, Semaphore } from '../../../src/locks/index.js';
 import { kindOf } from '../../../src/locks/inspect-plan.js';
 import { recordSignals } from './record-signals.js';
-import { type ScriptedClient, ScriptedServer } from './scripted-client.js';
+import { type ScriptedClient, ScriptedServer, scriptedSessions } from './scripted-client.js';
 
 const ephemeral = (client: ScriptedClient, path: string, data = '') =>
   client.create2(path, data, { mode: CreateMode.EPHEMERAL });
@@ -20,8 +20,7 @@ const states = async (client: ScriptedClient, path: string, options = {}) =>
 
 describe('inspectLock layouts (scripted client)', () => {
   it("a semaphore's guard node stands for its process only until that process has a lease", async () => {
-    const server = new ScriptedServer();
-    const [a, b] = [server.connect(), server.connect()];
+    const [, a, b] = scriptedSessions(2);
     await persistent(a, '/s');
     await persistent(a, '/s/locks');
     await persistent(a, '/s/leases');
@@ -41,8 +40,7 @@ describe('inspectLock layouts (scripted client)', () => {
   });
 
   it("a semaphore's leases at the sequence limit are in creation order by default", async () => {
-    const server = new ScriptedServer();
-    const a = server.connect();
+    const [, a] = scriptedSessions(1);
     await persistent(a, '/lim');
     await persistent(a, '/lim/locks');
     await persistent(a, '/lim/leases');
@@ -55,8 +53,7 @@ describe('inspectLock layouts (scripted client)', () => {
   });
 
   it('two guard nodes of one session, no lease yet: both wait', async () => {
-    const server = new ScriptedServer();
-    const a = server.connect();
+    const [, a] = scriptedSessions(1);
     await persistent(a, '/s');
     await persistent(a, '/s/locks');
     await persistent(a, '/s/leases');
@@ -72,8 +69,7 @@ describe('inspectLock layouts (scripted client)', () => {
   });
 
   it('a semaphore whose empty locks/ container the server has reaped still shows its holders', async () => {
-    const server = new ScriptedServer();
-    const a = server.connect();
+    const [server, a] = scriptedSessions(1);
     const lease = await new Semaphore(a, '/reaped', { maxLeases: 2 }).acquire();
     // Nobody waits: the guard's container is empty, and the server removes empty containers.
     expect(server.children('/reaped/locks')).toEqual([]);
@@ -87,8 +83,7 @@ describe('inspectLock layouts (scripted client)', () => {
   });
 
   it('what marks a semaphore without locks/: lease nodes in a child named leases, beside anything else', async () => {
-    const server = new ScriptedServer();
-    const a = server.connect();
+    const [, a] = scriptedSessions(1);
     // A mutex folder with a child named locks, and one with an empty child named leases.
     await persistent(a, '/m');
     await persistent(a, '/m/locks');
@@ -118,8 +113,7 @@ describe('inspectLock layouts (scripted client)', () => {
   });
 
   it("a folder with a 'leases' child holding no lease nodes is not a semaphore", async () => {
-    const server = new ScriptedServer();
-    const a = server.connect();
+    const [, a] = scriptedSessions(1);
     await persistent(a, '/p');
     await persistent(a, '/p/leases');
     await ephemeral(a, '/p/leases/_c_a-lock-0000000000');
@@ -131,8 +125,7 @@ describe('inspectLock layouts (scripted client)', () => {
   });
 
   it('a reader behind a writer at the head of the queue waits for it', async () => {
-    const server = new ScriptedServer();
-    const a = server.connect();
+    const [, a] = scriptedSessions(1);
     await persistent(a, '/rw');
     await ephemeral(a, '/rw/_c_w-__WRIT__0000000000');
     await ephemeral(a, '/rw/_c_r-__READ__0000000001');
@@ -143,8 +136,7 @@ describe('inspectLock layouts (scripted client)', () => {
   });
 
   it("a contender's age is how long ago the server created it", async () => {
-    const server = new ScriptedServer();
-    const a = server.connect();
+    const [server, a] = scriptedSessions(1);
     await persistent(a, '/age');
     await ephemeral(a, '/age/_c_a-lock-0000000000');
     const node = server.nodes.get('/age/_c_a-lock-0000000000')!;
@@ -157,8 +149,7 @@ describe('inspectLock layouts (scripted client)', () => {
   });
 
   it('reads only the contender nodes, and passes the caller signal with every read', async () => {
-    const server = new ScriptedServer();
-    const a = server.connect();
+    const [, a] = scriptedSessions(1);
     await persistent(a, '/q');
     await persistent(a, '/q/config');
     await ephemeral(a, '/q/_c_a-lock-0000000000');
@@ -201,8 +192,7 @@ describe('inspectLock layouts (scripted client)', () => {
 
 describe('findLocks walk (scripted client)', () => {
   it("lists no node inside a lock folder (lock nodes have no children) nor a semaphore's leases/ and locks/", async () => {
-    const server = new ScriptedServer();
-    const a = server.connect();
+    const [, a] = scriptedSessions(1);
     await persistent(a, '/w');
     await persistent(a, '/w/m');
     await ephemeral(a, '/w/m/_c_a-lock-0000000000');
@@ -219,8 +209,7 @@ describe('findLocks walk (scripted client)', () => {
   });
 
   it('maxNodes counts each listed node: the walk stops at exactly that many', async () => {
-    const server = new ScriptedServer();
-    const a = server.connect();
+    const [, a] = scriptedSessions(1);
     await persistent(a, '/d');
     await persistent(a, '/d/e');
     await persistent(a, '/d/e/f');
@@ -230,8 +219,7 @@ describe('findLocks walk (scripted client)', () => {
   });
 
   it('maxNodes stops in the middle of a wide level, batch by batch', async () => {
-    const server = new ScriptedServer();
-    const a = server.connect();
+    const [, a] = scriptedSessions(1);
     await persistent(a, '/wide');
     for (let i = 0; i < 40; i++) {
       const dir = `/wide/f${String(i).padStart(2, '0')}`;

@@ -6,15 +6,14 @@ import { CreateMode, ZooKeeperError } from '../../../src/index.js';
 import { LockTimeoutError, Mutex, Semaphore } from '../../../src/locks/index.js';
 import { PersistentNode } from '../../../src/recipes/index.js';
 import { recordSignals } from './record-signals.js';
-import { ScriptedServer, scriptedSession } from './scripted-client.js';
+import { type ScriptedServer, scriptedSessions } from './scripted-client.js';
 
 const LEASES = /^\/sem\/leases\/_c_/;
 const leaseNodes = (server: ScriptedServer) => server.children('/sem/leases');
 
 describe('Semaphore lease create whose reply was lost (scripted client)', () => {
   it("not applied: creates again under a fresh prefix, and never touches another holder's lease", async () => {
-    const server = new ScriptedServer();
-    const [a, b] = [server.connect(), server.connect()];
+    const [server, a, b] = scriptedSessions(2);
     const held = await new Semaphore(b, '/sem', { maxLeases: 2 }).acquire();
     server.fail({ op: 'create2', path: LEASES, session: a.sessionId, code: 'CONNECTIONLOSS' });
     const lease = await new Semaphore(a, '/sem', { maxLeases: 2 }).acquire();
@@ -29,8 +28,7 @@ describe('Semaphore lease create whose reply was lost (scripted client)', () => 
   });
 
   it('applied: adopts its own node found by prefix, and creates no second one', async () => {
-    const server = new ScriptedServer();
-    const a = server.connect();
+    const [server, a] = scriptedSessions(1);
     await a.create2('/sem');
     await a.create2('/sem/leases');
     server.fail({ op: 'create2', path: LEASES, code: 'CONNECTIONLOSS', applied: true });
@@ -53,8 +51,7 @@ describe('Semaphore lease create whose reply was lost (scripted client)', () => 
   });
 
   it('a node under its prefix that another session created is deleted, never adopted', async () => {
-    const server = new ScriptedServer();
-    const [a, other] = [server.connect(), server.connect()];
+    const [server, a, other] = scriptedSessions(2);
     await other.create2('/sem');
     await other.create2('/sem/leases');
     const realCreate = a.create2.bind(a);
@@ -80,8 +77,7 @@ describe('Semaphore lease create whose reply was lost (scripted client)', () => 
 
 describe('lock paths that cannot be made (scripted client)', () => {
   it('a server that refuses containers and persistent parents alike: UNIMPLEMENTED is passed on', async () => {
-    const server = new ScriptedServer();
-    const a = server.connect();
+    const [server, a] = scriptedSessions(1);
     server.fail({ op: 'create2', path: '/deep', code: 'UNIMPLEMENTED', times: 5 });
     await expect(new Mutex(a, '/deep/lock').acquire({ timeout: 2_000 })).rejects.toMatchObject({
       code: 'UNIMPLEMENTED',
@@ -91,8 +87,7 @@ describe('lock paths that cannot be made (scripted client)', () => {
   });
 
   it('a parent whose create is refused (NOAUTH): the acquire fails with that error', async () => {
-    const server = new ScriptedServer();
-    const a = server.connect();
+    const [server, a] = scriptedSessions(1);
     server.fail({ op: 'create2', path: '/acl', code: 'NOAUTH' });
     await expect(new Mutex(a, '/acl/lock').acquire({ timeout: 2_000 })).rejects.toMatchObject({
       code: 'NOAUTH',
@@ -100,8 +95,7 @@ describe('lock paths that cannot be made (scripted client)', () => {
   });
 
   it('a top-level lock path whose create says NONODE (the chroot is gone): NONODE is passed on', async () => {
-    const server = new ScriptedServer();
-    const a = server.connect();
+    const [server, a] = scriptedSessions(1);
     server.fail({ op: 'create2', path: '/top', code: 'NONODE', times: 5 });
     await expect(new Mutex(a, '/top').acquire({ timeout: 2_000 })).rejects.toMatchObject({
       code: 'NONODE',
@@ -109,8 +103,7 @@ describe('lock paths that cannot be made (scripted client)', () => {
   });
 
   it('a release whose retried delete is refused (NOAUTH) fails with that error', async () => {
-    const server = new ScriptedServer();
-    const a = server.connect();
+    const [server, a] = scriptedSessions(1);
     const lease = await new Mutex(a, '/rel').acquire();
     server.fail({ op: 'delete', path: lease.path, code: 'CONNECTIONLOSS' });
     server.fail({ op: 'delete', path: lease.path, code: 'NOAUTH' });
@@ -120,8 +113,7 @@ describe('lock paths that cannot be made (scripted client)', () => {
 
 describe('cleanup after a timeout while the link is down (scripted client)', () => {
   it('the timeout is answered at once when the client is not connected', async () => {
-    const server = new ScriptedServer();
-    const [a, b] = [server.connect(), server.connect()];
+    const [server, a, b] = scriptedSessions(2);
     const held = await new Mutex(a, '/t').acquire();
     const waiting = new Mutex(b, '/t').acquire({ timeout: 30 });
     await new Promise((r) => setTimeout(r, 5));
@@ -139,7 +131,7 @@ describe('cleanup after a timeout while the link is down (scripted client)', () 
 
 describe('the create request of a node with a time to live (scripted client)', () => {
   it('carries the ttl (a node without one sends none)', async () => {
-    const { client } = scriptedSession();
+    const [, client] = scriptedSessions(1);
     const sent: { path: string; options: Record<string, unknown> }[] = [];
     const realCreate = client.create2.bind(client);
     client.create2 = (path, data, options = {}) => {
@@ -168,8 +160,7 @@ describe('the create request of a node with a time to live (scripted client)', (
 
 describe('requests after the caller gives up (scripted client)', () => {
   it('a timed-out acquire stops repeating a listing the server keeps refusing', async () => {
-    const server = new ScriptedServer();
-    const [a, b] = [server.connect(), server.connect()];
+    const [server, a, b] = scriptedSessions(2);
     const held = await new Mutex(a, '/busy').acquire();
     server.fail({ op: 'getChildren', path: '/busy', code: 'THROTTLEDOP', times: 100 });
     await expect(new Mutex(b, '/busy').acquire({ timeout: 50 })).rejects.toBeInstanceOf(
@@ -184,8 +175,7 @@ describe('requests after the caller gives up (scripted client)', () => {
   });
 
   it('a lease create lost while its leases/ container was reaped: none found, created again', async () => {
-    const server = new ScriptedServer();
-    const a = server.connect();
+    const [server, a] = scriptedSessions(1);
     await a.create2('/sem');
     await a.create2('/sem/leases');
     server.fail({ op: 'create2', path: LEASES, code: 'CONNECTIONLOSS' });
@@ -196,8 +186,7 @@ describe('requests after the caller gives up (scripted client)', () => {
   });
 
   it('a semaphore acquire that times out while the link is down answers at once', async () => {
-    const server = new ScriptedServer();
-    const [a, b] = [server.connect(), server.connect()];
+    const [, a, b] = scriptedSessions(2);
     const held = await new Semaphore(a, '/sus', { maxLeases: 1 }).acquire();
     const waiting = new Semaphore(b, '/sus', { maxLeases: 1 }).acquire({ timeout: 30 });
     await new Promise((r) => setTimeout(r, 10));

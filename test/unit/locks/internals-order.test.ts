@@ -5,12 +5,11 @@ import { describe, expect, it } from 'vitest';
 import { CreateMode } from '../../../src/index.js';
 import { Mutex } from '../../../src/locks/index.js';
 import { until } from '../../support/wait.js';
-import { ScriptedServer } from './scripted-client.js';
+import { scriptedSessions } from './scripted-client.js';
 
 describe('Mutex at the sequence limit (scripted client)', () => {
   it('orders by creation, reads each other contender once, and never its own node', async () => {
-    const server = new ScriptedServer();
-    const [a, b, c] = [server.connect(), server.connect(), server.connect()];
+    const [server, a, b, c] = scriptedSessions(3);
     await a.create2('/lim', undefined, { mode: CreateMode.PERSISTENT });
     // The next children get 2147483645, 2147483646 and 2147483647 (the limit).
     server.nodes.get('/lim')!.nextSeq = 2_147_483_645;

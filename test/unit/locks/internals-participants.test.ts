@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { CreateMode } from '../../../src/index.js';
 import { LeaderLatch, LeaderSelector } from '../../../src/locks/index.js';
-import { type ScriptedClient, ScriptedServer, scriptedSession } from './scripted-client.js';
+import { type ScriptedClient, ScriptedServer, scriptedSessions } from './scripted-client.js';
 
 /** Creates `dir` and, in this order (so their czxids ascend), ephemeral children with data. */
 async function tree(client: ScriptedClient, dir: string, nodes: [string, string][]): Promise<void> {
@@ -72,7 +72,7 @@ describe('election participants (scripted client)', () => {
 
   it('a candidate gone between the listing and its read is left out, and the next in line leads', async () => {
     for (const name of ['_c_a-latch-0000000001', '_c_a-latch-2147483647']) {
-      const { server, client } = scriptedSession();
+      const [server, client] = scriptedSessions(1);
       await tree(client, '/gone', [
         [name, 'gone'],
         ['_c_b-latch-2147483646', 'next'],
@@ -84,7 +84,7 @@ describe('election participants (scripted client)', () => {
   });
 
   it('lost replies are read again; any other failure is passed on', async () => {
-    const { server, client } = scriptedSession();
+    const [server, client] = scriptedSessions(1);
     await tree(client, '/err', [['_c_a-latch-0000000000', 'alpha']]);
     server.fail({ op: 'getChildren', path: '/err', code: 'CONNECTIONLOSS' });
     server.fail({ op: 'getData', path: '/err/_c_a-latch-0000000000', code: 'CONNECTIONLOSS' });

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import type { SessionState } from '../../../src/index.js';
 import { ExclusiveLock, type Lock, Mutex, Semaphore } from '../../../src/locks/index.js';
 import type { ScriptedClient, ScriptedServer as Server } from './scripted-client.js';
-import { scriptedSession } from './scripted-client.js';
+import { scriptedSessions } from './scripted-client.js';
 
 const recipes: [string, (client: ScriptedClient) => Lock][] = [
   ['Mutex', (client) => new Mutex(client, '/r/lock')],
@@ -19,7 +19,7 @@ const expireNextCreate = (server: Server) =>
 
 describe.each(recipes)('%s across a session expiry (scripted client)', (_name, make) => {
   it('a renewed session (connected again): the acquire starts again and holds on it', async () => {
-    const { server, client } = scriptedSession();
+    const [server, client] = scriptedSessions(1);
     expireNextCreate(server);
     const lease = await make(client).acquire({ timeout: 2_000 });
     expect(lease.signal.aborted).toBe(false);
@@ -30,7 +30,7 @@ describe.each(recipes)('%s across a session expiry (scripted client)', (_name, m
   it.each(['auth-failed', 'expired', 'closed'] as SessionState[])(
     'a session %s for good: the acquire fails with SESSIONEXPIRED, nothing is left',
     async (state) => {
-      const { server, client } = scriptedSession();
+      const [server, client] = scriptedSessions(1);
       await client.create2('/r', undefined, {});
       client.setState(state);
       expireNextCreate(server);
@@ -42,7 +42,7 @@ describe.each(recipes)('%s across a session expiry (scripted client)', (_name, m
   );
 
   it('a client that is closing: the acquire fails with SESSIONEXPIRED', async () => {
-    const { server, client } = scriptedSession();
+    const [server, client] = scriptedSessions(1);
     expireNextCreate(server);
     client.closing = true;
     await expect(make(client).acquire({ timeout: 2_000 })).rejects.toMatchObject({

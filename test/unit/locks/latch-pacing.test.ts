@@ -3,11 +3,11 @@
 // Real-server behaviour: test/integration/locks.
 import { describe, expect, it } from 'vitest';
 import { LeaderLatch } from '../../../src/locks/index.js';
-import { scriptedSession } from './scripted-client.js';
+import { scriptedSessions } from './scripted-client.js';
 
 describe('LeaderLatch pacing (scripted client)', () => {
   it('after a THROTTLEDOP listing it pauses before asking again', async () => {
-    const { server, client } = scriptedSession();
+    const [server, client] = scriptedSessions(1);
     await client.create2('/e');
     server.fail({ op: 'getChildren', path: '/e', code: 'THROTTLEDOP' });
     const sent: number[] = [];
@@ -25,7 +25,7 @@ describe('LeaderLatch pacing (scripted client)', () => {
   });
 
   it('close() during that pause ends the latch at once', async () => {
-    const { server, client } = scriptedSession();
+    const [server, client] = scriptedSessions(1);
     await client.create2('/e');
     server.fail({ op: 'getChildren', path: '/e', code: 'THROTTLEDOP' });
     const latch = new LeaderLatch(client, '/e');

@@ -3,12 +3,12 @@
 import { describe, expect, it } from 'vitest';
 import type { ErrorCodeName } from '../../../src/index.js';
 import { LeaderLatch } from '../../../src/locks/index.js';
-import { scriptedSession } from './scripted-client.js';
+import { scriptedSessions } from './scripted-client.js';
 
 describe('LeaderLatch recovery (scripted client)', () => {
   for (const code of ['REQUESTTIMEOUT', 'THROTTLEDOP', 'CONNECTIONLOSS'] as const) {
     it(`a listing that fails with ${code} is tried again (after a sync), not the end of the latch`, async () => {
-      const { server, client } = scriptedSession();
+      const [server, client] = scriptedSessions(1);
       await client.create2('/e');
       server.fail({ op: 'getChildren', path: '/e', code: code as ErrorCodeName });
       const latch = new LeaderLatch(client, '/e', { id: 'a' });
@@ -29,7 +29,7 @@ describe('LeaderLatch recovery (scripted client)', () => {
   }
 
   it('an error that is not retriable still ends the latch', async () => {
-    const { server, client } = scriptedSession();
+    const [server, client] = scriptedSessions(1);
     await client.create2('/e');
     server.fail({ op: 'getChildren', path: '/e', code: 'NOAUTH' });
     const latch = new LeaderLatch(client, '/e');

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { LeaderLatch } from '../../../src/locks/index.js';
 import { until } from '../../support/wait.js';
-import { type ScriptedClient, ScriptedServer, scriptedSession } from './scripted-client.js';
+import { type ScriptedClient, scriptedSessions } from './scripted-client.js';
 
 /** The ops `client`'s current session sent from log index `from` on. */
 const opsSince = (client: ScriptedClient, from: number) =>
@@ -17,7 +17,7 @@ const opsSince = (client: ScriptedClient, from: number) =>
 
 describe('LeaderLatch requests after its node is gone (scripted client)', () => {
   it('a new latch creates its node and lists, with no sync (nothing to catch up with yet)', async () => {
-    const { client } = scriptedSession();
+    const [, client] = scriptedSessions(1);
     const latch = new LeaderLatch(client, '/el');
     latch.start();
     await latch.leadership();
@@ -33,8 +33,7 @@ describe('LeaderLatch requests after its node is gone (scripted client)', () => 
   });
 
   it('after a reconnect it syncs once, not again at its next turn', async () => {
-    const server = new ScriptedServer();
-    const [client, admin] = [server.connect(), server.connect()];
+    const [server, client, admin] = scriptedSessions(2);
     const latch = new LeaderLatch(client, '/el');
     latch.start();
     const term = await latch.leadership();
@@ -55,8 +54,7 @@ describe('LeaderLatch requests after its node is gone (scripted client)', () => 
   });
 
   it('a leader whose node was deleted creates a new one before it lists again', async () => {
-    const server = new ScriptedServer();
-    const [client, admin] = [server.connect(), server.connect()];
+    const [server, client, admin] = scriptedSessions(2);
     const latch = new LeaderLatch(client, '/el');
     latch.start();
     const term = await latch.leadership();
@@ -72,7 +70,7 @@ describe('LeaderLatch requests after its node is gone (scripted client)', () => 
   });
 
   it('after a renewal the new session starts with its new node (no sync first)', async () => {
-    const { server, client } = scriptedSession();
+    const [server, client] = scriptedSessions(1);
     const latch = new LeaderLatch(client, '/el');
     latch.start();
     await latch.leadership();
@@ -84,7 +82,7 @@ describe('LeaderLatch requests after its node is gone (scripted client)', () => 
   });
 
   it("a listing on a renewed session that still shows the old session's node is not a term", async () => {
-    const { server, client } = scriptedSession();
+    const [server, client] = scriptedSessions(1);
     const list = client.getChildren.bind(client);
     let stale = true;
     // The session is renewed while the first listing is under way, and the server that answers
@@ -107,7 +105,7 @@ describe('LeaderLatch requests after its node is gone (scripted client)', () => 
 
 describe('LeaderLatch close() during a disconnection (scripted client)', () => {
   it('gives up a listing held for the reconnect: waiters are told at once, the node goes later', async () => {
-    const { server, client } = scriptedSession();
+    const [server, client] = scriptedSessions(1);
     client.abortable = true;
     const list = client.getChildren.bind(client);
     client.getChildren = ((path: string, options?: never) => {
@@ -135,7 +133,7 @@ describe('LeaderLatch close() during a disconnection (scripted client)', () => {
 
 describe('LeaderLatch while disconnected (scripted client)', () => {
   it('sends nothing until the connection is back, then catches up and leads again', async () => {
-    const { client } = scriptedSession();
+    const [, client] = scriptedSessions(1);
     const latch = new LeaderLatch(client, '/el');
     latch.start();
     const term = await latch.leadership();

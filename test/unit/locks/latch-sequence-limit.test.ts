@@ -4,12 +4,11 @@
 import { describe, expect, it } from 'vitest';
 import { LeaderLatch, LockTimeoutError } from '../../../src/locks/index.js';
 import { until } from '../../support/wait.js';
-import { ScriptedServer } from './scripted-client.js';
+import { scriptedSessions } from './scripted-client.js';
 
 describe('LeaderLatch past the sequence limit (scripted client)', () => {
   it('a newcomer whose sequence wrapped below zero waits behind the leader', async () => {
-    const server = new ScriptedServer();
-    const [a, b] = [server.connect(), server.connect()];
+    const [server, a, b] = scriptedSessions(2);
     await a.create2('/el');
     const election = server.nodes.get('/el')!;
     election.nextSeq = 2_147_483_647;

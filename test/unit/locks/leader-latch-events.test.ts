@@ -11,7 +11,7 @@ import {
 } from '../../../src/locks/index.js';
 import { lockMessages } from '../../support/locks-unit.js';
 import { until } from '../../support/wait.js';
-import { type ScriptedClient, ScriptedServer, scriptedSession } from './scripted-client.js';
+import { type ScriptedClient, ScriptedServer, scriptedSessions } from './scripted-client.js';
 
 /** The election and hold messages published while the test runs (acquires left out). */
 const lockEvents = () =>
@@ -26,7 +26,7 @@ function started(client: ScriptedClient, path = '/el', options = {}): LeaderLatc
 describe('LeaderLatch events (zookeeper-ts:lock)', () => {
   it('a term publishes leader-gained, and leader-lost with why it ended', async () => {
     const events = lockEvents();
-    const { client } = scriptedSession();
+    const [, client] = scriptedSessions(1);
     const latch = started(client);
     const term = await latch.leadership();
     expect(events).toEqual([
@@ -109,7 +109,7 @@ describe('LeaderLatch errors (scripted client)', () => {
   });
 
   it('the term a close ends aborts with LeaseReleasedError; close before the first listing ends cleanly', async () => {
-    const { server, client } = scriptedSession();
+    const [server, client] = scriptedSessions(1);
     const latch = started(client);
     const term = await latch.leadership();
     expect(latch.hasLeadership).toBe(true);
@@ -126,8 +126,7 @@ describe('LeaderLatch errors (scripted client)', () => {
 
 describe('LeaderLatch line (scripted client)', () => {
   it('a waiting candidate watches only the node just ahead of it', async () => {
-    const server = new ScriptedServer();
-    const [a, b, c] = [server.connect(), server.connect(), server.connect()];
+    const [, a, b, c] = scriptedSessions(3);
     const first = started(a);
     await first.leadership();
     const second = started(b);
@@ -149,8 +148,7 @@ describe('LeaderLatch line (scripted client)', () => {
   });
 
   it('a leader whose node and election node are both deleted makes them again and leads', async () => {
-    const server = new ScriptedServer();
-    const [client, admin] = [server.connect(), server.connect()];
+    const [server, client, admin] = scriptedSessions(2);
     const latch = started(client, '/gone/el');
     const term = await latch.leadership();
     void term.signal;
@@ -178,8 +176,7 @@ describe('LeaderLatch line (scripted client)', () => {
   });
 
   it('a candidate in line when the session is renewed takes part again on the new session', async () => {
-    const server = new ScriptedServer();
-    const [a, b] = [server.connect(), server.connect()];
+    const [server, a, b] = scriptedSessions(2);
     const first = started(a);
     await first.leadership();
     const second = started(b);
@@ -195,7 +192,7 @@ describe('LeaderLatch line (scripted client)', () => {
   });
 
   it('a leader renewed while suspended leads again on the new session once connected', async () => {
-    const { server, client } = scriptedSession();
+    const [server, client] = scriptedSessions(1);
     const latch = started(client);
     const term = await latch.leadership();
     client.setState('suspended');
@@ -211,7 +208,7 @@ describe('LeaderLatch line (scripted client)', () => {
 describe('LeaderLatch term lost before it starts (scripted client)', () => {
   it('a term whose link dropped since the listing is never handed out nor announced', async () => {
     const events = lockEvents();
-    const { client } = scriptedSession();
+    const [, client] = scriptedSessions(1);
     const list = client.getChildren.bind(client);
     let first = true;
     client.getChildren = (async (path: string, options?: never) => {
@@ -239,7 +236,7 @@ describe('LeaderLatch term lost before it starts (scripted client)', () => {
 
 describe('LeaderLatch right after a loss (scripted client)', () => {
   it('leadership() asked in the same tick as the loss does not hand out the lost term', async () => {
-    const { client } = scriptedSession();
+    const [, client] = scriptedSessions(1);
     const latch = started(client);
     const term = await latch.leadership();
     client.setState('suspended');

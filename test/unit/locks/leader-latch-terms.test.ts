@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import { LeaderLatch, type LockLostError, LockTimeoutError } from '../../../src/locks/index.js';
 import { until } from '../../support/wait.js';
-import { type ScriptedClient, ScriptedServer, scriptedSession } from './scripted-client.js';
+import { type ScriptedClient, ScriptedServer, scriptedSessions } from './scripted-client.js';
 
 function started(client: ScriptedClient, path = '/el', options = {}): LeaderLatch {
   const latch = new LeaderLatch(client, path, options);
@@ -31,7 +31,7 @@ describe('LeaderLatch terms (scripted client)', () => {
   });
 
   it('the first candidate leads: its term names its node, token and id; asked again, the same term', async () => {
-    const { server, client } = scriptedSession();
+    const [server, client] = scriptedSessions(1);
     const latch = started(client, '/el', { id: 'alpha' });
     const term = await latch.leadership();
     expect(latch.hasLeadership).toBe(true);
@@ -57,8 +57,7 @@ describe('LeaderLatch terms (scripted client)', () => {
   });
 
   it('a second candidate waits: timeout 0 says no once decided, a timeout and a signal end the wait', async () => {
-    const server = new ScriptedServer();
-    const [a, b] = [server.connect(), server.connect()];
+    const [, a, b] = scriptedSessions(2);
     const first = started(a);
     await first.leadership();
     const second = started(b, '/el', { id: 'beta' });
@@ -91,8 +90,7 @@ describe('LeaderLatch terms (scripted client)', () => {
   });
 
   it('close() rejects waiting and later leadership() calls, and is idempotent', async () => {
-    const server = new ScriptedServer();
-    const [a, b] = [server.connect(), server.connect()];
+    const [server, a, b] = scriptedSessions(2);
     const first = started(a);
     await first.leadership();
     const second = started(b);
@@ -108,7 +106,7 @@ describe('LeaderLatch terms (scripted client)', () => {
   });
 
   it('a suspension ends the term (default policy); back online, it leads again on the same node', async () => {
-    const { client } = scriptedSession();
+    const [, client] = scriptedSessions(1);
     const latch = started(client);
     const term = await latch.leadership();
     client.setState('suspended');
@@ -126,7 +124,7 @@ describe('LeaderLatch terms (scripted client)', () => {
   });
 
   it("with lossPolicy 'expired' a suspension does not end the term", async () => {
-    const { client } = scriptedSession();
+    const [, client] = scriptedSessions(1);
     const latch = started(client, '/el', { lossPolicy: 'expired' });
     const term = await latch.leadership();
     client.setState('suspended');
@@ -137,8 +135,7 @@ describe('LeaderLatch terms (scripted client)', () => {
   });
 
   it('a leader whose node is deleted takes part again with a new node', async () => {
-    const server = new ScriptedServer();
-    const [client, admin] = [server.connect(), server.connect()];
+    const [server, client, admin] = scriptedSessions(2);
     const latch = started(client);
     const term = await latch.leadership();
     void term.signal;
@@ -153,8 +150,7 @@ describe('LeaderLatch terms (scripted client)', () => {
   });
 
   it('a candidate whose node is deleted while in line joins again at the back', async () => {
-    const server = new ScriptedServer();
-    const [a, b, admin] = [server.connect(), server.connect(), server.connect()];
+    const [, a, b, admin] = scriptedSessions(3);
     const first = started(a);
     await first.leadership();
     const second = started(b);
@@ -170,7 +166,7 @@ describe('LeaderLatch terms (scripted client)', () => {
   });
 
   it('an expiry the client does not renew ends the latch with the error', async () => {
-    const { client } = scriptedSession();
+    const [, client] = scriptedSessions(1);
     const latch = started(client);
     const term = await latch.leadership();
     client.setState('expired');
@@ -180,7 +176,7 @@ describe('LeaderLatch terms (scripted client)', () => {
   });
 
   it('after a renewal it takes part again on the new session and leads', async () => {
-    const { server, client } = scriptedSession();
+    const [server, client] = scriptedSessions(1);
     const latch = started(client);
     const term = await latch.leadership();
     client.renew();
@@ -193,7 +189,7 @@ describe('LeaderLatch terms (scripted client)', () => {
   });
 
   it('await using closes the latch', async () => {
-    const { server, client } = scriptedSession();
+    const [server, client] = scriptedSessions(1);
     let term: Awaited<ReturnType<LeaderLatch['leadership']>>;
     {
       await using latch = started(client);

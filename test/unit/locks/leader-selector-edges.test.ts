@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { ClosedError } from '../../../src/index.js';
 import { LeaderSelector, type LockLostError } from '../../../src/locks/index.js';
 import { until } from '../../support/wait.js';
-import { ScriptedServer, scriptedSession } from './scripted-client.js';
+import { ScriptedServer, scriptedSessions } from './scripted-client.js';
 import { controlledTask } from './selector-task.js';
 
 describe('LeaderSelector edges (scripted client)', () => {
@@ -79,7 +79,7 @@ describe('LeaderSelector edges (scripted client)', () => {
   });
 
   it('participants include a kazoo lock contender, in line', async () => {
-    const { server, client } = scriptedSession();
+    const [server, client] = scriptedSessions(1);
     const { terms, task, end } = controlledTask();
     const selector = new LeaderSelector(client, '/k', { task, id: 'ts' });
     selector.start();
@@ -96,7 +96,7 @@ describe('LeaderSelector edges (scripted client)', () => {
   });
 
   it("the default loss policy ends a term at a suspension with reason 'suspended'", async () => {
-    const { server, client } = scriptedSession();
+    const [server, client] = scriptedSessions(1);
     const { terms, task } = controlledTask();
     const selector = new LeaderSelector(client, '/p', { task });
     selector.start();

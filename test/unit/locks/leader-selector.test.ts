@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { ClosedError, InvalidArgumentError } from '../../../src/index.js';
 import { LeaderSelector, LockLostError } from '../../../src/locks/index.js';
 import { until } from '../../support/wait.js';
-import { ScriptedServer, scriptedSession } from './scripted-client.js';
+import { ScriptedServer, scriptedSessions } from './scripted-client.js';
 import { controlledTask } from './selector-task.js';
 
 describe('LeaderSelector (scripted client)', () => {
@@ -32,7 +32,7 @@ describe('LeaderSelector (scripted client)', () => {
   });
 
   it('runs the task as leader with its term, steps down when it returns, and stops after one term', async () => {
-    const { server, client } = scriptedSession();
+    const [server, client] = scriptedSessions(1);
     const { terms, task, end } = controlledTask();
     const selector = new LeaderSelector(client, '/one', { task: task, id: 'me' });
     expect(selector.hasLeadership).toBe(false);
@@ -66,8 +66,7 @@ describe('LeaderSelector (scripted client)', () => {
   });
 
   it('two selectors take turns; with requeue a selector leads again after the other', async () => {
-    const server = new ScriptedServer();
-    const [a, b] = [server.connect(), server.connect()];
+    const [server, a, b] = scriptedSessions(2);
     const order: string[] = [];
     const task = (name: string) => async () => {
       order.push(name);
@@ -86,7 +85,7 @@ describe('LeaderSelector (scripted client)', () => {
   });
 
   it('close() aborts a running task, waits for it to return, then leaves', async () => {
-    const { server, client } = scriptedSession();
+    const [server, client] = scriptedSessions(1);
     let returned = false;
     const selector = new LeaderSelector(client, '/c', {
       task: async (leadership) => {
@@ -106,8 +105,7 @@ describe('LeaderSelector (scripted client)', () => {
   });
 
   it('close() while waiting in line removes the node and reports nothing', async () => {
-    const server = new ScriptedServer();
-    const [a, b] = [server.connect(), server.connect()];
+    const [server, a, b] = scriptedSessions(2);
     const errors: unknown[] = [];
     const holder = controlledTask();
     const first = new LeaderSelector(a, '/w', { task: holder.task });
@@ -125,7 +123,7 @@ describe('LeaderSelector (scripted client)', () => {
   });
 
   it('a task that throws is reported to onError (a throwing handler too), and the node goes', async () => {
-    const { server, client } = scriptedSession();
+    const [server, client] = scriptedSessions(1);
     const errors: unknown[] = [];
     const selector = new LeaderSelector(client, '/t', {
       task: () => {
@@ -143,7 +141,7 @@ describe('LeaderSelector (scripted client)', () => {
   });
 
   it("a task that throws its signal's reason after the loss is not reported; another error is", async () => {
-    const { client } = scriptedSession();
+    const [, client] = scriptedSessions(1);
     const errors: unknown[] = [];
     const selector = new LeaderSelector(client, '/l', {
       task: async (leadership) => {
@@ -184,7 +182,7 @@ describe('LeaderSelector (scripted client)', () => {
   });
 
   it("lossPolicy 'expired' keeps leadership through a suspension; the default ends it", async () => {
-    const { client } = scriptedSession();
+    const [, client] = scriptedSessions(1);
     const { terms, task, end } = controlledTask();
     const selector = new LeaderSelector(client, '/k', { task: task, lossPolicy: 'expired' });
     selector.start();
@@ -206,8 +204,7 @@ describe('LeaderSelector (scripted client)', () => {
   });
 
   it('an election that fails (the session is over) is reported and ends the selector', async () => {
-    const server = new ScriptedServer();
-    const [a, b] = [server.connect(), server.connect()];
+    const [server, a, b] = scriptedSessions(2);
     const holder = controlledTask();
     const first = new LeaderSelector(a, '/e', { task: holder.task });
     first.start();
@@ -225,7 +222,7 @@ describe('LeaderSelector (scripted client)', () => {
   });
 
   it('a leader whose session expires ends its term with a loss', async () => {
-    const { client } = scriptedSession();
+    const [, client] = scriptedSessions(1);
     const { terms, task } = controlledTask();
     const selector = new LeaderSelector(client, '/x', { task: task });
     selector.on('error', () => {});
@@ -250,7 +247,7 @@ describe('LeaderSelector (scripted client)', () => {
   });
 
   it('await using closes the selector', async () => {
-    const { server, client } = scriptedSession();
+    const [server, client] = scriptedSessions(1);
     const { terms, task } = controlledTask();
     {
       await using selector = new LeaderSelector(client, '/u', { task: task });

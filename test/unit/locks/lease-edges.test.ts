@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { type Lease, LeaseReleasedError, LockLostError, Mutex } from '../../../src/locks/index.js';
 import { expectLostToDelete, lockMessages, lossOf, watched } from '../../support/locks-unit.js';
-import { ScriptedServer, scriptedSession } from './scripted-client.js';
+import { scriptedSessions } from './scripted-client.js';
 
 /** The hold messages (`released`, `lost`) published while the test runs. */
 const holdEvents = () =>
@@ -23,7 +23,7 @@ const holdMessage = (type: 'released' | 'lost', lease: Lease, reason?: string) =
 });
 
 async function held(path = '/t', options: { lossPolicy?: 'suspended' | 'expired' } = {}) {
-  const { server, client } = scriptedSession();
+  const [server, client] = scriptedSessions(1);
   const lease = await new Mutex(client, path, options).acquire();
   return { server, client, lease, admin: server.connect() };
 }
@@ -110,7 +110,7 @@ describe('lease node watch and grant edges (scripted client)', () => {
   });
 
   it('a grant decided after close() began is refused with LockLostError closed', async () => {
-    const { client } = scriptedSession();
+    const [, client] = scriptedSessions(1);
     const list = client.getChildren.bind(client);
     client.getChildren = (async (path: string, options?: never) => {
       const children = await list(path, options);
@@ -123,7 +123,7 @@ describe('lease node watch and grant edges (scripted client)', () => {
   });
 
   it('await using releases the lease', async () => {
-    const { server, client } = scriptedSession();
+    const [server, client] = scriptedSessions(1);
     let signal: AbortSignal;
     {
       await using lease = await new Mutex(client, '/u').acquire();
@@ -144,8 +144,7 @@ describe('lease node watch and grant edges (scripted client)', () => {
   });
 
   it('the loss of one client’s session leaves another client’s lease held', async () => {
-    const server = new ScriptedServer();
-    const [a, b] = [server.connect(), server.connect()];
+    const [, a, b] = scriptedSessions(2);
     const first = await new Mutex(a, '/x').acquire();
     const second = await new Mutex(b, '/y').acquire();
     a.setState('suspended');
@@ -159,7 +158,7 @@ describe('lease node watch and grant edges (scripted client)', () => {
 
 describe('reentry and release (scripted client)', () => {
   it('releasing one reentrant lease twice leaves the node to the other lease', async () => {
-    const { server, client } = scriptedSession();
+    const [server, client] = scriptedSessions(1);
     const mutex = new Mutex(client, '/twice');
     const first = await mutex.acquire();
     const second = await mutex.acquire({ reentrantFrom: first });
@@ -176,7 +175,7 @@ describe('reentry and release (scripted client)', () => {
 
 describe('reentry errors (scripted client)', () => {
   it('names what is wrong with reentrantFrom', async () => {
-    const { client } = scriptedSession();
+    const [, client] = scriptedSessions(1);
     const mutex = new Mutex(client, '/re');
     const lease = await mutex.acquire();
     await expect(new Mutex(client, '/other').acquire({ reentrantFrom: lease })).rejects.toThrow(

@@ -5,10 +5,10 @@ import { describe, expect, it } from 'vitest';
 import { LeaseReleasedError, Mutex, ReadWriteLock } from '../../../src/locks/index.js';
 import { expectLostToDelete, lossOf, watched } from '../../support/locks-unit.js';
 import { until } from '../../support/wait.js';
-import { ScriptedServer, scriptedSession } from './scripted-client.js';
+import { scriptedSessions } from './scripted-client.js';
 
 async function held(options: { lossPolicy?: 'suspended' | 'expired' } = {}) {
-  const { server, client } = scriptedSession();
+  const [server, client] = scriptedSessions(1);
   const lease = await new Mutex(client, '/l', options).acquire();
   return { server, client, lease, admin: server.connect() };
 }
@@ -78,7 +78,7 @@ describe('lease signal and release (scripted client)', () => {
   });
 
   it('a loss before the signal is read is kept: the signal is born aborted and reentry refuses', async () => {
-    const { client } = scriptedSession();
+    const [, client] = scriptedSessions(1);
     const mutex = new Mutex(client, '/k');
     const lease = await mutex.acquire();
     client.setState('suspended');
@@ -129,7 +129,7 @@ describe('lease signal and release (scripted client)', () => {
   });
 
   it("a watch event with no node ('None', the session's end) is a loss with the session's state", async () => {
-    const { client } = scriptedSession();
+    const [, client] = scriptedSessions(1);
     const options = { lossPolicy: 'expired' } as const;
     const lease = await new Mutex(client, '/n', options).acquire();
     // Capture the watcher the lease sets, then fire a session event at it.
@@ -160,7 +160,7 @@ describe('lease signal and release (scripted client)', () => {
 
 describe('reentry (scripted client)', () => {
   it('shares the node; the node goes with the last release', async () => {
-    const { server, client } = scriptedSession();
+    const [server, client] = scriptedSessions(1);
     const mutex = new Mutex(client, '/re');
     const first = await mutex.acquire();
     const second = await mutex.acquire({ reentrantFrom: first });
@@ -183,8 +183,7 @@ describe('reentry (scripted client)', () => {
   });
 
   it('refuses a lease of another lock, another client, another kind, or no lease', async () => {
-    const server = new ScriptedServer();
-    const [a, b] = [server.connect(), server.connect()];
+    const [, a, b] = scriptedSessions(2);
     const lease = await new Mutex(a, '/one').acquire();
     const badArgs = { code: 'BADARGUMENTS' };
     await expect(new Mutex(a, '/two').acquire({ reentrantFrom: lease })).rejects.toMatchObject(
@@ -206,7 +205,7 @@ describe('reentry (scripted client)', () => {
   });
 
   it('a lease whose holding ended (its last release under way) cannot be reentered', async () => {
-    const { client } = scriptedSession();
+    const [, client] = scriptedSessions(1);
     const mutex = new Mutex(client, '/end');
     const first = await mutex.acquire();
     const second = await mutex.acquire({ reentrantFrom: first });

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { CreateMode } from '../../../src/index.js';
 import { ExclusiveLock, Mutex } from '../../../src/locks/index.js';
-import { ScriptedServer, scriptedSession } from './scripted-client.js';
+import { type ScriptedServer, scriptedSessions } from './scripted-client.js';
 
 /** The creates `requests` made under `prefix`, as [path, mode, outcome]. */
 function creates(server: ScriptedServer, prefix: string) {
@@ -15,7 +15,7 @@ function creates(server: ScriptedServer, prefix: string) {
 
 describe('lock paths are created with their parents (scripted client)', () => {
   it('a missing lock path and its ancestors are created as containers, then the node', async () => {
-    const { server, client } = scriptedSession();
+    const [server, client] = scriptedSessions(1);
     const lease = await new Mutex(client, '/app/locks/job').acquire();
     const made = creates(server, '/app');
     expect(made.slice(0, -1)).toEqual([
@@ -32,7 +32,7 @@ describe('lock paths are created with their parents (scripted client)', () => {
   });
 
   it('a server without containers (UNIMPLEMENTED) gets persistent parents, remembered per client', async () => {
-    const { server, client } = scriptedSession();
+    const [server, client] = scriptedSessions(1);
     server.fail({ op: 'create2', path: '/app', code: 'UNIMPLEMENTED' });
     const lease = await new ExclusiveLock(client, '/app/one').acquire();
     expect(creates(server, '/app')).toEqual([
@@ -52,8 +52,7 @@ describe('lock paths are created with their parents (scripted client)', () => {
   });
 
   it('a parent that another contender creates first is fine (NODEEXISTS)', async () => {
-    const server = new ScriptedServer();
-    const [a, b] = [server.connect(), server.connect()];
+    const [server, a, b] = scriptedSessions(2);
     // B makes the parent between A's NONODE and A's own create of it.
     const realCreate = a.create2.bind(a);
     a.create2 = async (path, data, options) => {
@@ -73,8 +72,7 @@ describe('lock paths are created with their parents (scripted client)', () => {
   });
 
   it('a parent removed again before the create (its container reaped) is made again', async () => {
-    const server = new ScriptedServer();
-    const [a, reaper] = [server.connect(), server.connect()];
+    const [server, a, reaper] = scriptedSessions(2);
     const realCreate = a.create2.bind(a);
     let reaped = false;
     a.create2 = async (path, data, options) => {
@@ -98,7 +96,7 @@ describe('lock paths are created with their parents (scripted client)', () => {
 
 describe('ExclusiveLock across lost replies (scripted client)', () => {
   it('a create applied whose reply was lost: its own node is recognised (sync, read) and held', async () => {
-    const { server, client } = scriptedSession();
+    const [server, client] = scriptedSessions(1);
     await client.create2('/x');
     server.fail({ op: 'create2', path: '/x/lock', code: 'CONNECTIONLOSS', applied: true });
     const lease = await new ExclusiveLock(client, '/x/lock').acquire();
@@ -115,7 +113,7 @@ describe('ExclusiveLock across lost replies (scripted client)', () => {
   });
 
   it('a create not applied: the node is found absent and created again', async () => {
-    const { server, client } = scriptedSession();
+    const [server, client] = scriptedSessions(1);
     await client.create2('/x');
     server.fail({ op: 'create2', path: '/x/lock', code: 'CONNECTIONLOSS' });
     const lease = await new ExclusiveLock(client, '/x/lock').acquire();
@@ -128,7 +126,7 @@ describe('ExclusiveLock across lost replies (scripted client)', () => {
   });
 
   it('the check-then-delete of a release is retried after BADVERSION and after a lost connection', async () => {
-    const { server, client } = scriptedSession();
+    const [server, client] = scriptedSessions(1);
     const lease = await new ExclusiveLock(client, '/lock').acquire();
     server.fail({ op: 'delete', path: '/lock', code: 'BADVERSION' });
     server.fail({ op: 'getData', path: '/lock', code: 'CONNECTIONLOSS' });
@@ -138,8 +136,7 @@ describe('ExclusiveLock across lost replies (scripted client)', () => {
   });
 
   it("a release never deletes a later holder's node", async () => {
-    const server = new ScriptedServer();
-    const [a, b] = [server.connect(), server.connect()];
+    const [server, a, b] = scriptedSessions(2);
     const lease = await new ExclusiveLock(a, '/lock').acquire();
     // A's delete is applied but its reply is lost; B takes the lock before A looks again.
     server.fail({ op: 'delete', path: '/lock', code: 'CONNECTIONLOSS', applied: true });

@@ -4,12 +4,11 @@
 // test/integration/locks/lock-path-gone.test.ts.
 import { describe, expect, it } from 'vitest';
 import { Mutex, Semaphore } from '../../../src/locks/index.js';
-import { ScriptedServer } from './scripted-client.js';
+import { scriptedSessions } from './scripted-client.js';
 
 describe('a waiter whose lock directory was removed (scripted client)', () => {
   it('queues again, making the path, and gets the lock', async () => {
-    const server = new ScriptedServer();
-    const [a, b] = [server.connect(), server.connect()];
+    const [server, a, b] = scriptedSessions(2);
     const held = await new Mutex(a, '/gone/lock').acquire();
     const waiting = new Mutex(b, '/gone/lock').acquire({ timeout: 5_000 });
     waiting.catch(() => {});
@@ -32,8 +31,7 @@ describe('a waiter whose lock directory was removed (scripted client)', () => {
   });
 
   it('a Semaphore waiter takes a new lease node when the lease directory is gone', async () => {
-    const server = new ScriptedServer();
-    const [a, b] = [server.connect(), server.connect()];
+    const [server, a, b] = scriptedSessions(2);
     const held = await new Semaphore(a, '/gone/sem', { maxLeases: 1 }).acquire();
     const waiting = new Semaphore(b, '/gone/sem', { maxLeases: 1 }).acquire({ timeout: 5_000 });
     waiting.catch(() => {});

@@ -12,7 +12,7 @@ import {
   Mutex,
 } from '../../../src/locks/index.js';
 import { until } from '../../support/wait.js';
-import { type ScriptedClient, ScriptedServer, scriptedSession } from './scripted-client.js';
+import { type ScriptedClient, ScriptedServer, scriptedSessions } from './scripted-client.js';
 
 const chrooted = (client: ScriptedClient, chroot: string) => {
   Object.defineProperty(client, 'chroot', { value: chroot });
@@ -88,8 +88,7 @@ describe('MultiLock edges (scripted client)', () => {
   });
 
   it("orders a chrooted client's root by the chroot itself", () => {
-    const server = new ScriptedServer();
-    const plain = server.connect();
+    const [server, plain] = scriptedSessions(1);
     const inZero = chrooted(server.connect(), '/0');
     // '/0' sorts before '/0!', but '/0/' (the chroot plus '/') after it.
     const afterChroot = new MultiLock([new Mutex(plain, '/0!'), new Mutex(inZero, '/')]);
@@ -100,8 +99,7 @@ describe('MultiLock edges (scripted client)', () => {
   });
 
   it('keeps the given order of locks on the same full path (several clients)', () => {
-    const server = new ScriptedServer();
-    const [a, b, c] = [server.connect(), server.connect(), server.connect()];
+    const [, a, b, c] = scriptedSessions(3);
     const one = new MultiLock([new Mutex(a, '/s'), new Mutex(b, '/s'), new Mutex(c, '/s')]);
     expect(one.locks.map((l) => l.client)).toEqual([a, b, c]);
     const other = new MultiLock([new Mutex(c, '/s'), new Mutex(b, '/s'), new Mutex(a, '/s')]);
@@ -150,8 +148,7 @@ describe('MultiLock edges (scripted client)', () => {
   it.each(['closed', 'auth-failed'] as const)(
     'a part lost to a client that is %s: the acquire rejects with the loss, no retry',
     async (state) => {
-      const server = new ScriptedServer();
-      const [a, b] = [server.connect(), server.connect()];
+      const [server, a, b] = scriptedSessions(2);
       const other = await new Mutex(b, '/b').acquire();
       const waiting = new MultiLock([new Mutex(a, '/a'), new Mutex(b, '/b')]).acquire({
         timeout: 2_000,
@@ -164,8 +161,7 @@ describe('MultiLock edges (scripted client)', () => {
   );
 
   it('a failed acquire has given back its parts by the time it rejects', async () => {
-    const server = new ScriptedServer();
-    const a = server.connect();
+    const [server, a] = scriptedSessions(1);
     server.fail({ op: 'create2', path: /^\/b\//, code: 'NOAUTH' });
     const lock = new MultiLock([new Mutex(a, '/a'), new Mutex(a, '/b')]);
     const error = await lock.acquire().catch((e) => e);
@@ -179,7 +175,7 @@ describe('MultiLock edges (scripted client)', () => {
   });
 
   it('release gives back every part and rejects with the first error met (last part first)', async () => {
-    const { server, client } = scriptedSession();
+    const [server, client] = scriptedSessions(1);
     const lock = new MultiLock([
       new Mutex(client, '/a'),
       new Mutex(client, '/b'),

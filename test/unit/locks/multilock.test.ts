@@ -10,7 +10,7 @@ import {
   Semaphore,
 } from '../../../src/locks/index.js';
 import { until } from '../../support/wait.js';
-import { type ScriptedClient, ScriptedServer, scriptedSession } from './scripted-client.js';
+import { type ScriptedClient, ScriptedServer, scriptedSessions } from './scripted-client.js';
 
 const both = (client: ScriptedClient) =>
   new MultiLock([new Mutex(client, '/b'), new Mutex(client, '/a')]);
@@ -42,8 +42,7 @@ describe('MultiLock (scripted client)', () => {
   });
 
   it('takes the locks in the order of their full server paths (chroot included)', () => {
-    const server = new ScriptedServer();
-    const plain = server.connect();
+    const [server, plain] = scriptedSessions(1);
     const chrooted = server.connect();
     Object.defineProperty(chrooted, 'chroot', { value: '/0' });
     const lock = new MultiLock([
@@ -57,7 +56,7 @@ describe('MultiLock (scripted client)', () => {
   });
 
   it('holds all the locks; its token is the highest, its signal ends at release, which gives back all', async () => {
-    const { server, client } = scriptedSession();
+    const [server, client] = scriptedSessions(1);
     const lease = await both(client).acquire();
     expect(lease.leases.map((l) => l.path.slice(0, 2))).toEqual(['/a', '/b']);
     expect(lease.path).toBe(lease.leases.map((l) => l.path).join(','));
@@ -90,8 +89,7 @@ describe('MultiLock (scripted client)', () => {
   });
 
   it('its signal aborts as soon as one part is lost', async () => {
-    const server = new ScriptedServer();
-    const [client, admin] = [server.connect(), server.connect()];
+    const [server, client, admin] = scriptedSessions(2);
     const lease = await both(client).acquire();
     const signal = lease.signal;
     void lease.leases[1]!.signal; // start watching the node
@@ -103,7 +101,7 @@ describe('MultiLock (scripted client)', () => {
   });
 
   it('a part already lost when the lease is made aborts its signal at once', async () => {
-    const { client } = scriptedSession();
+    const [, client] = scriptedSessions(1);
     const lease = await both(client).acquire();
     client.setState('suspended');
     client.setState('connected');
@@ -112,8 +110,7 @@ describe('MultiLock (scripted client)', () => {
   });
 
   it('waits for a taken part, gives back the parts it holds at its timeout', async () => {
-    const server = new ScriptedServer();
-    const [a, b] = [server.connect(), server.connect()];
+    const [server, a, b] = scriptedSessions(2);
     const other = await new Mutex(b, '/b').acquire();
     const error = await both(a)
       .acquire({ timeout: 30 })
@@ -131,7 +128,7 @@ describe('MultiLock (scripted client)', () => {
   });
 
   it('an already-aborted signal takes nothing', async () => {
-    const { server, client } = scriptedSession();
+    const [server, client] = scriptedSessions(1);
     await expect(
       both(client).acquire({ signal: AbortSignal.abort(new Error('no')) }),
     ).rejects.toThrow('no');
@@ -139,8 +136,7 @@ describe('MultiLock (scripted client)', () => {
   });
 
   it('tryAcquire: all free gives all, one taken gives back the rest and null', async () => {
-    const server = new ScriptedServer();
-    const [a, b] = [server.connect(), server.connect()];
+    const [server, a, b] = scriptedSessions(2);
     const lease = await both(a).tryAcquire();
     expect(lease!.leases).toHaveLength(2);
     await lease!.release();
@@ -151,24 +147,21 @@ describe('MultiLock (scripted client)', () => {
   });
 
   it('tryAcquire: an error on a later part gives back the earlier ones and rejects', async () => {
-    const server = new ScriptedServer();
-    const a = server.connect();
+    const [server, a] = scriptedSessions(1);
     server.fail({ op: 'create2', path: /^\/b\//, code: 'NOAUTH' });
     await expect(both(a).tryAcquire()).rejects.toMatchObject({ code: 'NOAUTH' });
     expect(server.children('/a')).toEqual([]);
   });
 
   it('an error on a later part of acquire gives back the earlier ones and rejects with it', async () => {
-    const server = new ScriptedServer();
-    const a = server.connect();
+    const [server, a] = scriptedSessions(1);
     server.fail({ op: 'create2', path: /^\/b\//, code: 'NOAUTH' });
     await expect(both(a).acquire()).rejects.toMatchObject({ code: 'NOAUTH' });
     expect(server.children('/a')).toEqual([]);
   });
 
   it('a part lost while waiting for the rest: all given back, taken again from the first', async () => {
-    const server = new ScriptedServer();
-    const [a, b, admin] = [server.connect(), server.connect(), server.connect()];
+    const [server, a, b, admin] = scriptedSessions(3);
     const other = await new Semaphore(b, '/s', { maxLeases: 1 }).acquire();
     const lock = new MultiLock([new Mutex(a, '/a'), new Semaphore(a, '/s', { maxLeases: 1 })]);
     const waiting = lock.acquire();
@@ -189,8 +182,7 @@ describe('MultiLock (scripted client)', () => {
   });
 
   it('a part lost to a session that is over: the acquire rejects with the loss', async () => {
-    const server = new ScriptedServer();
-    const [a, b] = [server.connect(), server.connect()];
+    const [server, a, b] = scriptedSessions(2);
     const lockB = new Mutex(b, '/b');
     const other = await lockB.acquire();
     const lock = new MultiLock([new Mutex(a, '/a'), new Mutex(b, '/b')]);
@@ -202,7 +194,7 @@ describe('MultiLock (scripted client)', () => {
   });
 
   it('await using releases every part', async () => {
-    const { server, client } = scriptedSession();
+    const [server, client] = scriptedSessions(1);
     {
       await using lease = await both(client).acquire();
       expect(lease.leases).toHaveLength(2);

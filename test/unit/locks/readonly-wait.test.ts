@@ -3,13 +3,13 @@
 // write at once, so a retry on a timer only loads it (with a sync and a listing each time).
 import { describe, expect, it } from 'vitest';
 import { LeaderLatch, Mutex } from '../../../src/locks/index.js';
-import { scriptedSession } from './scripted-client.js';
+import { scriptedSessions } from './scripted-client.js';
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 describe('on a read-only server (scripted client)', () => {
   it('a Mutex asks once more after a pause, then waits for a read-write server', async () => {
-    const { server, client } = scriptedSession();
+    const [server, client] = scriptedSessions(1);
     await client.create2('/ro', undefined, {}); // the lock's directory exists
     client.setState('connected-readonly');
     server.fail({ op: 'create2', path: /^\/ro\/lock\//, code: 'NOTREADONLY', times: 100 });
@@ -25,7 +25,7 @@ describe('on a read-only server (scripted client)', () => {
   }, 10_000);
 
   it('a LeaderLatch makes one create, then waits for a read-write server', async () => {
-    const { server, client } = scriptedSession();
+    const [server, client] = scriptedSessions(1);
     client.setState('connected-readonly');
     server.fail({ op: 'create2', path: /^\/ro-latch\//, code: 'NOTREADONLY', times: 100 });
     const latch = new LeaderLatch(client, '/ro-latch', { id: 'a' });

@@ -11,13 +11,12 @@ import {
 } from '../../../src/locks/index.js';
 import { lockMessages } from '../../support/locks-unit.js';
 import { until } from '../../support/wait.js';
-import { ScriptedServer } from './scripted-client.js';
+import { ScriptedServer, scriptedSessions } from './scripted-client.js';
 
 describe('revocation edges (scripted client)', () => {
   it('the request says who asked what of whom, and is published on the lock channel', async () => {
     const seen = lockMessages((message) => message.type === 'revocation-requested');
-    const server = new ScriptedServer();
-    const [a, b] = [server.connect(), server.connect()];
+    const [, a, b] = scriptedSessions(2);
     const lease = await new Mutex(a, '/r').acquire({ revocable: true });
     await revoke(b, '/r');
     await until(() => lease.revocation.aborted);
@@ -41,8 +40,7 @@ describe('revocation edges (scripted client)', () => {
   });
 
   it('a lease already lost is not watched, and not told of a request in its node', async () => {
-    const server = new ScriptedServer();
-    const [a, b] = [server.connect(), server.connect()];
+    const [, a, b] = scriptedSessions(2);
     const lease = await new Mutex(a, '/lost').acquire();
     void lease.signal;
     await b.setData(lease.path, REVOKE_MESSAGE);
@@ -60,8 +58,7 @@ describe('revocation edges (scripted client)', () => {
   it('the watch is kept through any number of retriable failures (no retry limit): a request written after twelve failed reads is heard', async () => {
     // Suspected gap: after some number of failed reads the holder stops watching. The read of
     // the node retries retriable errors until it succeeds or the lease ends, however many.
-    const server = new ScriptedServer();
-    const [a, b] = [server.connect(), server.connect()];
+    const [server, a, b] = scriptedSessions(2);
     const mutex = new Mutex(a, '/many');
     // Every read of the held node fails twelve times: the first watch, then the re-read that a
     // data change starts.

@@ -12,7 +12,7 @@ import {
   watchRevocation,
 } from '../../../src/locks/index.js';
 import { until } from '../../support/wait.js';
-import { ScriptedServer } from './scripted-client.js';
+import { scriptedSessions } from './scripted-client.js';
 
 const text = (bytes: Uint8Array | undefined) => new TextDecoder().decode(bytes);
 
@@ -20,8 +20,7 @@ const settle = () => new Promise((r) => setTimeout(r, 5));
 
 describe('revocation (scripted client)', () => {
   it("revoke() writes Curator's request into the holder's node, and a revocable holder is told", async () => {
-    const server = new ScriptedServer();
-    const [a, b, c] = [server.connect(), server.connect(), server.connect()];
+    const [server, a, b, c] = scriptedSessions(3);
     const lease = await new Mutex(a, '/r').acquire({ revocable: true });
     const waiter = new Mutex(c, '/r').acquire();
     await until(() => server.children('/r').length === 2);
@@ -44,8 +43,7 @@ describe('revocation (scripted client)', () => {
   });
 
   it('a holder that did not opt in is not told; other data written into the node is no request', async () => {
-    const server = new ScriptedServer();
-    const [a, b] = [server.connect(), server.connect()];
+    const [, a, b] = scriptedSessions(2);
     const plain = await new Mutex(a, '/p').acquire();
     expect('revocation' in plain).toBe(false);
     await plain.release();
@@ -70,8 +68,7 @@ describe('revocation (scripted client)', () => {
   });
 
   it('a request written before the grant is seen at once', async () => {
-    const server = new ScriptedServer();
-    const [a, b] = [server.connect(), server.connect()];
+    const [server, a, b] = scriptedSessions(2);
     const held = await new Mutex(b, '/early').acquire();
     const waiting = new Mutex(a, '/early').acquire({ revocable: true });
     await until(() => server.children('/early').length === 2);
@@ -84,8 +81,7 @@ describe('revocation (scripted client)', () => {
   });
 
   it('a revocable lease stops watching once released (no request after the release reaches it)', async () => {
-    const server = new ScriptedServer();
-    const [a, b] = [server.connect(), server.connect()];
+    const [, a, b] = scriptedSessions(2);
     const lease = await new Mutex(a, '/done').acquire({ revocable: true });
     await settle();
     const watchesBefore = a.requests({ op: 'getData', watch: true }).length;
@@ -98,8 +94,7 @@ describe('revocation (scripted client)', () => {
   });
 
   it('reentry keeps the same revocable lease object and watch', async () => {
-    const server = new ScriptedServer();
-    const [a, b] = [server.connect(), server.connect()];
+    const [, a, b] = scriptedSessions(2);
     const mutex = new Mutex(a, '/re');
     const lease = await mutex.acquire({ revocable: true });
     const again = await mutex.acquire({ reentrantFrom: lease, revocable: true });
@@ -111,8 +106,7 @@ describe('revocation (scripted client)', () => {
   });
 
   it('revoke() finds nobody on a missing or empty path, and names the first by creation order', async () => {
-    const server = new ScriptedServer();
-    const [a, b] = [server.connect(), server.connect()];
+    const [server, a, b] = scriptedSessions(2);
     expect(await revoke(b, '/none')).toBeNull();
     await a.create2('/empty', undefined, { mode: CreateMode.PERSISTENT });
     expect(await revoke(b, '/empty')).toBeNull();
@@ -128,8 +122,7 @@ describe('revocation (scripted client)', () => {
   });
 
   it('revoke() passes on a listing error other than NONODE, and a holder gone before the write is null', async () => {
-    const server = new ScriptedServer();
-    const [a, b] = [server.connect(), server.connect()];
+    const [server, a, b] = scriptedSessions(2);
     const lease = await new Mutex(a, '/err').acquire();
     server.fail({ op: 'getChildren', path: '/err', code: 'NOAUTH' });
     await expect(revoke(b, '/err')).rejects.toMatchObject({ code: 'NOAUTH' });
@@ -144,8 +137,7 @@ describe('revocation (scripted client)', () => {
   });
 
   it('revokeNode refuses a path that is no lock node, and says false for a missing one', async () => {
-    const server = new ScriptedServer();
-    const b = server.connect();
+    const [server, b] = scriptedSessions(1);
     await b.create2('/config', 'precious', { mode: CreateMode.PERSISTENT });
     await expect(revokeNode(b, '/config')).rejects.toMatchObject({ code: 'BADARGUMENTS' });
     expect(text(server.nodes.get('/config')!.data)).toBe('precious');
@@ -154,8 +146,7 @@ describe('revocation (scripted client)', () => {
   });
 
   it('watchRevocation on a watched lease returns it as it is; the revocation signal is an own enumerable property', async () => {
-    const server = new ScriptedServer();
-    const [a, b] = [server.connect(), server.connect()];
+    const [, a, b] = scriptedSessions(2);
     const lease = await new Mutex(a, '/twice').acquire();
     const watched = watchRevocation(a, lease);
     expect(watched).toBe(lease);
@@ -170,8 +161,7 @@ describe('revocation (scripted client)', () => {
   });
 
   it('at the sequence limit revoke() names the holder by creation order, as the Mutex does', async () => {
-    const server = new ScriptedServer();
-    const [a, b] = [server.connect(), server.connect()];
+    const [, a, b] = scriptedSessions(2);
     await a.create2('/limit', undefined, { mode: CreateMode.PERSISTENT });
     // Both names carry the counter's last value; the one created first holds.
     const first = await a.create2('/limit/_c_b-lock-2147483647', undefined, {

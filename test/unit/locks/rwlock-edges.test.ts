@@ -5,13 +5,13 @@
 import { describe, expect, it } from 'vitest';
 import { CreateMode } from '../../../src/index.js';
 import { LockTimeoutError, ReadWriteLock } from '../../../src/locks/index.js';
-import { ScriptedServer, scriptedSession } from './scripted-client.js';
+import { ScriptedServer, scriptedSessions } from './scripted-client.js';
 
 const text = (bytes: Uint8Array | undefined) => new TextDecoder().decode(bytes);
 
 describe('ReadWriteLock options (scripted client)', () => {
   it('names its nodes as Curator does and stores the data in them', async () => {
-    const { server, client } = scriptedSession();
+    const [server, client] = scriptedSessions(1);
     const rw = new ReadWriteLock(client, '/rw', { data: 'me' });
     const read = await rw.read.acquire();
     expect(read.path).toMatch(/^\/rw\/_c_[0-9a-f-]{36}-__READ__\d{10}$/);
@@ -77,8 +77,7 @@ describe('ReadWriteLock options (scripted client)', () => {
   });
 
   it("orders the queue by sequence number by default, by sequence text with 'interop'", async () => {
-    const server = new ScriptedServer();
-    const [a, b] = [server.connect(), server.connect()];
+    const [, a, b] = scriptedSessions(2);
     await b.create2('/q', undefined, { mode: CreateMode.PERSISTENT });
     // Another process's writer at the counter's limit, created before ours.
     await b.create2('/q/_c_z-__WRIT__2147483647', undefined, { mode: CreateMode.EPHEMERAL });

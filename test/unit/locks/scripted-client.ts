@@ -219,8 +219,20 @@ export class ScriptedClient implements RecipeClient {
   }
 }
 
-/** A new scripted tree and one session on it. */
-export function scriptedSession(): { server: ScriptedServer; client: ScriptedClient } {
+/** `N` sessions (1 to 4), as a tuple. */
+type Sessions<N extends 1 | 2 | 3 | 4> = N extends 1
+  ? [ScriptedClient]
+  : N extends 2
+    ? [ScriptedClient, ScriptedClient]
+    : N extends 3
+      ? [ScriptedClient, ScriptedClient, ScriptedClient]
+      : [ScriptedClient, ScriptedClient, ScriptedClient, ScriptedClient];
+
+/** A new scripted tree and `count` sessions on it, opened in order: `[server, ...sessions]`. */
+export function scriptedSessions<N extends 1 | 2 | 3 | 4>(
+  count: N,
+): [ScriptedServer, ...Sessions<N>] {
   const server = new ScriptedServer();
-  return { server, client: server.connect() };
+  const clients = Array.from({ length: count }, () => server.connect()) as Sessions<N>;
+  return [server, ...clients];
 }

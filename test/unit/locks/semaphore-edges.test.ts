@@ -5,7 +5,7 @@ import { CreateMode, InvalidArgumentError } from '../../../src/index.js';
 import { Semaphore, SemaphoreMutex, type SemaphoreOptions } from '../../../src/locks/index.js';
 import { expectTwoHoldsOfKind, lockMessages } from '../../support/locks-unit.js';
 import { until } from '../../support/wait.js';
-import { ScriptedServer } from './scripted-client.js';
+import { ScriptedServer, scriptedSessions } from './scripted-client.js';
 
 describe('Semaphore edges (scripted client)', () => {
   it('refuses an invalid path or maxLeases, saying which', () => {
@@ -49,8 +49,7 @@ describe('Semaphore edges (scripted client)', () => {
   });
 
   it("its guard follows the semaphore's sequenceOrder", async () => {
-    const server = new ScriptedServer();
-    const [a, b] = [server.connect(), server.connect()];
+    const [, a, b] = scriptedSessions(2);
     await b.create2('/o', undefined, { mode: CreateMode.PERSISTENT });
     await b.create2('/o/locks', undefined, { mode: CreateMode.PERSISTENT });
     // Another process's guard node at the counter's limit, created before ours: it holds the
@@ -66,8 +65,7 @@ describe('Semaphore edges (scripted client)', () => {
   });
 
   it('gives the guard back after a grant: the next process takes a lease at once', async () => {
-    const server = new ScriptedServer();
-    const [a, b] = [server.connect(), server.connect()];
+    const [server, a, b] = scriptedSessions(2);
     const first = await new Semaphore(a, '/g', { maxLeases: 2 }).acquire();
     expect(server.children('/g/locks')).toEqual([]);
     const second = await new Semaphore(b, '/g', { maxLeases: 2 }).tryAcquire();
@@ -77,8 +75,7 @@ describe('Semaphore edges (scripted client)', () => {
   });
 
   it('waiters of one client on two semaphores: a release wakes only the waiter of its semaphore', async () => {
-    const server = new ScriptedServer();
-    const [a, b] = [server.connect(), server.connect()];
+    const [, a, b] = scriptedSessions(2);
     const [one, two] = [
       await new Semaphore(a, '/s1', { maxLeases: 1 }).acquire(),
       await new Semaphore(a, '/s2', { maxLeases: 1 }).acquire(),

@@ -10,11 +10,11 @@ import {
   withLock,
 } from '../../../src/locks/index.js';
 import { until } from '../../support/wait.js';
-import { ScriptedServer, scriptedSession } from './scripted-client.js';
+import { ScriptedServer, scriptedSessions } from './scripted-client.js';
 
 describe('withLock (scripted client)', () => {
   it('runs the function with the lease and releases after it, also when it throws', async () => {
-    const { server, client } = scriptedSession();
+    const [server, client] = scriptedSessions(1);
     const mutex = new Mutex(client, '/w');
     let seen: Lease | undefined;
     const result = await withLock(mutex, async (lease) => {
@@ -34,8 +34,7 @@ describe('withLock (scripted client)', () => {
   });
 
   it('passes the acquire options on, and refuses a missing function', async () => {
-    const server = new ScriptedServer();
-    const [a, b] = [server.connect(), server.connect()];
+    const [server, a, b] = scriptedSessions(2);
     const held = await new Mutex(a, '/o').acquire();
     await expect(withLock(new Mutex(b, '/o'), () => 1, { timeout: 0 })).rejects.toBeInstanceOf(
       LockTimeoutError,
@@ -60,8 +59,7 @@ describe('Semaphore edges (scripted client)', () => {
   });
 
   it('stores its data in the lease node; a SemaphoreMutex has one lease', async () => {
-    const server = new ScriptedServer();
-    const [a, b] = [server.connect(), server.connect()];
+    const [server, a, b] = scriptedSessions(2);
     const lease = await new Semaphore(a, '/d', { maxLeases: 2, data: 'who' }).acquire();
     expect(new TextDecoder().decode(server.nodes.get(lease.path)!.data)).toBe('who');
     await lease.release();
@@ -77,8 +75,7 @@ describe('Semaphore edges (scripted client)', () => {
   });
 
   it('tryAcquire gives up at once while another process takes a lease (holds the guard)', async () => {
-    const server = new ScriptedServer();
-    const [a, b, c] = [server.connect(), server.connect(), server.connect()];
+    const [server, a, b, c] = scriptedSessions(3);
     const held = await new Semaphore(a, '/g', { maxLeases: 1 }).acquire();
     // b waits for a lease, holding the guard.
     const waiting = new Semaphore(b, '/g', { maxLeases: 1 }).acquire();
@@ -89,8 +86,7 @@ describe('Semaphore edges (scripted client)', () => {
   });
 
   it('a lease node deleted by someone else while waiting is replaced by a new one', async () => {
-    const server = new ScriptedServer();
-    const [a, b, admin] = [server.connect(), server.connect(), server.connect()];
+    const [server, a, b, admin] = scriptedSessions(3);
     const held = await new Semaphore(a, '/x', { maxLeases: 1 }).acquire();
     const waiting = new Semaphore(b, '/x', { maxLeases: 1 }).acquire();
     await until(() => server.children('/x/leases').length === 2);
@@ -105,8 +101,7 @@ describe('Semaphore edges (scripted client)', () => {
   });
 
   it('an acquire that gives up while waiting leaves no lease or guard node', async () => {
-    const server = new ScriptedServer();
-    const [a, b] = [server.connect(), server.connect()];
+    const [server, a, b] = scriptedSessions(2);
     const held = await new Semaphore(a, '/t', { maxLeases: 1 }).acquire();
     await expect(
       new Semaphore(b, '/t', { maxLeases: 1 }).acquire({ timeout: 20 }),
@@ -122,14 +117,14 @@ describe('Semaphore edges (scripted client)', () => {
   });
 
   it("names its lease nodes as Curator does (protected, 'lease-')", async () => {
-    const { client } = scriptedSession();
+    const [, client] = scriptedSessions(1);
     const lease = await new Semaphore(client, '/n', { maxLeases: 1 }).acquire();
     expect(lease.path).toMatch(/^\/n\/leases\/_c_[0-9a-f-]{36}-lease-0000000000$/);
     await lease.release();
   });
 
   it('tryAcquire passes on an error of its lease create', async () => {
-    const { server, client } = scriptedSession();
+    const [server, client] = scriptedSessions(1);
     server.fail({ op: 'create2', path: /^\/e\/leases\/_c_/, code: 'NOAUTH' });
     await expect(new Semaphore(client, '/e', { maxLeases: 1 }).tryAcquire()).rejects.toMatchObject({
       code: 'NOAUTH',
@@ -138,8 +133,7 @@ describe('Semaphore edges (scripted client)', () => {
   });
 
   it('a waiter for the guard that gives up leaves the guard queue at once', async () => {
-    const server = new ScriptedServer();
-    const [a, b, c] = [server.connect(), server.connect(), server.connect()];
+    const [server, a, b, c] = scriptedSessions(3);
     const held = await new Semaphore(a, '/q', { maxLeases: 1 }).acquire();
     // b holds the guard while it waits for a lease; c waits for the guard behind b.
     const waiting = new Semaphore(b, '/q', { maxLeases: 1 }).acquire();

@@ -4,7 +4,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { CreateMode, ListenerError } from '../../../src/index.js';
 import { deleteRecursive, guaranteedDelete } from '../../../src/recipes/index.js';
-import { type ScriptedClient, ScriptedServer, scriptedSession } from '../locks/scripted-client.js';
+import { type ScriptedClient, scriptedSessions } from '../locks/scripted-client.js';
 
 const WAIT = { timeout: 5_000, interval: 5 };
 const PAUSE = { baseDelay: 100, jitter: 'none' } as const;
@@ -19,8 +19,7 @@ async function deleteAnswered(client: ScriptedClient, path: string, outcome: str
 
 describe('guaranteedDelete never deletes a node created since by someone else', () => {
   it('an ephemeral node of a session that expired: the registration made after it stays', async () => {
-    const server = new ScriptedServer();
-    const mine = server.connect();
+    const [server, mine] = scriptedSessions(1);
     const theirs = server.connect();
     server.create(mine.sessionId, '/reg', 'mine', CreateMode.EPHEMERAL);
     server.fail({ op: 'delete', path: '/reg', code: 'SESSIONEXPIRED' });
@@ -34,8 +33,7 @@ describe('guaranteedDelete never deletes a node created since by someone else', 
   });
 
   it("the call's session expired before any look found the node: the registration made after it stays", async () => {
-    const server = new ScriptedServer();
-    const mine = server.connect();
+    const [server, mine] = scriptedSessions(1);
     const theirs = server.connect();
     const created = server.create(mine.sessionId, '/reg', 'mine', CreateMode.EPHEMERAL);
     // The newest zxid this client has seen: its own create's.
@@ -56,8 +54,7 @@ describe('guaranteedDelete never deletes a node created since by someone else', 
   });
 
   it("the call's session expired before any look found the node: a persistent node the client had not seen yet is deleted", async () => {
-    const server = new ScriptedServer();
-    const mine = server.connect();
+    const [server, mine] = scriptedSessions(1);
     const theirs = server.connect();
     // Made by another client before the call, after the newest zxid this client has seen.
     Object.defineProperty(mine, 'lastZxid', { value: 0n });
@@ -77,8 +74,7 @@ describe('guaranteedDelete never deletes a node created since by someone else', 
   });
 
   it('a delete applied whose reply was lost: the node created again meanwhile stays', async () => {
-    const server = new ScriptedServer();
-    const mine = server.connect();
+    const [server, mine] = scriptedSessions(1);
     server.create(0n, '/job', 'old', CreateMode.PERSISTENT);
     server.fail({ op: 'delete', path: '/job', code: 'CONNECTIONLOSS', applied: true });
     const outcome = guaranteedDelete(mine, '/job', { retry: PAUSE });
@@ -89,8 +85,7 @@ describe('guaranteedDelete never deletes a node created since by someone else', 
   });
 
   it('the node it meant, still there after a lost reply, is deleted', async () => {
-    const server = new ScriptedServer();
-    const mine = server.connect();
+    const [server, mine] = scriptedSessions(1);
     server.create(0n, '/job', 'old', CreateMode.PERSISTENT);
     server.fail({ op: 'delete', path: '/job', code: 'CONNECTIONLOSS' });
     expect(await guaranteedDelete(mine, '/job', { retry: PAUSE })).toMatchObject({
@@ -102,8 +97,7 @@ describe('guaranteedDelete never deletes a node created since by someone else', 
 
 describe('a delete whose reply was lost after the server applied it', () => {
   it("guaranteedDelete reports 'deleted-or-gone', not 'gone'", async () => {
-    const server = new ScriptedServer();
-    const mine = server.connect();
+    const [server, mine] = scriptedSessions(1);
     server.create(0n, '/job', undefined, CreateMode.PERSISTENT);
     server.fail({ op: 'delete', path: '/job', code: 'CONNECTIONLOSS', applied: true });
     expect(await guaranteedDelete(mine, '/job', { retry: PAUSE })).toMatchObject({
@@ -112,16 +106,14 @@ describe('a delete whose reply was lost after the server applied it', () => {
   });
 
   it("guaranteedDelete still reports 'gone' for a node that was never there", async () => {
-    const server = new ScriptedServer();
-    const mine = server.connect();
+    const [, mine] = scriptedSessions(1);
     expect(await guaranteedDelete(mine, '/none')).toMatchObject({
       status: 'gone',
     });
   });
 
   it("deleteRecursive reports 'deleted-or-gone', not 'gone'", async () => {
-    const server = new ScriptedServer();
-    const mine = server.connect();
+    const [server, mine] = scriptedSessions(1);
     server.create(0n, '/tree', undefined, CreateMode.PERSISTENT);
     server.fail({ op: 'delete', path: '/tree', code: 'CONNECTIONLOSS', applied: true });
     expect(await deleteRecursive(mine, '/tree', { retry: PAUSE })).toBe('deleted-or-gone');
@@ -133,7 +125,7 @@ describe('a delete whose reply was lost after the server applied it', () => {
 
 describe('guaranteedDelete onSettled', () => {
   it('a callback that throws or rejects goes to console.error as a ListenerError, never thrown', async () => {
-    const { server, client } = scriptedSession();
+    const [server, client] = scriptedSessions(1);
     server.create(client.sessionId, '/a', 'x', CreateMode.PERSISTENT);
     server.create(client.sessionId, '/b', 'x', CreateMode.PERSISTENT);
     const logged = vi.spyOn(console, 'error').mockImplementation(() => {});

@@ -7,11 +7,11 @@ import { describe, expect, it, vi } from 'vitest';
 import { CreateMode } from '../../../src/index.js';
 import { blip, createdPath, settle, started } from '../../support/persistent-node.js';
 import { until } from '../../support/wait.js';
-import { ScriptedServer, scriptedSession } from '../locks/scripted-client.js';
+import { ScriptedServer, scriptedSessions } from '../locks/scripted-client.js';
 
 describe('PersistentNode recovery (scripted client)', () => {
   it('after a lost create reply a protected node is found by its prefix, not created twice', async () => {
-    const { server, client } = scriptedSession();
+    const [server, client] = scriptedSessions(1);
     await client.create2('/lost', undefined, { mode: CreateMode.PERSISTENT });
     server.fail({ op: 'create2', code: 'CONNECTIONLOSS', applied: true });
     const node = started(client, '/lost/m-', {
@@ -25,7 +25,7 @@ describe('PersistentNode recovery (scripted client)', () => {
   });
 
   it('after a lost create reply that never landed, a protected node is created (once)', async () => {
-    const { server, client } = scriptedSession();
+    const [server, client] = scriptedSessions(1);
     await client.create2('/lost2', undefined, { mode: CreateMode.PERSISTENT });
     // The prefix of another session's node must not be taken: none matches ours anyway.
     const other = server.connect();
@@ -44,7 +44,7 @@ describe('PersistentNode recovery (scripted client)', () => {
   });
 
   it('after a lost create reply an unprotected node creates again and adopts its own node (NODEEXISTS)', async () => {
-    const { server, client } = scriptedSession();
+    const [server, client] = scriptedSessions(1);
     server.fail({ op: 'create2', path: '/plain', code: 'CONNECTIONLOSS', applied: true });
     const node = started(client, '/plain');
     expect(await createdPath(node)).toBe('/plain');
@@ -57,7 +57,7 @@ describe('PersistentNode recovery (scripted client)', () => {
   });
 
   it('an ephemeral node adopting its own node after a lost reply does not rewrite it', async () => {
-    const { server, client } = scriptedSession();
+    const [server, client] = scriptedSessions(1);
     server.fail({ op: 'create2', path: '/own', code: 'CONNECTIONLOSS', applied: true });
     const node = started(client, '/own', { data: 'd' });
     await createdPath(node);
@@ -67,7 +67,7 @@ describe('PersistentNode recovery (scripted client)', () => {
   });
 
   it("a protected node's lost create that never landed: a sibling of the same session is not taken for it", async () => {
-    const { server, client } = scriptedSession();
+    const [server, client] = scriptedSessions(1);
     const errors: unknown[] = [];
     await client.create2('/p', undefined, { mode: CreateMode.PERSISTENT });
     const sibling = await client.create2('/p/other', undefined, { mode: CreateMode.EPHEMERAL });
@@ -84,7 +84,7 @@ describe('PersistentNode recovery (scripted client)', () => {
   });
 
   it('looks again at a reconnect and finds a node deleted meanwhile', async () => {
-    const { server, client } = scriptedSession();
+    const [server, client] = scriptedSessions(1);
     const node = started(client, '/re');
     await createdPath(node);
     const lookedBefore = server.requests({ op: 'exists', path: '/re' }).length;
@@ -96,7 +96,7 @@ describe('PersistentNode recovery (scripted client)', () => {
   });
 
   it('a watch event lost with the connection: the reconnect looks again and creates the node', async () => {
-    const { server, client } = scriptedSession();
+    const [server, client] = scriptedSessions(1);
     const errors: unknown[] = [];
     const node = started(client, '/blip', { onError: (e) => errors.push(e) });
     await createdPath(node);
@@ -108,7 +108,7 @@ describe('PersistentNode recovery (scripted client)', () => {
   });
 
   it('a reconnect that finds the node in place changes nothing', async () => {
-    const { server, client } = scriptedSession();
+    const [server, client] = scriptedSessions(1);
     const node = started(client, '/kept', { mode: CreateMode.PERSISTENT });
     await createdPath(node);
     blip(client);
@@ -119,8 +119,7 @@ describe('PersistentNode recovery (scripted client)', () => {
   });
 
   it("a reconnect that finds another session's node in its place lets it go and waits it out", async () => {
-    const server = new ScriptedServer();
-    const [client, other] = [server.connect(), server.connect()];
+    const [server, client, other] = scriptedSessions(2);
     const node = started(client, '/swap');
     await createdPath(node);
     // Replaced without an event reaching the client.
@@ -135,7 +134,7 @@ describe('PersistentNode recovery (scripted client)', () => {
   });
 
   it('a node gone before its watch is set is created again', async () => {
-    const { server, client } = scriptedSession();
+    const [server, client] = scriptedSessions(1);
     const exists = client.exists.bind(client);
     let first = true;
     client.exists = ((...args: Parameters<typeof exists>) => {
@@ -156,7 +155,7 @@ describe('PersistentNode recovery (scripted client)', () => {
   });
 
   it('after a renewal an ephemeral node is created again on the new session', async () => {
-    const { server, client } = scriptedSession();
+    const [server, client] = scriptedSessions(1);
     const node = started(client, '/eph', { data: 'x' });
     await createdPath(node);
     const old = client.sessionId;
@@ -172,7 +171,7 @@ describe('PersistentNode recovery (scripted client)', () => {
   });
 
   it('a persistent node survives a renewal and is not created again', async () => {
-    const { server, client } = scriptedSession();
+    const [server, client] = scriptedSessions(1);
     const node = started(client, '/keep', { mode: CreateMode.PERSISTENT });
     await createdPath(node);
     const czxid = server.nodes.get('/keep')!.stat.czxid;
@@ -185,7 +184,7 @@ describe('PersistentNode recovery (scripted client)', () => {
   });
 
   it('tells its error listeners of an error it keeps retrying through, and carries on (a throwing listener too)', async () => {
-    const { server, client } = scriptedSession();
+    const [server, client] = scriptedSessions(1);
     const errors: unknown[] = [];
     server.fail({ op: 'create2', path: '/acl', code: 'NOAUTH' });
     const node = started(client, '/acl', {
@@ -200,7 +199,7 @@ describe('PersistentNode recovery (scripted client)', () => {
   });
 
   it('a connection loss is retried without telling the error listeners', async () => {
-    const { server, client } = scriptedSession();
+    const [server, client] = scriptedSessions(1);
     const errors: unknown[] = [];
     server.fail({ op: 'create2', path: '/flaky', code: 'CONNECTIONLOSS' });
     const node = started(client, '/flaky', { onError: (e) => errors.push(e) });
@@ -212,7 +211,7 @@ describe('PersistentNode recovery (scripted client)', () => {
   it('waits longer after each failure that is not a connection loss', async () => {
     vi.useFakeTimers();
     vi.spyOn(Math, 'random').mockReturnValue(0.5);
-    const { server, client } = scriptedSession();
+    const [server, client] = scriptedSessions(1);
     server.fail({ op: 'create2', path: '/acl', code: 'NOAUTH', times: Infinity });
     const node = started(client, '/acl', { onError: () => {} });
     const creates = () => server.requests({ op: 'create2', path: '/acl' }).length;
@@ -248,7 +247,7 @@ describe('PersistentNode recovery (scripted client)', () => {
 
   it('a connection loss while setting the watch is retried at once without telling the error listeners', async () => {
     vi.useFakeTimers();
-    const { server, client } = scriptedSession();
+    const [server, client] = scriptedSessions(1);
     const errors: unknown[] = [];
     server.fail({ op: 'exists', path: '/w', code: 'CONNECTIONLOSS' });
     const node = started(client, '/w', { onError: (e) => errors.push(e) });
@@ -260,8 +259,7 @@ describe('PersistentNode recovery (scripted client)', () => {
   });
 
   it("waits out another session's node and a create refused with a node gone, telling the error listeners nothing", async () => {
-    const server = new ScriptedServer();
-    const [client, other] = [server.connect(), server.connect()];
+    const [server, client, other] = scriptedSessions(2);
     const errors: unknown[] = [];
     await other.create2('/busy', undefined, { mode: CreateMode.EPHEMERAL });
     const node = started(client, '/busy', { onError: (e) => errors.push(e) });

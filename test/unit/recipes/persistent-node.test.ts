@@ -8,13 +8,13 @@ import { ClosedError, CreateMode, InvalidArgumentError, TimeoutError } from '../
 import { PersistentNode } from '../../../src/recipes/index.js';
 import { createdPath, started, text } from '../../support/persistent-node.js';
 import { until } from '../../support/wait.js';
-import { ScriptedServer, scriptedSession } from '../locks/scripted-client.js';
+import { ScriptedServer, scriptedSessions } from '../locks/scripted-client.js';
 
 const _settle = () => new Promise((r) => setTimeout(r, 10));
 
 describe('PersistentNode (scripted client)', () => {
   it('creates the node with its parents and data, ephemeral by default, and deletes it on close', async () => {
-    const { server, client } = scriptedSession();
+    const [server, client] = scriptedSessions(1);
     const node = started(client, '/svc/a/member', { data: 'v1' });
     expect(await createdPath(node)).toBe('/svc/a/member');
     expect(node.actualPath).toBe('/svc/a/member');
@@ -34,7 +34,7 @@ describe('PersistentNode (scripted client)', () => {
   });
 
   it('keeps the empty string as data by default and a persistent mode on close too (deleted)', async () => {
-    const { server, client } = scriptedSession();
+    const [server, client] = scriptedSessions(1);
     const node = started(client, '/p', { mode: CreateMode.PERSISTENT });
     await createdPath(node);
     expect(server.nodes.get('/p')!.stat.ephemeralOwner).toBe(0n);
@@ -45,8 +45,7 @@ describe('PersistentNode (scripted client)', () => {
   });
 
   it('creates the node again when someone deletes it, with the current data', async () => {
-    const server = new ScriptedServer();
-    const [client, other] = [server.connect(), server.connect()];
+    const [server, client, other] = scriptedSessions(2);
     const node = started(client, '/again', { data: 'first' });
     await createdPath(node);
     const firstCzxid = server.nodes.get('/again')!.stat.czxid;
@@ -62,8 +61,7 @@ describe('PersistentNode (scripted client)', () => {
   });
 
   it("tells its 'created' listeners of every creation, with the actual path", async () => {
-    const server = new ScriptedServer();
-    const [client, other] = [server.connect(), server.connect()];
+    const [, client, other] = scriptedSessions(2);
     const node = new PersistentNode(client, '/seq/m-', { mode: CreateMode.EPHEMERAL_SEQUENTIAL });
     const created: string[] = [];
     node.on('created', (path) => created.push(path));
@@ -78,8 +76,7 @@ describe('PersistentNode (scripted client)', () => {
   });
 
   it('a node replaced by another at the same path is not taken for its own', async () => {
-    const server = new ScriptedServer();
-    const [client, other] = [server.connect(), server.connect()];
+    const [server, client, other] = scriptedSessions(2);
     const node = started(client, '/swap', { mode: CreateMode.PERSISTENT, data: 'mine' });
     await createdPath(node);
     const firstCzxid = server.nodes.get('/swap')!.stat.czxid;
@@ -97,8 +94,7 @@ describe('PersistentNode (scripted client)', () => {
   });
 
   it("waits out another session's ephemeral node at the path, then creates its own", async () => {
-    const server = new ScriptedServer();
-    const [client, other] = [server.connect(), server.connect()];
+    const [server, client, other] = scriptedSessions(2);
     await other.create2('/taken', 'old', { mode: CreateMode.EPHEMERAL });
     const node = started(client, '/taken', { data: 'new' });
     await until(() => server.requests({ op: 'exists', path: '/taken', watch: true }).length > 0);
@@ -112,7 +108,7 @@ describe('PersistentNode (scripted client)', () => {
   });
 
   it('adopts a persistent node already at the path and writes its data', async () => {
-    const { server, client } = scriptedSession();
+    const [server, client] = scriptedSessions(1);
     await client.create2('/reg', 'stale', { mode: CreateMode.PERSISTENT });
     const node = started(client, '/reg', { mode: CreateMode.PERSISTENT, data: 'fresh' });
     expect(await createdPath(node)).toBe('/reg');
@@ -125,7 +121,7 @@ describe('PersistentNode (scripted client)', () => {
   });
 
   it('an ephemeral node does not adopt a persistent node at its path (waits it out)', async () => {
-    const { server, client } = scriptedSession();
+    const [server, client] = scriptedSessions(1);
     await client.create2('/pers', 'p', { mode: CreateMode.PERSISTENT });
     const node = started(client, '/pers');
     await until(() => server.requests({ op: 'exists', path: '/pers', watch: true }).length > 0);
@@ -137,7 +133,7 @@ describe('PersistentNode (scripted client)', () => {
   });
 
   it('a sequential node gets its number, and the protected name a _c_ prefix', async () => {
-    const { server, client } = scriptedSession();
+    const [server, client] = scriptedSessions(1);
     const seq = started(client, '/q/item-', { mode: CreateMode.EPHEMERAL_SEQUENTIAL });
     expect(await createdPath(seq)).toBe('/q/item-0000000000');
     const prot = started(client, '/q/item-', {
@@ -153,8 +149,7 @@ describe('PersistentNode (scripted client)', () => {
   });
 
   it("a persistent node does not adopt another session's ephemeral node at its path", async () => {
-    const server = new ScriptedServer();
-    const [client, other] = [server.connect(), server.connect()];
+    const [server, client, other] = scriptedSessions(2);
     await other.create2('/eph', 'theirs', { mode: CreateMode.EPHEMERAL });
     const node = started(client, '/eph', { mode: CreateMode.PERSISTENT, data: 'mine' });
     await expect(createdPath(node, { timeout: 30 })).rejects.toMatchObject({ code: 'TIMEOUT' });
@@ -163,8 +158,7 @@ describe('PersistentNode (scripted client)', () => {
   });
 
   it('setData before the node exists is kept for its creation; a node gone meanwhile is created again', async () => {
-    const server = new ScriptedServer();
-    const [client, other] = [server.connect(), server.connect()];
+    const [server, client, other] = scriptedSessions(2);
     await other.create2('/late', undefined, { mode: CreateMode.EPHEMERAL });
     const node = started(client, '/late', { data: 'a' });
     await node.setData('b');
@@ -180,8 +174,7 @@ describe('PersistentNode (scripted client)', () => {
   });
 
   it('start() rejects with TimeoutError after its timeout (the node is still kept), on its signal, and with ClosedError on close', async () => {
-    const server = new ScriptedServer();
-    const [client, other] = [server.connect(), server.connect()];
+    const [server, client, other] = scriptedSessions(2);
     await other.create2('/blocked', undefined, { mode: CreateMode.EPHEMERAL });
     const node = new PersistentNode(client, '/blocked');
     const timedOut = await node.start({ timeout: 20 }).catch((error: unknown) => error);
@@ -199,8 +192,7 @@ describe('PersistentNode (scripted client)', () => {
   });
 
   it('a start() waiting when the node is closed rejects with ClosedError', async () => {
-    const server = new ScriptedServer();
-    const [client, other] = [server.connect(), server.connect()];
+    const [server, client, other] = scriptedSessions(2);
     await other.create2('/blocked', undefined, { mode: CreateMode.EPHEMERAL });
     const node = new PersistentNode(client, '/blocked');
     const pending = node.start();
@@ -221,8 +213,7 @@ describe('PersistentNode (scripted client)', () => {
   });
 
   it("start()'s timeout error names the path; a caller's abort reason passes as it is", async () => {
-    const server = new ScriptedServer();
-    const [client, other] = [server.connect(), server.connect()];
+    const [, client, other] = scriptedSessions(2);
     await other.create2('/blocked', undefined, { mode: CreateMode.EPHEMERAL });
     const node = started(client, '/blocked');
     await expect(createdPath(node, { timeout: 10 })).rejects.toMatchObject({
@@ -296,7 +287,7 @@ describe('PersistentNode (scripted client)', () => {
   });
 
   it('a TTL node is touched every third of its TTL while kept', async () => {
-    const { server, client } = scriptedSession();
+    const [server, client] = scriptedSessions(1);
     const node = started(client, '/ttl', { mode: CreateMode.PERSISTENT_WITH_TTL, ttl: 30 });
     await createdPath(node);
     await until(() => server.requests({ op: 'setData', path: '/ttl' }).length >= 3, 'touches');
@@ -308,7 +299,7 @@ describe('PersistentNode (scripted client)', () => {
 
   it('a TTL node is touched every third of its TTL, from its creation', async () => {
     vi.useFakeTimers();
-    const { server, client } = scriptedSession();
+    const [server, client] = scriptedSessions(1);
     const node = started(client, '/ttl', { mode: CreateMode.PERSISTENT_WITH_TTL, ttl: 300 });
     await vi.advanceTimersByTimeAsync(0);
     expect(node.actualPath).toBe('/ttl');
@@ -325,7 +316,7 @@ describe('PersistentNode (scripted client)', () => {
   });
 
   it('await using closes the node', async () => {
-    const { server, client } = scriptedSession();
+    const [server, client] = scriptedSessions(1);
     {
       await using node = started(client, '/scoped');
       await createdPath(node);
