@@ -385,7 +385,11 @@ export class Client implements AsyncDisposable {
   }
 }
 
-/** Connects to a ZooKeeper ensemble and resolves once a session is established. */
+/**
+ * Connects to a ZooKeeper ensemble and resolves once a session is established. A wait like every
+ * other: `{ timeout }` (or `connectTimeout`, default 10 s) rejects with a `TimeoutError`, `{ signal }`
+ * with its reason at once; either way the half-made session is closed.
+ */
 export function connect(connectString: string, options?: ConnectOptions): Promise<Client> {
   return Client.connect(connectString, options);
 }

@@ -23,16 +23,21 @@ export async function openSession(
 }> {
   const { hosts, chroot } = parseConnectString(connectString);
   const sessionTimeout = options.sessionTimeout ?? DEFAULT_SESSION_TIMEOUT;
-  const connectTimeout = options.connectTimeout ?? DEFAULT_CONNECT_TIMEOUT;
   for (const [name, value] of [
     ['sessionTimeout', sessionTimeout],
-    ['connectTimeout', connectTimeout],
+    ['connectTimeout', options.connectTimeout ?? DEFAULT_CONNECT_TIMEOUT],
   ] as const) {
     if (!Number.isFinite(value) || value <= 0) {
       throw makeError('BADARGUMENTS', `${name} must be a positive number of ms, got ${value}`);
     }
   }
+  const { timeout, signal } = checkWait(options);
+  // `timeout` is the contract's name for the same limit (see ConnectOptions.timeout).
+  const connectTimeout = timeout ?? options.connectTimeout ?? DEFAULT_CONNECT_TIMEOUT;
+  if (signal?.aborted) throw signal.reason;
   const transport: Transport = options.transport ?? (await defaultTransport());
+  // Given up while the runtime's transport loaded: nothing was started.
+  if (signal?.aborted) throw signal.reason;
   const tls = options.tls === true ? {} : options.tls || undefined;
   const session = new Session({
     hosts: new HostList(hosts, options.shuffleHosts ?? true),
@@ -52,6 +57,25 @@ export async function openSession(
     resume: options.session,
     renew: options.renewSession ?? true,
   });
-  await session.start();
+  await session.start(signal);
   return { session, chroot, dial: { transport, tls } };
+}
+
+/** The wait's own options, checked as every wait checks them (an InvalidArgumentError). */
+function checkWait(options: ConnectOptions): { timeout?: number; signal?: AbortSignal } {
+  const { timeout, signal } = options;
+  if (
+    timeout !== undefined &&
+    !(typeof timeout === 'number' && Number.isFinite(timeout) && timeout >= 0)
+  ) {
+    throw makeError(
+      'BADARGUMENTS',
+      `timeout must be a non-negative number of ms, got ${String(timeout)}`,
+      { op: 'connect' },
+    );
+  }
+  if (signal !== undefined && !(signal instanceof AbortSignal)) {
+    throw makeError('BADARGUMENTS', 'signal must be an AbortSignal', { op: 'connect' });
+  }
+  return { timeout, signal };
 }

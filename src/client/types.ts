@@ -178,7 +178,23 @@ export interface RemoveWatchesOptions {
 export interface ConnectOptions {
   /** Requested session timeout in ms; the server negotiates it (see `client.sessionTimeout`). Default 30 000. */
   sessionTimeout?: number;
-  /** `connect()` rejects if no session is established by then, ms. Default 10 000. */
+  /**
+   * How long `connect()` waits for a session, ms: when it runs out, `connect()` rejects with a
+   * `TimeoutError` (code `TIMEOUT`) that names the hosts tried, with the last connection error
+   * as its `cause`. The same limit as `connectTimeout`, under the name every wait of the library
+   * uses; it wins when both are given. Default: `connectTimeout`.
+   */
+  timeout?: number;
+  /**
+   * Gives up the connect: `connect()` rejects at once with the signal's reason. Either way the
+   * half-made session is closed (the dialling stops; no timer or listener is left): there is no
+   * client to close. Once `connect()` has resolved, the signal no longer concerns the client.
+   */
+  signal?: AbortSignal;
+  /**
+   * `connect()` rejects with a `TimeoutError` if no session is established by then, ms (see
+   * `timeout`, the same limit). Default 10 000.
+   */
   connectTimeout?: number;
   /** Accept read-only servers (canBeReadOnly). Default false. */
   readOnly?: boolean;

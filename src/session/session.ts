@@ -82,14 +82,15 @@ export class Session {
 
   /**
    * Starts the connect loop. Resolves once a session is established and the initial credentials
-   * are accepted; rejects (and closes) when that takes longer than `connectTimeout`.
+   * are accepted; rejects (and closes) when that takes longer than `connectTimeout`, or at once
+   * when `signal` aborts.
    */
-  start(): Promise<void> {
+  start(signal?: AbortSignal): Promise<void> {
     const { ctx } = this;
     ctx.seeking();
     ctx.connectDeadline = ctx.clock.now() + ctx.connectTimeout;
     ctx.loop = connectLoop(ctx);
-    return waitForFirstSession(ctx);
+    return waitForFirstSession(ctx, signal);
   }
 
   /**

@@ -151,6 +151,8 @@ export class BenchPart {
       connect(config.servers, {
         sessionTimeout: config.sessionTimeout,
         connectTimeout: config.connectTimeout,
+        // Stopping the bench stops the sessions still connecting, at once.
+        signal,
         // The same credentials as the admin session (`--auth`, `--sasl`).
         auth: config.auth,
         ...(config.sasl ? { sasl: { mechanism: 'DIGEST-MD5' as const, ...config.sasl } } : {}),

@@ -7,7 +7,10 @@ import { CliError, ExitCode } from '../errors.js';
 
 /** The error to report when some of `wanted` sessions of a bench part could not connect. */
 export function explainFailedSessions(error: unknown, connected: number, wanted: number): unknown {
-  if (!(error instanceof ZooKeeperError) || error.code !== 'CONNECTIONLOSS') return error;
+  // connect() gives up with a TimeoutError when its limit runs out (CONNECTIONLOSS when refused).
+  if (!(error instanceof ZooKeeperError) || !['CONNECTIONLOSS', 'TIMEOUT'].includes(error.code)) {
+    return error;
+  }
   // Nothing listening is not a limit.
   if (error.message.includes('ECONNREFUSED')) return error;
   return new CliError(

@@ -37,7 +37,7 @@ describe('connecting', () => {
         }),
       );
       expect(Date.now() - started).toBeLessThan(5_000);
-      expect(error).toMatchObject({ code: 'CONNECTIONLOSS' });
+      expect(error).toMatchObject({ code: 'TIMEOUT' });
       expect(error.message).toContain(`127.0.0.1:${refused}`);
       expect(error.message).toContain(`127.0.0.1:${silentPort}`);
     } finally {

@@ -47,7 +47,7 @@ describe('TLS', () => {
         sessionTimeout: 2_000,
       }),
     );
-    expect(error).toMatchObject({ code: 'CONNECTIONLOSS' });
+    expect(error).toMatchObject({ code: 'TIMEOUT' });
     expect(error.message).toMatch(/certificate/i);
   });
 });

@@ -1,5 +1,6 @@
-// What connect() reports when it gives up: the failure that says why, not the time-out of a last
-// attempt that connect()'s own deadline cut short.
+// What connect() reports when it gives up: a TimeoutError (its own limit ran out) whose message
+// and cause carry the failure that says why, not the time-out of a last attempt that connect()'s
+// own deadline cut short.
 import { describe, expect, it } from 'vitest';
 import type { Connection, Transport, TransportConnectOptions } from '../../../src/index.js';
 import { connect } from '../../../src/index.js';
@@ -55,7 +56,7 @@ describe('connect() gives up', () => {
       (e: Error & { code?: string }) => e,
     );
     expect(transport.dials).toBeGreaterThanOrEqual(2);
-    expect(error?.code).toBe('CONNECTIONLOSS');
+    expect(error?.code).toBe('TIMEOUT');
     expect(error?.message).toMatch(/no handshake from zk:2181/);
     expect(error?.message).not.toMatch(/refused/);
   });
@@ -71,7 +72,7 @@ describe('connect() gives up', () => {
       (e: Error & { code?: string }) => e,
     );
     expect(transport.dials).toBeGreaterThanOrEqual(2);
-    expect(error?.code).toBe('CONNECTIONLOSS');
+    expect(error?.code).toBe('TIMEOUT');
     expect(error?.message).toMatch(/certificate/);
   });
 });

@@ -50,6 +50,14 @@ export const CATALOG: Record<string, ClassSpec> = {
     kind: 'client',
     entry: root,
     connect: (env) => Client.connect(env.server.connectString, { transport: env.server.transport }),
+    // A black hole holds the handshake of every link of this client name: no session comes.
+    unreachable: (env, bounds) => {
+      env.server.blackHole({ client: 'unreachable' }, 600_000);
+      return Client.connect(env.server.connectString, {
+        transport: env.server.transportFor('unreachable'),
+        ...bounds,
+      });
+    },
   },
   TakenEntry: {
     kind: 'handle',

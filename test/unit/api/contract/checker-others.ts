@@ -1,18 +1,23 @@
 // The checks of the kinds that are not recipes: error classes (their code, name and base), the
 // client (the same close, disposal and listening rules as a recipe, and its own closed error),
 // and value classes (no lifecycle, so no recipe can hide among them).
+import type { Client } from '../../../../src/client/client.js';
 import { ListenerError } from '../../../../src/client/listeners.js';
 import { LeaseReleasedError } from '../../../../src/locks/index.js';
 import {
   ClientClosedError,
   ErrorCode,
   InvalidArgumentError,
+  TimeoutError,
   ZooKeeperError,
 } from '../../../../src/protocol/errors.js';
 import { call, type Findings } from './bench.js';
 import type { Env } from './env.js';
-import type { ClientKind, ErrorKind, HandleKind, ValueKind } from './kinds.js';
+import type { Bounds, ClientKind, ErrorKind, HandleKind, ValueKind } from './kinds.js';
 import { eventually, isThenable, outcomeOf, told } from './outcome.js';
+
+/** The time connect() is given where no session can be had: it must reject with a TimeoutError. */
+const CONNECT_TIMEOUT = 40;
 
 export function checkError(name: string, spec: ErrorKind, cls: unknown): Findings {
   const findings: Findings = new Map();
@@ -52,6 +57,7 @@ export function checkValue(spec: ValueKind, cls: unknown): Findings {
 
 export async function checkClient(env: Env, spec: ClientKind): Promise<Findings> {
   const findings: Findings = new Map();
+  await checkConnectWait(env, spec, findings);
   // close(): a promise, the same one every time, resolving.
   const closing = await spec.connect(env);
   const closed = await outcomeOf(() => {
@@ -113,6 +119,38 @@ export async function checkClient(env: Env, spec: ClientKind): Promise<Findings>
     await outcomeOf(() => client.close());
   }
   return findings;
+}
+
+/** connect() is a wait: `timeout:connect`, `abort:connect`, `bad-timeout:connect`. */
+async function checkConnectWait(env: Env, spec: ClientKind, findings: Findings): Promise<void> {
+  const attempt = async (bounds: Bounds) => {
+    const outcome = await outcomeOf(() => spec.unreachable(env, bounds));
+    // A session had after all: the check fails below, and the client is not left open.
+    if (outcome.how === 'resolved') await (outcome.value as Client).close();
+    return outcome;
+  };
+  const timedOut = await attempt({ timeout: CONNECT_TIMEOUT });
+  if (!(timedOut.how === 'rejected' && timedOut.error instanceof TimeoutError)) {
+    findings.set(
+      'timeout:connect',
+      `connect({ timeout: ${CONNECT_TIMEOUT} }) with no session to be had ${told(timedOut)}, not a TimeoutError`,
+    );
+  }
+  const reason = new Error('the caller gave up');
+  const aborted = await attempt({ signal: AbortSignal.abort(reason) });
+  if (!(aborted.how === 'rejected' && aborted.error === reason)) {
+    findings.set(
+      'abort:connect',
+      `connect({ signal }) with an aborted signal ${told(aborted)}, not the signal's reason`,
+    );
+  }
+  const bad = await attempt({ timeout: -1 });
+  if (!(bad.how === 'rejected' && bad.error instanceof InvalidArgumentError)) {
+    findings.set(
+      'bad-timeout:connect',
+      `connect({ timeout: -1 }) ${told(bad)}, not an InvalidArgumentError`,
+    );
+  }
 }
 
 export async function checkHandle(

@@ -127,6 +127,8 @@ export interface ClientKind {
   readonly kind: 'client';
   readonly entry: EntryName;
   connect(env: Env): Promise<Client>;
+  /** `Client.connect` with `bounds` where no session can be had (a wait that cannot be met). */
+  unreachable(env: Env, bounds: Bounds): Promise<Client>;
 }
 
 /** A value or utility class (a transport's connection): no lifecycle of the contract's. */
