@@ -1,8 +1,8 @@
 // `zkts bench raw`: create+delete lanes recover from a link cut mid-run, where a create applied
 // on the server may have lost its reply (its scratch node is left; a lane that does not notice
 // fails every later create with NODEEXISTS).
-import { afterEach, describe, expect, it } from 'vitest';
-import { sharedServer, TcpProxy } from '../../harness/index.js';
+import { describe, expect, it } from 'vitest';
+import { proxyToSharedServer } from '../../support/integration.js';
 import { freshChroot, sleep, startCli } from './helpers.js';
 
 interface BenchJson {
@@ -14,17 +14,10 @@ interface BenchJson {
   }[];
 }
 
-const proxies: TcpProxy[] = [];
-afterEach(async () => {
-  await Promise.all(proxies.splice(0).map((proxy) => proxy.close()));
-});
-
 describe('zkts bench raw across link cuts', () => {
   it('create+delete keeps completing operations after ~300 ms cuts', async () => {
     const { chroot, root } = await freshChroot();
-    const [host, port] = sharedServer().connectString.split(':') as [string, string];
-    const proxy = await TcpProxy.start(host, Number(port));
-    proxies.push(proxy);
+    const proxy = await proxyToSharedServer();
     const settings = ['--warmup', '100', '--duration', '600', '--rounds', '4', '--depth', '8'];
     const cli = await startCli([
       '--server',

@@ -1,8 +1,9 @@
 // `zkts elect`: CLI processes in one election, leadership lost mid-command, and the timeout.
-import { describe, expect, it, onTestFinished } from 'vitest';
-import { TcpProxy } from '../../harness/index.js';
+import { describe, expect, it } from 'vitest';
+import { proxyToSharedServer } from '../../support/integration.js';
 import {
   freshChroot,
+  holdingCli,
   logEntry,
   node,
   POLL,
@@ -17,12 +18,9 @@ import {
 describe('zkts elect', () => {
   it('the second CLI runs its command only after the leader’s command ended and it stepped down', async () => {
     const { servers, root } = await freshChroot();
-    const { script, log, untilReleased, release } = workerScript();
-    const first = await startCli(
-      ['elect', '/election', '--id', 'first', '--', node, script, log, 'A', untilReleased],
-      { servers },
-    );
-    await waitForLog(log, 'start', 'A');
+    const worker = workerScript();
+    const { script, log, release } = worker;
+    const first = await holdingCli(servers, ['elect', '/election', '--id', 'first'], worker, 'A');
     const second = await startCli(
       ['elect', '/election', '--id', 'second', '--', node, script, log, 'B', '0', '7'],
       { servers },
@@ -77,9 +75,7 @@ describe('zkts elect', () => {
 
   it('after a session expiry mid-command: stopped, then leads again on a new session and runs it again', async () => {
     const { servers, root } = await freshChroot();
-    const [host, port] = servers.split('/')[0]!.split(':') as [string, string];
-    const proxy = await TcpProxy.start(host, Number(port));
-    onTestFinished(() => proxy.close());
+    const proxy = await proxyToSharedServer();
     const chroot = servers.slice(servers.indexOf('/'));
     const { script, log } = workerScript();
     const cli = await startCli(
@@ -125,11 +121,9 @@ describe('zkts elect', () => {
 
   it('--timeout: not leader in time exits 73 and leaves no node; a bad command line exits 2', async () => {
     const { servers, root } = await freshChroot();
-    const { script, log, untilReleased, release } = workerScript();
-    const leader = await startCli(['elect', '/e', '--', node, script, log, 'A', untilReleased], {
-      servers,
-    });
-    await waitForLog(log, 'start', 'A');
+    const worker = workerScript();
+    const { script, log, release } = worker;
+    const leader = await holdingCli(servers, ['elect', '/e'], worker, 'A');
     const waiter = await runCli(
       ['elect', '/e', '--wait', '300', '--', node, script, log, 'B', '0'],
       {

@@ -1,17 +1,14 @@
 // `zkts locks` and `zkts elect --list` on elections and on missing paths, and `zkts elect
 // --timeout 0` (lead now if the election is free).
 import { describe, expect, it } from 'vitest';
-import { freshChroot, node, POLL, runCli, startCli, waitForLog, workerScript } from './helpers.js';
+import { freshChroot, holdingCli, node, POLL, runCli, startCli, workerScript } from './helpers.js';
 
 describe('zkts on elections', () => {
   it('zkts locks and zkts elect --list show two zkts elect candidates, the leader first', async () => {
     const { servers, root } = await freshChroot();
-    const { script, log, untilReleased, release } = workerScript();
-    const first = await startCli(
-      ['elect', '/election', '--id', 'first', '--', node, script, log, 'A', untilReleased],
-      { servers },
-    );
-    await waitForLog(log, 'start', 'A');
+    const worker = workerScript();
+    const { script, log, release } = worker;
+    const first = await holdingCli(servers, ['elect', '/election', '--id', 'first'], worker, 'A');
     const second = await startCli(
       ['elect', '/election', '--id', 'second', '--', node, script, log, 'B', '0'],
       { servers },
@@ -82,7 +79,8 @@ describe('zkts on elections', () => {
 
   it('zkts elect --wait 0 leads a free election, and exits 73 when another leads', async () => {
     const { servers, root } = await freshChroot();
-    const { script, log, untilReleased, release } = workerScript();
+    const worker = workerScript();
+    const { script, log, release } = worker;
     const free = await runCli(
       ['elect', '/e', '--wait', '0', '--', node, script, log, 'A', '0', '5'],
       {
@@ -90,10 +88,7 @@ describe('zkts on elections', () => {
       },
     );
     expect(free.code).toBe(5);
-    const leader = await startCli(['elect', '/e', '--', node, script, log, 'B', untilReleased], {
-      servers,
-    });
-    await waitForLog(log, 'start', 'B');
+    const leader = await holdingCli(servers, ['elect', '/e'], worker, 'B');
     const taken = await runCli(['elect', '/e', '--wait', '0', '--', node, script, log, 'C', '0'], {
       servers,
     });

@@ -3,7 +3,7 @@
 import { createServer, type Server } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startStandalone } from '../../harness/index.js';
-import { freshChroot, runCli, startCli, waitForLog, workerScript } from './helpers.js';
+import { freshChroot, holdingCli, runCli, startCli, workerScript } from './helpers.js';
 
 const silent: Server[] = [];
 afterEach(() => {
@@ -71,12 +71,10 @@ describe('zkts global options after the command', () => {
 
   it('lock: --wait is the lock wait; -t before lock is the connect timeout; --timeout after it is the old spelling, with a note', async () => {
     const { servers } = await freshChroot();
-    const { script, log, untilReleased, release } = workerScript();
-    const node = process.execPath;
-    const holder = await startCli(['lock', '/l', '--', node, script, log, 'A', untilReleased], {
-      servers,
-    });
-    await waitForLog(log, 'start', 'A');
+    const worker = workerScript();
+    const { release } = worker;
+    const _node = process.execPath;
+    const holder = await holdingCli(servers, ['lock', '/l'], worker, 'A');
 
     const waited = await runCli(['lock', '/l', '--wait', '300', '--', 'true'], { servers });
     expect(waited.code).toBe(73);

@@ -207,6 +207,22 @@ if (duration.startsWith('until:')) {
   };
 }
 
+/**
+ * Starts a CLI that runs `prefix -- node worker LOG id until-released` and waits until the
+ * worker logged its start: the worker (and the command) runs on until `worker.release()`.
+ */
+export async function holdingCli(
+  servers: string,
+  prefix: string[],
+  worker: ReturnType<typeof workerScript>,
+  id: string,
+): Promise<CliProcess> {
+  const { script, log, untilReleased } = worker;
+  const cli = await startCli([...prefix, '--', node, script, log, id, untilReleased], { servers });
+  await waitForLog(log, 'start', id);
+  return cli;
+}
+
 export interface LogLine {
   what: 'start' | 'end' | 'term';
   id: string;

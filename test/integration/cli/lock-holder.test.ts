@@ -5,19 +5,14 @@ import { describe, expect, it } from 'vitest';
 import { sharedServer } from '../../harness/index.js';
 import { startKazooPeer } from '../../interop/kazoo.js';
 import { closeAllPeers } from '../../interop/peer.js';
-import { freshChroot, node, runCli, startCli, waitForLog, workerScript } from './helpers.js';
+import { freshChroot, holdingCli, runCli, startCli, workerScript } from './helpers.js';
 
 describe('zkts lock stores who holds it', () => {
   it('HOST:PID by default: `zkts locks` shows it in its table and its JSON', async () => {
     const { servers } = await freshChroot();
-    const { script, log, untilReleased, release } = workerScript();
-    const cli = await startCli(
-      ['lock', '/locks/job', '--', node, script, log, 'A', untilReleased],
-      {
-        servers,
-      },
-    );
-    await waitForLog(log, 'start', 'A');
+    const worker = workerScript();
+    const { release } = worker;
+    const cli = await holdingCli(servers, ['lock', '/locks/job'], worker, 'A');
     const holder = `${hostname()}:${cli.child.pid}`;
 
     const json = JSON.parse((await runCli(['locks', '--json', '/locks/job'], { servers })).stdout);

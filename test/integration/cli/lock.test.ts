@@ -1,8 +1,9 @@
 // `zkts lock`: contending CLI processes, timeouts, signals, and a lease lost mid-command.
-import { afterEach, describe, expect, it } from 'vitest';
-import { sharedServer, TcpProxy } from '../../harness/index.js';
+import { describe, expect, it } from 'vitest';
+import { proxyToSharedServer } from '../../support/integration.js';
 import {
   freshChroot,
+  holdingCli,
   logEntry,
   node,
   POLL,
@@ -14,22 +15,12 @@ import {
   workerScript,
 } from './helpers.js';
 
-const proxies: TcpProxy[] = [];
-afterEach(async () => {
-  await Promise.all(proxies.splice(0).map((proxy) => proxy.close()));
-});
-
 describe('zkts lock', () => {
   it('a second CLI waits until the first one’s command has ended', async () => {
     const { servers, root } = await freshChroot();
-    const { script, log, untilReleased, release } = workerScript();
-    const first = await startCli(
-      ['lock', '/locks/job', '--', node, script, log, 'A', untilReleased],
-      {
-        servers,
-      },
-    );
-    await waitForLog(log, 'start', 'A');
+    const worker = workerScript();
+    const { script, log, release } = worker;
+    const first = await holdingCli(servers, ['lock', '/locks/job'], worker, 'A');
     const second = await startCli(['lock', '/locks/job', '--', node, script, log, 'B', '0', '7'], {
       servers,
     });
@@ -84,11 +75,9 @@ describe('zkts lock', () => {
 
   it('--timeout: gives up with status 73 and a clear message, leaving no node behind', async () => {
     const { servers, root } = await freshChroot();
-    const { script, log, untilReleased, release } = workerScript();
-    const holder = await startCli(['lock', '/l', '--', node, script, log, 'A', untilReleased], {
-      servers,
-    });
-    await waitForLog(log, 'start', 'A');
+    const worker = workerScript();
+    const { script, log, release } = worker;
+    const holder = await holdingCli(servers, ['lock', '/l'], worker, 'A');
     const before = Date.now();
     const waiter = await runCli(
       ['lock', '/l', '--wait', '300', '--', node, script, log, 'B', '0'],
@@ -191,9 +180,7 @@ describe('zkts lock', () => {
 
   it('connection frozen mid-command: the lease is lost, the command stopped, status 75', async () => {
     const { chroot } = await freshChroot();
-    const [host, port] = sharedServer().connectString.split(':') as [string, string];
-    const proxy = await TcpProxy.start(host, Number(port));
-    proxies.push(proxy);
+    const proxy = await proxyToSharedServer();
     const { script, log } = workerScript();
     const cli = await startCli(
       [

@@ -1,20 +1,8 @@
 // `zkts watch` streaming events, and the shell: one session for many commands, path completion.
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { completeLine } from '../../../src/cli/shell.js';
-import { sharedServer, TcpProxy } from '../../harness/index.js';
+import { proxyToSharedServer } from '../../support/integration.js';
 import { freshChroot, runCli, startCli } from './helpers.js';
-
-const proxies: TcpProxy[] = [];
-afterEach(async () => {
-  await Promise.all(proxies.splice(0).map((proxy) => proxy.close()));
-});
-
-async function proxyToSharedServer(): Promise<TcpProxy> {
-  const [host, port] = sharedServer().connectString.split(':') as [string, string];
-  const proxy = await TcpProxy.start(host, Number(port));
-  proxies.push(proxy);
-  return proxy;
-}
 
 interface Event {
   time: string;
