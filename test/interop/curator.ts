@@ -9,6 +9,8 @@ import { fileURLToPath } from 'node:url';
 import { LockPeer } from './peer.js';
 
 const SOURCE = fileURLToPath(new URL('./java/LockPeer.java', import.meta.url));
+/** What every Java peer shares (the line protocols, connecting), compiled beside each. */
+const SUPPORT = fileURLToPath(new URL('./java/PeerSupport.java', import.meta.url));
 const JAVA_DIR = '/usr/share/java';
 
 /** Jars on the peer's class path, and the Debian package that provides each. */
@@ -76,9 +78,9 @@ export function curatorPeerClasses(): string {
 }
 
 /**
- * Compiles one Java peer (`source`, whose main class is `className`) against the Curator jars
- * into a directory of its own under the system temp dir, named by a hash of the source and `key`:
- * compiled once, reused by later runs. Compiled next to it and renamed into place, so concurrent
+ * Compiles one Java peer (`source`, whose main class is `className`, with java/PeerSupport.java)
+ * against the Curator jars into a directory of its own under the system temp dir, named by a hash
+ * of the sources and `key`: compiled once, reused by later runs. Compiled next to it and renamed into place, so concurrent
  * runs never see half a directory. `jars` are put on the class path before Curator's. Returns
  * the directory.
  */
@@ -89,14 +91,13 @@ export function compileJava(
   key = '',
   jars: readonly string[] = [],
 ): string {
-  const hash = createHash('sha256').update(readFileSync(source)).update(key);
-  const dir = join(tmpdir(), `zkts-${prefix}-${hash.digest('hex').slice(0, 16)}`);
+  const hash = createHash('sha256').update(readFileSync(source)).update(readFileSync(SUPPORT));
+  const dir = join(tmpdir(), `zkts-${prefix}-${hash.update(key).digest('hex').slice(0, 16)}`);
   if (existsSync(join(dir, `${className}.class`))) return dir;
   const staging = mkdtempSync(`${dir}-staging-`);
   try {
-    execFileSync('javac', ['-nowarn', '-d', staging, '-cp', classPath(...jars), source], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
+    const javac = ['-nowarn', '-d', staging, '-cp', classPath(...jars), source, SUPPORT];
+    execFileSync('javac', javac, { stdio: ['ignore', 'pipe', 'pipe'] });
     renameSync(staging, dir);
   } catch (error) {
     rmSync(staging, { recursive: true, force: true });

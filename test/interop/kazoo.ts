@@ -46,11 +46,12 @@ export function kazooMissing(): string | undefined {
 
 /**
  * The arguments of Debian's python3 running python/`script` with `args`, unbuffered (-u) so that
- * every reply line reaches us at once. Throws, naming the package, when kazoo is missing.
+ * every reply line reaches us at once, and writing no bytecode (-B) into the source tree. Throws,
+ * naming the package, when kazoo is missing.
  */
 export function pythonArgs(script: string, ...args: string[]): string[] {
   requireKazoo();
-  return ['-u', fileURLToPath(new URL(`./python/${script}`, import.meta.url)), ...args];
+  return ['-u', '-B', fileURLToPath(new URL(`./python/${script}`, import.meta.url)), ...args];
 }
 
 /** Starts a kazoo contender on `path` (connected when this resolves). */

@@ -8,25 +8,17 @@
 //   <id> session  -> <id> session <hex session id>   (the current ZooKeeper session)
 //   <id> history  -> <id> history <ms>:<true|false> ... (every change of hasLeadership so far)
 //   <id> quit     -> <id> bye, then the latch and the client are closed (also on EOF)
-import java.io.BufferedReader;
-import java.io.InputStreamReader;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import org.apache.curator.framework.CuratorFramework;
-import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.framework.recipes.leader.LeaderLatch;
 import org.apache.curator.retry.RetryForever;
 
 public final class LatchRenewalPeer {
-  private static final PrintStream out =
-      new PrintStream(System.out, true, StandardCharsets.UTF_8);
   private static final List<String> history = new ArrayList<>();
 
-  private static synchronized void reply(String line) {
-    out.println(line);
+  private static void reply(String line) {
+    PeerSupport.reply(line);
   }
 
   public static void main(String[] args) throws Exception {
@@ -36,17 +28,8 @@ public final class LatchRenewalPeer {
     }
     int sessionMs = Integer.parseInt(args[3]);
     CuratorFramework client =
-        CuratorFrameworkFactory.builder()
-            .connectString(args[0])
-            .sessionTimeoutMs(sessionMs)
-            .connectionTimeoutMs(Math.max(1_000, sessionMs / 2))
-            .retryPolicy(new RetryForever(100))
-            .build();
-    client.start();
-    if (!client.blockUntilConnected(10, TimeUnit.SECONDS)) {
-      reply("error could not connect to " + args[0]);
-      System.exit(1);
-    }
+        PeerSupport.connected(
+            args[0], sessionMs, Math.max(1_000, sessionMs / 2), new RetryForever(100));
     LeaderLatch latch = new LeaderLatch(client, args[1], args[2]);
     latch.start();
     Thread sampler =
@@ -72,36 +55,24 @@ public final class LatchRenewalPeer {
     sampler.start();
     reply("ready");
 
-    BufferedReader in =
-        new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
-    String quitId = "-";
-    for (String line; (line = in.readLine()) != null; ) {
-      String[] words = line.trim().split("\\s+");
-      if (words.length < 2) {
-        reply((words[0].isEmpty() ? "-" : words[0]) + " error no command");
-        continue;
-      }
-      String id = words[0];
-      try {
-        switch (words[1]) {
-          case "leading" -> reply(id + " leading " + latch.hasLeadership());
-          case "session" -> reply(
-              id
-                  + " session "
-                  + Long.toHexString(client.getZookeeperClient().getZooKeeper().getSessionId()));
-          case "history" -> {
-            synchronized (history) {
-              reply((id + " history " + String.join(" ", history)).trim());
-            }
-          }
-          case "quit" -> quitId = id;
-          default -> reply(id + " error unknown command " + words[1]);
-        }
-      } catch (Throwable error) {
-        reply(id + " error " + error.getClass().getSimpleName() + ": " + error.getMessage());
-      }
-      if (!quitId.equals("-")) break;
-    }
+    String quitId =
+        PeerSupport.serve(
+            (id, words) -> {
+              switch (words[1]) {
+                case "leading" -> reply(id + " leading " + latch.hasLeadership());
+                case "session" -> reply(
+                    id
+                        + " session "
+                        + Long.toHexString(
+                            client.getZookeeperClient().getZooKeeper().getSessionId()));
+                case "history" -> {
+                  synchronized (history) {
+                    reply((id + " history " + String.join(" ", history)).trim());
+                  }
+                }
+                default -> reply(id + " error unknown command " + words[1]);
+              }
+            });
     sampler.interrupt();
     reply(quitId + " bye");
     try {

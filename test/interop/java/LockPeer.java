@@ -24,11 +24,7 @@
 //
 // Lock operations run on one worker thread: Curator's mutexes belong to the thread that acquired
 // them, and the main thread must stay free to answer the rest (and `quit`) while an acquire waits.
-import java.io.BufferedReader;
-import java.io.InputStreamReader;
-import java.io.PrintStream;
 import java.lang.reflect.Method;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
@@ -37,7 +33,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import org.apache.curator.framework.CuratorFramework;
-import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.framework.imps.ProtectedUtils;
 import org.apache.curator.framework.recipes.leader.LeaderLatch;
 import org.apache.curator.framework.recipes.leader.LeaderSelector;
@@ -52,13 +47,13 @@ import org.apache.curator.retry.RetryNTimes;
 import org.apache.curator.utils.ZKPaths;
 
 public final class LockPeer {
-  private static final PrintStream out =
-      new PrintStream(System.out, true, StandardCharsets.UTF_8);
-
-  private static synchronized void reply(String line) {
-    out.println(line);
+  private static void reply(String line) {
+    PeerSupport.reply(line);
   }
 
+  private static String describe(Throwable error) {
+    return PeerSupport.describe(error);
+  }
   /** The recipe under test, reduced to what the protocol needs. */
   private interface Recipe {
     /** The held node's path, or null when the wait timed out (ms < 0: no timeout). */
@@ -341,12 +336,6 @@ public final class LockPeer {
     throw new IllegalArgumentException("unknown recipe " + kind);
   }
 
-  private static String describe(Throwable error) {
-    String message = error.getMessage();
-    return (error.getClass().getSimpleName() + (message == null ? "" : ": " + message))
-        .replace('\n', ' ');
-  }
-
   private static void lockCommand(Recipe recipe, String id, String[] words) {
     try {
       if (words[1].equals("acquire")) {
@@ -368,54 +357,28 @@ public final class LockPeer {
           "usage: LockPeer <connectString> <lockPath> <mutex|revocable|read|write|semaphore:N|latch:ID|selector:ID>");
       System.exit(2);
     }
-    CuratorFramework client =
-        CuratorFrameworkFactory.builder()
-            .connectString(args[0])
-            .sessionTimeoutMs(10_000)
-            .connectionTimeoutMs(5_000)
-            .retryPolicy(new RetryNTimes(3, 100))
-            .build();
-    client.start();
-    if (!client.blockUntilConnected(10, TimeUnit.SECONDS)) {
-      reply("error could not connect to " + args[0]);
-      System.exit(1);
-    }
+    CuratorFramework client = PeerSupport.connected(args[0], 10_000, 5_000, new RetryNTimes(3, 100));
     ExecutorService worker = Executors.newSingleThreadExecutor();
     Recipe recipe = recipe(client, args[1], args[2], worker);
     reply("ready");
-
-    BufferedReader in =
-        new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8));
-    String quitId = "-";
-    for (String line; (line = in.readLine()) != null; ) {
-      String[] words = line.trim().split("\\s+");
-      if (words.length < 2) {
-        reply((words[0].isEmpty() ? "-" : words[0]) + " error no command");
-        continue;
-      }
-      String id = words[0];
-      String command = words[1];
-      if (command.equals("quit")) {
-        quitId = id;
-        break;
-      }
-      try {
-        switch (command) {
-          case "participants" -> reply(
-              (id + " participants " + String.join(" ", recipe.participants())).trim());
-          case "protected" -> reply(id + " protected " + ProtectedUtils.isProtectedZNode(words[2]));
-          case "revoke" -> {
-            Revoker.attemptRevoke(client, words[2]);
-            reply(id + " revoke sent");
-          }
-          case "revoked", "leading" -> reply(id + " " + command + " " + recipe.flag(command));
-          case "acquire", "release" -> worker.execute(() -> lockCommand(recipe, id, words));
-          default -> reply(id + " error unknown command " + command);
-        }
-      } catch (Throwable error) {
-        reply(id + " error " + describe(error));
-      }
-    }
+    String quitId =
+        PeerSupport.serve(
+            (id, words) -> {
+              String command = words[1];
+              switch (command) {
+                case "participants" -> reply(
+                    (id + " participants " + String.join(" ", recipe.participants())).trim());
+                case "protected" -> reply(
+                    id + " protected " + ProtectedUtils.isProtectedZNode(words[2]));
+                case "revoke" -> {
+                  Revoker.attemptRevoke(client, words[2]);
+                  reply(id + " revoke sent");
+                }
+                case "revoked", "leading" -> reply(id + " " + command + " " + recipe.flag(command));
+                case "acquire", "release" -> worker.execute(() -> lockCommand(recipe, id, words));
+                default -> reply(id + " error unknown command " + command);
+              }
+            });
     reply(quitId + " bye");
     // Closing the session removes any node still held; the worker may be stuck in a wait.
     client.close();

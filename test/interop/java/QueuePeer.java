@@ -10,15 +10,12 @@
 //                                   first n items it is given (30 s), then closes
 // Items are comma-separated UTF-8 strings. Prints `ready` once connected, then reads one line
 // from stdin (`go`) before the command runs. Any failure prints `error <message>` and exits 1.
-import java.io.BufferedReader;
-import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.Iterator;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.apache.curator.framework.CuratorFramework;
-import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.framework.recipes.queue.DistributedQueue;
 import org.apache.curator.framework.recipes.queue.MultiItem;
 import org.apache.curator.framework.recipes.queue.QueueBuilder;
@@ -26,7 +23,6 @@ import org.apache.curator.framework.recipes.queue.QueueConsumer;
 import org.apache.curator.framework.recipes.queue.QueueSerializer;
 import org.apache.curator.framework.recipes.queue.SimpleDistributedQueue;
 import org.apache.curator.framework.state.ConnectionState;
-import org.apache.curator.retry.RetryNTimes;
 
 public final class QueuePeer {
   private static final QueueSerializer<String> UTF8 =
@@ -43,23 +39,8 @@ public final class QueuePeer {
       };
 
   public static void main(String[] args) throws Exception {
-    String connect = args[0], command = args[1], path = args[2];
-    CuratorFramework client =
-        CuratorFrameworkFactory.newClient(connect, 10_000, 10_000, new RetryNTimes(100, 50));
-    client.start();
-    try {
-      client.blockUntilConnected(30, TimeUnit.SECONDS);
-      System.out.println("ready");
-      System.out.flush();
-      new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8)).readLine();
-      run(client, command, path, args.length > 3 ? args[3] : null);
-    } catch (Exception e) {
-      System.out.println("error " + e);
-      System.out.flush();
-      System.exit(1);
-    } finally {
-      client.close();
-    }
+    PeerSupport.runOnce(
+        args, (client, command, path, rest) -> run(client, command, path, PeerSupport.arg(rest, 0)));
   }
 
   private static void run(CuratorFramework client, String command, String path, String arg)

@@ -18,12 +18,9 @@
 //   barrier-wait <path>           DistributedBarrier.waitOnBarrier(30 s); prints `released <bool>`
 // Prints `ready` once connected, then reads one line from stdin (`go`) before the command runs,
 // so that a test can start peers together. Any failure prints `error <message>` and exits 1.
-import java.io.BufferedReader;
-import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.TimeUnit;
 import org.apache.curator.framework.CuratorFramework;
-import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.framework.recipes.atomic.AtomicValue;
 import org.apache.curator.framework.recipes.atomic.DistributedAtomicLong;
 import org.apache.curator.framework.recipes.atomic.PromotedToLock;
@@ -36,23 +33,10 @@ import org.apache.curator.retry.RetryNTimes;
 
 public final class RecipePeer {
   public static void main(String[] args) throws Exception {
-    String connect = args[0], command = args[1], path = args[2];
-    CuratorFramework client =
-        CuratorFrameworkFactory.newClient(connect, 10_000, 10_000, new RetryNTimes(100, 50));
-    client.start();
-    try {
-      client.blockUntilConnected(30, TimeUnit.SECONDS);
-      System.out.println("ready");
-      System.out.flush();
-      new BufferedReader(new InputStreamReader(System.in, StandardCharsets.UTF_8)).readLine();
-      run(client, command, path, args.length > 3 ? args[3] : null, args.length > 4 ? args[4] : null);
-    } catch (Exception e) {
-      System.out.println("error " + e);
-      System.out.flush();
-      System.exit(1);
-    } finally {
-      client.close();
-    }
+    PeerSupport.runOnce(
+        args,
+        (client, command, path, rest) ->
+            run(client, command, path, PeerSupport.arg(rest, 0), PeerSupport.arg(rest, 1)));
   }
 
   private static void run(

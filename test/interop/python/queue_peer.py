@@ -24,26 +24,20 @@ import sys
 import threading
 import time
 
-from kazoo.client import KazooClient
+from one_command import say, serve
 
 
-def say(line):
-    sys.stdout.write(line + "\n")
-    sys.stdout.flush()
-
-
-def items_and_priority(arg):
+def put_each(queue, arg):
+    """Puts each item of `<items>[:<priority>]` (priority default 100); prints put <n>."""
     items, _, priority = arg.partition(":")
-    return [item.encode() for item in items.split(",")], int(priority or 100)
+    for item in items.split(","):
+        queue.put(item.encode(), priority=int(priority or 100))
+    say("put %d" % len(items.split(",")))
 
 
 def run(client, command, path, arg):
     if command == "locking-put":
-        items, priority = items_and_priority(arg)
-        queue = client.LockingQueue(path)
-        for item in items:
-            queue.put(item, priority=priority)
-        say("put %d" % len(items))
+        put_each(client.LockingQueue(path), arg)
     elif command == "locking-take":
         queue = client.LockingQueue(path)
         for _ in range(int(arg)):
@@ -65,11 +59,7 @@ def run(client, command, path, arg):
     elif command == "locking-none":
         say("got %s" % client.LockingQueue(path).get(timeout=1))
     elif command == "queue-put":
-        items, priority = items_and_priority(arg)
-        queue = client.Queue(path)
-        for item in items:
-            queue.put(item, priority=priority)
-        say("put %d" % len(items))
+        put_each(client.Queue(path), arg)
     elif command == "queue-take":
         queue = client.Queue(path)
         deadline = time.time() + 30
@@ -123,23 +113,5 @@ def partition(client, path, arg):
     say("finished")
 
 
-def main():
-    hosts, command, path = sys.argv[1], sys.argv[2], sys.argv[3]
-    arg = sys.argv[4] if len(sys.argv) > 4 else None
-    client = KazooClient(hosts=hosts, timeout=4.0)
-    client.start(timeout=30)
-    try:
-        say("ready")
-        if sys.stdin.readline().strip() != "go":
-            return
-        try:
-            run(client, command, path, arg)
-        except Exception as error:  # reported to the test, which fails with it
-            say("error %s: %s" % (type(error).__name__, error))
-    finally:
-        client.stop()
-        client.close()
-
-
 if __name__ == "__main__":
-    main()
+    serve(run, session_timeout=4.0)

@@ -14,14 +14,8 @@ the command runs when `go` arrives on stdin; any failure prints `error <message>
 """
 
 import datetime
-import sys
 
-from kazoo.client import KazooClient
-
-
-def say(line):
-    sys.stdout.write(line + "\n")
-    sys.stdout.flush()
+from one_command import say, serve
 
 
 def run(client, command, path, arg):
@@ -55,23 +49,5 @@ def run(client, command, path, arg):
         raise ValueError("unknown command " + command)
 
 
-def main():
-    hosts, command, path = sys.argv[1], sys.argv[2], sys.argv[3]
-    arg = sys.argv[4] if len(sys.argv) > 4 else None
-    client = KazooClient(hosts=hosts, timeout=10.0)
-    client.start(timeout=30)
-    try:
-        say("ready")
-        if sys.stdin.readline().strip() != "go":
-            return
-        try:
-            run(client, command, path, arg)
-        except Exception as error:  # reported to the test, which fails with it
-            say("error %s: %s" % (type(error).__name__, error))
-    finally:
-        client.stop()
-        client.close()
-
-
 if __name__ == "__main__":
-    main()
+    serve(run, session_timeout=10.0)
