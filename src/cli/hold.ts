@@ -3,9 +3,7 @@
 import type { Client } from '../index.js';
 import type { Lease } from '../locks/index.js';
 import { ExitCode } from './errors.js';
-import { acquire, type LockedRun, makeLock } from './lock.js';
-import { type Forwarded, signalStatus } from './supervise.js';
-import { catchSignals, settleWithin } from './waiting.js';
+import { type LockedRun, withLease } from './lock.js';
 
 /** What `--json` and the plain output say about a held lease. */
 export function heldJson(lease: Lease, lockPath: string): Record<string, string> {
@@ -13,31 +11,21 @@ export function heldJson(lease: Lease, lockPath: string): Record<string, string>
 }
 
 /** Resolves the exit status: 0 after an interrupt released the lock, 75 when it was lost. */
-export async function holdLock(client: Client, run: LockedRun): Promise<number> {
-  const lock = makeLock(client, run);
-  const signals = catchSignals();
-  try {
-    const lease = await acquire(lock, run, signals.waiting);
-    if (lease === undefined) return signalStatus(signals.waiting.reason as Forwarded);
-    try {
-      run.onHeld?.(lease);
-      run.note(`holding ${run.path} (fencing token ${lease.fencingToken}); Ctrl-C releases it`);
-      const ending = await new Promise<'interrupted' | 'lost'>((resolve) => {
-        if (signals.waiting.aborted) return resolve('interrupted');
-        signals.waiting.addEventListener('abort', () => resolve('interrupted'), { once: true });
-        // The lease's signal also fires on our own release: only listened to until then.
-        lease.signal.addEventListener('abort', () => resolve('lost'), { once: true });
-      });
-      if (ending === 'lost') {
-        run.note(`lost the lock ${run.path}: ${String((lease.signal.reason as Error)?.message)}`);
-        return ExitCode.LOCK_LOST;
-      }
-      run.note(`released ${run.path} (${String(signals.waiting.reason)})`);
-      return ExitCode.OK;
-    } finally {
-      await settleWithin(lease.release(), lease.signal.aborted ? 1_000 : 5_000);
+export function holdLock(client: Client, run: LockedRun): Promise<number> {
+  return withLease(client, run, async (lease, signals) => {
+    run.onHeld?.(lease);
+    run.note(`holding ${run.path} (fencing token ${lease.fencingToken}); Ctrl-C releases it`);
+    const ending = await new Promise<'interrupted' | 'lost'>((resolve) => {
+      if (signals.waiting.aborted) return resolve('interrupted');
+      signals.waiting.addEventListener('abort', () => resolve('interrupted'), { once: true });
+      // The lease's signal also fires on our own release: only listened to until then.
+      lease.signal.addEventListener('abort', () => resolve('lost'), { once: true });
+    });
+    if (ending === 'lost') {
+      run.note(`lost the lock ${run.path}: ${String((lease.signal.reason as Error)?.message)}`);
+      return ExitCode.LOCK_LOST;
     }
-  } finally {
-    signals.dispose();
-  }
+    run.note(`released ${run.path} (${String(signals.waiting.reason)})`);
+    return ExitCode.OK;
+  });
 }

@@ -17,7 +17,7 @@ import {
   signalStatus,
   superviseCommand,
 } from './supervise.js';
-import { catchSignals, settleWithin, waitPatiently } from './waiting.js';
+import { type CaughtSignals, catchSignals, settleWithin, waitPatiently } from './waiting.js';
 
 export type LockKind =
   | { type: 'mutex' | 'read' | 'write' | 'exclusive' }
@@ -53,7 +53,7 @@ export interface LockedRun extends Supervision {
   onHeld?: (lease: Lease) => void;
 }
 
-export function makeLock(client: Client, run: LockedRun): Lock {
+function makeLock(client: Client, run: LockedRun): Lock {
   const { path, kind, lossPolicy } = run;
   // UTF-8 text: Curator ignores a lock node's data (its own default is the host's address) and
   // kazoo reads it as its text identifier, so both layouts' readers take it as it is.
@@ -72,18 +72,22 @@ export function makeLock(client: Client, run: LockedRun): Lock {
   }
 }
 
-/** Resolves the exit status: the command's, or one of the lock statuses (see ExitCode). */
-export async function runLocked(client: Client, run: LockedRun): Promise<number> {
+/**
+ * Takes the lock of `run` (SIGINT, SIGTERM and SIGHUP end the wait: their status), hands the lease
+ * to `use`, and releases it however `use` ends. Resolves `use`'s exit status.
+ */
+export async function withLease(
+  client: Client,
+  run: LockedRun,
+  use: (lease: Lease, signals: CaughtSignals) => Promise<number>,
+): Promise<number> {
   const lock = makeLock(client, run);
   const signals = catchSignals();
   try {
     const lease = await acquire(lock, run, signals.waiting);
     if (lease === undefined) return signalStatus(signals.waiting.reason as Forwarded);
     try {
-      // A signal between the grant and the start of the command: do not start it.
-      if (signals.waiting.aborted) return signalStatus(signals.waiting.reason as Forwarded);
-      run.onHeld?.(lease);
-      return await superviseCommand(lease, run, LOCK_ROLE, signals.forwardTo);
+      return await use(lease, signals);
     } finally {
       // Never wait long: the session's end removes the node anyway, and a lost lease's node is
       // gone or unreachable.
@@ -92,6 +96,18 @@ export async function runLocked(client: Client, run: LockedRun): Promise<number>
   } finally {
     signals.dispose();
   }
+}
+
+/** Resolves the exit status: the command's, or one of the lock statuses (see ExitCode). */
+export function runLocked(client: Client, run: LockedRun): Promise<number> {
+  return withLease(client, run, (lease, signals) => {
+    // A signal between the grant and the start of the command: do not start it.
+    if (signals.waiting.aborted) {
+      return Promise.resolve(signalStatus(signals.waiting.reason as Forwarded));
+    }
+    run.onHeld?.(lease);
+    return superviseCommand(lease, run, LOCK_ROLE, signals.forwardTo);
+  });
 }
 
 /** Why `--no-wait` found no lease free, in the kind's words. */
@@ -103,7 +119,7 @@ function heldWords({ path, kind }: LockedRun): string {
 }
 
 /** The lease, or undefined when a signal interrupted the wait. */
-export async function acquire(
+async function acquire(
   lock: Lock,
   run: LockedRun,
   interrupted: AbortSignal,

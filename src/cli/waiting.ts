@@ -6,16 +6,20 @@ import type { Forwarded } from './supervise.js';
 
 const FORWARDED: readonly Forwarded[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
 
-/**
- * Listens for SIGINT/SIGTERM/SIGHUP: while waiting they abort `waiting`; once the command runs,
- * `forwardTo` hands them on to it. `dispose()` stops listening.
- */
-export function catchSignals(): {
+/** The signals caught while a lease is awaited and held (see {@link catchSignals}). */
+export interface CaughtSignals {
+  /** Aborted by a signal while waiting (its reason is the signal's name). */
   waiting: AbortSignal;
   /** Signals go to `forward` from now on; `undefined`: they end the wait again. */
   forwardTo(forward: ((signal: Forwarded) => void) | undefined): void;
   dispose(): void;
-} {
+}
+
+/**
+ * Listens for SIGINT/SIGTERM/SIGHUP: while waiting they abort `waiting`; once the command runs,
+ * `forwardTo` hands them on to it. `dispose()` stops listening.
+ */
+export function catchSignals(): CaughtSignals {
   const waiting = new AbortController();
   let forward: ((signal: Forwarded) => void) | undefined;
   const listeners = FORWARDED.map(

@@ -1,21 +1,10 @@
 // elect PATH [options] -- COMMAND...: run a command while this process is the elected leader.
-import { hostname } from 'node:os';
-import { checkRecipePath } from '../../locks/errors.js';
 import type { Leadership } from '../../locks/index.js';
 import { runElected } from '../elect.js';
 import { electionJson, listElection, printElection } from '../election-view.js';
 import { UsageError } from '../errors.js';
-import {
-  type Command,
-  JSON_OPTION,
-  LEFTOVERS_OPTION,
-  LOSS_POLICY_OPTION,
-  leftoversOf,
-  lossPolicyOf,
-  OLD_WAIT_OPTION,
-  WAIT_OPTION,
-  waitOf,
-} from './types.js';
+import { LEASE_OPTIONS, startLeaseRun, WAIT_OPTIONS } from './lease-options.js';
+import type { Command } from './types.js';
 
 export const elect: Command = {
   name: 'elect',
@@ -41,8 +30,7 @@ export const elect: Command = {
   options: [
     { long: 'list', short: 'l', help: 'print the leader and the candidates of PATH, then exit' },
     { long: 'id', value: 'ID', help: 'participant id stored in the node (default HOST:PID)' },
-    WAIT_OPTION,
-    OLD_WAIT_OPTION,
+    ...WAIT_OPTIONS,
     {
       long: 'grace',
       value: 'MS',
@@ -52,9 +40,7 @@ export const elect: Command = {
       long: 'exit-on-loss',
       help: 'exit 75 when leadership is lost, instead of waiting to lead again',
     },
-    LEFTOVERS_OPTION,
-    LOSS_POLICY_OPTION,
-    JSON_OPTION,
+    ...LEASE_OPTIONS,
   ],
   args: { min: 1, max: 1 },
   rest: true,
@@ -73,20 +59,11 @@ export const elect: Command = {
         'elect needs a command after --, e.g. zkts elect /election/job -- ./job.sh',
       );
     }
-    const lossPolicy = lossPolicyOf(options);
-    // A bad path is refused before connecting, in the words the user typed.
-    checkRecipePath(positionals[0], 'elect');
-    const client = await ctx.client();
+    const { client, run } = await startLeaseRun(ctx, options, positionals[0], 'elect');
     return runElected(client, {
-      path: positionals[0]!,
-      id: options.string('id') ?? `${hostname()}:${process.pid}`,
-      timeout: waitOf(options, (text) => ctx.note(text)),
-      grace: options.integer('grace', 0) ?? 5_000,
-      leftovers: leftoversOf(options),
-      lossPolicy,
+      ...run,
       rejoin: !options.has('exit-on-loss'),
       command: rest,
-      note: (text) => ctx.note(text),
       // --json: one object on stdout once leading (before the command's own output).
       ...(ctx.out.json
         ? {

@@ -1,20 +1,9 @@
 // lock PATH [options] -- COMMAND...: flock(1) for a cluster.
-import { hostname } from 'node:os';
-import { checkRecipePath } from '../../locks/errors.js';
 import type { Lease } from '../../locks/index.js';
 import { heldJson, holdLock } from '../hold.js';
 import { parseLockKind, runLocked } from '../lock.js';
-import {
-  type Command,
-  JSON_OPTION,
-  LEFTOVERS_OPTION,
-  LOSS_POLICY_OPTION,
-  leftoversOf,
-  lossPolicyOf,
-  OLD_WAIT_OPTION,
-  WAIT_OPTION,
-  waitOf,
-} from './types.js';
+import { LEASE_OPTIONS, startLeaseRun, WAIT_OPTIONS } from './lease-options.js';
+import type { Command } from './types.js';
 
 export const lock: Command = {
   name: 'lock',
@@ -37,8 +26,7 @@ export const lock: Command = {
     'Statuses: 73 lock not acquired in time (or held, with -n), 75 lock lost, 126/127 command not\n' +
     'executable / not found, 128+N interrupted by signal N while waiting; else the command’s own.',
   options: [
-    WAIT_OPTION,
-    OLD_WAIT_OPTION,
+    ...WAIT_OPTIONS,
     {
       long: 'kind',
       short: 'k',
@@ -52,29 +40,18 @@ export const lock: Command = {
       help: 'who holds it, stored in the lock node for `zkts locks` (default HOST:PID)',
     },
     { long: 'grace', value: 'MS', help: 'SIGTERM to SIGKILL delay on a lost lock (default 5000)' },
-    LEFTOVERS_OPTION,
-    LOSS_POLICY_OPTION,
-    JSON_OPTION,
+    ...LEASE_OPTIONS,
   ],
   args: { min: 1, max: 1 },
   rest: true,
   notInShell: 'run `zkts lock` from your system shell',
   async run(ctx, { options, positionals, rest }) {
-    const lossPolicy = lossPolicyOf(options);
-    // A bad path is refused before connecting, in the words the user typed.
-    checkRecipePath(positionals[0], 'lock');
-    const client = await ctx.client();
+    const { client, run: common } = await startLeaseRun(ctx, options, positionals[0], 'lock');
     const run = {
-      path: positionals[0]!,
+      ...common,
       kind: parseLockKind(options.string('kind') ?? 'mutex'),
-      timeout: waitOf(options, (text) => ctx.note(text)),
       noWait: options.has('no-wait'),
-      grace: options.integer('grace', 0) ?? 5_000,
-      leftovers: leftoversOf(options),
-      lossPolicy,
-      id: options.string('id') ?? `${hostname()}:${process.pid}`,
       command: rest ?? [],
-      note: (text: string) => ctx.note(text),
       // --json: one object on stdout once the lock is held (before the command's own output).
       ...(ctx.out.json
         ? { onHeld: (lease: Lease) => ctx.out.emit(heldJson(lease, positionals[0]!)) }
