@@ -3,7 +3,13 @@
 // and the waits on a lease's node watch and its loss.
 import diagnostics from 'node:diagnostics_channel';
 import { expect, onTestFinished } from 'vitest';
-import type { Lease, LockLostError } from '../../src/locks/index.js';
+import type { RecipeClient } from '../../src/index.js';
+import {
+  LeaderLatch,
+  type LeaderLatchOptions,
+  type Lease,
+  type LockLostError,
+} from '../../src/locks/index.js';
 import type { LockMessage } from '../../src/telemetry/index.js';
 import { until } from './wait.js';
 
@@ -69,4 +75,15 @@ export function expectTwoHoldsOfKind(messages: readonly LockMessage[], kind: str
   for (const type of ['acquire-start', 'granted', 'released'] as const) {
     expect(kindsOf(messages, type), type).toEqual([kind, kind]);
   }
+}
+
+/** A LeaderLatch on `path` with `start()` called. */
+export function startedLatch(
+  client: RecipeClient,
+  path = '/el',
+  options: LeaderLatchOptions = {},
+): LeaderLatch {
+  const latch = new LeaderLatch(client, path, options);
+  latch.start();
+  return latch;
 }

@@ -9,19 +9,13 @@ import {
   type LockLostError,
   LockTimeoutError,
 } from '../../../src/locks/index.js';
-import { lockMessages } from '../../support/locks-unit.js';
+import { lockMessages, startedLatch as started } from '../../support/locks-unit.js';
 import { until } from '../../support/wait.js';
-import { type ScriptedClient, ScriptedServer, scriptedSessions } from './scripted-client.js';
+import { ScriptedServer, scriptedSessions } from './scripted-client.js';
 
 /** The election and hold messages published while the test runs (acquires left out). */
 const lockEvents = () =>
   lockMessages((event) => !event.type.startsWith('acquire') && event.type !== 'granted');
-
-function started(client: ScriptedClient, path = '/el', options = {}): LeaderLatch {
-  const latch = new LeaderLatch(client, path, options);
-  latch.start();
-  return latch;
-}
 
 describe('LeaderLatch events (zookeeper-ts:lock)', () => {
   it('a term publishes leader-gained, and leader-lost with why it ended', async () => {

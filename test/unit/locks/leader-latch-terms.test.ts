@@ -3,14 +3,9 @@
 // Real-server and Curator behaviour: test/integration/locks/leader-latch.test.ts.
 import { describe, expect, it } from 'vitest';
 import { LeaderLatch, type LockLostError, LockTimeoutError } from '../../../src/locks/index.js';
+import { startedLatch as started } from '../../support/locks-unit.js';
 import { until } from '../../support/wait.js';
-import { type ScriptedClient, ScriptedServer, scriptedSessions } from './scripted-client.js';
-
-function started(client: ScriptedClient, path = '/el', options = {}): LeaderLatch {
-  const latch = new LeaderLatch(client, path, options);
-  latch.start();
-  return latch;
-}
+import { ScriptedServer, scriptedSessions } from './scripted-client.js';
 
 describe('LeaderLatch terms (scripted client)', () => {
   it('refuses an id that is not a string, a second start, and leadership() before start', async () => {

@@ -7,6 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { Client } from '../../../src/client/client.js';
 import { Mutex } from '../../../src/locks/index.js';
 import { startServer, type TestServer } from '../../../src/testing/index.js';
+import { countListeners } from '../../support/abort-listeners.js';
 
 const open: { close(): Promise<void> }[] = [];
 afterEach(async () => {
@@ -19,17 +20,6 @@ async function client(server: TestServer, name: string): Promise<Client> {
   return c;
 }
 
-/** The most abort listeners the signal has had at once (checked as each is added). */
-function mostListeners(signal: AbortSignal): () => number {
-  let most = 0;
-  const add = signal.addEventListener.bind(signal);
-  signal.addEventListener = ((...args: Parameters<AbortSignal['addEventListener']>) => {
-    add(...args);
-    most = Math.max(most, getEventListeners(signal, 'abort').length);
-  }) as AbortSignal['addEventListener'];
-  return () => most;
-}
-
 describe('lock waits sharing one AbortSignal', () => {
   it('20 contended acquires on one signal: one listener at most, abort rejects all, none left', async () => {
     const server = await startServer({ listen: false });
@@ -39,7 +29,7 @@ describe('lock waits sharing one AbortSignal', () => {
     const paths = Array.from({ length: 20 }, (_, i) => `/locks/l${i}`);
     const held = await Promise.all(paths.map((path) => new Mutex(holder, path).acquire()));
     const controller = new AbortController();
-    const most = mostListeners(controller.signal);
+    const { most } = countListeners(controller.signal);
     const waits = paths.map((path) =>
       new Mutex(waiter, path).acquire({ signal: controller.signal }),
     );

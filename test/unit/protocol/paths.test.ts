@@ -11,6 +11,7 @@ import {
   stripChroot,
   validatePath,
 } from '../../../src/protocol/paths.js';
+import { thrown } from '../../support/thrown.js';
 
 // [path, expected problem or null] — reasons and '@' indexes as in Java's PathUtils.
 const cases: [string, string | null][] = [
@@ -72,12 +73,7 @@ describe('pathProblem / validatePath (PathUtils.validatePath)', () => {
       if (problem === null) {
         expect(() => validatePath(path)).not.toThrow();
       } else {
-        let caught: unknown;
-        try {
-          validatePath(path);
-        } catch (err) {
-          caught = err;
-        }
+        const caught = thrown(() => validatePath(path));
         expect(caught).toBeInstanceOf(ZooKeeperError);
         const err = caught as ZooKeeperError;
         expect(err.code).toBe('BADARGUMENTS');

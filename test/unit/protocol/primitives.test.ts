@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ProtocolError, ZooKeeperError } from '../../../src/protocol/errors.js';
 import { Reader } from '../../../src/protocol/reader.js';
 import { frame, Writer } from '../../../src/protocol/writer.js';
+import { thrown } from '../../support/thrown.js';
 import { hex, unhex, utf8 } from './helpers.js';
 
 const bytesOf = (fn: (w: Writer) => void): string => {
@@ -193,12 +194,7 @@ describe('Reader', () => {
   for (const [name, input, read] of malformed) {
     it(`throws ProtocolError on ${name}`, () => {
       const r = new Reader(unhex(input));
-      let caught: unknown;
-      try {
-        read(r);
-      } catch (err) {
-        caught = err;
-      }
+      const caught = thrown(() => read(r));
       expect(caught).toBeInstanceOf(ProtocolError);
       expect((caught as ProtocolError).code).toBe('MARSHALLINGERROR');
     });

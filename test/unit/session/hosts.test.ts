@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ZooKeeperError } from '../../../src/protocol/errors.js';
 import { formatHost, HostList, parseConnectString } from '../../../src/session/hosts.js';
+import { thrown } from '../../support/thrown.js';
 
 describe('parseConnectString', () => {
   it('parses IPv4, host names, bracketed IPv6, default ports and a chroot', () => {
@@ -39,12 +40,7 @@ describe('parseConnectString', () => {
     ['a:1/app/', 'chroot'],
     ['a:1/app//x', 'chroot'],
   ])('rejects %j with a clear BADARGUMENTS error (%s)', (input, reason) => {
-    let error: unknown;
-    try {
-      parseConnectString(input);
-    } catch (e) {
-      error = e;
-    }
+    const error = thrown(() => parseConnectString(input));
     expect(error).toBeInstanceOf(ZooKeeperError);
     expect((error as ZooKeeperError).code).toBe('BADARGUMENTS');
     expect((error as Error).message).toContain(reason);

@@ -1,11 +1,7 @@
-// Many requests waiting on one AbortSignal (a caller that passes one signal to a batch, as
-// findLocks does for `zkts locks -R`): the session adds one abort listener per signal, not one
-// per request, so that the caller's process never prints Node's MaxListenersExceededWarning and a
-// request that ends leaves nothing on the signal.
-import { getEventListeners } from 'node:events';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Client } from '../../../src/client/client.js';
 import { startServer, type TestServer } from '../../../src/testing/index.js';
+import { countListeners } from '../../support/abort-listeners.js';
 
 const open: { close(): Promise<void> }[] = [];
 afterEach(async () => {
@@ -20,17 +16,6 @@ async function connected(): Promise<{ server: TestServer; client: Client }> {
   });
   open.push(client);
   return { server, client };
-}
-
-/** The signal's abort listeners now, and the most it has had at once since. */
-function countListeners(signal: AbortSignal): { now(): number; most(): number } {
-  let most = 0;
-  const add = signal.addEventListener.bind(signal);
-  signal.addEventListener = ((...args: Parameters<AbortSignal['addEventListener']>) => {
-    add(...args);
-    most = Math.max(most, getEventListeners(signal, 'abort').length);
-  }) as AbortSignal['addEventListener'];
-  return { now: () => getEventListeners(signal, 'abort').length, most: () => most };
 }
 
 /** Collects the process's warnings while `body` runs (and the ticks that emit them after it). */

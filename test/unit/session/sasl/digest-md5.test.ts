@@ -7,6 +7,7 @@ import {
   verifyServerFinal,
   ZOOKEEPER_DIGEST_URI,
 } from '../../../../src/session/sasl/digest-md5.js';
+import { thrown } from '../../../support/thrown.js';
 
 const utf8 = (text: string) => new TextEncoder().encode(text);
 const text = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
@@ -77,12 +78,7 @@ describe('DIGEST-MD5', () => {
       ['no equals sign', /malformed/],
     ] as const;
     for (const [challenge, reason] of cases) {
-      let caught: unknown;
-      try {
-        respondToChallenge(utf8(challenge), RFC_USER, 'c');
-      } catch (error) {
-        caught = error;
-      }
+      const caught = thrown(() => respondToChallenge(utf8(challenge), RFC_USER, 'c'));
       expect(caught, challenge).toMatchObject({
         code: 'AUTHFAILED',
         message: expect.stringMatching(reason),
