@@ -5,6 +5,9 @@
 // them asks for it. An acquire with a timeout thus costs one small object more than one without.
 import { type AbortWaiter, stopWaiting, waitOn } from '../session/signal-waiters.js';
 
+/** Makes a wait's timeout error, given the timeout in ms (called only when the deadline passes). */
+export type TimeoutErrorOf = (timeout: number) => unknown;
+
 /** Something a Bound tells when it ends (before anyone else hears of it). */
 export interface BoundWaiter {
   /** The bound ended: `reason` is the caller's signal's reason or the timeout's error. */
@@ -25,6 +28,8 @@ export class Bound implements AbortWaiter {
   ended = false;
   /** @internal The deadline, on the clock of `now()`; Infinity without one. */
   at = Number.POSITIVE_INFINITY;
+  /** @internal The timeout in ms, once the bound is on a timer (its error names it). */
+  timeout = 0;
   /** @internal Neighbours in the shared timer's list of this duration. */
   prev: Bound | undefined;
   /** @internal */
@@ -38,11 +43,12 @@ export class Bound implements AbortWaiter {
 
   /**
    * @param outer the caller's signal, listened to until `end()`
-   * @param timeoutError made when the deadline passes (so a timeout's error is built only then)
+   * @param timeoutError made when the deadline passes (so a timeout's error is built only then),
+   *   given the timeout in ms; one function can serve every wait of a lock
    */
   constructor(
     private readonly outer: AbortSignal | undefined,
-    private readonly timeoutError: (() => unknown) | undefined,
+    private readonly timeoutError: TimeoutErrorOf | undefined,
   ) {
     if (outer?.aborted) {
       this.ended = true;
@@ -98,7 +104,7 @@ export class Bound implements AbortWaiter {
 
   /** @internal The deadline passed (called by the shared timer). */
   expired(): void {
-    this.finish(this.timeoutError!());
+    this.finish(this.timeoutError!(this.timeout));
   }
 
   /** The wait is over: the bound leaves the shared timer and the caller's signal. Idempotent. */
@@ -133,17 +139,40 @@ interface DeadlineList {
 
 type Timer = ReturnType<typeof setTimeout>;
 
+/** Bounds waiting on any Deadlines of this module instance. */
+let waitingEverywhere = 0;
+
+/**
+ * @internal The bounds waiting on every client's timer together. A timer holds the process only
+ * while bounds wait on it, so 0 means no deadline timer holds it (for tests: waits that ended
+ * leave none).
+ */
+export function boundsWaiting(): number {
+  return waitingEverywhere;
+}
+
 /**
  * The deadlines of one client's waits on one timer. Bounds of the same duration are added in
  * deadline order, so each duration keeps a list that only grows at its tail: adding and removing
  * a bound is a few pointer writes. The timer is armed for the earliest deadline and left armed
  * while other bounds come and go (a bound that ends before its deadline, the common case,
  * touches no timer while others wait); when it fires it ends the bounds that are due and re-arms
- * for the next. Once no bound waits, the timer is cleared: an idle client leaves none behind.
+ * for the next.
+ *
+ * When the last bound ends, the timer stays armed but stops holding the process (Node's and
+ * Bun's `unref`): the next wait, most often the next acquire a moment later, takes it up again
+ * with a `ref` instead of paying a setTimeout and a clearTimeout of its own, and if none comes it
+ * fires once, finds nothing due and is gone. A runtime whose timers cannot be unref'd (an id
+ * number: Deno, workerd, browsers) clears it instead, as does a client whose timer functions
+ * were replaced meanwhile (a test's fake timers installed or removed).
  */
 export class Deadlines {
   private readonly lists = new Map<number, DeadlineList>();
   private timer: Timer | undefined;
+  /** The clearTimeout that goes with the armed timer (of the functions it was armed with). */
+  private clear: typeof clearTimeout = clearTimeout;
+  /** The setTimeout the timer was armed with: a different one now means a swapped clock. */
+  private armedWith: typeof setTimeout | undefined;
   /** When the armed timer fires; Infinity when none is armed. */
   private armedFor = Number.POSITIVE_INFINITY;
   /** Bounds waiting. */
@@ -155,9 +184,14 @@ export class Deadlines {
     return this.count;
   }
 
-  /** Whether a timer is armed (for tests). */
+  /** Whether a timer is armed, holding the process or not (for tests). */
   get armed(): boolean {
     return this.timer !== undefined;
+  }
+
+  /** Whether the timer holds the process: only while a bound waits (for tests). */
+  get holdsProcess(): boolean {
+    return this.timer !== undefined && this.count > 0;
   }
 
   /** Puts `bound` on this timer, to end `duration` ms from now. */
@@ -169,13 +203,15 @@ export class Deadlines {
     }
     const at = now() + duration;
     bound.at = at;
+    bound.timeout = duration;
     bound.list = list;
     bound.prev = list.tail;
     bound.next = undefined;
     if (list.tail) list.tail.next = bound;
     else list.head = bound;
     list.tail = bound;
-    this.count++;
+    waitingEverywhere++;
+    if (this.count++ === 0 && this.timer !== undefined) this.resume();
     if (at < this.armedFor) this.arm(at);
   }
 
@@ -189,11 +225,36 @@ export class Deadlines {
     bound.list = undefined;
     bound.prev = undefined;
     bound.next = undefined;
-    if (--this.count === 0 && this.timer !== undefined) {
-      clearTimeout(this.timer);
-      this.timer = undefined;
-      this.armedFor = Number.POSITIVE_INFINITY;
+    waitingEverywhere--;
+    if (--this.count === 0 && this.timer !== undefined) this.idle();
+  }
+
+  /** No bound waits: the timer stays armed without holding the process, or goes. */
+  private idle(): void {
+    const timer = this.timer as { unref?: unknown } | number;
+    if (typeof timer === 'object' && typeof timer.unref === 'function') timer.unref();
+    else this.disarm();
+  }
+
+  /** A bound waits again while the idle timer is armed: it holds the process again. */
+  private resume(): void {
+    const timer = this.timer as { ref?: unknown } | number;
+    if (
+      this.armedWith === setTimeout &&
+      typeof timer === 'object' &&
+      typeof timer.ref === 'function'
+    ) {
+      timer.ref();
+    } else {
+      this.disarm();
     }
+  }
+
+  private disarm(): void {
+    const clear = this.clear; // called as a plain function: a browser's needs no `this`
+    clear(this.timer);
+    this.timer = undefined;
+    this.armedFor = Number.POSITIVE_INFINITY;
   }
 
   private fired(): void {
@@ -210,12 +271,18 @@ export class Deadlines {
       if (list.head === undefined) this.lists.delete(duration);
       else if (list.head.at < next) next = list.head.at;
     }
-    if (next !== Number.POSITIVE_INFINITY) this.arm(next);
+    // A bound added by a waiter told above may have armed the timer already, possibly earlier.
+    if (next < this.armedFor) this.arm(next);
   }
 
   private arm(at: number): void {
-    if (this.timer !== undefined) clearTimeout(this.timer);
+    if (this.timer !== undefined) {
+      const clear = this.clear;
+      clear(this.timer);
+    }
     this.armedFor = at;
+    this.armedWith = setTimeout;
+    this.clear = clearTimeout;
     // A timer may fire a fraction of a millisecond before `at` by this clock: it then finds
     // nothing due and is armed again, so a deadline never ends a wait early.
     this.timer = setTimeout(this.fire, Math.max(0, Math.ceil(at - now())));
@@ -234,12 +301,17 @@ export function deadlinesOf(owner: object): Deadlines {
   return deadlines;
 }
 
+/** Whether `timeout` is undefined or a non-negative finite number of ms. */
+export function isTimeoutValue(timeout: unknown): timeout is number | undefined {
+  return (
+    timeout === undefined ||
+    (typeof timeout === 'number' && timeout >= 0 && Number.isFinite(timeout))
+  );
+}
+
 /** Throws `error()` unless `timeout` is undefined or a non-negative finite number of ms. */
 export function checkTimeout(timeout: unknown, error: (message: string) => Error): void {
-  if (
-    timeout !== undefined &&
-    !(typeof timeout === 'number' && timeout >= 0 && Number.isFinite(timeout))
-  ) {
+  if (!isTimeoutValue(timeout)) {
     throw error(`timeout must be a non-negative number of ms, got ${String(timeout)}`);
   }
 }
@@ -252,7 +324,7 @@ export function startBound(
   deadlines: Deadlines,
   timeout: number | undefined,
   signal: AbortSignal | undefined,
-  timeoutError: () => unknown,
+  timeoutError: TimeoutErrorOf,
 ): Bound {
   const timed = timeout !== undefined && timeout > 0;
   const bound = new Bound(signal, timed ? timeoutError : undefined);

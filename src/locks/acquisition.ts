@@ -94,6 +94,11 @@ export class Acquisition implements CallSink, BoundWaiter {
     private readonly bound: Bound | undefined,
     private readonly wait: boolean,
     private readonly probe: AcquireProbe | undefined,
+    /**
+     * The caller hears of the bound's end at once, while the attempt cleans up in the background
+     * (an acquire's timeout or abort); otherwise only once it has cleaned up (acquireSettled).
+     */
+    private readonly answersAtOnce = false,
   ) {
     this.promise = new Promise((resolve, reject) => {
       this.resolve = resolve;
@@ -114,9 +119,11 @@ export class Acquisition implements CallSink, BoundWaiter {
    * carry no signal; their late replies are ignored), and its cleanup finds a create still in
    * flight by its prefix (the server answers a session in order). Not while a rare step runs
    * through the general helpers: they see the bound's signal themselves, and the machine ends
-   * when they come back.
+   * when they come back. Once the bound has ended the machine never grants (every path to a
+   * grant checks `over` or the bound first), so a caller told at once hears exactly one outcome.
    */
   boundEnded(reason: unknown): void {
+    if (this.answersAtOnce) this.reject(reason);
     if (!this.slowRunning) this.fail(reason);
   }
 
@@ -243,11 +250,13 @@ export class Acquisition implements CallSink, BoundWaiter {
       checkOwnSession(this.host.recipe.client, node);
       const lease = this.host.hold(node);
       this.end();
+      this.bound?.end();
       this.resolve(lease);
       return;
     }
     if (!this.wait) {
       this.end();
+      this.bound?.end();
       const { client, path } = this.host.recipe;
       cleanupAttempt(client, path, this.attempt).then(() => this.resolve(null));
       return;
@@ -374,7 +383,10 @@ export class Acquisition implements CallSink, BoundWaiter {
     const bound = this.bound;
     settleWhileConnected(client, cleanupAttempt(client, path, this.attempt)).then(() => {
       if (bound?.ended) return this.reject(bound.reason);
-      if (!renewedAfter(client, error)) return this.reject(error);
+      if (!renewedAfter(client, error)) {
+        bound?.end(); // the attempt is over: it leaves the shared timer and the caller's signal
+        return this.reject(error);
+      }
       this.over = false;
       this.czxids = undefined;
       bound?.listen(this);

@@ -1,6 +1,12 @@
 // The deadline of an acquire: the caller's signal or the timeout, whichever comes first, as a
 // Bound on the shared timer of the lock's client (src/coordination/deadline.ts).
-import { type Bound, checkTimeout, deadlinesOf, startBound } from '../coordination/deadline.js';
+import {
+  type Bound,
+  checkTimeout,
+  deadlinesOf,
+  isTimeoutValue,
+  startBound,
+} from '../coordination/deadline.js';
 import { badArguments, LockTimeoutError } from './errors.js';
 import type { AcquireOptions } from './types.js';
 
@@ -44,6 +50,17 @@ class AcquireDeadline implements Deadline {
   }
 }
 
+/**
+ * Throws BADARGUMENTS for a `timeout` that is not a number of ms or a `signal` that is not an
+ * AbortSignal (allocating nothing when both are fine: it runs on every acquire).
+ */
+export function checkAcquireOptions(timeout: unknown, signal: unknown, path: string): void {
+  if (!isTimeoutValue(timeout)) checkTimeout(timeout, (message) => badArguments(message, path));
+  if (signal !== undefined && !(signal instanceof AbortSignal)) {
+    throw badArguments('signal must be an AbortSignal', path);
+  }
+}
+
 /** The waits of no one client in particular (a MultiLock's, say) share this timer. */
 const shared = {};
 
@@ -60,10 +77,7 @@ export function startDeadline(
 ): Deadline {
   const timeout = options?.timeout;
   const outer = options?.signal;
-  checkTimeout(timeout, (message) => badArguments(message, path));
-  if (outer !== undefined && !(outer instanceof AbortSignal)) {
-    throw badArguments('signal must be an AbortSignal', path);
-  }
+  checkAcquireOptions(timeout, outer, path);
   const noWait = timeout === 0;
   if (outer === undefined && (timeout === undefined || noWait)) {
     return new AcquireDeadline(undefined, noWait);

@@ -88,6 +88,9 @@ describe('Bound and the shared timer', () => {
     for (const bound of bounds.slice(5)) bound.end();
     expect(listeners()).toBe(0);
     expect(deadlines.size).toBe(0);
+    // The timer stays for the next wait without holding the process; at its time it goes.
+    expect(deadlines.holdsProcess).toBe(false);
+    vi.advanceTimersByTime(30_000);
     expect(vi.getTimerCount()).toBe(0);
     // Ending twice is harmless, and a later abort reaches none of them.
     bounds[0]!.end();
@@ -107,7 +110,10 @@ describe('Bound and the shared timer', () => {
     expect(told.reasons).toEqual([reason]);
     expect(listeners()).toBe(0);
     expect(deadlines.size).toBe(0);
+    expect(deadlines.holdsProcess).toBe(false);
+    vi.advanceTimersByTime(30_000);
     expect(vi.getTimerCount()).toBe(0);
+    expect(told.reasons).toEqual([reason]);
   });
 
   it('an aborted signal ends the bound before it starts; a late listener hears at once', () => {
@@ -180,6 +186,8 @@ describe('lock acquires on the shared timer', () => {
     }
     expect(listeners()).toBe(0);
     expect(deadlinesOf(client).size).toBe(0);
+    expect(deadlinesOf(client).holdsProcess).toBe(false);
+    await vi.advanceTimersByTimeAsync(60_000);
     expect(vi.getTimerCount()).toBe(0);
   });
 

@@ -2,6 +2,7 @@
 // client (scripted-client.ts): argument checks, which reason the caller hears, a grant that
 // arrives too late, and no timer left behind. Real-server behaviour: test/integration/locks.
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { boundsWaiting, deadlinesOf } from '../../../src/coordination/deadline.js';
 import { ExclusiveLock, LockTimeoutError, Mutex, Semaphore } from '../../../src/locks/index.js';
 import { until } from '../../support/wait.js';
 import { type ScriptedClient, ScriptedServer, scriptedSessions } from './scripted-client.js';
@@ -114,7 +115,7 @@ describe('acquire deadlines (scripted client)', () => {
     });
   });
 
-  it('leaves no timer behind once the lock is granted', async () => {
+  it('leaves no timer holding the process once the lock is granted', async () => {
     vi.useFakeTimers();
     const client = new ScriptedServer().connect();
     const abort = new AbortController();
@@ -122,6 +123,10 @@ describe('acquire deadlines (scripted client)', () => {
       timeout: 60_000,
       signal: abort.signal,
     });
+    expect(boundsWaiting()).toBe(0);
+    expect(deadlinesOf(client).holdsProcess).toBe(false);
+    // The client's timer waits, unref'd, for the next acquire; at its time it goes.
+    await vi.advanceTimersByTimeAsync(60_000);
     expect(vi.getTimerCount()).toBe(0);
     // The caller's signal no longer matters once the acquire is over.
     abort.abort(new Error('later'));

@@ -3,6 +3,7 @@
 // election's node gone with our candidate. Real-server behaviour:
 // test/integration/locks/leader-latch.test.ts and test/integration/telemetry/events.test.ts.
 import { describe, expect, it, vi } from 'vitest';
+import { boundsWaiting } from '../../../src/coordination/deadline.js';
 import {
   LeaderLatch,
   LeaseReleasedError,
@@ -253,6 +254,9 @@ describe('LeaderLatch timers (scripted client)', () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
     try {
       expect(await latch.leadership({ timeout: 60_000 })).toBe(term);
+      // Nothing waits on the shared timer (it stays armed, unref'd, until its time).
+      expect(boundsWaiting()).toBe(0);
+      await vi.advanceTimersByTimeAsync(60_000);
       expect(vi.getTimerCount()).toBe(0);
     } finally {
       vi.useRealTimers();

@@ -2,6 +2,7 @@
 // object with the Lock surface is a lock to a MultiLock): the refusals' messages, the canonical
 // order's corner cases, parts handed out already lost, clients that are over, and release errors.
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { boundsWaiting } from '../../../src/coordination/deadline.js';
 import { ZooKeeperError } from '../../../src/index.js';
 import {
   type Lease,
@@ -200,11 +201,14 @@ describe('MultiLock edges (scripted client)', () => {
     expect(lease.signal.reason.path).toBe(lease.path);
   });
 
-  it('leaves no timer behind once granted or refused', async () => {
+  it('leaves no timer holding the process once granted, and none at all after its timeout', async () => {
     vi.useFakeTimers();
     const client = new ScriptedServer().connect();
     const lock = new MultiLock([new Mutex(client, '/a'), new Mutex(client, '/b')]);
     const lease = await lock.acquire({ timeout: 60_000 });
+    // The shared timer stays armed, unref'd, for the next wait; nothing waits on it.
+    expect(boundsWaiting()).toBe(0);
+    await vi.advanceTimersByTimeAsync(60_000);
     expect(vi.getTimerCount()).toBe(0);
     await lease.release();
   });
