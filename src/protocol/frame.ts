@@ -30,6 +30,19 @@ export class FrameSizeError extends ProtocolError {
   }
 }
 
+/** Receives decoded frames: an object, so that a long-lived reader needs no closure for it. */
+export interface FrameSink {
+  frame(frame: Uint8Array): void;
+}
+
+/** Where {@link FrameDecoder.decode} hands each frame: a function or a {@link FrameSink}. */
+export type FrameHandler = ((frame: Uint8Array) => void) | FrameSink;
+
+function deliver(onFrame: FrameHandler, frame: Uint8Array): void {
+  if (typeof onFrame === 'function') onFrame(frame);
+  else onFrame.frame(frame);
+}
+
 export class FrameDecoder {
   private readonly maxFrameSize: number;
   /**
@@ -78,7 +91,7 @@ export class FrameDecoder {
    * complete: a bad length later in the chunk throws only after every earlier frame was handed
    * out (the replies already received are not lost with the stream).
    */
-  decode(chunk: Uint8Array, onFrame: (frame: Uint8Array) => void): void {
+  decode(chunk: Uint8Array, onFrame: FrameHandler): void {
     let pos = this.headFill > 0 ? this.continuePartial(chunk, onFrame) : 0;
     while (chunk.length - pos >= 4) {
       const len = this.checkedLength(chunk, pos);
@@ -87,13 +100,13 @@ export class FrameDecoder {
       // call, a slower path, and this runs for every frame.
       const frame = new Uint8Array(chunk.buffer, chunk.byteOffset + pos + 4, len);
       pos += 4 + len;
-      onFrame(frame);
+      deliver(onFrame, frame);
     }
     if (pos < chunk.length) this.startPartial(chunk.subarray(pos));
   }
 
   /** Feeds the start of a chunk into the partial frame; returns how many bytes it used. */
-  private continuePartial(chunk: Uint8Array, onFrame: (frame: Uint8Array) => void): number {
+  private continuePartial(chunk: Uint8Array, onFrame: FrameHandler): number {
     let pos = 0;
     if (this.headFill < 4) {
       const take = Math.min(4 - this.headFill, chunk.length);
@@ -110,7 +123,7 @@ export class FrameDecoder {
     pos += take;
     if (this.bodyFill === body.length) {
       this.reset();
-      onFrame(body);
+      deliver(onFrame, body);
     }
     return pos;
   }

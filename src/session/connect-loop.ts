@@ -1,46 +1,129 @@
 // The connect loop: which server to dial next, how long one attempt may take, and how long to
 // pause between attempts. What happens on a connection once it is open is the session's.
-import { makeError, ZooKeeperError } from '../protocol/errors.js';
-import type { SessionContext } from './context.js';
+import { makeError } from '../protocol/errors.js';
+import { Attempt, type AttemptOwner } from './attempt.js';
+import type { Interruptible, SessionContext } from './context.js';
 import { formatHost, type HostAddress } from './hosts.js';
 import { attemptBudget, reconnectPause } from './pacing.js';
-import { serveConnection } from './serve.js';
-import type { Connection } from './transport.js';
 
 /** The longest pause after a whole round of hosts without a session, ms (as the Java client). */
 const MAX_ROUND_PAUSE = 1_000;
 
-/** Dials server after server until the session is over. Never rejects. */
-export async function connectLoop(ctx: SessionContext): Promise<void> {
-  let failures = 0;
-  let attempts = 0;
-  const refused = new Set<string>();
-  while (!ctx.finished && !ctx.stopped) {
+/**
+ * Dials server after server until the session is over: an object moved on by its attempt's end
+ * and its pause timer, not an async loop (see attempt.ts: nothing parked per idle session).
+ */
+export class ConnectLoop implements AttemptOwner, Interruptible {
+  /** Attempts without a session since the last whole round (or the last session). */
+  private failures = 0;
+  /** Attempts made so far (connect()'s deadline is shared among them). */
+  private attempts = 0;
+  /** Hosts that refused the TCP connection in a row (made by the first refusal). */
+  private refused: Set<string> | null = null;
+  /** ctx.lastError before the current attempt. */
+  private before: unknown = null;
+  private host: HostAddress | null = null;
+  private pauseTimer: unknown = null;
+  /** The host to dial when the pause ends (after a whole round), or null for the next one. */
+  private resumeWith: HostAddress | null = null;
+  private done = false;
+  private onDone: (() => void) | null = null;
+  private whenOver: Promise<void> | null = null;
+
+  constructor(private readonly ctx: SessionContext) {}
+
+  /** Settles once the loop has stopped. Never rejects. */
+  ended(): Promise<void> {
+    if (this.done) return Promise.resolve();
+    this.whenOver ??= new Promise<void>((resolve) => {
+      this.onDone = resolve;
+    });
+    return this.whenOver;
+  }
+
+  /** The top of the loop: the next host, after a pause when a whole round had no session. */
+  next(): void {
+    const { ctx } = this;
+    if (ctx.finished || ctx.stopped) {
+      this.end();
+      return;
+    }
     const { host, cycled } = ctx.hosts.next();
-    if (cycled && failures > 0) {
+    if (cycled && this.failures > 0) {
       // A whole round without a session: pause before the next, as the Java client does,
       // but never so long that a short session cannot be resumed in time.
-      failures = 0;
+      this.failures = 0;
       const pause = Math.min(MAX_ROUND_PAUSE, Math.floor(ctx.identity.timeout / 4));
-      if (!(await pauseUnlessStopped(ctx, pause * (0.5 + Math.random() / 2)))) return;
+      this.pause(pause * (0.5 + Math.random() / 2), host);
+      return;
     }
+    this.dial(host);
+  }
+
+  private dial(host: HostAddress): void {
+    const { ctx } = this;
     const budget = attemptBudget({
       perHost: ctx.identity.timers.connectTimeout,
       deadline: connectDeadline(ctx),
       now: ctx.clock.now(),
       hostCount: ctx.hosts.size,
-      attempts: attempts++,
+      attempts: this.attempts++,
     });
-    const before = ctx.lastError;
-    if (await attempt(ctx, host, budget)) {
-      failures = 0;
-      refused.clear();
+    this.before = ctx.lastError;
+    this.host = host;
+    new Attempt(ctx, host, budget, this).start();
+  }
+
+  /** @internal The attempt's: it is over; `established` says whether a session was had. */
+  attemptEnded(established: boolean): void {
+    const { ctx } = this;
+    if (established) {
+      this.failures = 0;
+      this.refused = null;
       // The link broke after a session was had: a random pause before dialling again.
-      if (!(await pauseUnlessStopped(ctx, reconnectPause(ctx.identity.timeout)))) return;
-    } else {
-      failures++;
-      if (everyHostRefused(ctx, refused, host, before)) return;
+      this.pause(reconnectPause(ctx.identity.timeout), null);
+      return;
     }
+    this.failures++;
+    this.refused ??= new Set();
+    if (everyHostRefused(ctx, this.refused, this.host!, this.before)) this.end();
+    else this.next();
+  }
+
+  /** Waits `ms` unless the session is stopping (then the loop ends), at once when it stops. */
+  private pause(ms: number, then: HostAddress | null): void {
+    const { ctx } = this;
+    if (ctx.finished || ctx.stopped) {
+      this.end();
+      return;
+    }
+    this.resumeWith = then;
+    this.pauseTimer = ctx.clock.setTimeout(() => this.wake(), ms);
+    ctx.waiting = this;
+  }
+
+  private wake(): void {
+    this.pauseTimer = null;
+    this.ctx.waiting = null;
+    const host = this.resumeWith;
+    this.resumeWith = null;
+    if (host) this.dial(host);
+    else this.next();
+  }
+
+  /** @internal The session stops while the loop pauses: it ends now. */
+  interrupt(): void {
+    if (this.pauseTimer !== null) this.ctx.clock.clearTimeout(this.pauseTimer);
+    this.pauseTimer = null;
+    this.ctx.waiting = null;
+    this.end();
+  }
+
+  private end(): void {
+    if (this.done) return;
+    this.done = true;
+    this.onDone?.();
+    this.onDone = null;
   }
 }
 
@@ -89,110 +172,4 @@ function isRefusal(error: unknown): boolean {
 /** While the first session is sought: when start()'s connectTimeout runs out; else null. */
 function connectDeadline(ctx: SessionContext): number | null {
   return ctx.state === 'connecting' ? ctx.connectDeadline : null;
-}
-
-/** Sleeps unless the session is stopping; false when it is. */
-async function pauseUnlessStopped(ctx: SessionContext, ms: number): Promise<boolean> {
-  if (ctx.finished) return false;
-  const slept = await pause(ctx, ms);
-  return slept;
-}
-
-/** True after `ms`; false at once when the session stops (now, or meanwhile: ctx.interrupt). */
-function pause(ctx: SessionContext, ms: number): Promise<boolean> {
-  if (ctx.stopped) return Promise.resolve(false);
-  return new Promise<boolean>((resolve) => {
-    const timer = ctx.clock.setTimeout(() => {
-      ctx.interrupt = null;
-      resolve(true);
-    }, ms);
-    ctx.interrupt = () => {
-      ctx.clock.clearTimeout(timer);
-      ctx.interrupt = null;
-      resolve(false);
-    };
-  });
-}
-
-/**
- * Records why an attempt failed. An attempt that connect()'s deadline cut short says only that
- * time ran out: the earlier failure (a refused certificate, a refused connection), when there is
- * one, says why, and is kept.
- */
-function blame(
-  ctx: SessionContext,
-  reason: unknown,
-  timedOut: unknown,
-  budget: number,
-  earlier: unknown,
-): void {
-  const outOfTime =
-    timedOut !== undefined && reason === timedOut && budget < ctx.identity.timers.connectTimeout;
-  ctx.lastError = outOfTime && earlier ? earlier : reason;
-}
-
-/** One connection: dial, then serve it until it breaks. Returns whether a session was had. */
-async function attempt(ctx: SessionContext, host: HostAddress, budget: number): Promise<boolean> {
-  const { clock } = ctx;
-  // An AbortController only for the dial (the transport's seam takes a signal): once connected it
-  // is dropped, and `cut` closes the connection itself. This frame lives as long as the
-  // connection, and an AbortSignal with its listener maps and own hidden class costs about 700
-  // bytes of heap, per session.
-  let dialling: AbortController | null = new AbortController();
-  let cutShort = false;
-  let cutReason: unknown;
-  let connection: Connection | null = null;
-  /** Ends the attempt early (the session stops, or the handshake budget ran out). */
-  const cut = (reason: unknown) => {
-    if (cutShort) return;
-    cutShort = true;
-    cutReason = reason;
-    dialling?.abort(reason);
-    connection?.close();
-  };
-  // The session stopping ends the attempt (ctx.halt calls it).
-  ctx.interrupt = cut;
-  // Made when the budget runs out, not up front: an error made here would keep its message and
-  // stack trace (about 1 KB) as long as the connection.
-  let timedOut: ZooKeeperError | undefined;
-  const handshakeTimer = clock.setTimeout(() => {
-    timedOut = makeError(
-      'CONNECTIONLOSS',
-      `no handshake from ${formatHost(host)} within ${budget} ms`,
-    );
-    cut(timedOut);
-  }, budget);
-  try {
-    connection = await ctx.transport.connect({
-      host: host.host,
-      port: host.port,
-      tls: ctx.tls,
-      signal: dialling.signal,
-    });
-    dialling = null;
-    // Stopped (or timed out) while the transport was still dialling: a transport that completes
-    // the dial anyway must not get a handshake, which would open a session nobody ends.
-    if (cutShort) throw cutReason;
-    const earlier = ctx.lastError;
-    const established = await serveConnection(ctx, connection, host, () =>
-      clock.clearTimeout(handshakeTimer),
-    );
-    // We closed it (the budget ran out, or the session stopped) before a session was had: serving
-    // saw only the stream end and blamed the server; the cut is what happened.
-    if (!established && cutShort) blame(ctx, cutReason, timedOut, budget, earlier);
-    return established;
-  } catch (error) {
-    const reason: unknown = cutShort ? cutReason : error;
-    blame(ctx, reason, timedOut, budget, ctx.lastError);
-    if (error instanceof ZooKeeperError && error.code === 'BADARGUMENTS') {
-      // The transport refused our settings (e.g. TLS options a runtime cannot honour): no
-      // retry can succeed, so stop now with that reason instead of at connectTimeout.
-      void ctx.shutdown('closed', error);
-    }
-    return false;
-  } finally {
-    clock.clearTimeout(handshakeTimer);
-    if (ctx.interrupt === cut) ctx.interrupt = null;
-    connection?.close();
-  }
 }

@@ -9,6 +9,7 @@ import { ClientClosedError, makeError, type ZooKeeperError } from '../protocol/e
 import { DEFAULT_MAX_FRAME } from '../protocol/frame.js';
 import { sessionConnected, sessionRenewed, sessionStateChanged } from '../telemetry/session.js';
 import { type Clock, systemClock } from './clock.js';
+import type { ConnectLoop } from './connect-loop.js';
 import { PING_FRAME } from './control-frames.js';
 import { formatHost, type HostAddress, type HostList } from './hosts.js';
 import { SessionIdentity } from './identity.js';
@@ -59,6 +60,11 @@ export interface SessionConfig {
 export interface SessionRelay {
   stateChanged(state: SessionState, previous: SessionState, cause: Error | undefined): void;
   renewed(renewal: SessionRenewal): void;
+}
+
+/** What the connect loop waits on (an attempt, a pause): ended early when the session stops. */
+export interface Interruptible {
+  interrupt(reason: unknown): void;
 }
 
 /** A final state the session can end in. */
@@ -119,15 +125,15 @@ export class SessionContext
   /** The last xid handed out. */
   xid = 0;
   /** The connect loop, once started. */
-  loop: Promise<void> | null = null;
+  loop: ConnectLoop | null = null;
   /** close(), once called. */
   closing: Promise<void> | null = null;
   /** The session ended for good: the connect loop stops (see halt). */
   stopped = false;
   /** Why it stopped. */
   stopReason: unknown = undefined;
-  /** Ends the connect loop's current attempt or pause early; set by the loop while one runs. */
-  interrupt: ((reason: unknown) => void) | null = null;
+  /** The connect loop's current attempt or pause, which halt() ends early; null between. */
+  waiting: Interruptible | null = null;
   /**
    * Made only when a wait needs an AbortSignal (the read-only probe): an AbortController with its
    * signal and listener maps is about 500 bytes, which every idle session would carry for life.
@@ -197,7 +203,7 @@ export class SessionContext
     if (this.stopped) return;
     this.stopped = true;
     this.stopReason = reason;
-    this.interrupt?.(reason);
+    this.waiting?.interrupt(reason);
     this.stopController?.abort(reason);
   }
 
@@ -334,6 +340,6 @@ export class SessionContext
     for (const entry of this.auth)
       for (const waiter of entry.waiters.splice(0)) waiter.reject(error);
     this.watches.endAll(state, error);
-    await this.loop?.catch(() => {});
+    await this.loop?.ended();
   }
 }

@@ -35,7 +35,11 @@ export class RenewalLog {
     this.listeners ??= new Set();
     const listeners = this.listeners;
     listeners.add(listener);
-    return () => listeners.delete(listener);
+    return () => {
+      listeners.delete(listener);
+      // The last one gone (connect()'s own wait, once connected): the set goes too.
+      if (listeners.size === 0 && this.listeners === listeners) this.listeners = null;
+    };
   }
 
   /** The link broke: unless a renewal is pending, the gap is a reconnect. */

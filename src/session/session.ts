@@ -2,7 +2,7 @@
 // resumes the same session on another server when the link breaks, until the session ends. This
 // file is the session's face to the client; its parts and state are one SessionContext
 // (context.ts), passed as it is to the modules that do the work: the connect loop
-// (connect-loop.ts) dials, serve.ts runs a connection, the handshake (handshake.ts) turns it into
+// (connect-loop.ts) dials, attempt.ts runs a connection, the handshake (handshake.ts) turns it into
 // the session's link and back, replies.ts and submit.ts are the two directions of traffic, and the
 // context's own methods end or renew the session.
 //
@@ -14,7 +14,7 @@ import type { Codec } from '../protocol/codecs.js';
 import { ClientClosedError } from '../protocol/errors.js';
 import { requestTraced, traceRequest } from '../telemetry/request.js';
 import { closeOnServer } from './close.js';
-import { connectLoop } from './connect-loop.js';
+import { ConnectLoop } from './connect-loop.js';
 import { type SessionConfig, SessionContext, type SessionRelay } from './context.js';
 import { authFrame } from './control-frames.js';
 import type { HostAddress, HostList } from './hosts.js';
@@ -89,7 +89,8 @@ export class Session {
     const { ctx } = this;
     ctx.seeking();
     ctx.connectDeadline = ctx.clock.now() + ctx.connectTimeout;
-    ctx.loop = connectLoop(ctx);
+    ctx.loop = new ConnectLoop(ctx);
+    ctx.loop.next();
     return waitForFirstSession(ctx, signal);
   }
 

@@ -101,6 +101,10 @@ export class StateMachine {
     this.listeners ??= new Set();
     const listeners = this.listeners;
     listeners.add(listener);
-    return () => listeners.delete(listener);
+    return () => {
+      listeners.delete(listener);
+      // The last one gone (connect()'s own wait, once connected): the set goes too.
+      if (listeners.size === 0 && this.listeners === listeners) this.listeners = null;
+    };
   }
 }

@@ -111,7 +111,9 @@ describe('planted bugs are found', () => {
     // that gives up on a re-read the renewal rejected, a guaranteed delete of whatever is there.
     ['count-version-across-lives', /shared count is .*, the server's/, 4],
     ['count-gives-up-after-renewal', /shared count is .*, the server's/, 8],
-    ['delete-any-node', /registration .* was deleted while its session lived/, 14],
+    // The delete's plant is rare (20 s worlds: 8 of seeds 1 to 120 before the connect loop became
+    // callbacks, first at 11; 5 of 120 since, first at 50, as the worlds' timing changed).
+    ['delete-any-node', /registration .* was deleted while its session lived/, 50],
     // Guarded writes (issue 42): the multi's existence check of the lock node left out, so a
     // write the holder sent as an operator deleted its node lands after the deletion.
     ['guard-dropped', /guarded write .* was applied after its guard .* was deleted/, 8],

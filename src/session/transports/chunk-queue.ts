@@ -1,20 +1,33 @@
 // A push-to-pull bridge: socket callbacks push chunks, the session takes them either pushed on
-// to one consumer (drive: handled in the socket's own callback, no promise per chunk) or pulled
+// to one consumer (feed: handled in the socket's own callback, no promise per chunk) or pulled
 // with for-await. Shared by the callback-style adapters (node:net, Bun) so each stays a thin
 // mapping of events.
+
+/**
+ * The one reader of a {@link ChunkQueue} fed by {@link ChunkQueue.feed}: an object with methods,
+ * so that a connection that stays open for hours holds no closures or promise for its reader.
+ */
+export interface ChunkConsumer {
+  /** A chunk arrived; return false to stop reading (the queue then ends). */
+  chunk(chunk: Uint8Array): boolean;
+  /**
+   * Reading is over: the stream ended, `chunk` returned false (`error` undefined), or `chunk`
+   * threw (`error` is what it threw). Called once, possibly inside `push` or `end`.
+   */
+  ended(error: unknown): void;
+}
 
 export class ChunkQueue implements AsyncIterable<Uint8Array> {
   private readonly buffered: Uint8Array[] = [];
   private waiter: ((result: IteratorResult<Uint8Array>) => void) | null = null;
-  /** The consumer of {@link drive}, while it runs. */
-  private consumer: ((chunk: Uint8Array) => void) | null = null;
-  private onEnd: (() => void) | null = null;
+  /** The reader of {@link feed}, while it reads. */
+  private consumer: ChunkConsumer | null = null;
   private ended = false;
 
   push(chunk: Uint8Array): void {
     if (this.ended) return;
     if (this.consumer) {
-      this.consumer(chunk);
+      this.deliver(this.consumer, chunk);
       return;
     }
     const waiter = this.waiter;
@@ -29,48 +42,48 @@ export class ChunkQueue implements AsyncIterable<Uint8Array> {
   end(): void {
     if (this.ended) return;
     this.ended = true;
-    const onEnd = this.onEnd;
+    const consumer = this.consumer;
     this.consumer = null;
-    this.onEnd = null;
-    onEnd?.();
+    consumer?.ended(undefined);
     const waiter = this.waiter;
     this.waiter = null;
     waiter?.({ value: undefined, done: true });
   }
 
   /**
-   * Hands every chunk to `onChunk` as it is pushed (those pushed before first, in order) until
-   * the stream ends, `onChunk` returns false, or it throws (the promise then rejects with that).
-   * Stopping early ends the queue, as leaving a for-await over it does.
+   * Hands every chunk to `consumer` as it is pushed (those pushed before first, in order) until
+   * the stream ends, `consumer.chunk` returns false, or it throws; then calls `consumer.ended`
+   * once. Stopping early ends the queue, as leaving a for-await over it does.
    */
-  drive(onChunk: (chunk: Uint8Array) => boolean): Promise<void> {
-    return new Promise((resolve, reject) => {
-      const stop = (error?: unknown) => {
-        this.onEnd = null;
-        this.consumer = null;
-        this.end();
-        this.buffered.length = 0;
-        if (error === undefined) resolve();
-        else reject(error);
-      };
-      const consumer = (chunk: Uint8Array) => {
-        try {
-          if (!onChunk(chunk)) stop();
-        } catch (error) {
-          stop(error);
-        }
-      };
-      this.consumer = consumer;
-      this.onEnd = resolve;
-      while (this.consumer === consumer && this.buffered.length > 0) {
-        consumer(this.buffered.shift()!);
-      }
-      if (this.ended && this.consumer === consumer) {
-        this.consumer = null;
-        this.onEnd = null;
-        resolve();
-      }
-    });
+  feed(consumer: ChunkConsumer): void {
+    this.consumer = consumer;
+    while (this.consumer === consumer && this.buffered.length > 0) {
+      this.deliver(consumer, this.buffered.shift()!);
+    }
+    if (this.ended && this.consumer === consumer) {
+      this.consumer = null;
+      consumer.ended(undefined);
+    }
+  }
+
+  private deliver(consumer: ChunkConsumer, chunk: Uint8Array): void {
+    let more: boolean;
+    try {
+      more = consumer.chunk(chunk);
+    } catch (error) {
+      this.stopFeeding(consumer, error);
+      return;
+    }
+    if (!more) this.stopFeeding(consumer, undefined);
+  }
+
+  /** The reader stops early: the queue ends without telling it twice. */
+  private stopFeeding(consumer: ChunkConsumer, error: unknown): void {
+    if (this.consumer !== consumer) return;
+    this.consumer = null;
+    this.end();
+    this.buffered.length = 0;
+    consumer.ended(error);
   }
 
   [Symbol.asyncIterator](): AsyncIterator<Uint8Array> {
