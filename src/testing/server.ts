@@ -4,13 +4,12 @@ import { makeError } from '../protocol/errors.js';
 import type { Transport } from '../session/transport.js';
 import { TaskClock } from './clock.js';
 import { NetworkFaults } from './faults.js';
-import { Link } from './links.js';
-import { memoryTransport } from './memory-transport.js';
+import { ServerFront } from './front.js';
+import type { Link } from './links.js';
 import { Ensemble } from './model/ensemble.js';
 import type { Member } from './model/member.js';
 import { Quorum } from './model/quorum.js';
-import { keyOf, nonNegative, refused, sessionIdOf } from './targets.js';
-import { listenTcp, type TcpListener } from './tcp.js';
+import { keyOf, nonNegative, sessionIdOf } from './targets.js';
 import type { SessionTarget, TestServer, TestServerMember, TestServerOptions } from './types.js';
 
 const JUTE_MAX_BUFFER = 0xfffff;
@@ -46,16 +45,12 @@ function positiveInteger(name: string, value: number | undefined, fallback: numb
 export class InProcessServer implements TestServer {
   readonly kind = 'model';
   readonly transport: Transport;
-  connectString = '';
   readonly ensemble: Ensemble;
   readonly quorum: Quorum;
   private readonly clock: TaskClock;
   private readonly faults: NetworkFaults;
-  private readonly addresses = new Map<string, Member>();
+  private readonly front: ServerFront<Member>;
   private readonly lags = new Map<number, number>();
-  private listeners: TcpListener[] = [];
-  private nextLink = 1;
-  private nextClient = 1;
   private closing: Promise<void> | undefined;
 
   constructor(options: TestServerOptions) {
@@ -92,46 +87,31 @@ export class InProcessServer implements TestServer {
       },
       () => {},
     );
-    for (const member of this.ensemble.members) this.addresses.set(`zk${member.id}:2181`, member);
-    this.connectString = this.ensemble.members.map((m) => `zk${m.id}:2181`).join(',');
+    this.front = new ServerFront(this.ensemble.members, this.faults, this.clock, {
+      isUp: (member) => member.alive,
+      closing: () => this.closing !== undefined,
+      attach: (member, link) => member.accept(link.server),
+    });
     this.transport = this.transportFor('client');
   }
 
   async listen(host: string, port: number | undefined): Promise<void> {
-    const hosts: string[] = [];
-    try {
-      for (const member of this.ensemble.members) {
-        const listener = await listenTcp(
-          host,
-          port === undefined || port === 0 ? 0 : port + member.id - 1,
-          (client, side) => this.openLink(member, client, side),
-        );
-        this.listeners.push(listener);
-        const address = `${host}:${listener.port}`;
-        this.addresses.set(address, member);
-        hosts.push(address);
-      }
-    } catch (error) {
-      await this.unlisten();
-      throw error;
-    }
-    this.connectString = hosts.join(',');
+    await this.front.listen(host, port);
   }
 
   /** Closes the listeners (a failed listen): the in-memory addresses stay the connect string. */
-  async unlisten(): Promise<void> {
-    const listeners = this.listeners;
-    this.listeners = [];
-    await Promise.all(listeners.map((l) => l.close()));
+  unlisten(): Promise<void> {
+    return this.front.unlisten();
+  }
+
+  get connectString(): string {
+    return this.front.connectString;
   }
 
   get members(): TestServerMember[] {
     return this.ensemble.members.map((m) => ({
       id: m.id,
-      address: [...this.addresses]
-        .filter(([, member]) => member === m)
-        .map(([a]) => a)
-        .pop()!,
+      address: this.front.addressOf(m),
       leader: m.isLeader && this.ensemble.ordering,
       up: m.alive,
       serving: m.serving,
@@ -139,26 +119,7 @@ export class InProcessServer implements TestServer {
   }
 
   transportFor(client: string): Transport {
-    return memoryTransport((address, _client, side) => {
-      const member = this.addresses.get(address);
-      if (!member) throw refused(address, 'no member of this server has that address');
-      if (!member.alive) throw refused(address, `member ${member.id} is down`);
-      return this.openLink(member, client, side);
-    }, client);
-  }
-
-  private openLink(
-    member: Member,
-    client: string | undefined,
-    side: { deliver(bytes: Uint8Array): void; end(): void },
-  ): Link {
-    const dead = !member.alive || this.closing !== undefined;
-    const id = this.nextLink++;
-    const name = client ?? `tcp-${this.nextClient++}`;
-    const link = Link.open(this.faults, this.clock, id, name, member.id, side, dead);
-    if (dead) return link;
-    member.accept(link.server);
-    return link;
+    return this.front.transportFor(client);
   }
 
   // ---- fault controls ----------------------------------------------------------------------
@@ -244,9 +205,7 @@ export class InProcessServer implements TestServer {
       for (const member of this.ensemble.members) member.stopServing();
       for (const link of [...this.faults.links]) link.close();
       this.clock.stop();
-      const listeners = this.listeners;
-      this.listeners = [];
-      await Promise.all(listeners.map((l) => l.close()));
+      await this.front.unlisten();
     })();
     return this.closing;
   }

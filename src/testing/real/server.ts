@@ -9,10 +9,9 @@ import { makeError } from '../../protocol/errors.js';
 import type { Transport } from '../../session/transport.js';
 import { TaskClock } from '../clock.js';
 import { NetworkFaults } from '../faults.js';
-import { Link } from '../links.js';
-import { memoryTransport } from '../memory-transport.js';
-import { keyOf, nonNegative, refused, sessionIdOf } from '../targets.js';
-import { listenTcp, type TcpListener } from '../tcp.js';
+import { ServerFront } from '../front.js';
+import type { Link } from '../links.js';
+import { keyOf, nonNegative, sessionIdOf } from '../targets.js';
 import type {
   ClientTarget,
   SessionTarget,
@@ -95,17 +94,13 @@ function freePort(node: NodeModules): Promise<number> {
 class RealServer implements TestServer {
   readonly kind = 'real';
   readonly transport: Transport;
-  connectString: string;
   private readonly clock = new TaskClock('real');
   private readonly faults = new NetworkFaults(() => this.clock.now);
-  private readonly addresses = new Map<string, JvmMember>();
+  private readonly front: ServerFront<JvmMember>;
   private readonly sessions = new Map<Link, GrantedSession>();
   private readonly passwords = new Map<bigint, Uint8Array>();
   private readonly lostReplies = new Set<string>();
   private readonly modes = new Map<number, Mode | undefined>();
-  private listeners: TcpListener[] = [];
-  private nextLink = 1;
-  private nextClient = 1;
   private closing: Promise<void> | undefined;
 
   constructor(
@@ -113,25 +108,20 @@ class RealServer implements TestServer {
     readonly jvms: JvmMember[],
     private readonly dir: string,
   ) {
-    for (const member of jvms) this.addresses.set(`zk${member.id}:2181`, member);
-    this.connectString = jvms.map((m) => `zk${m.id}:2181`).join(',');
+    this.front = new ServerFront(jvms, this.faults, this.clock, {
+      isUp: (member) => member.running,
+      closing: () => this.closing !== undefined,
+      attach: (member, link) => this.relayLink(member, link),
+    });
     this.transport = this.transportFor('client');
   }
 
-  async listen(host: string, port: number | undefined): Promise<void> {
-    const hosts: string[] = [];
-    for (const member of this.jvms) {
-      const listener = await listenTcp(
-        host,
-        port === undefined || port === 0 ? 0 : port + member.id - 1,
-        (client, side) => this.openLink(member, client, side),
-      );
-      this.listeners.push(listener);
-      const address = `${host}:${listener.port}`;
-      this.addresses.set(address, member);
-      hosts.push(address);
-    }
-    this.connectString = hosts.join(',');
+  listen(host: string, port: number | undefined): Promise<void> {
+    return this.front.listen(host, port);
+  }
+
+  get connectString(): string {
+    return this.front.connectString;
   }
 
   get members(): TestServerMember[] {
@@ -139,10 +129,7 @@ class RealServer implements TestServer {
       const mode = this.modes.get(m.id);
       return {
         id: m.id,
-        address: [...this.addresses]
-          .filter(([, member]) => member === m)
-          .map(([a]) => a)
-          .pop()!,
+        address: this.front.addressOf(m),
         leader: mode === 'leader' || mode === 'standalone',
         up: m.running,
         serving: m.running && mode !== undefined,
@@ -151,24 +138,11 @@ class RealServer implements TestServer {
   }
 
   transportFor(client: string): Transport {
-    return memoryTransport((address, name, side) => {
-      const member = this.addresses.get(address);
-      if (!member) throw refused(address, 'no member of this server has that address');
-      if (!member.running) throw refused(address, `member ${member.id} is down`);
-      return this.openLink(member, name, side);
-    }, client);
+    return this.front.transportFor(client);
   }
 
-  private openLink(
-    member: JvmMember,
-    client: string | undefined,
-    side: { deliver(bytes: Uint8Array): void; end(): void },
-  ): Link {
-    const dead = !member.running || this.closing !== undefined;
-    const id = this.nextLink++;
-    const name = client ?? `tcp-${this.nextClient++}`;
-    const link = Link.open(this.faults, this.clock, id, name, member.id, side, dead);
-    if (dead) return link;
+  /** Relays a new Link to the member's JVM, noting the sessions it grants. */
+  private relayLink(member: JvmMember, link: Link): void {
     const upstream = this.node.net.connect({ host: '127.0.0.1', port: member.ports.client });
     relay(link, upstream, {
       granted: (l, session) => {
@@ -177,7 +151,6 @@ class RealServer implements TestServer {
       },
       takeLostReply: (l) => this.lostReplies.delete(l.client),
     });
-    return link;
   }
 
   // ---- fault controls ----------------------------------------------------------------------
@@ -292,9 +265,7 @@ class RealServer implements TestServer {
     this.closing ??= (async () => {
       for (const link of [...this.faults.links]) link.close();
       this.clock.stop();
-      const listeners = this.listeners;
-      this.listeners = [];
-      await Promise.all(listeners.map((l) => l.close()));
+      await this.front.unlisten();
       await Promise.all(this.jvms.map((m) => m.kill()));
       this.node.fs.rmSync(this.dir, { recursive: true, force: true });
     })();
