@@ -100,26 +100,41 @@ describe('pathProblem / validatePath (PathUtils.validatePath)', () => {
 });
 
 describe('chroot', () => {
-  it('joins client paths onto the chroot', () => {
-    expect(joinChroot('/app', '/')).toBe('/app');
-    expect(joinChroot('/app', '/a')).toBe('/app/a');
-    expect(joinChroot('/app/x', '/a/b')).toBe('/app/x/a/b');
-    expect(joinChroot('', '/a')).toBe('/a');
-    expect(joinChroot('', '/')).toBe('/');
-    expect(joinChroot('/', '/a')).toBe('/a');
-  });
+  // [chroot, the path given, the path expected]: joining a client path onto the chroot, and
+  // stripping the chroot from a server path (chroot + "/" only).
+  const cases = {
+    join: [
+      ['/app', '/', '/app'],
+      ['/app', '/a', '/app/a'],
+      ['/app/x', '/a/b', '/app/x/a/b'],
+      ['', '/a', '/a'],
+      ['', '/', '/'],
+      ['/', '/a', '/a'],
+    ],
+    strip: [
+      ['/app', '/app', '/'],
+      ['/app', '/app/a', '/a'],
+      ['/app', '/app/a/b', '/a/b'],
+      ['/app', '/apple', '/apple'],
+      ['/app', '/apple/x', '/apple/x'],
+      ['/app', '/zookeeper/config', '/zookeeper/config'],
+      ['/app', '/other', '/other'],
+      ['', '/app/a', '/app/a'],
+      ['/', '/a', '/a'],
+    ],
+  } as const;
+  const apply = { join: joinChroot, strip: stripChroot };
 
-  it('strips the chroot from server paths, matching chroot + "/" only', () => {
-    expect(stripChroot('/app', '/app')).toBe('/');
-    expect(stripChroot('/app', '/app/a')).toBe('/a');
-    expect(stripChroot('/app', '/app/a/b')).toBe('/a/b');
-    expect(stripChroot('/app', '/apple')).toBe('/apple');
-    expect(stripChroot('/app', '/apple/x')).toBe('/apple/x');
-    expect(stripChroot('/app', '/zookeeper/config')).toBe('/zookeeper/config');
-    expect(stripChroot('/app', '/other')).toBe('/other');
-    expect(stripChroot('', '/app/a')).toBe('/app/a');
-    expect(stripChroot('/', '/a')).toBe('/a');
-  });
+  for (const [op, title] of [
+    ['join', 'joins client paths onto the chroot'],
+    ['strip', 'strips the chroot from server paths, matching chroot + "/" only'],
+  ] as const) {
+    it(title, () => {
+      for (const [chroot, path, expected] of cases[op]) {
+        expect(apply[op](chroot, path), `${op} ${path} with ${chroot}`).toBe(expected);
+      }
+    });
+  }
 
   it('round-trips join then strip', () => {
     for (const chroot of ['', '/app', '/a/b/c']) {

@@ -99,12 +99,20 @@ let nextSession = 0x100n;
 export function connectResponse(body: Uint8Array, timeOut = 1_000): Uint8Array {
   const request = readConnectRequest(new Reader(body));
   const sessionId = request.sessionId === 0n ? nextSession++ : request.sessionId;
+  return handshakeAnswer(sessionId, timeOut, 7);
+}
+
+/**
+ * A connect response naming `sessionId` (0n with timeOut 0: the session is gone), its password
+ * sixteen bytes of `passwordByte`.
+ */
+export function handshakeAnswer(sessionId: bigint, timeOut = 1_000, passwordByte = 3): Uint8Array {
   return frame((w) =>
     writeConnectResponse(w, {
       protocolVersion: 0,
       timeOut,
       sessionId,
-      passwd: new Uint8Array(16).fill(7),
+      passwd: new Uint8Array(16).fill(passwordByte),
       readOnly: false,
     }),
   );
@@ -118,61 +126,53 @@ export function reply(xid: number, err = 0, body?: (w: Writer) => void): Uint8Ar
   });
 }
 
-/** A server that behaves: handshake, pings, and getData answered with `data`. */
-export function goodServer(data = 'good'): Script {
+/** Answers the handshake as a server does, then hands every later frame to `onRequest`. */
+function handshakeThen(onRequest: (server: ServerSide, body: Uint8Array) => void): Script {
   return (server) => {
     let handshaken = false;
     server.onFrame((body) => {
-      if (!handshaken) {
-        handshaken = true;
-        server.send(connectResponse(body));
-        return;
-      }
-      const r = new Reader(body);
-      const header = readRequestHeader(r);
-      if (header.type === OpCode.getData) {
-        server.send(
-          reply(header.xid, 0, (w) =>
-            codecs.getData.writeResponse(w, {
-              data: new TextEncoder().encode(data),
-              stat: {
-                czxid: 1n,
-                mzxid: 1n,
-                ctime: 0n,
-                mtime: 0n,
-                version: 0,
-                cversion: 0,
-                aversion: 0,
-                ephemeralOwner: 0n,
-                dataLength: data.length,
-                numChildren: 0,
-                pzxid: 1n,
-              },
-            }),
-          ),
-        );
-      } else {
-        server.send(reply(header.xid));
-      }
+      if (handshaken) return onRequest(server, body);
+      handshaken = true;
+      server.send(connectResponse(body));
     });
   };
+}
+
+/** A server that behaves: handshake, pings, and getData answered with `data`. */
+export function goodServer(data = 'good'): Script {
+  return handshakeThen((server, body) => {
+    const header = readRequestHeader(new Reader(body));
+    if (header.type !== OpCode.getData) return server.send(reply(header.xid));
+    server.send(
+      reply(header.xid, 0, (w) =>
+        codecs.getData.writeResponse(w, {
+          data: new TextEncoder().encode(data),
+          stat: {
+            czxid: 1n,
+            mzxid: 1n,
+            ctime: 0n,
+            mtime: 0n,
+            version: 0,
+            cversion: 0,
+            aversion: 0,
+            ephemeralOwner: 0n,
+            dataLength: data.length,
+            numChildren: 0,
+            pzxid: 1n,
+          },
+        }),
+      ),
+    );
+  });
 }
 
 /** Handshakes properly, then runs `afterHandshake` on the first request instead of answering it. */
 export function misbehaveAfterHandshake(
   afterHandshake: (server: ServerSide, xid: number) => void,
 ): Script {
-  return (server) => {
-    let handshaken = false;
-    server.onFrame((body) => {
-      if (!handshaken) {
-        handshaken = true;
-        server.send(connectResponse(body));
-        return;
-      }
-      const header = readRequestHeader(new Reader(body));
-      if (header.xid < 0) return; // pings, auth: ignored
-      afterHandshake(server, header.xid);
-    });
-  };
+  return handshakeThen((server, body) => {
+    const header = readRequestHeader(new Reader(body));
+    if (header.xid < 0) return; // pings, auth: ignored
+    afterHandshake(server, header.xid);
+  });
 }

@@ -3,29 +3,13 @@
 import { describe, expect, it } from 'vitest';
 import { connect, type SessionRenewal } from '../../../src/index.js';
 import { Reader } from '../../../src/protocol/reader.js';
-import { frame } from '../../../src/protocol/writer.js';
 import type {
   Connection,
   Transport,
   TransportConnectOptions,
 } from '../../../src/session/transport.js';
-import {
-  readConnectRequest,
-  writeConnectResponse,
-} from '../../../src/testing/wire/server-codecs.js';
-import { FakeNetwork, type ServerSide } from './fake-server.js';
-
-function handshakeAnswer(sessionId: bigint, timeOut = 1_000): Uint8Array {
-  return frame((w) =>
-    writeConnectResponse(w, {
-      protocolVersion: 0,
-      timeOut,
-      sessionId,
-      passwd: new Uint8Array(16).fill(3),
-      readOnly: false,
-    }),
-  );
-}
+import { readConnectRequest } from '../../../src/testing/wire/server-codecs.js';
+import { FakeNetwork, handshakeAnswer, type ServerSide } from './fake-server.js';
 
 const waitFor = async (probe: () => boolean, ms = 5_000) => {
   const deadline = Date.now() + ms;
