@@ -64,23 +64,25 @@ const common = {
     '(4lw.commands.whitelist). Exit status 69 if a server cannot be reached.',
 } as const;
 
-export const srvr: Command = {
-  ...common,
-  name: 'srvr',
-  usage: 'srvr',
-  summary: 'server status of every server (mode, version, latency, zxid)',
-  args: { min: 0, max: 0 },
-  run: (ctx) => ask(ctx, 'srvr', parseColonLines),
-};
+/** A command named after the word it sends, whose answer `parse` reads into fields for --json. */
+function wordCommand(word: string, summary: string, parse: Parser): Command {
+  return {
+    ...common,
+    name: word,
+    usage: word,
+    summary,
+    args: { min: 0, max: 0 },
+    run: (ctx) => ask(ctx, word, parse),
+  };
+}
 
-export const mntr: Command = {
-  ...common,
-  name: 'mntr',
-  usage: 'mntr',
-  summary: 'monitoring variables of every server',
-  args: { min: 0, max: 0 },
-  run: (ctx) => ask(ctx, 'mntr', parseTabLines),
-};
+export const srvr = wordCommand(
+  'srvr',
+  'server status of every server (mode, version, latency, zxid)',
+  parseColonLines,
+);
+
+export const mntr = wordCommand('mntr', 'monitoring variables of every server', parseTabLines);
 
 export const fourLetter: Command = {
   ...common,
