@@ -36,16 +36,19 @@ import {
 } from './golden-capture.js';
 import { body, hex, unhex, utf8 } from './helpers.js';
 
+/** A ConnectRequest for a new session (no zxid seen, no session, a zero password) asking `timeOut`. */
+const newSession = (timeOut: number) => ({
+  protocolVersion: 0,
+  lastZxidSeen: 0n,
+  timeOut,
+  sessionId: 0n,
+  passwd: new Uint8Array(16),
+  readOnly: false,
+});
+
 describe('worked example frames', () => {
   it('ConnectRequest for a new session', () => {
-    const bytes = encodeConnectRequest({
-      protocolVersion: 0,
-      lastZxidSeen: 0n,
-      timeOut: 30000,
-      sessionId: 0n,
-      passwd: new Uint8Array(16),
-      readOnly: false,
-    });
+    const bytes = encodeConnectRequest(newSession(30000));
     expect(hex(bytes)).toBe(
       hex(
         unhex(
@@ -142,14 +145,7 @@ describe('Java client frames: connect handshake', () => {
   const firstResponse = (): ConnectResponse => decodeConnectResponse(body(first!.response));
 
   it('encodes a new-session ConnectRequest like Java', () => {
-    const bytes = encodeConnectRequest({
-      protocolVersion: 0,
-      lastZxidSeen: 0n,
-      timeOut: 4000,
-      sessionId: 0n,
-      passwd: new Uint8Array(16),
-      readOnly: false,
-    });
+    const bytes = encodeConnectRequest(newSession(4000));
     expect(hex(bytes)).toBe(first!.request);
   });
 
