@@ -7,4 +7,7 @@ export default {
   transform: { '\\.ts$': '<rootDir>/jest-esbuild.js' },
   // TypeScript's NodeNext imports say ./x.js for ./x.ts: let Jest find the .ts file.
   moduleNameMapper: { '^(\\.{1,2}/.*)\\.js$': '$1' },
+  // Jest's default of 5 s for a test or a hook is less than a real ZooKeeper's start on a
+  // loaded machine (ZKTS_TEST_SERVER=real starts a JVM in beforeAll).
+  testTimeout: 60_000,
 };
