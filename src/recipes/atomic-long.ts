@@ -15,6 +15,20 @@ import {
 } from './atomic-promotion.js';
 import { checkRecipePath, createWithParents } from './paths.js';
 import { backoffDelay, checkPolicy, pause, type RetryPolicy, retry } from './retry.js';
+import { checkWaitOptions, startWait, type WaitOptions } from './wait.js';
+
+/**
+ * One operation's bound (see {@link WaitOptions}): the policy its reads retry with and the signal
+ * its calls and pauses carry, both ending with the caller's signal, the timeout or the policy's
+ * own signal; `end()` when the operation is over.
+ */
+interface Run {
+  readonly policy: RetryPolicy;
+  readonly signal: AbortSignal | undefined;
+  end(): void;
+}
+
+const nothingToEnd = () => {};
 
 /** How a change went (Curator's `AtomicStats`). */
 export interface AtomicStats {
@@ -97,6 +111,14 @@ export function decodeLong(data: Uint8Array, path?: string): bigint {
  * `succeeded: false`, unless a write of it was in flight (that write's outcome counts). The
  * counter itself creates no sequential nodes; the lock does (one per promoted change, deleted
  * again before the change resolves).
+ *
+ * Every operation takes `{ timeout, signal }` as its last argument (see {@link WaitOptions}),
+ * bounding all of it: reads and their retries, the rounds and the pauses between them, a promoted
+ * change's wait for the lock and its rounds under it. When `timeout` runs out the operation rejects
+ * with a `TimeoutError`, when `signal` aborts with its reason, at once either way (a lock taken
+ * is released). A write whose reply was awaited then may have applied, as after a lost reply:
+ * {@link get} tells. `promotedToLock.timeout` is not such a bound: a lock not obtained within it
+ * is one more lost round (`succeeded: false`).
  */
 export class DistributedAtomicLong {
   /** The node holding the value. */
@@ -124,46 +146,65 @@ export class DistributedAtomicLong {
         : promotionOf(client, path, options.promotedToLock, this.policy);
   }
 
-  /** The current value (0 when the node does not exist). */
-  async get(): Promise<bigint> {
-    return (await this.read(this.policy)).value;
+  /**
+   * The current value (0 when the node does not exist). `timeout` rejects with a `TimeoutError`,
+   * `signal` with its reason (see {@link WaitOptions}).
+   */
+  async get(options: WaitOptions = {}): Promise<bigint> {
+    const run = this.begin(options);
+    try {
+      return (await this.read(run.policy)).value;
+    } finally {
+      run.end();
+    }
   }
 
-  /** Adds 1. */
-  increment(): Promise<AtomicResult> {
-    return this.add(1n);
+  /** Adds 1. Every change takes `{ timeout, signal }`: see {@link DistributedAtomicLong}. */
+  increment(options?: WaitOptions): Promise<AtomicResult> {
+    return this.add(1n, options);
   }
 
   /** Subtracts 1. */
-  decrement(): Promise<AtomicResult> {
-    return this.add(-1n);
+  decrement(options?: WaitOptions): Promise<AtomicResult> {
+    return this.add(-1n, options);
   }
 
   /** Adds `delta` (a bigint, or a safe integer). */
-  add(delta: bigint | number): Promise<AtomicResult> {
+  add(delta: bigint | number, options?: WaitOptions): Promise<AtomicResult> {
     const amount = toBigInt(delta, this.path);
-    return this.change((value) => value + amount);
+    return this.change((value) => value + amount, options);
   }
 
   /** Subtracts `delta`. */
-  subtract(delta: bigint | number): Promise<AtomicResult> {
+  subtract(delta: bigint | number, options?: WaitOptions): Promise<AtomicResult> {
     const amount = toBigInt(delta, this.path);
-    return this.change((value) => value - amount);
+    return this.change((value) => value - amount, options);
   }
 
   /** Sets the value whatever it is now (still through compare-and-set rounds, promoted if set up). */
-  trySet(value: bigint | number): Promise<AtomicResult> {
+  trySet(value: bigint | number, options?: WaitOptions): Promise<AtomicResult> {
     const next = toBigInt(value, this.path);
-    return this.change(() => next);
+    return this.change(() => next, options);
   }
 
   /** Sets the value only if it is `expected` now: one round, `succeeded: false` if not; never promoted. */
-  async compareAndSet(expected: bigint | number, value: bigint | number): Promise<AtomicResult> {
+  async compareAndSet(
+    expected: bigint | number,
+    value: bigint | number,
+    options: WaitOptions = {},
+  ): Promise<AtomicResult> {
     const want = BigInt.asIntN(64, toBigInt(expected, this.path));
     const next = BigInt.asIntN(64, toBigInt(value, this.path));
     const started = Date.now();
-    const snapshot = await this.read(this.policy);
-    const written = snapshot.value === want && (await this.write(snapshot, next));
+    const run = this.begin(options);
+    let snapshot: Snapshot;
+    let written: boolean;
+    try {
+      snapshot = await this.read(run.policy);
+      written = snapshot.value === want && (await this.write(snapshot, next, run.signal));
+    } finally {
+      run.end();
+    }
     const stats = {
       optimisticTries: 1,
       promotedLockTries: 0,
@@ -176,31 +217,64 @@ export class DistributedAtomicLong {
   }
 
   /** Writes `value` unconditionally (Curator's `forceSet`), creating the node if needed. */
-  async forceSet(value: bigint | number): Promise<void> {
+  async forceSet(value: bigint | number, options: WaitOptions = {}): Promise<void> {
     const bytes = encodeLong(toBigInt(value, this.path));
-    // Both writes are safe to repeat: an unconditional set, and a create that a lost reply
-    // turns into NODEEXISTS (then set again).
-    for (;;) {
-      try {
-        await retry(() => this.client.setData(this.path, bytes, -1), this.policy);
-        return;
-      } catch (error) {
-        if (!hasCode(error, 'NONODE')) throw error;
+    const run = this.begin(options);
+    const { policy, signal } = run;
+    try {
+      // Both writes are safe to repeat: an unconditional set, and a create that a lost reply
+      // turns into NODEEXISTS (then set again).
+      for (;;) {
+        try {
+          await retry(() => this.client.setData(this.path, bytes, -1, { signal }), policy);
+          return;
+        } catch (error) {
+          if (!hasCode(error, 'NONODE')) throw error;
+        }
+        try {
+          await retry(() => createWithParents(this.client, this.path, bytes, { signal }), policy);
+          return;
+        } catch (error) {
+          if (!hasCode(error, 'NODEEXISTS')) throw error;
+        }
       }
-      try {
-        await retry(() => createWithParents(this.client, this.path, bytes), this.policy);
-        return;
-      } catch (error) {
-        if (!hasCode(error, 'NODEEXISTS')) throw error;
-      }
+    } finally {
+      run.end();
     }
   }
 
+  /**
+   * Starts one operation's bound. Without `timeout` and `signal` it costs nothing: the policy's
+   * own signal (if any) bounds the operation as before.
+   */
+  private begin(options: WaitOptions): Run {
+    if (options.timeout === undefined && options.signal === undefined) {
+      checkWaitOptions(options, this.path);
+      return { policy: this.policy, signal: this.policy.signal, end: nothingToEnd };
+    }
+    const bound = startWait(options, this.path);
+    const own = this.policy.signal;
+    const signal = own ? AbortSignal.any([bound.signal, own]) : bound.signal;
+    return { policy: { ...this.policy, signal }, signal, end: () => bound.dispose() };
+  }
+
   /** The optimistic rounds, then (when they all lost and a lock is set up) the promoted ones. */
-  private async change(next: (value: bigint) => bigint): Promise<AtomicResult> {
+  private async change(
+    next: (value: bigint) => bigint,
+    options: WaitOptions = {},
+  ): Promise<AtomicResult> {
+    const run = this.begin(options);
+    try {
+      return await this.changeWithin(next, run);
+    } finally {
+      run.end();
+    }
+  }
+
+  private async changeWithin(next: (value: bigint) => bigint, run: Run): Promise<AtomicResult> {
     const started = Date.now();
     const optimistic: Progress = { tries: 0, last: { value: 0n, version: -1 } };
-    const outcome = await this.rounds(next, this.policy, this.policy, optimistic);
+    const outcome = await this.rounds(next, run.policy, run.policy, optimistic, run.signal);
     const optimisticTimeMs = Date.now() - started;
     const stats = (promoted: Progress | undefined) => ({
       optimisticTries: optimistic.tries,
@@ -212,22 +286,26 @@ export class DistributedAtomicLong {
     const promoted: Progress = { tries: 0, last: optimistic.last };
     const result = await promoteThroughLock(
       this.promotion,
-      this.policy.signal,
+      run.signal,
       promoted,
-      (rounds, reads, held) => this.rounds(next, rounds, reads, promoted, held),
+      // Under the lock, a write goes out with the caller's signal only: losing the lock stops
+      // the rounds before a write, never a write in flight (its outcome counts).
+      (rounds, reads, held) => this.rounds(next, rounds, reads, promoted, run.signal, held),
     );
     return { ...result, stats: stats(promoted) };
   }
 
   /**
    * Compare-and-set rounds per `rounds` (attempts, elapsed time, pauses); reads retry lost
-   * connections per `reads`. With `held`, no write goes out once the lock is lost.
+   * connections per `reads`; writes carry `signal`. With `held`, no write goes out once the lock
+   * is lost.
    */
   private async rounds(
     next: (value: bigint) => bigint,
     rounds: RetryPolicy,
     reads: RetryPolicy,
     progress: Progress,
+    signal: AbortSignal | undefined,
     held?: AbortSignal,
   ): Promise<Outcome> {
     const { maxAttempts = 10, maxElapsed = Number.POSITIVE_INFINITY } = rounds;
@@ -239,7 +317,7 @@ export class DistributedAtomicLong {
       progress.last = last;
       if (held?.aborted) return unchanged(last);
       const value = BigInt.asIntN(64, next(last.value));
-      if (await this.write(last, value)) {
+      if (await this.write(last, value, signal)) {
         return { succeeded: true, preValue: last.value, postValue: value };
       }
       if (round >= maxAttempts) return unchanged(last);
@@ -250,8 +328,9 @@ export class DistributedAtomicLong {
   }
 
   private async read(policy: RetryPolicy): Promise<Snapshot> {
+    const { signal } = policy;
     try {
-      const { data, stat } = await retry(() => this.client.getData(this.path), policy);
+      const { data, stat } = await retry(() => this.client.getData(this.path, { signal }), policy);
       return { value: decodeLong(data, this.path), version: stat.version };
     } catch (error) {
       if (hasCode(error, 'NONODE')) return { value: 0n, version: -1 };
@@ -262,14 +341,19 @@ export class DistributedAtomicLong {
   /**
    * One compare-and-set: true when written, false when another writer changed the node first.
    * A lost reply is not retried here (the write may have applied): it rejects with CONNECTIONLOSS.
+   * `signal` ends the wait for the reply (the write may have applied too).
    */
-  private async write(snapshot: Snapshot, value: bigint): Promise<boolean> {
+  private async write(
+    snapshot: Snapshot,
+    value: bigint,
+    signal: AbortSignal | undefined,
+  ): Promise<boolean> {
     const bytes = encodeLong(value);
     try {
       if (snapshot.version === -1) {
-        await createWithParents(this.client, this.path, bytes);
+        await createWithParents(this.client, this.path, bytes, { signal });
       } else {
-        await this.client.setData(this.path, bytes, snapshot.version);
+        await this.client.setData(this.path, bytes, snapshot.version, { signal });
       }
       return true;
     } catch (error) {

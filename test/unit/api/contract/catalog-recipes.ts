@@ -7,7 +7,15 @@ import type { RecipeClient } from '../../../../src/client/recipe-client.js';
 import * as lockExports from '../../../../src/locks/index.js';
 import * as recipeExports from '../../../../src/recipes/index.js';
 import { call } from './bench.js';
-import type { Ctx, EventSpec, LongLived, Loose, SingleOperation, WaitSpec } from './kinds.js';
+import type {
+  Bounds,
+  Ctx,
+  EventSpec,
+  LongLived,
+  Loose,
+  SingleOperation,
+  WaitSpec,
+} from './kinds.js';
 import { eventually } from './outcome.js';
 
 const exported: Record<string, unknown> = { ...lockExports, ...recipeExports };
@@ -339,7 +347,21 @@ export const RECIPES: Record<string, LongLived | SingleOperation> = {
     entry: 'zookeeper-ts/recipes',
     options: () => ({}),
     badOptions: { retry: { maxAttempts: 0 } },
-    waits: [],
+    // Every operation on a server that stopped answering (the promoted path: its unit test).
+    waits: (
+      [
+        ['get', []],
+        ['increment', []],
+        ['add', [2]],
+        ['trySet', [3]],
+        ['compareAndSet', [0, 1]],
+        ['forceSet', [4]],
+      ] as const
+    ).map(([name, args]) => ({
+      name,
+      block: async ({ control }: Ctx) => control.stall(),
+      call: (subject: Loose, bounds: Bounds) => call(subject, name, ...args, bounds),
+    })),
   },
   TimeLease: {
     kind: 'single-operation',
