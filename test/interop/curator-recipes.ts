@@ -5,6 +5,7 @@ import { createInterface } from 'node:readline';
 import type { SharedCount } from '../../src/recipes/index.js';
 import { sharedServer } from '../harness/index.js';
 import { javaArgs, peerClasses } from './curator.js';
+import { PYTHON, pythonArgs } from './kazoo.js';
 
 /**
  * Increments `count` by compare-and-set `rounds` times, retrying each lost round a millisecond
@@ -48,17 +49,32 @@ export function killRecipePeers(): void {
   running.clear();
 }
 
-/**
- * Starts `java RecipePeer <shared server> <command> <path> [args]` and waits for it to connect.
- */
-export function startCuratorRecipe(
+/** Starts `java RecipePeer <shared server> <command> <path> [args]`; resolves once connected. */
+export function startCuratorRecipe(command: string, path: string, ...args: string[]) {
+  return startJavaCommand('RecipePeer', command, path, args);
+}
+
+/** Starts the one-command Java peer `className` (`<shared server> <command> <path> [args]`). */
+export function startJavaCommand(
+  className: string,
   command: string,
   path: string,
-  ...args: string[]
+  args: readonly string[],
 ): Promise<CuratorRecipeRun> {
   const connect = sharedServer().connectString;
-  const java = javaArgs([peerClasses('RecipePeer')], 'RecipePeer', connect, command, path, ...args);
+  const java = javaArgs([peerClasses(className)], className, connect, command, path, ...args);
   return startRecipeProcess(`curator ${command}`, 'java', java);
+}
+
+/** Starts the one-command Python peer `script` (`<shared server> <command> <path> [args]`). */
+export function startPythonCommand(
+  script: string,
+  command: string,
+  path: string,
+  args: readonly string[],
+): Promise<CuratorRecipeRun> {
+  const python = pythonArgs(script, sharedServer().connectString, command, path, ...args);
+  return startRecipeProcess(`kazoo ${command}`, PYTHON, python);
 }
 
 /**

@@ -7,13 +7,7 @@ import { parseContender } from '../../src/coordination/naming.js';
 import type { Client } from '../../src/index.js';
 import { LockName, LockTimeoutError, Mutex } from '../../src/locks/index.js';
 import { inBackground, kazooOnLock, nameOf, untilChildren } from './helpers.js';
-import {
-  BLOCKED_MS,
-  peerHoldsFirst,
-  queueInArrivalOrder,
-  sameOrderAfterWrap,
-  weHoldFirst,
-} from './mutex-scenarios.js';
+import * as scenario from './mutex-scenarios.js';
 import { stillPendingAfter, within } from './peer.js';
 
 /** kazoo's node name: uuid4().hex + `__lock__` + the 10-digit sequence. */
@@ -30,7 +24,7 @@ async function mutexPair() {
 
 describe("Mutex (naming 'kazoo') and kazoo's Lock", () => {
   it('exclude each other while kazoo holds, and we get the lock when it releases', async () => {
-    await peerHoldsFirst(await mutexPair(), {
+    await scenario.peerHoldsFirst(await mutexPair(), {
       peerNode: (theirs) => {
         expect(theirs).toMatch(KAZOO_NAME);
         expect(parseContender(theirs, [LockName.kazooMutex])).toEqual({
@@ -47,7 +41,7 @@ describe("Mutex (naming 'kazoo') and kazoo's Lock", () => {
   it('exclude each other while we hold, and kazoo gets the lock when we release', async () => {
     const pair = await mutexPair();
     const kazoo = pair.peer;
-    await weHoldFirst(pair, {
+    await scenario.weHoldFirst(pair, {
       ourNode: (name) => expect(name).toMatch(KAZOO_NAME),
       // kazoo counts our node as a contender, ahead of its own.
       queued: async () => expect(await kazoo.participants()).toEqual(['ts', PEER_DATA]),
@@ -57,7 +51,7 @@ describe("Mutex (naming 'kazoo') and kazoo's Lock", () => {
   it('queue fairly together: whichever contender came first gets the lock first', async () => {
     const pair = await mutexPair();
     const kazoo = pair.peer;
-    await queueInArrivalOrder(pair, async () => {
+    await scenario.queueInArrivalOrder(pair, async () => {
       expect(await kazoo.participants()).toEqual(['a', 'b', PEER_DATA, 'c']);
     });
   });
@@ -68,7 +62,7 @@ describe("Mutex (naming 'kazoo') and kazoo's Lock", () => {
     await within(kazoo.acquire(), 10_000, 'kazoo write lock');
     expect(await mutex.tryAcquire()).toBeNull();
     const waiting = inBackground(mutex.acquire({ timeout: 10_000 }));
-    expect(await stillPendingAfter(waiting, BLOCKED_MS)).toBe(true);
+    expect(await stillPendingAfter(waiting, scenario.BLOCKED_MS)).toBe(true);
     await kazoo.release();
     const lease = await waiting;
     expect(await kazoo.acquireWithin(300)).toBeNull();
@@ -78,7 +72,7 @@ describe("Mutex (naming 'kazoo') and kazoo's Lock", () => {
   });
 
   it("sequenceOrder 'interop' agrees with kazoo on the queue order once the sequence counter has wrapped", async () => {
-    await sameOrderAfterWrap(await kazooOnLock('mutex'), LockName.kazooMutex, {
+    await scenario.sameOrderAfterWrap(await kazooOnLock('mutex'), LockName.kazooMutex, {
       older: `${'a'.repeat(32)}${LockName.kazooMutex}-2147483648`,
       newer: `${'b'.repeat(32)}${LockName.kazooMutex}-2147483647`,
       byData: true,
@@ -96,7 +90,7 @@ describe("kazoo's Lock with extra_lock_patterns=['-lock-'] and our default Mutex
     expect(await mutex.tryAcquire()).toBeNull();
     await expect(mutex.acquire({ timeout: 300 })).rejects.toBeInstanceOf(LockTimeoutError);
     const waiting = inBackground(mutex.acquire({ timeout: 10_000 }));
-    expect(await stillPendingAfter(waiting, BLOCKED_MS)).toBe(true);
+    expect(await stillPendingAfter(waiting, scenario.BLOCKED_MS)).toBe(true);
     await kazoo.release();
     const lease = await waiting;
     expect(nameOf(lease.path)).toMatch(/^_c_[0-9a-f-]{36}-lock-\d{10}$/);
@@ -104,7 +98,7 @@ describe("kazoo's Lock with extra_lock_patterns=['-lock-'] and our default Mutex
     expect(await kazoo.acquireWithin(300)).toBeNull();
     const theirs = kazoo.acquire();
     await untilChildren(zk, path, 2);
-    expect(await stillPendingAfter(theirs, BLOCKED_MS)).toBe(true);
+    expect(await stillPendingAfter(theirs, scenario.BLOCKED_MS)).toBe(true);
     await lease.release();
     await within(theirs, 10_000, 'kazoo acquire after our release');
     await kazoo.release();

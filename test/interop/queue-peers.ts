@@ -1,9 +1,6 @@
 // kazoo's queues and SetPartitioner (python/queue_peer.py) and Curator's queues
 // (java/QueuePeer.java), one command per process, with the line protocol of the recipe peers.
-import { sharedServer } from '../harness/index.js';
-import { javaArgs, peerClasses } from './curator.js';
-import { type CuratorRecipeRun, startRecipeProcess } from './curator-recipes.js';
-import { PYTHON, pythonArgs } from './kazoo.js';
+import { type CuratorRecipeRun, startJavaCommand, startPythonCommand } from './curator-recipes.js';
 
 /** The commands of python/queue_peer.py. */
 export type KazooQueueCommand =
@@ -23,25 +20,18 @@ export type CuratorQueueCommand =
   | 'queue-put-multi'
   | 'queue-consume';
 
-/** Starts `queue_peer.py <shared server> <command> <path> [arg]` and waits for it to connect. */
-export function startKazooQueue(
-  command: KazooQueueCommand,
-  path: string,
-  ...arg: [] | [string]
-): Promise<CuratorRecipeRun> {
-  const args = pythonArgs('queue_peer.py', sharedServer().connectString, command, path, ...arg);
-  return startRecipeProcess(`kazoo ${command}`, PYTHON, args);
+/** Starts `queue_peer.py <shared server> <command> <path> [arg]`; resolves once connected. */
+export function startKazooQueue(command: KazooQueueCommand, path: string, ...arg: [] | [string]) {
+  return startPythonCommand('queue_peer.py', command, path, arg);
 }
 
-/** Starts `java QueuePeer <shared server> <command> <path> [arg]` and waits for it to connect. */
+/** Starts `java QueuePeer <shared server> <command> <path> [arg]`; resolves once connected. */
 export function startCuratorQueue(
   command: CuratorQueueCommand,
   path: string,
   ...arg: [] | [string]
-): Promise<CuratorRecipeRun> {
-  const connect = sharedServer().connectString;
-  const java = javaArgs([peerClasses('QueuePeer')], 'QueuePeer', connect, command, path, ...arg);
-  return startRecipeProcess(`curator ${command}`, 'java', java);
+) {
+  return startJavaCommand('QueuePeer', command, path, arg);
 }
 
 /** The next `count` lines starting with `prefix`, without the prefix. */

@@ -5,24 +5,16 @@ import { checkBackpressure } from './backpressure.js';
 import type { EntryConfig } from './protocol.js';
 import { resultLine } from './protocol.js';
 import { runSmoke } from './smoke.js';
-import { transportNamed } from './transports.js';
+import { smokeOptionsFor, transportNamed } from './transports.js';
 
 const args = (globalThis as { Deno?: { args: string[] } }).Deno?.args ?? process.argv.slice(2);
 const config = JSON.parse(args[0] ?? '{}') as EntryConfig;
 
 for (const name of config.transports) {
   console.log(`[${name}]`);
-  const report = await runSmoke({
-    connectString: config.connectString,
-    transportName: name,
-    transport: transportNamed(name),
-    roundTrips: config.roundTrips,
-    ...(config.tls
-      ? { tls: { connectString: config.tls.connectString, options: { ca: config.tls.ca } } }
-      : {}),
-    ...(config.sasl ? { sasl: config.sasl } : {}),
-    log: (line) => console.log(line),
-  });
+  const tlsOptions = (tls: { ca: string }) => ({ ca: tls.ca });
+  const log = (line: string) => console.log(line);
+  const report = await runSmoke(smokeOptionsFor(config, name, tlsOptions, log));
   // The adapter itself against a stalled peer (for `default`: the adapter the library picked).
   const started = Date.now();
   const adapter = transportNamed(name) ?? (await defaultTransport());

@@ -8,6 +8,8 @@ import {
   nodeTransport,
   webStreamTransport,
 } from '../../src/session/transports/index.js';
+import type { EntryConfig } from './protocol.js';
+import type { SmokeOptions } from './smoke.js';
 
 export const TRANSPORT_NAMES = [
   'default',
@@ -58,4 +60,28 @@ export function transportNamed(name: string): Transport | undefined {
       return cloudflareTransport;
   }
   throw new Error(`unknown transport "${name}" (known: ${TRANSPORT_NAMES.join(', ')})`);
+}
+
+/**
+ * The smoke run of `config` over the transport `name`, logging to `log`; over TLS (when `config`
+ * has a TLS port) with the options `tlsOptions` gives for it: a CA per connection, or `true` for a
+ * runtime that trusts the test CA itself.
+ */
+export function smokeOptionsFor(
+  config: EntryConfig,
+  name: string,
+  tlsOptions: (tls: NonNullable<EntryConfig['tls']>) => NonNullable<SmokeOptions['tls']>['options'],
+  log: (line: string) => void,
+): SmokeOptions {
+  return {
+    connectString: config.connectString,
+    transportName: name,
+    transport: transportNamed(name),
+    roundTrips: config.roundTrips,
+    ...(config.tls
+      ? { tls: { connectString: config.tls.connectString, options: tlsOptions(config.tls) } }
+      : {}),
+    ...(config.sasl ? { sasl: config.sasl } : {}),
+    log,
+  };
 }

@@ -2,7 +2,7 @@
 // (every socket of a Worker belongs to the request that opened it).
 import { type EntryConfig, resultLine } from './protocol.js';
 import { runSmoke } from './smoke.js';
-import { transportNamed } from './transports.js';
+import { smokeOptionsFor } from './transports.js';
 
 export default {
   async fetch(request: Request): Promise<Response> {
@@ -15,16 +15,14 @@ export default {
     const lines: string[] = [];
     for (const name of config.transports) {
       lines.push(`[${name}]`);
-      const report = await runSmoke({
-        connectString: config.connectString,
-        transportName: name,
-        transport: transportNamed(name),
-        roundTrips: config.roundTrips,
-        // Workers cannot take a CA per connection: the workerd config trusts the test CA.
-        ...(config.tls ? { tls: { connectString: config.tls.connectString, options: true } } : {}),
-        ...(config.sasl ? { sasl: config.sasl } : {}),
-        log: (line) => lines.push(line),
-      });
+      // Workers cannot take a CA per connection: the workerd config trusts the test CA.
+      const options = smokeOptionsFor(
+        config,
+        name,
+        () => true,
+        (line) => lines.push(line),
+      );
+      const report = await runSmoke(options);
       lines.push(resultLine(report));
     }
     return new Response(`${lines.join('\n')}\n`);
