@@ -19,6 +19,13 @@ export const PROBE_LOCK = {
 } as const;
 export type ProbeLock = (typeof PROBE_LOCK)[keyof typeof PROBE_LOCK];
 
+/**
+ * The timeout every acquire of ours passes unless the spec says `bare`: users call acquire with
+ * one (the README's Quick start does), so the figures are measured that way. Long enough never to
+ * fire on a loaded machine; a timeout that fired would fail the case, not skew it.
+ */
+export const ACQUIRE_TIMEOUT_MS = 30_000;
+
 export interface ProbeSpec {
   lock: ProbeLock;
   server: string;
@@ -34,6 +41,8 @@ export interface ProbeSpec {
    * one contender per session, so `sessions` = paths x contenders per path.
    */
   layout?: 'every-path' | 'one-path';
+  /** Ours: call `acquire()` with no options instead of `acquire({ timeout: ACQUIRE_TIMEOUT_MS })`. */
+  bare?: boolean;
   /** rwlock: share of reads; semaphore: number of leases. */
   readShare?: number;
   leases?: number;

@@ -10,7 +10,12 @@ import { NzkRecipeMutex } from './baselines/nzk-lock.js';
 import { type Acquire, runContenders } from './drivers/contenders.js';
 import { closeAll, closeOurs, openMany, openNzk, openOurs } from './drivers/sessions.js';
 import { WatchCounter } from './drivers/watch-counter.js';
-import { PROBE_LOCK, type ProbeResult, type ProbeSpec } from './lock-probe-spec.js';
+import {
+  ACQUIRE_TIMEOUT_MS,
+  PROBE_LOCK,
+  type ProbeResult,
+  type ProbeSpec,
+} from './lock-probe-spec.js';
 import { deriveSeed, seededRng } from './rng.js';
 import { RoundClock, RoundRecorder } from './stats.js';
 
@@ -46,16 +51,18 @@ function oursContenders(spec: ProbeSpec, clients: Client[], counter: WatchCounte
     hold: (path) => counter.holds(client, path),
     forget: (path) => counter.forgets(client, path),
   });
+  // As users call it, with a timeout (one options object for all: nothing allocated per call).
+  const options = spec.bare ? undefined : { timeout: ACQUIRE_TIMEOUT_MS };
   switch (spec.lock) {
     case PROBE_LOCK.mutex:
       return clients.map((client) => {
         const lock = new Mutex(client, spec.path);
-        return leaseAcquire(() => lock.acquire(), on(client));
+        return leaseAcquire(() => lock.acquire(options), on(client));
       });
     case PROBE_LOCK.manyPaths:
       return spreadOverPaths(spec, clients, (client, path) => {
         const lock = new Mutex(client, path);
-        return leaseAcquire(() => lock.acquire(), on(client));
+        return leaseAcquire(() => lock.acquire(options), on(client));
       });
     case PROBE_LOCK.rwlock:
       return clients.map((client, i) => {
@@ -63,19 +70,19 @@ function oursContenders(spec: ProbeSpec, clients: Client[], counter: WatchCounte
         const rng = seededRng(deriveSeed(spec.seed, i));
         const share = spec.readShare ?? 0.9;
         return leaseAcquire(
-          () => (rng() < share ? lock.read.acquire() : lock.write.acquire()),
+          () => (rng() < share ? lock.read.acquire(options) : lock.write.acquire(options)),
           on(client),
         );
       });
     case PROBE_LOCK.semaphore:
       return clients.map((client) => {
         const lock = new Semaphore(client, spec.path, { maxLeases: spec.leases ?? 1 });
-        return leaseAcquire(() => lock.acquire(), on(client));
+        return leaseAcquire(() => lock.acquire(options), on(client));
       });
     case PROBE_LOCK.exclusive:
       return clients.map((client) => {
         const lock = new ExclusiveLock(client, spec.path);
-        return leaseAcquire(() => lock.acquire(), on(client));
+        return leaseAcquire(() => lock.acquire(options), on(client));
       });
     default:
       throw new Error(`not one of our locks: ${spec.lock}`);

@@ -5,7 +5,10 @@ import type { Progress } from './progress.js';
 import type { Percentiles, Summary, Timing } from './stats.js';
 
 export const IMPL = {
+  /** Ours as users call it: every acquire with a timeout (bench/lock-probe-spec.ts). */
   ours: 'zookeeper-ts',
+  /** Ours with `acquire()` and no options: the difference to `ours` is what the timeout costs. */
+  oursBare: 'zookeeper-ts, bare acquire()',
   nzk: 'node-zookeeper-client',
   /** The same recipe without the re-list after a wake: unsafe once a contender gives up. */
   nzkNoRelist: 'node-zookeeper-client no-re-list',

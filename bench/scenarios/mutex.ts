@@ -31,6 +31,14 @@ const CONTESTANTS: readonly MutexContestant[] = [
     },
   },
   {
+    impl: IMPL.oursBare,
+    note: 'acquire() with no timeout (the zookeeper-ts row passes { timeout: 30_000 }, as users do)',
+    async run(ctx, n, timing) {
+      const path = await ctx.casePath(`mutex-ours-bare-${n}`);
+      return probeLockRun(ctx, { lock: PROBE_LOCK.mutex, path, sessions: n, bare: true }, timing);
+    },
+  },
+  {
     impl: IMPL.curator,
     async run(ctx, n, timing) {
       const java = ctx.java;
