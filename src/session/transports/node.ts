@@ -41,9 +41,15 @@ export function loadNodeSockets(): Promise<NodeSockets> {
 
 class NodeConnection implements Connection {
   readonly chunks = new ChunkQueue();
-  readonly closed: Promise<void>;
   private drain: Promise<void> | null = null;
   private error: Error | undefined;
+  private isClosed = false;
+  /**
+   * `closed`, made when first read: a connection may stay open for hours in a process that holds
+   * thousands, and few readers ever ask (the read-only probe).
+   */
+  private whenClosed: Promise<void> | null = null;
+  private resolveClosed: (() => void) | null = null;
 
   constructor(private readonly socket: net.Socket) {
     socket.setNoDelay(true);
@@ -51,16 +57,32 @@ class NodeConnection implements Connection {
     // Uint8Array views (made with the Uint8Array constructor), so decoded data handed to users
     // is never a Buffer, and no view per chunk is made here.
     socket.on('data', (chunk: Uint8Array) => this.chunks.push(chunk));
-    this.closed = new Promise((resolve) => {
-      socket.once('close', () => {
-        this.chunks.end();
-        resolve();
-      });
-    });
+    // 'close' comes once; `on` rather than `once`, whose wrapper costs a bound function and a
+    // state object per connection.
+    socket.on('close', () => this.ended());
     // Errors surface as a close (node emits 'error' before 'close'); the first one is the cause.
     socket.on('error', (error: Error) => {
       this.error ??= error;
     });
+  }
+
+  get closed(): Promise<void> {
+    if (!this.whenClosed) {
+      this.whenClosed = this.isClosed
+        ? Promise.resolve()
+        : new Promise<void>((resolve) => {
+            this.resolveClosed = resolve;
+          });
+    }
+    return this.whenClosed;
+  }
+
+  private ended(): void {
+    if (this.isClosed) return;
+    this.isClosed = true;
+    this.chunks.end();
+    this.resolveClosed?.();
+    this.resolveClosed = null;
   }
 
   get closeError(): Error | undefined {
