@@ -23,25 +23,21 @@ describe('cleanup keeps trying after REQUESTTIMEOUT until the node is gone', () 
       requestTimeout: 1_000,
       sessionTimeout: 30_000,
     });
-    try {
-      const b = await newClient();
-      const held = await new Mutex(a, path).acquire({ timeout: 5_000 });
-      const waiting = new Mutex(b, path).acquire({ timeout: 25_000 });
-      waiting.catch(() => {});
-      await untilChildren(b, path, 2, 'B queued');
-      proxy.refuse(true);
-      proxy.cut();
-      const released = held.release();
-      released.catch(() => {});
-      await sleep(OUTAGE_MS);
-      proxy.refuse(false);
-      const lease: Lease = await waiting;
-      expect(await childrenOf(b, path)).toEqual([lease.path.slice(path.length + 1)]);
-      await expect(released).resolves.toBeUndefined();
-      await lease.release();
-    } finally {
-      await proxy.close();
-    }
+    const b = await newClient();
+    const held = await new Mutex(a, path).acquire({ timeout: 5_000 });
+    const waiting = new Mutex(b, path).acquire({ timeout: 25_000 });
+    waiting.catch(() => {});
+    await untilChildren(b, path, 2, 'B queued');
+    proxy.refuse(true);
+    proxy.cut();
+    const released = held.release();
+    released.catch(() => {});
+    await sleep(OUTAGE_MS);
+    proxy.refuse(false);
+    const lease: Lease = await waiting;
+    expect(await childrenOf(b, path)).toEqual([lease.path.slice(path.length + 1)]);
+    await expect(released).resolves.toBeUndefined();
+    await lease.release();
   }, 45_000);
 
   it('a waiter whose timeout fires during an outage removes its node once the link is back', async () => {
@@ -50,28 +46,24 @@ describe('cleanup keeps trying after REQUESTTIMEOUT until the node is gone', () 
       requestTimeout: 1_000,
       sessionTimeout: 30_000,
     });
-    try {
-      const [h, c] = [await newClient(), await newClient()];
-      const held = await new Mutex(h, path).acquire({ timeout: 5_000 });
-      const timedOut = new Mutex(w, path).acquire({ timeout: 2_000 });
-      timedOut.catch(() => {});
-      await untilChildren(h, path, 2, 'W queued');
-      const third = new Mutex(c, path).acquire({ timeout: 30_000 });
-      third.catch(() => {});
-      await untilChildren(h, path, 3, 'C queued');
-      proxy.refuse(true);
-      proxy.cut();
-      await expect(timedOut).rejects.toBeInstanceOf(LockTimeoutError);
-      await sleep(OUTAGE_MS - 2_000);
-      proxy.refuse(false);
-      // W's node must go although its delete timed out while the link was down.
-      await untilChildren(h, path, 2, "W's node removed", 15_000);
-      await held.release();
-      await (await third).release();
-      expect(await childrenOf(h, path)).toEqual([]);
-    } finally {
-      await proxy.close();
-    }
+    const [h, c] = [await newClient(), await newClient()];
+    const held = await new Mutex(h, path).acquire({ timeout: 5_000 });
+    const timedOut = new Mutex(w, path).acquire({ timeout: 2_000 });
+    timedOut.catch(() => {});
+    await untilChildren(h, path, 2, 'W queued');
+    const third = new Mutex(c, path).acquire({ timeout: 30_000 });
+    third.catch(() => {});
+    await untilChildren(h, path, 3, 'C queued');
+    proxy.refuse(true);
+    proxy.cut();
+    await expect(timedOut).rejects.toBeInstanceOf(LockTimeoutError);
+    await sleep(OUTAGE_MS - 2_000);
+    proxy.refuse(false);
+    // W's node must go although its delete timed out while the link was down.
+    await untilChildren(h, path, 2, "W's node removed", 15_000);
+    await held.release();
+    await (await third).release();
+    expect(await childrenOf(h, path)).toEqual([]);
   }, 45_000);
 
   it('a release that failed is not cached: calling release() again deletes the node', async () => {

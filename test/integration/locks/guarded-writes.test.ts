@@ -14,7 +14,7 @@ import {
   Semaphore,
 } from '../../../src/locks/index.js';
 import { ensurePath } from '../../../src/recipes/index.js';
-import { lockPath, newClient, proxiedClient, until } from './helpers.js';
+import { heldMutex, lockPath, newClient, proxiedClient, until } from './helpers.js';
 
 const text = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
 
@@ -49,10 +49,7 @@ describe('lease.multi (guarded writes)', () => {
   });
 
   it('rejects with LockLostError(deleted) when the node is gone on the server, though the client had not heard, and applies nothing', async () => {
-    const zk = await newClient();
-    const admin = await newClient();
-    const path = lockPath();
-    const lease = await new Mutex(zk, path).acquire();
+    const { zk, admin, path, lease } = await heldMutex();
     const data = await dataNode(zk, path);
     // The signal was never read: no watch on the node, so only the server's check can refuse.
     await admin.delete(lease.path);

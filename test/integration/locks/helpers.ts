@@ -1,8 +1,9 @@
 // Shared fixtures of the lock tests: clients on the shared server, one fresh root per test.
 
-import type { Client } from '../../../src/index.js';
-import type { Lease, RecipeClient } from '../../../src/locks/index.js';
+import { type Client, ZooKeeperError } from '../../../src/index.js';
+import { type Lease, Mutex, type RecipeClient } from '../../../src/locks/index.js';
 import { fourLetterWord, sharedServer, uniquePath } from '../../harness/index.js';
+import { newClient } from '../../support/clients.js';
 import { forwardLockClient, type LockOperations } from '../../support/forward-lock-client.js';
 
 export { newClient, newClients, proxiedClient } from '../../support/clients.js';
@@ -28,6 +29,19 @@ export async function until(
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
     await sleep(10);
   }
+}
+
+/** A Mutex held by a new client on a fresh path, and a second client (`admin`) to meddle with it. */
+export async function heldMutex(): Promise<{
+  zk: Client;
+  admin: Client;
+  path: string;
+  lease: Lease;
+}> {
+  const [zk, admin] = [await newClient(), await newClient()];
+  const path = lockPath();
+  const lease = await new Mutex(zk, path).acquire();
+  return { zk, admin, path, lease };
 }
 
 /** Children of `path`, or [] when it does not exist. */
@@ -109,6 +123,17 @@ export async function watchesByPath(prefix: string): Promise<Map<string, bigint[
   return result;
 }
 
+/** Polls the server's data watches under `prefix` until `accept` takes them; answers them. */
+export async function watchesWhen(
+  prefix: string,
+  accept: (watches: Map<string, bigint[]>) => boolean,
+  what: string,
+): Promise<Map<string, bigint[]>> {
+  let watches = new Map<string, bigint[]>();
+  await until(async () => accept((watches = await watchesByPath(prefix))), what);
+  return watches;
+}
+
 /**
  * A client wrapper that counts calls (`childWatches`: getChildren calls that set a watch; `wchp`
  * shows data watches only) and watcher firings (`wakes`), and lets a test replace operations (to
@@ -120,32 +145,33 @@ export function instrument(
 ): { client: RecipeClient; calls: Record<string, number>; wakes: { count: number } } {
   const calls: Record<string, number> = {};
   const wakes = { count: 0 };
+  const count = (name: string) => {
+    calls[name] = (calls[name] ?? 0) + 1;
+  };
+  // The plain operations: counted, then sent on (or to their override).
+  const counted = <K extends 'sync' | 'create2' | 'delete' | 'exists'>(
+    name: K,
+  ): LockOperations[K] => {
+    const send = (overrides[name] ?? client[name].bind(client)) as (...args: unknown[]) => unknown;
+    return ((...args: unknown[]) => {
+      count(name);
+      return send(...args);
+    }) as LockOperations[K];
+  };
   const wrapped = forwardLockClient(client, {
-    sync: (...args) => {
-      calls.sync = (calls.sync ?? 0) + 1;
-      return (overrides.sync ?? client.sync.bind(client))(...args);
-    },
-    create2: (...args) => {
-      calls.create2 = (calls.create2 ?? 0) + 1;
-      return (overrides.create2 ?? client.create2.bind(client))(...args);
-    },
-    delete: (...args) => {
-      calls.delete = (calls.delete ?? 0) + 1;
-      return (overrides.delete ?? client.delete.bind(client))(...args);
-    },
-    exists: (...args) => {
-      calls.exists = (calls.exists ?? 0) + 1;
-      return (overrides.exists ?? client.exists.bind(client))(...args);
-    },
+    sync: counted('sync'),
+    create2: counted('create2'),
+    delete: counted('delete'),
+    exists: counted('exists'),
     getChildren: (...args) => {
-      calls.getChildren = (calls.getChildren ?? 0) + 1;
-      if (args[1]?.watch) calls.childWatches = (calls.childWatches ?? 0) + 1;
+      count('getChildren');
+      if (args[1]?.watch) count('childWatches');
       return (overrides.getChildren ?? client.getChildren.bind(client))(...args);
     },
     getData: (path, options = {}) => {
-      calls.getData = (calls.getData ?? 0) + 1;
+      count('getData');
       const watch = options.watch;
-      const counted = watch
+      const withWakes = watch
         ? {
             ...options,
             watch: (event: Parameters<typeof watch>[0]) => {
@@ -154,10 +180,26 @@ export function instrument(
             },
           }
         : options;
-      return (overrides.getData ?? client.getData.bind(client))(path, counted);
+      return (overrides.getData ?? client.getData.bind(client))(path, withWakes);
     },
   });
   return { client: wrapped, calls, wakes };
+}
+
+/**
+ * `instrument(zk)` whose first create2 fails with CONNECTIONLOSS: once the server applied it
+ * (`applied`, only the reply is lost), or before it was sent (`applied` false).
+ */
+export function losingFirstCreate(zk: Client, applied: boolean): ReturnType<typeof instrument> {
+  let first = true;
+  return instrument(zk, {
+    create2: async (path, data, options) => {
+      if (!first) return zk.create2(path, data, options);
+      first = false;
+      if (applied) await zk.create2(path, data, options);
+      throw new ZooKeeperError('CONNECTIONLOSS', 'simulated: reply lost');
+    },
+  });
 }
 
 export { registeredWatchers } from '../../support/registered-watchers.js';

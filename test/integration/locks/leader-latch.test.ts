@@ -9,10 +9,12 @@ import {
   LockTimeoutError,
 } from '../../../src/locks/index.js';
 import { sharedServer, TcpProxy } from '../../harness/index.js';
+import { abortReason } from '../../support/integration.js';
 import {
   childrenOf,
   instrument,
   lockPath,
+  losingFirstCreate,
   newClient,
   newClients,
   registeredWatchers,
@@ -58,19 +60,17 @@ async function proxied(
 async function aLeadsBQueued(sessionTimeout: number, renewSession = true) {
   const { proxy, zk } = await proxied(sessionTimeout, renewSession);
   const other = await newClient();
-  const path = lockPath('election');
-  const latchA = started(zk, path, 'A');
-  const leaderA = await latchA.leadership({ timeout: 10_000 });
-  const latchB = started(other, path, 'B');
-  await untilChildren(other, path, 2, 'B joined');
-  return { proxy, zk, other, path, latchA, leaderA, latchB };
+  return { proxy, zk, other, ...(await aLeadsBJoins(zk, other)) };
 }
 
-function aborted(signal: AbortSignal): Promise<unknown> {
-  return new Promise((resolve) => {
-    if (signal.aborted) resolve(signal.reason);
-    else signal.addEventListener('abort', () => resolve(signal.reason), { once: true });
-  });
+/** On a fresh election, `a`'s latch A leads and `b`'s latch B has joined the line. */
+async function aLeadsBJoins(a: Client, b: Client) {
+  const path = lockPath('election');
+  const latchA = started(a, path, 'A');
+  const leaderA = await latchA.leadership({ timeout: 10_000 });
+  const latchB = started(b, path, 'B');
+  await untilChildren(b, path, 2, 'B joined');
+  return { path, latchA, leaderA, latchB };
 }
 
 /** When the promise settled (Date.now()), for ordering checks. */
@@ -84,11 +84,7 @@ function settledAt(promise: Promise<unknown>): Promise<number> {
 describe('LeaderLatch', () => {
   it('one leader at a time, in join order; closing the leader hands over to the next', async () => {
     const [a, b, c] = await newClients(3);
-    const path = lockPath('election');
-    const latchA = started(a!, path, 'A');
-    const leaderA = await latchA.leadership({ timeout: 10_000 });
-    const latchB = started(b!, path, 'B');
-    await untilChildren(a!, path, 2, 'B joined');
+    const { path, latchA, leaderA, latchB } = await aLeadsBJoins(a!, b!);
     const latchC = started(c!, path, 'C');
     await untilChildren(a!, path, 3, 'C joined');
 
@@ -132,7 +128,7 @@ describe('LeaderLatch', () => {
     const { proxy, zk, other, latchA, leaderA, latchB } = await aLeadsBQueued(2_000);
     const oldSession = zk.sessionId;
 
-    const lostA = settledAt(aborted(leaderA.signal));
+    const lostA = settledAt(abortReason(leaderA.signal));
     const gainedB = latchB.leadership({ timeout: 20_000 });
     proxy.freeze('drop'); // a dead link: the server expires A's session after 2 s
     const leaderB = await gainedB;
@@ -164,7 +160,7 @@ describe('LeaderLatch', () => {
   it('without renewal, a link that stays down ends the latch with the session error', async () => {
     const { proxy, latchA, leaderA, latchB } = await aLeadsBQueued(2_000, false);
 
-    const lostA = settledAt(aborted(leaderA.signal));
+    const lostA = settledAt(abortReason(leaderA.signal));
     const gainedB = latchB.leadership({ timeout: 20_000 });
     proxy.freeze('drop'); // a dead link: the server expires A's session after 2 s
     const leaderB = await gainedB;
@@ -188,7 +184,7 @@ describe('LeaderLatch', () => {
     gainedB.catch(() => {});
 
     proxy.cut();
-    expect(await aborted(first.signal)).toMatchObject({ reason: 'suspended' });
+    expect(await abortReason(first.signal)).toMatchObject({ reason: 'suspended' });
     expect(latchA.hasLeadership).toBe(false);
     // Reconnected in the same session: its node is still first, so A leads again, same token.
     const second = await latchA.leadership({ timeout: 10_000 });
@@ -205,7 +201,7 @@ describe('LeaderLatch', () => {
     // Each cut ends A's term (suspended); A reconnects in the same session and leads again.
     for (let i = 0; i < 5; i++) {
       proxy.cut();
-      await aborted(term.signal);
+      await abortReason(term.signal);
       term = await latchA.leadership({ timeout: 10_000 });
       expect(term.signal.aborted).toBe(false);
     }
@@ -266,13 +262,9 @@ describe('LeaderLatch', () => {
 
   it('a leader whose node is deleted by someone else loses (deleted) and joins again at the back', async () => {
     const [a, b, admin] = await newClients(3);
-    const path = lockPath('election');
-    const latchA = started(a!, path, 'A');
-    const leaderA = await latchA.leadership({ timeout: 10_000 });
-    const latchB = started(b!, path, 'B');
-    await untilChildren(a!, path, 2, 'B joined');
+    const { latchA, leaderA, latchB } = await aLeadsBJoins(a!, b!);
     await admin!.delete(leaderA.path);
-    expect(await aborted(leaderA.signal)).toMatchObject({ reason: 'deleted' });
+    expect(await abortReason(leaderA.signal)).toMatchObject({ reason: 'deleted' });
     const leaderB = await latchB.leadership({ timeout: 10_000 });
     expect(leaderB.id).toBe('B');
     await until(async () => (await latchA.participants()).length === 2, 'A joined again');
@@ -328,17 +320,7 @@ describe('LeaderLatch', () => {
     const path = lockPath('election');
     await zk.create2(path.slice(0, path.lastIndexOf('/')));
     await zk.create2(path);
-    let first = true;
-    const { client, calls } = instrument(zk, {
-      create2: async (p, data, options) => {
-        const result = await zk.create2(p, data, options);
-        if (first) {
-          first = false;
-          throw new ZooKeeperError('CONNECTIONLOSS', 'simulated: reply lost');
-        }
-        return result;
-      },
-    });
+    const { client, calls } = losingFirstCreate(zk, true);
     const latch = started(Object.assign(client, { sync: zk.sync.bind(zk) }), path, 'A');
     const leadership = await latch.leadership({ timeout: 10_000 });
     expect(calls.create2).toBe(1);

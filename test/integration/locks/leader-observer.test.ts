@@ -9,6 +9,7 @@ import {
   Mutex,
   type ObservedLeader,
 } from '../../../src/locks/index.js';
+import { stateReached, takeSessionAway } from '../../support/integration.js';
 import { lockPath, newClient, proxiedClient, until, watchesByPath } from './helpers.js';
 
 const closers: (() => Promise<unknown>)[] = [];
@@ -79,6 +80,22 @@ function counted(client: Client): {
     },
   });
   return { client: wrapped, watches, wakes };
+}
+
+/**
+ * A leads and B is in line on a fresh election `name`; an observer on a proxied client (session
+ * of `sessionTimeout`) has started and listens to the changes.
+ */
+async function observedHandover(name: string, sessionTimeout: number) {
+  const [a, b] = [await newClient(), await newClient()];
+  const { client: o, proxy } = await proxiedClient({ sessionTimeout });
+  const path = lockPath(name);
+  const first = latch(a, path, 'A');
+  await first.leadership({ timeout: 10_000 });
+  latch(b, path, 'B');
+  const watching = observer(o, path);
+  await watching.start({ timeout: 10_000 });
+  return { b, o, proxy, path, first, watching, changes: watching.events() };
 }
 
 describe('LeaderObserver', () => {
@@ -159,18 +176,10 @@ describe('LeaderObserver', () => {
   });
 
   it('a change made while the link is down is told once the observer is back (reconnect)', async () => {
-    const [a, b] = [await newClient(), await newClient()];
-    const { client: o, proxy } = await proxiedClient({ sessionTimeout: 10_000 });
-    const path = lockPath('reconnect');
-    const first = latch(a, path, 'A');
-    await first.leadership({ timeout: 10_000 });
-    latch(b, path, 'B');
-    const watching = observer(o, path);
-    await watching.start({ timeout: 10_000 });
-    const changes = watching.events();
+    const { o, proxy, first, changes, watching } = await observedHandover('reconnect', 10_000);
     proxy.refuse(true);
     proxy.cut();
-    await until(() => o.state === 'suspended', 'the observer to notice the cut', 15_000);
+    await stateReached(o, 'suspended', 15_000);
     await first.close();
     expect(watching.leader?.id).toBe('A');
     proxy.refuse(false);
@@ -179,23 +188,9 @@ describe('LeaderObserver', () => {
   });
 
   it('looks again on the new session after a renewal, and tells the change made meanwhile', async () => {
-    const [a, b] = [await newClient(), await newClient()];
-    const { client: o, proxy } = await proxiedClient({ sessionTimeout: 4_000 });
-    const path = lockPath('renewal');
-    const first = latch(a, path, 'A');
-    await first.leadership({ timeout: 10_000 });
-    latch(b, path, 'B');
-    const watching = observer(o, path);
-    await watching.start({ timeout: 10_000 });
-    const changes = watching.events();
+    const { b, o, proxy, path, first, changes } = await observedHandover('renewal', 4_000);
     const oldSession = o.sessionId;
-    proxy.refuse(true);
-    proxy.cut();
-    await until(() => o.state === 'suspended', 'the observer to notice the cut', 15_000);
-    const thief = await newClient({
-      session: { id: oldSession, password: o.sessionPassword },
-      renewSession: false,
-    });
+    const thief = await takeSessionAway(o, proxy, { keepAlive: true });
     await thief.close();
     await first.close();
     proxy.refuse(false);

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { LockLostError, Mutex } from '../../../src/locks/index.js';
 import { sharedServer, TcpProxy } from '../../harness/index.js';
 import { abortReason } from '../../support/integration.js';
-import { childrenOf, lockPath, newClient, until, watchesByPath } from './helpers.js';
+import { childrenOf, heldMutex, lockPath, newClient, until, watchesByPath } from './helpers.js';
 
 describe('Lease.signal', () => {
   it('aborts when the connection is suspended (default policy); release still removes the node', async () => {
@@ -66,10 +66,7 @@ describe('Lease.signal', () => {
   });
 
   it('aborts when someone else deletes the node, and not on data changes', async () => {
-    const zk = await newClient();
-    const admin = await newClient();
-    const path = lockPath();
-    const lease = await new Mutex(zk, path).acquire();
+    const { zk, admin, lease } = await heldMutex();
     await admin.setData(lease.path, 'touched');
     await admin.setData(lease.path, 'touched again');
     await admin.sync(lease.path);
@@ -81,10 +78,7 @@ describe('Lease.signal', () => {
   });
 
   it('watches its node only once the signal is read; a deletion before that aborts at once', async () => {
-    const zk = await newClient();
-    const admin = await newClient();
-    const path = lockPath();
-    const lease = await new Mutex(zk, path).acquire();
+    const { zk, admin, path, lease } = await heldMutex();
     const unread = await new Mutex(zk, lockPath()).acquire();
     // Nobody asked for the signal yet: no watch on either node (the server's own list).
     await zk.sync(lease.path);

@@ -6,6 +6,7 @@ import {
   childrenOf,
   instrument,
   lockPath,
+  losingFirstCreate,
   newClient,
   newClients,
   proxiedClient,
@@ -28,17 +29,8 @@ describe('protected names', () => {
   it('after a CONNECTIONLOSS on create, finds its own node instead of creating a second', async () => {
     const zk = await newClient();
     const path = await preparedPath(zk);
-    let first = true;
-    const { client, calls } = instrument(zk, {
-      create2: async (p, data, options) => {
-        const result = await zk.create2(p, data, options);
-        if (first) {
-          first = false;
-          throw lost(); // applied on the server, but the reply never arrived
-        }
-        return result;
-      },
-    });
+    // Applied on the server, but the reply never arrived.
+    const { client, calls } = losingFirstCreate(zk, true);
     const lease = await new Mutex(client, path).acquire();
     expect(calls.create2).toBe(1);
     expect(await childrenOf(zk, path)).toEqual([lease.path.slice(path.length + 1)]);
@@ -49,16 +41,7 @@ describe('protected names', () => {
   it('creates again when the lost create never reached the server', async () => {
     const zk = await newClient();
     const path = await preparedPath(zk);
-    let first = true;
-    const { client, calls } = instrument(zk, {
-      create2: async (p, data, options) => {
-        if (first) {
-          first = false;
-          throw lost();
-        }
-        return zk.create2(p, data, options);
-      },
-    });
+    const { client, calls } = losingFirstCreate(zk, false);
     const lease = await new Mutex(client, path).acquire();
     expect(calls.create2).toBe(2);
     expect(await childrenOf(zk, path)).toHaveLength(1);
@@ -111,25 +94,21 @@ describe('protected names', () => {
 describe('no node left behind', () => {
   it('when a timeout fires while the create is on the wire (frozen link)', async () => {
     const { proxy, client: zk } = await proxiedClient({ sessionTimeout: 8_000 });
-    try {
-      const observer = await newClient();
-      const path = await preparedPath(observer);
-      const { client, calls } = instrument(zk);
-      proxy.freeze('hold');
-      const attempt = new Mutex(client, path).acquire({ timeout: 200 }).catch((e: unknown) => e);
-      await sleep(500); // the timeout has fired; the create is still held in the proxy
-      expect(calls.create2).toBe(1);
-      // The timeout rejected on time, with the create still on the wire.
-      expect(await attempt).toBeInstanceOf(LockTimeoutError);
-      proxy.thaw(); // now the server applies it, and the cleanup behind it removes it
-      await until(
-        async () => calls.delete === 1 && (await childrenOf(observer, path)).length === 0,
-        'the landed create found and deleted',
-      );
-      expect(calls.delete).toBe(1);
-    } finally {
-      await proxy.close();
-    }
+    const observer = await newClient();
+    const path = await preparedPath(observer);
+    const { client, calls } = instrument(zk);
+    proxy.freeze('hold');
+    const attempt = new Mutex(client, path).acquire({ timeout: 200 }).catch((e: unknown) => e);
+    await sleep(500); // the timeout has fired; the create is still held in the proxy
+    expect(calls.create2).toBe(1);
+    // The timeout rejected on time, with the create still on the wire.
+    expect(await attempt).toBeInstanceOf(LockTimeoutError);
+    proxy.thaw(); // now the server applies it, and the cleanup behind it removes it
+    await until(
+      async () => calls.delete === 1 && (await childrenOf(observer, path)).length === 0,
+      'the landed create found and deleted',
+    );
+    expect(calls.delete).toBe(1);
   });
 
   it('when an abort lands after the server applied the create', async () => {
@@ -180,22 +159,18 @@ describe('release', () => {
 
   it('removes the node across a real reconnect', async () => {
     const { proxy, client: zk } = await proxiedClient();
-    try {
-      const observer = await newClient();
-      const path = lockPath();
-      const { client, calls } = instrument(zk);
-      const lease = await new Mutex(client, path).acquire();
-      proxy.freeze('drop');
-      const release = lease.release();
-      await sleep(50); // the delete goes into the black hole
-      proxy.cut();
-      proxy.thaw();
-      await release;
-      expect(calls.delete).toBe(2); // the first was lost with the connection, then retried
-      expect(await observer.exists(lease.path)).toBeNull();
-      expect(await childrenOf(observer, path)).toEqual([]);
-    } finally {
-      await proxy.close();
-    }
+    const observer = await newClient();
+    const path = lockPath();
+    const { client, calls } = instrument(zk);
+    const lease = await new Mutex(client, path).acquire();
+    proxy.freeze('drop');
+    const release = lease.release();
+    await sleep(50); // the delete goes into the black hole
+    proxy.cut();
+    proxy.thaw();
+    await release;
+    expect(calls.delete).toBe(2); // the first was lost with the connection, then retried
+    expect(await observer.exists(lease.path)).toBeNull();
+    expect(await childrenOf(observer, path)).toEqual([]);
   });
 });

@@ -14,7 +14,7 @@ import {
   takeTurns,
   until,
   untilChildren,
-  watchesByPath,
+  watchesWhen,
 } from './helpers.js';
 
 describe('Mutex', () => {
@@ -304,11 +304,11 @@ describe('Mutex herd-freedom', () => {
       byOwner.set(owner, node);
     }
     for (const w of waiters) nodes.push(byOwner.get(w.zk.sessionId)!);
-    let watches = new Map<string, bigint[]>();
-    await until(async () => {
-      watches = await watchesByPath(path);
-      return [...watches.values()].flat().length === WAITERS; // the holder never read its signal
-    }, 'every waiter watching');
+    const watches = await watchesWhen(
+      path,
+      (found) => [...found.values()].flat().length === WAITERS, // the holder never read its signal
+      'every waiter watching',
+    );
     // Nobody watches the children of the lock path (wchp lists data watches only: count the calls).
     expect(waiters.map((w) => w.calls.childWatches ?? 0)).toEqual(Array(WAITERS).fill(0));
     for (const [node, sessions] of watches) {

@@ -10,7 +10,7 @@ import {
   takeTurns,
   until,
   untilChildren,
-  watchesByPath,
+  watchesWhen,
 } from './helpers.js';
 
 describe('Semaphore', () => {
@@ -73,11 +73,11 @@ describe('Semaphore', () => {
     const fourth = new Semaphore(dd.client, path, { maxLeases: 2 }).acquire({ timeout: 10_000 });
     await untilChildren(a!, `${path}/locks`, 2, 'fourth queued on the guard');
     // The fourth waits on the guard mutex (a data watch on the third's guard node), not on the leases.
-    let watches = new Map<string, bigint[]>();
-    await until(async () => {
-      watches = await watchesByPath(`${path}/locks/`);
-      return [...watches.values()].flat().includes(d!.sessionId);
-    }, 'fourth watching the guard');
+    await watchesWhen(
+      `${path}/locks/`,
+      (found) => [...found.values()].flat().includes(d!.sessionId),
+      'fourth watching the guard',
+    );
     expect(cc.calls.childWatches).toBeGreaterThanOrEqual(1);
     expect(dd.calls.childWatches ?? 0).toBe(0);
 

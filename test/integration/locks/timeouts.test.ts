@@ -27,25 +27,21 @@ describe('acquire timeouts over a link that silently drops everything', () => {
     const holderClient = await newClient();
     const holder = await new Mutex(holderClient, path).acquire({ timeout: 5_000 });
     const { proxy, client: zk } = await proxiedClient();
-    try {
-      const mutex = new Mutex(zk, path);
-      // Queued first (its node exists), then the link goes silent.
-      const waiting = mutex.acquire({ timeout: 1_500 });
-      waiting.catch(() => {});
-      await untilChildren(holderClient, path, 2, 'queued');
-      proxy.freeze('drop');
-      const started = Date.now();
-      const silent = mutex.acquire({ timeout: 200 });
-      await expect(silent).rejects.toBeInstanceOf(LockTimeoutError);
-      expect(Date.now() - started).toBeLessThan(ON_TIME_MS);
-      await expect(waiting).rejects.toBeInstanceOf(LockTimeoutError);
-      proxy.thaw();
-      // Cleanup carried on in the background: both attempts' nodes go.
-      await untilChildren(holderClient, path, 1, 'the timed-out nodes removed', 20_000);
-      await holder.release();
-    } finally {
-      await proxy.close();
-    }
+    const mutex = new Mutex(zk, path);
+    // Queued first (its node exists), then the link goes silent.
+    const waiting = mutex.acquire({ timeout: 1_500 });
+    waiting.catch(() => {});
+    await untilChildren(holderClient, path, 2, 'queued');
+    proxy.freeze('drop');
+    const started = Date.now();
+    const silent = mutex.acquire({ timeout: 200 });
+    await expect(silent).rejects.toBeInstanceOf(LockTimeoutError);
+    expect(Date.now() - started).toBeLessThan(ON_TIME_MS);
+    await expect(waiting).rejects.toBeInstanceOf(LockTimeoutError);
+    proxy.thaw();
+    // Cleanup carried on in the background: both attempts' nodes go.
+    await untilChildren(holderClient, path, 1, 'the timed-out nodes removed', 20_000);
+    await holder.release();
   }, 40_000);
 
   it('ExclusiveLock and Semaphore reject at the timeout too', async () => {
@@ -73,22 +69,18 @@ describe('acquire timeouts over a link that silently drops everything', () => {
     const other = await newClient();
     const blocker = await new Mutex(other, p2).acquire({ timeout: 5_000 });
     const { proxy, client: zk } = await proxiedClient();
-    try {
-      const multi = new MultiLock([new Mutex(zk, p1), new Mutex(zk, p2)]);
-      const pending = multi.acquire({ timeout: 1_000 });
-      pending.catch(() => {});
-      // It holds p1 and waits for p2; then the link goes silent, so releasing p1 cannot finish.
-      await untilChildren(other, p2, 2, 'waiting for p2');
-      proxy.freeze('drop');
-      const started = Date.now();
-      await expect(pending).rejects.toBeInstanceOf(LockTimeoutError);
-      expect(Date.now() - started).toBeLessThan(ON_TIME_MS);
-      proxy.thaw();
-      await untilChildren(other, p1, 0, 'p1 released', 20_000);
-      await blocker.release();
-    } finally {
-      await proxy.close();
-    }
+    const multi = new MultiLock([new Mutex(zk, p1), new Mutex(zk, p2)]);
+    const pending = multi.acquire({ timeout: 1_000 });
+    pending.catch(() => {});
+    // It holds p1 and waits for p2; then the link goes silent, so releasing p1 cannot finish.
+    await untilChildren(other, p2, 2, 'waiting for p2');
+    proxy.freeze('drop');
+    const started = Date.now();
+    await expect(pending).rejects.toBeInstanceOf(LockTimeoutError);
+    expect(Date.now() - started).toBeLessThan(ON_TIME_MS);
+    proxy.thaw();
+    await untilChildren(other, p1, 0, 'p1 released', 20_000);
+    await blocker.release();
   }, 40_000);
 });
 

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import type { Client } from '../../../src/index.js';
 import { Mutex } from '../../../src/locks/index.js';
 import { type AtomicResult, DistributedAtomicLong } from '../../../src/recipes/index.js';
-import { expireSession, newClient, proxiedClient, recipePath, until } from './helpers.js';
+import { cutAndPeer, expireSession, newClient, recipePath, until } from './helpers.js';
 
 /** The children of `path` ([] when it is gone: the lock's parent is a container). */
 async function children(zk: Client, path: string): Promise<string[]> {
@@ -154,9 +154,7 @@ describe('DistributedAtomicLong promoted to a lock', () => {
   });
 
   it('writes nothing more and resolves succeeded: false when the link drops under the lock; the lock is released', async () => {
-    const { client, proxy } = await proxiedClient();
-    const other = await newClient();
-    const path = recipePath('cut');
+    const { client, proxy, peer: other, path } = await cutAndPeer('cut');
     const lock = recipePath('cut-lock');
     await new DistributedAtomicLong(other, path).forceSet(3);
     let writes = 0;
@@ -195,9 +193,12 @@ describe('DistributedAtomicLong promoted to a lock', () => {
   }, 30_000);
 
   it('after a session expiry under the lock: succeeded: false, the change ends, and a new change runs on the renewed session', async () => {
-    const { client, proxy } = await proxiedClient({ sessionTimeout: 4_000 });
-    const other = await newClient();
-    const path = recipePath('expiry');
+    const {
+      client,
+      proxy,
+      peer: other,
+      path,
+    } = await cutAndPeer('expiry', { sessionTimeout: 4_000 });
     const lock = recipePath('expiry-lock');
     await new DistributedAtomicLong(other, path).forceSet(3);
     let expiring: Promise<void> | undefined;

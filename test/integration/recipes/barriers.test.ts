@@ -6,7 +6,7 @@ import {
   DistributedDoubleBarrier,
   READY_NODE,
 } from '../../../src/recipes/index.js';
-import { newClient, proxiedClient, recipePath, sleep, until } from './helpers.js';
+import { cutAndPeer, newClient, recipePath, sleep, until } from './helpers.js';
 
 describe('DistributedBarrier', () => {
   it('holds waiters while set and releases them all when removed', async () => {
@@ -47,9 +47,7 @@ describe('DistributedBarrier', () => {
   });
 
   it('releases a waiter whose link was cut while the barrier was removed', async () => {
-    const { client, proxy } = await proxiedClient();
-    const other = await newClient();
-    const path = recipePath('barrier-cut');
+    const { client, proxy, peer: other, path } = await cutAndPeer('barrier-cut');
     await new DistributedBarrier(other, path).raise();
     const waiting = new DistributedBarrier(client, path).wait({ timeout: 15_000 });
     await sleep(100);

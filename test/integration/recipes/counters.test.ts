@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { type Client, Op, type RecipeClient } from '../../../src/index.js';
 import { makeError } from '../../../src/protocol/errors.js';
 import { DistributedAtomicLong, encodeLong, SharedCount } from '../../../src/recipes/index.js';
-import { newClient, proxiedClient, recipePath, until } from './helpers.js';
+import { cutAndPeer, newClient, recipePath, until } from './helpers.js';
 
 type AtomicClient = ConstructorParameters<typeof DistributedAtomicLong>[0];
 
@@ -58,9 +58,7 @@ describe('SharedCount', () => {
   });
 
   it('tells listeners of changes made by another client, also across a cut link', async () => {
-    const { client, proxy } = await proxiedClient();
-    const writer = await newClient();
-    const path = recipePath('events');
+    const { client, proxy, peer: writer, path } = await cutAndPeer('events');
     const count = new SharedCount(client, path, { seed: 0 });
     await count.start();
     const heard: number[] = [];

@@ -1,10 +1,10 @@
 // Shared fixtures of the recipe tests: clients on the shared server (closed after each test),
 // proxied clients whose link a test can cut, and a fresh root per test.
 
-import type { Client, RecipeClient } from '../../../src/index.js';
+import type { Client, ConnectOptions, RecipeClient } from '../../../src/index.js';
 import { makeError } from '../../../src/protocol/errors.js';
 import { type TcpProxy, uniquePath } from '../../harness/index.js';
-import { closeAfterTest } from '../../support/clients.js';
+import { closeAfterTest, newClient, proxiedClient } from '../../support/clients.js';
 import { stateReached, takeSessionAway } from '../../support/integration.js';
 
 export { newClient, proxiedClient } from '../../support/clients.js';
@@ -61,6 +61,18 @@ export async function renewWhileOldSessionLives(client: Client, proxy: TcpProxy)
   await renewed;
   await stateReached(client, 'connected', 15_000);
   return keeper;
+}
+
+/**
+ * The usual cast of a link-loss test: a client behind a proxy the test can cut (with `options`),
+ * a peer client on the shared server that is never cut, and a fresh path `name`.
+ */
+export async function cutAndPeer(
+  name: string,
+  options: ConnectOptions = {},
+): Promise<{ client: Client; proxy: TcpProxy; peer: Client; path: string }> {
+  const { client, proxy } = await proxiedClient(options);
+  return { client, proxy, peer: await newClient(), path: recipePath(name) };
 }
 
 /** A fresh path for one test. */

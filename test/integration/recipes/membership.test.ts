@@ -6,11 +6,11 @@ import { describe, expect, it } from 'vitest';
 import { makeError } from '../../../src/protocol/errors.js';
 import { ensurePath, GroupMember, type Member } from '../../../src/recipes/index.js';
 import {
+  cutAndPeer,
   expireSession,
   holdingCreateReplies,
   losingFirstCreateReply,
   newClient,
-  proxiedClient,
   recipePath,
   until,
 } from './helpers.js';
@@ -71,9 +71,7 @@ describe('GroupMember', () => {
   });
 
   it('a renewal joins again on the new session; a deleted member node comes back', async () => {
-    const { client, proxy } = await proxiedClient();
-    const watcher = await newClient();
-    const path = recipePath('group');
+    const { client, proxy, peer: watcher, path } = await cutAndPeer('group');
     await using member = new GroupMember(client, path, { id: 'renewed', data: 'd' });
     await member.start({ timeout: 10_000 });
     await using observer = new GroupMember(watcher, path, { id: 'observer' });

@@ -7,7 +7,7 @@ import {
   ensurePath,
   guaranteedDelete,
 } from '../../../src/recipes/index.js';
-import { newClient, proxiedClient, recipePath, sleep, until } from './helpers.js';
+import { cutAndPeer, newClient, recipePath, sleep, until } from './helpers.js';
 
 describe('ensurePath', () => {
   it('creates every missing ancestor as a container, and leaves existing nodes alone', async () => {
@@ -114,9 +114,12 @@ describe('guaranteedDelete', () => {
   });
 
   it('keeps trying across a cut link and deletes once the session is back', async () => {
-    const { client, proxy } = await proxiedClient({ requestTimeout: 300 });
-    const observer = await newClient();
-    const path = recipePath('g-cut');
+    const {
+      client,
+      proxy,
+      peer: observer,
+      path,
+    } = await cutAndPeer('g-cut', { requestTimeout: 300 });
     await ensurePath(observer, path, { containers: false });
     proxy.freeze('drop');
     const outcome = guaranteedDelete(client, path, { retry: { baseDelay: 50, maxDelay: 200 } });
@@ -131,9 +134,12 @@ describe('guaranteedDelete', () => {
   });
 
   it('stops with "closed" when the client is closed while it waits, without rejecting', async () => {
-    const { client, proxy } = await proxiedClient({ requestTimeout: 300 });
-    const observer = await newClient();
-    const path = recipePath('g-close');
+    const {
+      client,
+      proxy,
+      peer: observer,
+      path,
+    } = await cutAndPeer('g-close', { requestTimeout: 300 });
     await ensurePath(observer, path, { containers: false });
     proxy.freeze('drop');
     const outcome = guaranteedDelete(client, path, { retry: { baseDelay: 50, maxDelay: 100 } });

@@ -19,7 +19,7 @@ import {
   ensurePath,
   LockingQueue,
 } from '../../../src/recipes/index.js';
-import { expireSession, newClient, proxiedClient, recipePath } from './helpers.js';
+import { cutAndPeer, expireSession, newClient, recipePath } from './helpers.js';
 
 const text = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
 const lost = () => new ZooKeeperError('CONNECTIONLOSS', 'simulated: reply lost');
@@ -96,9 +96,7 @@ describe('LockingQueue', () => {
   });
 
   it('a renewal loses the entries of the old session: consume rejects, another consumer takes it', async () => {
-    const { client, proxy } = await proxiedClient({ sessionTimeout: 4_000 });
-    const b = await newClient();
-    const path = recipePath('renewal');
+    const { client, proxy, peer: b, path } = await cutAndPeer('renewal', { sessionTimeout: 4_000 });
     await new LockingQueue(b, path).put('job');
     const queue = new LockingQueue(client, path);
     const entry = await queue.take({ timeout: 5_000 });

@@ -13,23 +13,13 @@ import {
   READY_NODE,
   SharedCount,
 } from '../../../src/recipes/index.js';
-import {
-  expireSession,
-  newClient,
-  proxiedClient,
-  recipePath,
-  renewWhileOldSessionLives,
-  sleep,
-  until,
-} from './helpers.js';
+import { cutAndPeer, expireSession, renewWhileOldSessionLives, sleep, until } from './helpers.js';
 
 const SHORT_SESSION = { sessionTimeout: 4_000 };
 
 describe('SharedCount at a renewal', () => {
   it('hears the value changed while the session was gone, and every change after it', async () => {
-    const { client, proxy } = await proxiedClient(SHORT_SESSION);
-    const writer = await newClient();
-    const path = recipePath('count');
+    const { client, proxy, peer: writer, path } = await cutAndPeer('count', SHORT_SESSION);
     const count = new SharedCount(client, path, { seed: 0 });
     await count.start();
     const heard: number[] = [];
@@ -51,9 +41,7 @@ describe('SharedCount at a renewal', () => {
 
 describe('DistributedAtomicLong at a renewal', () => {
   it('keeps counting from the value the node holds, its node untouched by the expiry', async () => {
-    const { client, proxy } = await proxiedClient(SHORT_SESSION);
-    const writer = await newClient();
-    const path = recipePath('long');
+    const { client, proxy, peer: writer, path } = await cutAndPeer('long', SHORT_SESSION);
     const counter = new DistributedAtomicLong(client, path);
     for (let i = 0; i < 3; i++) expect((await counter.increment()).succeeded).toBe(true);
     await expireSession(client, proxy, async () => {
@@ -70,9 +58,7 @@ describe('DistributedAtomicLong at a renewal', () => {
 
 describe('DistributedBarrier at a renewal', () => {
   it('releases a waiter when the barrier was removed while its session was gone', async () => {
-    const { client, proxy } = await proxiedClient(SHORT_SESSION);
-    const other = await newClient();
-    const path = recipePath('barrier');
+    const { client, proxy, peer: other, path } = await cutAndPeer('barrier', SHORT_SESSION);
     await new DistributedBarrier(other, path).raise();
     const waiting = new DistributedBarrier(client, path).wait({ timeout: 30_000 });
     await sleep(100);
@@ -81,9 +67,7 @@ describe('DistributedBarrier at a renewal', () => {
   });
 
   it('keeps a waiter waiting while the barrier stands, then releases it on the new session', async () => {
-    const { client, proxy } = await proxiedClient(SHORT_SESSION);
-    const other = await newClient();
-    const path = recipePath('barrier-stands');
+    const { client, proxy, peer: other, path } = await cutAndPeer('barrier-stands', SHORT_SESSION);
     await new DistributedBarrier(other, path).raise();
     let released = false;
     const waiting = new DistributedBarrier(client, path).wait({ timeout: 30_000 }).then(() => {
@@ -100,9 +84,7 @@ describe('DistributedBarrier at a renewal', () => {
 
   it('a wait started while the client is cut off goes on on the new session', async () => {
     // Its first look is queued for the old session and fails with SESSIONEXPIRED at the renewal.
-    const { client, proxy } = await proxiedClient(SHORT_SESSION);
-    const other = await newClient();
-    const path = recipePath('barrier-queued');
+    const { client, proxy, peer: other, path } = await cutAndPeer('barrier-queued', SHORT_SESSION);
     await new DistributedBarrier(other, path).raise();
     let waiting: Promise<void> | undefined;
     let released = false;
@@ -122,9 +104,7 @@ describe('DistributedBarrier at a renewal', () => {
   });
 
   it('a waiter on a standing barrier still times out in time across the renewal', async () => {
-    const { client, proxy } = await proxiedClient(SHORT_SESSION);
-    const other = await newClient();
-    const path = recipePath('barrier-timeout');
+    const { client, proxy, peer: other, path } = await cutAndPeer('barrier-timeout', SHORT_SESSION);
     await new DistributedBarrier(other, path).raise();
     const started = Date.now();
     let waiting: Promise<void> | undefined;
@@ -139,9 +119,7 @@ describe('DistributedBarrier at a renewal', () => {
 
 describe('DistributedDoubleBarrier at a renewal', () => {
   it('a waiting enter re-creates its node on the new session and enters with the others', async () => {
-    const { client, proxy } = await proxiedClient(SHORT_SESSION);
-    const other = await newClient();
-    const path = recipePath('double');
+    const { client, proxy, peer: other, path } = await cutAndPeer('double', SHORT_SESSION);
     const mine = new DistributedDoubleBarrier(client, path, { memberQty: 2 });
     const entering = mine.enter({ timeout: 30_000 });
     await until(async () => (await other.exists(mine.memberPath)) !== null, 'our member node');
@@ -167,9 +145,7 @@ describe('DistributedDoubleBarrier at a renewal', () => {
   it("an enter does not count its old session's node, still on the server, as its own", async () => {
     // The client gave its session up while the server kept it (another connection kept it
     // alive): the old member node is still there after the renewal, and vanishes later.
-    const { client, proxy } = await proxiedClient(SHORT_SESSION);
-    const other = await newClient();
-    const path = recipePath('double-old-node');
+    const { client, proxy, peer: other, path } = await cutAndPeer('double-old-node', SHORT_SESSION);
     const mine = new DistributedDoubleBarrier(client, path, { memberQty: 2 });
     const entering = mine.enter({ timeout: 20_000 });
     await until(async () => (await other.exists(mine.memberPath)) !== null, 'our member node');
@@ -185,9 +161,7 @@ describe('DistributedDoubleBarrier at a renewal', () => {
   });
 
   it('an enter started while the client is cut off enters on the new session', async () => {
-    const { client, proxy } = await proxiedClient(SHORT_SESSION);
-    const other = await newClient();
-    const path = recipePath('double-queued');
+    const { client, proxy, peer: other, path } = await cutAndPeer('double-queued', SHORT_SESSION);
     const mine = new DistributedDoubleBarrier(client, path, { memberQty: 2 });
     let entering: Promise<void> | undefined;
     await expireSession(client, proxy, async () => {
@@ -203,9 +177,12 @@ describe('DistributedDoubleBarrier at a renewal', () => {
   });
 
   it('a leave started while the client is cut off rejects with NONODE on the new session', async () => {
-    const { client, proxy } = await proxiedClient(SHORT_SESSION);
-    const other = await newClient();
-    const path = recipePath('double-leave-queued');
+    const {
+      client,
+      proxy,
+      peer: other,
+      path,
+    } = await cutAndPeer('double-leave-queued', SHORT_SESSION);
     const mine = new DistributedDoubleBarrier(client, path, { memberQty: 2 });
     const theirs = new DistributedDoubleBarrier(other, path, { memberQty: 2 });
     await Promise.all([mine.enter({ timeout: 10_000 }), theirs.enter({ timeout: 10_000 })]);
@@ -219,9 +196,7 @@ describe('DistributedDoubleBarrier at a renewal', () => {
   });
 
   it('a member whose node went with the old session gets NONODE from leave, at once', async () => {
-    const { client, proxy } = await proxiedClient(SHORT_SESSION);
-    const other = await newClient();
-    const path = recipePath('double-leave');
+    const { client, proxy, peer: other, path } = await cutAndPeer('double-leave', SHORT_SESSION);
     const mine = new DistributedDoubleBarrier(client, path, { memberQty: 2 });
     const theirs = new DistributedDoubleBarrier(other, path, { memberQty: 2 });
     await Promise.all([mine.enter({ timeout: 10_000 }), theirs.enter({ timeout: 10_000 })]);
@@ -236,9 +211,7 @@ describe('DistributedDoubleBarrier at a renewal', () => {
   it('a leave waiting on the vanished member ends when the expiry takes its node', async () => {
     // The lowest-named member waits for the others to go; here the other member is ours, and its
     // session expires: its node vanishes, which counts as leaving, and the lowest one finishes.
-    const { client, proxy } = await proxiedClient(SHORT_SESSION);
-    const other = await newClient();
-    const path = recipePath('double-gone');
+    const { client, proxy, peer: other, path } = await cutAndPeer('double-gone', SHORT_SESSION);
     const mine = new DistributedDoubleBarrier(client, path, { memberQty: 2 });
     const theirs = new DistributedDoubleBarrier(other, path, { memberQty: 2 });
     await Promise.all([mine.enter({ timeout: 10_000 }), theirs.enter({ timeout: 10_000 })]);
@@ -250,9 +223,7 @@ describe('DistributedDoubleBarrier at a renewal', () => {
 
 describe('guaranteedDelete across faults', () => {
   it('deletes once the cut link is back', async () => {
-    const { client, proxy } = await proxiedClient(SHORT_SESSION);
-    const other = await newClient();
-    const path = recipePath('gd-cut');
+    const { client, proxy, peer: other, path } = await cutAndPeer('gd-cut', SHORT_SESSION);
     await createWithParents(other, path);
     proxy.freeze('drop');
     const outcome = guaranteedDelete(client, path, { retry: { baseDelay: 50, maxDelay: 200 } });
@@ -265,9 +236,7 @@ describe('guaranteedDelete across faults', () => {
   });
 
   it('goes on after the session expired and deletes on the new session', async () => {
-    const { client, proxy } = await proxiedClient(SHORT_SESSION);
-    const other = await newClient();
-    const path = recipePath('gd-expiry');
+    const { client, proxy, peer: other, path } = await cutAndPeer('gd-expiry', SHORT_SESSION);
     await createWithParents(other, `${path}/child`);
     let outcome: unknown;
     let removed = false;

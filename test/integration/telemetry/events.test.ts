@@ -271,59 +271,51 @@ describe('zookeeper-ts:lock', () => {
   it('loss by suspension: lost with reason suspended; the session reports the suspension with its cause', async () => {
     const path = lockPath();
     const { proxy, client: zk } = await proxiedClient({ sessionTimeout: 10_000 });
-    try {
-      const held = await new Mutex(zk, path, { lossPolicy: 'suspended' }).acquire();
-      proxy.cut('rst');
-      await until(() => held.signal.aborted, 'the loss');
-      expect(locksAt(path).find((m) => m.type === 'lost')).toMatchObject({
-        reason: 'suspended',
-        node: held.path,
-      });
-      const suspended = sessionEvents.find(
-        (m) => m.type === 'state' && m.state === 'suspended' && m.sessionId === zk.sessionId,
-      );
-      expect(suspended).toMatchObject({ previous: 'connected', server: proxy.connectString });
-      expect((suspended as { cause?: Error }).cause).toBeInstanceOf(Error);
-      // Back on the same session: a reconnect through the same server address.
-      await until(() => zk.state === 'connected', 'the reconnect');
-      const reconnect = sessionEvents.find(
-        (m) => m.type === 'connect' && m.reconnect && m.sessionId === zk.sessionId,
-      );
-      expect(reconnect).toMatchObject({ server: proxy.connectString, readOnly: false });
-      expect((reconnect as { duration: number }).duration).toBeGreaterThanOrEqual(0);
-      await held.release();
-    } finally {
-      await proxy.close();
-    }
+    const held = await new Mutex(zk, path, { lossPolicy: 'suspended' }).acquire();
+    proxy.cut('rst');
+    await until(() => held.signal.aborted, 'the loss');
+    expect(locksAt(path).find((m) => m.type === 'lost')).toMatchObject({
+      reason: 'suspended',
+      node: held.path,
+    });
+    const suspended = sessionEvents.find(
+      (m) => m.type === 'state' && m.state === 'suspended' && m.sessionId === zk.sessionId,
+    );
+    expect(suspended).toMatchObject({ previous: 'connected', server: proxy.connectString });
+    expect((suspended as { cause?: Error }).cause).toBeInstanceOf(Error);
+    // Back on the same session: a reconnect through the same server address.
+    await until(() => zk.state === 'connected', 'the reconnect');
+    const reconnect = sessionEvents.find(
+      (m) => m.type === 'connect' && m.reconnect && m.sessionId === zk.sessionId,
+    );
+    expect(reconnect).toMatchObject({ server: proxy.connectString, readOnly: false });
+    expect((reconnect as { duration: number }).duration).toBeGreaterThanOrEqual(0);
+    await held.release();
   });
 
   it('expiry: the state change carries SESSIONEXPIRED, a renewal names both sessions, the held lock is lost as expired', async () => {
     const path = lockPath();
     const { proxy, client: zk } = await proxiedClient({ sessionTimeout: 2_000 });
-    try {
-      const held = await new Mutex(zk, path, { lossPolicy: 'expired' }).acquire();
-      const oldId = zk.sessionId;
-      proxy.freeze('drop');
-      await until(() => held.signal.aborted, 'the loss', 15_000);
-      proxy.thaw();
-      proxy.cut();
-      await until(() => zk.state === 'connected' && zk.sessionId !== oldId, 'renewal', 15_000);
-      const expired = sessionEvents.find((m) => m.type === 'state' && m.state === 'expired');
-      expect(expired).toMatchObject({ sessionId: oldId });
-      expect((expired as { cause?: unknown }).cause).toMatchObject({ code: 'SESSIONEXPIRED' });
-      expect(sessionEvents.find((m) => m.type === 'renewed')).toEqual({
-        type: 'renewed',
-        previousSessionId: oldId,
-        sessionId: zk.sessionId,
-      });
-      expect(locksAt(path).find((m) => m.type === 'lost')).toMatchObject({
-        reason: 'expired',
-        node: held.path,
-      });
-      await held.release();
-    } finally {
-      await proxy.close();
-    }
+    const held = await new Mutex(zk, path, { lossPolicy: 'expired' }).acquire();
+    const oldId = zk.sessionId;
+    proxy.freeze('drop');
+    await until(() => held.signal.aborted, 'the loss', 15_000);
+    proxy.thaw();
+    proxy.cut();
+    await until(() => zk.state === 'connected' && zk.sessionId !== oldId, 'renewal', 15_000);
+    const expired = sessionEvents.find((m) => m.type === 'state' && m.state === 'expired');
+    expect(expired).toMatchObject({ sessionId: oldId });
+    expect((expired as { cause?: unknown }).cause).toMatchObject({ code: 'SESSIONEXPIRED' });
+    expect(sessionEvents.find((m) => m.type === 'renewed')).toEqual({
+      type: 'renewed',
+      previousSessionId: oldId,
+      sessionId: zk.sessionId,
+    });
+    expect(locksAt(path).find((m) => m.type === 'lost')).toMatchObject({
+      reason: 'expired',
+      node: held.path,
+    });
+    await held.release();
   }, 30_000);
 
   it('elections: leadership gained, lost with its reason when the node is deleted, gained again', async () => {
