@@ -130,7 +130,10 @@ export async function watchesWhen(
   what: string,
 ): Promise<Map<string, bigint[]>> {
   let watches = new Map<string, bigint[]>();
-  await until(async () => accept((watches = await watchesByPath(prefix))), what);
+  await until(async () => {
+    watches = await watchesByPath(prefix);
+    return accept(watches);
+  }, what);
   return watches;
 }
 
