@@ -26,7 +26,8 @@ export function pause(ms: number, signal?: AbortSignal): Promise<void> {
 const EXPECTED: Record<string, readonly string[]> = {
   acquire: ['TIMEOUT', 'SESSIONEXPIRED'],
   tryAcquire: ['SESSIONEXPIRED'],
-  connect: ['CONNECTIONLOSS', 'SESSIONEXPIRED'],
+  // A connect that ran out of its limit rejects with TIMEOUT; every host refusing, CONNECTIONLOSS.
+  connect: ['CONNECTIONLOSS', 'TIMEOUT', 'SESSIONEXPIRED'],
   release: [],
 };
 
