@@ -4,6 +4,7 @@
 // `worlds.<kind>Expired`.
 import type { Client } from '../../src/client/client.js';
 import { Rng } from './env.js';
+import { ABSENT, clientWith } from './plant-kit.js';
 import type { World } from './world.js';
 
 export const GUARDED_ROOT = '/guarded';
@@ -122,72 +123,69 @@ export function aimedClient(client: Client, world: World, process: string): Clie
   // This process's earlier sessions: a listing on a renewed session may still show their nodes.
   const earlier = new Set<bigint>();
   client.on('renewed', ({ previousSessionId }) => earlier.add(previousSessionId));
-  return new Proxy(client, {
-    get(target, prop) {
-      // No session core: the lock engine then sends its requests through the calls below (the
-      // even processes' locks keep the direct path).
-      if (prop === 'core') return undefined;
-      if (prop === 'multi') {
-        return (...args: Parameters<Client['multi']>) => {
-          if (aimFires(world, process, 'guardedMultiHole', 0.05)) {
-            cutOff(world, target, process, 'guardedMultiHole');
+  return clientWith(client, (prop, target) => {
+    // No session core: the lock engine then sends its requests through the calls below (the
+    // even processes' locks keep the direct path).
+    if (prop === 'core') return ABSENT;
+    if (prop === 'multi') {
+      return (...args: Parameters<Client['multi']>) => {
+        if (aimFires(world, process, 'guardedMultiHole', 0.05)) {
+          cutOff(world, target, process, 'guardedMultiHole');
+        }
+        return target.multi(...args);
+      };
+    }
+    if (prop === 'create2') {
+      return (...args: Parameters<Client['create2']>) => {
+        const [path] = args;
+        if (path.startsWith(`${LOCK}/`)) renewBeforeServerExpiry(world, target, process);
+        if (path.startsWith(`${LOCK}/`) && aimFires(world, process, 'recoveryLostReply', 0.1)) {
+          world.log(`fault lost-reply ${process} (its lock create's reply)`);
+          world.ensemble!.loseWriteReply.set(process, 0);
+          recovering = true;
+        }
+        return target.create2(...args);
+      };
+    }
+    if (prop === 'getChildren') {
+      return (...args: Parameters<Client['getChildren']>) => {
+        const [path] = args;
+        if (path === LOCK && recovering) {
+          // The protected create's recovery: its listing, as it is sent.
+          recovering = false;
+          if (aimFires(world, process, 'recoveryHole', 1)) {
+            cutOff(world, target, process, 'recoveryHole');
           }
-          return target.multi(...args);
-        };
-      }
-      if (prop === 'create2') {
-        return (...args: Parameters<Client['create2']>) => {
-          const [path] = args;
-          if (path.startsWith(`${LOCK}/`)) renewBeforeServerExpiry(world, target, process);
-          if (path.startsWith(`${LOCK}/`) && aimFires(world, process, 'recoveryLostReply', 0.1)) {
-            world.log(`fault lost-reply ${process} (its lock create's reply)`);
-            world.ensemble!.loseWriteReply.set(process, 0);
-            recovering = true;
+        }
+        const listing = target.getChildren(...args);
+        if (path === LOCK && earlier.size > 0) {
+          // The window of an acquisition deciding on a listing, answered on the renewed
+          // session, that still shows its old node (the server has not expired that session).
+          void listing.then(
+            (names) => {
+              const tree = world.ensemble!.leader.tree;
+              const old = names.some((name) => {
+                const owner = tree.get(`${world.chroot}${LOCK}/${name}`)?.ephemeralOwner;
+                return owner !== undefined && earlier.has(owner);
+              });
+              if (old) world.stats['worlds.listingShowsOldNode'] = 1;
+            },
+            () => {},
+          );
+        }
+        if (path !== ELECTION) return listing;
+        return listing.then((names) => {
+          // The grant: this listing puts our node first (the latch leads on it).
+          const tree = world.ensemble!.leader.tree;
+          const first = inLine(world, ELECTION, names)[0];
+          const owner = first && tree.get(`${world.chroot}${ELECTION}/${first}`)?.ephemeralOwner;
+          if (owner === target.sessionId && aimFires(world, process, 'grantHole', 0.25)) {
+            cutOff(world, target, process, 'grantHole');
           }
-          return target.create2(...args);
-        };
-      }
-      if (prop === 'getChildren') {
-        return (...args: Parameters<Client['getChildren']>) => {
-          const [path] = args;
-          if (path === LOCK && recovering) {
-            // The protected create's recovery: its listing, as it is sent.
-            recovering = false;
-            if (aimFires(world, process, 'recoveryHole', 1)) {
-              cutOff(world, target, process, 'recoveryHole');
-            }
-          }
-          const listing = target.getChildren(...args);
-          if (path === LOCK && earlier.size > 0) {
-            // The window of an acquisition deciding on a listing, answered on the renewed
-            // session, that still shows its old node (the server has not expired that session).
-            void listing.then(
-              (names) => {
-                const tree = world.ensemble!.leader.tree;
-                const old = names.some((name) => {
-                  const owner = tree.get(`${world.chroot}${LOCK}/${name}`)?.ephemeralOwner;
-                  return owner !== undefined && earlier.has(owner);
-                });
-                if (old) world.stats['worlds.listingShowsOldNode'] = 1;
-              },
-              () => {},
-            );
-          }
-          if (path !== ELECTION) return listing;
-          return listing.then((names) => {
-            // The grant: this listing puts our node first (the latch leads on it).
-            const tree = world.ensemble!.leader.tree;
-            const first = inLine(world, ELECTION, names)[0];
-            const owner = first && tree.get(`${world.chroot}${ELECTION}/${first}`)?.ephemeralOwner;
-            if (owner === target.sessionId && aimFires(world, process, 'grantHole', 0.25)) {
-              cutOff(world, target, process, 'grantHole');
-            }
-            return names;
-          });
-        };
-      }
-      const value = Reflect.get(target, prop, target);
-      return typeof value === 'function' ? value.bind(target) : value;
-    },
+          return names;
+        });
+      };
+    }
+    return undefined;
   });
 }

@@ -2,17 +2,12 @@
 // is given.
 import type { Client } from '../../src/client/client.js';
 import type { RecipeClient } from '../../src/locks/index.js';
+import { clientWith } from './plant-kit.js';
 import type { Plant } from './plants.js';
 
 /** `client` with its `exists` replaced; everything else forwarded. */
 function withExists(client: Client, exists: Client['exists']): Client {
-  return new Proxy(client, {
-    get(target, prop) {
-      if (prop === 'exists') return exists;
-      const value = Reflect.get(target, prop, target);
-      return typeof value === 'function' ? value.bind(target) : value;
-    },
-  });
+  return clientWith(client, { exists });
 }
 
 export const barrierPlants: Record<string, Plant> = {

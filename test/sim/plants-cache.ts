@@ -4,6 +4,7 @@ import type { Client } from '../../src/client/client.js';
 import type { PersistentWatchIterator } from '../../src/client/persistent-watch.js';
 import type { WatchedEvent } from '../../src/client/types.js';
 import type { RecipeClient } from '../../src/recipes/index.js';
+import { clientWith } from './plant-kit.js';
 import type { Plant } from './plants.js';
 import type { World } from './world.js';
 
@@ -12,13 +13,10 @@ function cacheClientWith(
   client: Client,
   replaced: { watch?: Client['watch']; getData?: Client['getData'] },
 ): RecipeClient {
-  return new Proxy(client, {
-    get(target, prop) {
-      if (prop === 'watch' && replaced.watch) return replaced.watch;
-      if (prop === 'getData' && replaced.getData) return replaced.getData;
-      const value = Reflect.get(target, prop, target);
-      return typeof value === 'function' ? value.bind(target) : value;
-    },
+  return clientWith(client, (prop) => {
+    if (prop === 'watch' && replaced.watch) return replaced.watch;
+    if (prop === 'getData' && replaced.getData) return replaced.getData;
+    return undefined;
   });
 }
 

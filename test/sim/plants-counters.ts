@@ -2,18 +2,8 @@
 // found, put back through the recipes' one seam, the client they are given.
 import type { Client } from '../../src/client/client.js';
 import type { Stat } from '../../src/client/types.js';
+import { clientWith } from './plant-kit.js';
 import type { Plant } from './plants.js';
-
-/** `client` with some members replaced; everything else forwarded. */
-function clientWith(client: Client, replaced: Partial<Record<keyof Client, unknown>>): Client {
-  return new Proxy(client, {
-    get(target, prop) {
-      if (prop in replaced) return replaced[prop as keyof Client];
-      const value = Reflect.get(target, prop, target);
-      return typeof value === 'function' ? value.bind(target) : value;
-    },
-  });
-}
 
 /** Stats whose czxid is always the first one seen for the path: node lives look like one. */
 function oneLife(client: Client): Client {

@@ -3,6 +3,7 @@
 import type { Client } from '../../src/client/client.js';
 import type { Op, OpResult } from '../../src/client/multi.js';
 import type { RecipeClient } from '../../src/locks/index.js';
+import { clientWith } from './plant-kit.js';
 import type { Plant } from './plants.js';
 
 /**
@@ -17,13 +18,7 @@ function guardDropped(client: Client): Client {
     const passed: OpResult[] = Array.from({ length: checks }, () => ({ type: 'check' }));
     return [...passed, ...results];
   };
-  return new Proxy(client, {
-    get(target, prop) {
-      if (prop === 'multi') return multi;
-      const value = Reflect.get(target, prop, target);
-      return typeof value === 'function' ? value.bind(target) : value;
-    },
-  });
+  return clientWith(client, { multi });
 }
 
 /**
@@ -38,13 +33,10 @@ function suspensionHidden(client: Client): Client {
           if (!hidden(state)) listener(state, change);
         })
       : client.on(event as 'closing', listener)) as Client['on'];
-  return new Proxy(client, {
-    get(target, prop) {
-      if (prop === 'on') return on;
-      if (prop === 'state') return hidden(target.state) ? 'connected' : target.state;
-      const value = Reflect.get(target, prop, target);
-      return typeof value === 'function' ? value.bind(target) : value;
-    },
+  return clientWith(client, (prop, target) => {
+    if (prop === 'on') return on;
+    if (prop === 'state') return hidden(target.state) ? 'connected' : target.state;
+    return undefined;
   });
 }
 

@@ -3,6 +3,7 @@
 // told.
 import type { Client } from '../../src/client/client.js';
 import type { Lease } from '../../src/locks/index.js';
+import { leaseWithSignal } from './plant-kit.js';
 import type { Plant } from './plants.js';
 
 /**
@@ -29,20 +30,10 @@ export function ignoresSuspension(lease: Lease, client: Client): Lease {
   };
   if (lease.signal.aborted) forward();
   else lease.signal.addEventListener('abort', forward, { once: true });
-  return {
-    path: lease.path,
-    fencingToken: lease.fencingToken,
-    signal: own.signal,
-    multi: (ops, options) => lease.multi(ops, options),
-    get released() {
-      return lease.released;
-    },
-    release() {
-      if (!own.signal.aborted) own.abort(new Error('released'));
-      return lease.release();
-    },
-    [Symbol.asyncDispose]: () => lease.release(),
-  };
+  return leaseWithSignal(lease, own.signal, () => {
+    if (!own.signal.aborted) own.abort(new Error('released'));
+    return lease.release();
+  });
 }
 
 function isOver(state: string): boolean {

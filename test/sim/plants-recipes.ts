@@ -5,6 +5,7 @@ import type { Client } from '../../src/client/client.js';
 import type { Leadership, Lease } from '../../src/locks/index.js';
 import { ZooKeeperError } from '../../src/protocol/errors.js';
 import { forwardLockClient } from '../support/forward-lock-client.js';
+import { leaseOfTerm, leaseWithSignal, termWithSignal } from './plant-kit.js';
 import type { Plant } from './plants.js';
 import { ignoresSuspension } from './plants-leases.js';
 
@@ -44,17 +45,7 @@ function releaseKeepsSignal(lease: Lease): Lease {
   };
   if (lease.signal.aborted) forward();
   else lease.signal.addEventListener('abort', forward, { once: true });
-  return {
-    path: lease.path,
-    fencingToken: lease.fencingToken,
-    signal: own.signal,
-    get released() {
-      return lease.released;
-    },
-    release: () => lease.release(),
-    multi: (ops, options) => lease.multi(ops, options),
-    [Symbol.asyncDispose]: () => lease.release(),
-  };
+  return leaseWithSignal(lease, own.signal);
 }
 
 /** A lease whose fencing token is its node's sequence number instead of its czxid. */
@@ -76,25 +67,7 @@ function tokenFromSequence(lease: Lease): Lease {
 
 /** The same term, told only when the session is over (not when the connection drops). */
 function termIgnoresSuspension(term: Leadership, client: Client): Leadership {
-  const asLease = ignoresSuspension(
-    {
-      path: term.path,
-      fencingToken: term.fencingToken,
-      signal: term.signal,
-      released: false,
-      release: async () => {},
-      multi: (ops, options) => term.multi(ops, options),
-      [Symbol.asyncDispose]: async () => {},
-    },
-    client,
-  );
-  return {
-    path: term.path,
-    fencingToken: term.fencingToken,
-    id: term.id,
-    signal: asLease.signal,
-    multi: (ops, options) => term.multi(ops, options),
-  };
+  return termWithSignal(term, ignoresSuspension(leaseOfTerm(term), client).signal);
 }
 
 const longHoldsDark = {
@@ -109,22 +82,7 @@ export const recipePlants: Record<string, Plant> = {
     description: "closing a latch does not end its leader's term (the signal stays quiet)",
     workload: 'latch',
     term(term) {
-      const quiet = releaseKeepsSignal({
-        path: term.path,
-        fencingToken: term.fencingToken,
-        signal: term.signal,
-        released: false,
-        release: async () => {},
-        multi: (ops, options) => term.multi(ops, options),
-        [Symbol.asyncDispose]: async () => {},
-      });
-      return {
-        path: term.path,
-        fencingToken: term.fencingToken,
-        id: term.id,
-        signal: quiet.signal,
-        multi: (ops, options) => term.multi(ops, options),
-      };
+      return termWithSignal(term, releaseKeepsSignal(leaseOfTerm(term)).signal);
     },
   },
   'release-keeps-signal': {

@@ -8,6 +8,7 @@ import { frame } from '../../src/protocol/writer.js';
 import type { Connection, Transport } from '../../src/session/transport.js';
 import { readRequestHeader, writeReplyHeader } from '../../src/testing/wire/server-codecs.js';
 import { forwardLockClient } from '../support/forward-lock-client.js';
+import { clientWith, withOwnNodes } from './plant-kit.js';
 import type { Plant } from './plants.js';
 import { rewriteSetWatches } from './plants.js';
 
@@ -137,18 +138,12 @@ function withoutAuth(connection: Connection): Connection {
 
 /** `client` as a recipe sees it when reading its own nodes' data shows them empty. */
 function ownDataUnread(client: Client) {
-  const own = new Set<string>();
-  return forwardLockClient(client, {
-    create2: (async (...args: Parameters<Client['create2']>) => {
-      const created = await client.create2(...args);
-      own.add(created.path);
-      return created;
-    }) as Client['create2'],
+  return withOwnNodes(client, (own) => ({
     getData: (async (path: string, options?: Parameters<Client['getData']>[1]) => {
       const result = await client.getData(path, options);
       return own.has(path) ? { ...result, data: new Uint8Array(0) } : result;
     }) as Client['getData'],
-  });
+  }));
 }
 
 /** The sequence number at the end of a node name. */
@@ -159,24 +154,20 @@ function sequenceOf(name: string): number {
 
 /** `client` as the latch sees it when its watches on the other candidates' nodes are never set. */
 function predecessorWatchesDropped(client: Client) {
-  const own = new Set<string>();
-  const others = (path: string) => path.includes('/election/') && !own.has(path);
-  return forwardLockClient(client, {
-    create2: (async (...args: Parameters<Client['create2']>) => {
-      const created = await client.create2(...args);
-      own.add(created.path);
-      return created;
-    }) as Client['create2'],
-    getData: ((path: string, options?: Parameters<Client['getData']>[1]) =>
-      client.getData(
-        path,
-        others(path) ? { ...options, watch: undefined } : options,
-      )) as Client['getData'],
-    exists: ((path: string, options?: Parameters<Client['exists']>[1]) =>
-      client.exists(
-        path,
-        others(path) ? { ...options, watch: undefined } : options,
-      )) as Client['exists'],
+  return withOwnNodes(client, (own) => {
+    const others = (path: string) => path.includes('/election/') && !own.has(path);
+    return {
+      getData: ((path: string, options?: Parameters<Client['getData']>[1]) =>
+        client.getData(
+          path,
+          others(path) ? { ...options, watch: undefined } : options,
+        )) as Client['getData'],
+      exists: ((path: string, options?: Parameters<Client['exists']>[1]) =>
+        client.exists(
+          path,
+          others(path) ? { ...options, watch: undefined } : options,
+        )) as Client['exists'],
+    };
   });
 }
 
@@ -187,13 +178,9 @@ function ownNodeUnwatched(client: Client): Client {
       path,
       path.includes('/members/') ? { ...options, watch: undefined } : options,
     );
-  return new Proxy(client, {
-    get(target, property) {
-      if (property === 'getData' || property === 'exists') return unwatched(property);
-      const value = Reflect.get(target, property, target) as unknown;
-      return typeof value === 'function' ? value.bind(target) : value;
-    },
-  });
+  return clientWith(client, (property) =>
+    property === 'getData' || property === 'exists' ? unwatched(property) : undefined,
+  );
 }
 
 export const sessionPlants: Record<string, Plant> = {

@@ -12,6 +12,7 @@ import type { RecipeClient } from '../../src/recipes/index.js';
 import type { Connection, Transport } from '../../src/session/transport.js';
 import { serverCodecs as codecs, readRequestHeader } from '../../src/testing/wire/server-codecs.js';
 import { forwardLockClient } from '../support/forward-lock-client.js';
+import { withOwnNodes } from './plant-kit.js';
 import { barrierPlants } from './plants-barriers.js';
 import { cachePlants } from './plants-cache.js';
 import { countersPlants } from './plants-counters.js';
@@ -144,14 +145,8 @@ export const plants: Record<string, Plant> = {
     workload: 'mutex',
     wrap(client) {
       const listings = new Map<string, string[]>();
-      const own = new Set<string>();
       let woke: { dir: string; sequence: number } | null = null;
-      return forwardLockClient(client, {
-        create2: (async (...args: Parameters<Client['create2']>) => {
-          const created = await client.create2(...args);
-          own.add(created.path);
-          return created;
-        }) as Client['create2'],
+      return withOwnNodes(client, (own) => ({
         getChildren: (async (path: string, options?: Parameters<Client['getChildren']>[1]) => {
           if (woke && woke.dir === path && listings.has(path)) {
             const after = woke.sequence;
@@ -177,7 +172,7 @@ export const plants: Record<string, Plant> = {
               : undefined,
           });
         }) as Client['getData'],
-      });
+      }));
     },
   },
   'cleanup-gives-up': {

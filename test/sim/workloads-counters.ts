@@ -23,6 +23,7 @@ import {
   SharedCount,
 } from '../../src/recipes/index.js';
 import { Rng } from './env.js';
+import { clientWith } from './plant-kit.js';
 import type { Workload } from './workloads.js';
 import { isFinal, sleep } from './workloads.js';
 import type { World } from './world.js';
@@ -75,50 +76,47 @@ function aimedClient(client: Client, world: World, process: string): Client {
     cutOff('holeAtRenewal', 0.15);
     if (used.holeAtRenewal > before) world.stats['worlds.holeAtRenewal'] = 1;
   });
-  return new Proxy(client, {
-    get(target, prop) {
-      if (prop === 'multi') {
-        // An expiry during a multi: the replace is cut off as it is sent.
-        return (...args: Parameters<Client['multi']>) => {
-          cutOff('multiHole', 0.08);
-          const running = target.multi(...args);
-          running.catch((error: unknown) => {
-            if ((error as { code?: string }).code === 'SESSIONEXPIRED') {
-              world.stats['worlds.multiExpired'] = 1;
-            }
-          });
-          return running;
-        };
-      }
-      if (prop === 'getData') {
-        return (path: string, options: Parameters<Client['getData']>[1] = {}) => {
-          const watch = options.watch;
-          if (path !== COUNT || !watch) return target.getData(path, options);
-          const reading = target.getData(path, {
-            ...options,
-            watch: (event) => {
-              if (event.type !== 'None') cutOff('countHoleAtEvent', 0.05);
-              watch(event);
-            },
-          });
-          // Item 2's window reached: a count's read rejected by the end of its session.
-          reading.catch((error: unknown) => {
-            if ((error as { code?: string }).code === 'SESSIONEXPIRED') {
-              world.stats['worlds.countReadExpired'] = 1;
-            }
-          });
-          return reading;
-        };
-      }
-      if (prop === 'delete') {
-        return (path: string, version?: number, options?: Parameters<Client['delete']>[2]) => {
-          if (path === REG) cutOff('regHoleAtDelete', 0.6);
-          return target.delete(path, version, options);
-        };
-      }
-      const value = Reflect.get(target, prop, target);
-      return typeof value === 'function' ? value.bind(target) : value;
-    },
+  return clientWith(client, (prop, target) => {
+    if (prop === 'multi') {
+      // An expiry during a multi: the replace is cut off as it is sent.
+      return (...args: Parameters<Client['multi']>) => {
+        cutOff('multiHole', 0.08);
+        const running = target.multi(...args);
+        running.catch((error: unknown) => {
+          if ((error as { code?: string }).code === 'SESSIONEXPIRED') {
+            world.stats['worlds.multiExpired'] = 1;
+          }
+        });
+        return running;
+      };
+    }
+    if (prop === 'getData') {
+      return (path: string, options: Parameters<Client['getData']>[1] = {}) => {
+        const watch = options.watch;
+        if (path !== COUNT || !watch) return target.getData(path, options);
+        const reading = target.getData(path, {
+          ...options,
+          watch: (event) => {
+            if (event.type !== 'None') cutOff('countHoleAtEvent', 0.05);
+            watch(event);
+          },
+        });
+        // Item 2's window reached: a count's read rejected by the end of its session.
+        reading.catch((error: unknown) => {
+          if ((error as { code?: string }).code === 'SESSIONEXPIRED') {
+            world.stats['worlds.countReadExpired'] = 1;
+          }
+        });
+        return reading;
+      };
+    }
+    if (prop === 'delete') {
+      return (path: string, version?: number, options?: Parameters<Client['delete']>[2]) => {
+        if (path === REG) cutOff('regHoleAtDelete', 0.6);
+        return target.delete(path, version, options);
+      };
+    }
+    return undefined;
   });
 }
 
