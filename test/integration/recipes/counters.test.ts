@@ -6,6 +6,15 @@ import { makeError } from '../../../src/protocol/errors.js';
 import { DistributedAtomicLong, encodeLong, SharedCount } from '../../../src/recipes/index.js';
 import { cutAndPeer, newClient, recipePath, until } from './helpers.js';
 
+/** A started SharedCount seeded with `seed`, and a second client that changes its node behind it. */
+async function startedCountAndRival(name: string, seed: number) {
+  const [zk, other] = [await newClient(), await newClient()];
+  const path = recipePath(name);
+  const count = new SharedCount(zk, path, { seed });
+  await count.start();
+  return { count, other, path };
+}
+
 type AtomicClient = ConstructorParameters<typeof DistributedAtomicLong>[0];
 
 /**
@@ -73,10 +82,7 @@ describe('SharedCount', () => {
   });
 
   it('follows the node through a delete and re-create', async () => {
-    const [zk, other] = [await newClient(), await newClient()];
-    const path = recipePath('recreate');
-    const count = new SharedCount(zk, path, { seed: 3 });
-    await count.start();
+    const { count, other, path } = await startedCountAndRival('recreate', 3);
     await other.delete(path);
     await other.create(path, new Uint8Array([0, 0, 0, 9]));
     await until(() => count.count === 9, 'the re-created value');
@@ -84,10 +90,7 @@ describe('SharedCount', () => {
   });
 
   it('follows a node replaced in one multi whose version starts over below the known one', async () => {
-    const [zk, other] = [await newClient(), await newClient()];
-    const path = recipePath('replaced');
-    const count = new SharedCount(zk, path, { seed: 0 });
-    await count.start();
+    const { count, other, path } = await startedCountAndRival('replaced', 0);
     for (let value = 1; value <= 5; value++) await count.set(value);
     expect(count.versioned).toEqual({ count: 5, version: 5 });
     await other.multi([Op.delete(path), Op.create(path, new Uint8Array([0, 0, 0, 42]))]);

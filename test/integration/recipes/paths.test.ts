@@ -113,16 +113,20 @@ describe('guaranteedDelete', () => {
     expect(await guaranteedDelete(zk, path)).toMatchObject({ status: 'gone' });
   });
 
-  it('keeps trying across a cut link and deletes once the session is back', async () => {
-    const {
-      client,
-      proxy,
-      peer: observer,
-      path,
-    } = await cutAndPeer('g-cut', { requestTimeout: 300 });
+  /**
+   * A node made by an observer, then guaranteedDelete on a client whose link drops everything:
+   * the delete keeps retrying (every `maxDelay` ms at most) until the test thaws or closes.
+   */
+  async function deleteOnFrozenLink(name: string, maxDelay: number) {
+    const { client, proxy, peer: observer, path } = await cutAndPeer(name, { requestTimeout: 300 });
     await ensurePath(observer, path, { containers: false });
     proxy.freeze('drop');
-    const outcome = guaranteedDelete(client, path, { retry: { baseDelay: 50, maxDelay: 200 } });
+    const outcome = guaranteedDelete(client, path, { retry: { baseDelay: 50, maxDelay } });
+    return { client, proxy, observer, path, outcome };
+  }
+
+  it('keeps trying across a cut link and deletes once the session is back', async () => {
+    const { proxy, observer, path, outcome } = await deleteOnFrozenLink('g-cut', 200);
     await sleep(1_000);
     expect(await observer.exists(path)).not.toBeNull();
     proxy.thaw();
@@ -134,15 +138,7 @@ describe('guaranteedDelete', () => {
   });
 
   it('stops with "closed" when the client is closed while it waits, without rejecting', async () => {
-    const {
-      client,
-      proxy,
-      peer: observer,
-      path,
-    } = await cutAndPeer('g-close', { requestTimeout: 300 });
-    await ensurePath(observer, path, { containers: false });
-    proxy.freeze('drop');
-    const outcome = guaranteedDelete(client, path, { retry: { baseDelay: 50, maxDelay: 100 } });
+    const { client, observer, path, outcome } = await deleteOnFrozenLink('g-close', 100);
     await sleep(500);
     void client.close().catch(() => {});
     const result = await outcome;
