@@ -1,5 +1,5 @@
-// Semaphore edges against the scripted client (scripted-client.ts): what its refusals say, and
-// what it publishes on the lock channel.
+// Semaphore's options against the scripted client (scripted-client.ts): what its refusals say,
+// maxLeases and sequenceOrder, and what it publishes on the lock channel.
 import { describe, expect, it } from 'vitest';
 import { CreateMode, InvalidArgumentError } from '../../../src/index.js';
 import { Semaphore, SemaphoreMutex, type SemaphoreOptions } from '../../../src/locks/index.js';
@@ -7,7 +7,7 @@ import { expectTwoHoldsOfKind, lockMessages } from '../../support/locks-unit.js'
 import { until } from '../../support/wait.js';
 import { ScriptedServer, scriptedSessions } from './scripted-client.js';
 
-describe('Semaphore edges (scripted client)', () => {
+describe('Semaphore options and events (scripted client)', () => {
   it('refuses an invalid path or maxLeases, saying which', () => {
     const client = new ScriptedServer().connect();
     expect(() => new Semaphore(client, 'x', { maxLeases: 1 })).toThrow(
