@@ -80,21 +80,16 @@ function parseArgs(argv: readonly string[]): Args {
   return args;
 }
 
+/** The world of `seed` as the command line asks for it. */
+function worldOf(args: Args, seed: number, nearWrap: boolean) {
+  const { plant, duration, slowFollowers, memberFaults, workload, swarm, faults } = args;
+  return { seed, plant, duration, nearWrap, slowFollowers, memberFaults, workload, swarm, faults };
+}
+
 async function main(): Promise<void> {
   const args = parseArgs(process.argv.slice(2));
   if (args.seed !== undefined) {
-    const result = await runWorld({
-      seed: args.seed,
-      keepTrace: true,
-      plant: args.plant,
-      duration: args.duration,
-      nearWrap: args.nearWrap,
-      slowFollowers: args.slowFollowers,
-      memberFaults: args.memberFaults,
-      workload: args.workload,
-      swarm: args.swarm,
-      faults: args.faults,
-    });
+    const result = await runWorld({ ...worldOf(args, args.seed, args.nearWrap), keepTrace: true });
     for (const line of result.trace) console.log(line);
     console.log(`\nseed ${result.seed}: ${result.config}`);
     console.log(`hash ${result.hash}  stats ${JSON.stringify(result.stats)}`);
@@ -110,31 +105,11 @@ async function main(): Promise<void> {
   let worlds = 0;
   for (let seed = args.from; seed < args.from + args.count; seed++) {
     const nearWrap = args.nearWrap || seed >= args.from + args.count - args.wrapLast;
-    const result = await runWorld({
-      seed,
-      plant: args.plant,
-      duration: args.duration,
-      nearWrap,
-      slowFollowers: args.slowFollowers,
-      memberFaults: args.memberFaults,
-      workload: args.workload,
-      swarm: args.swarm,
-      faults: args.faults,
-    });
+    const result = await runWorld(worldOf(args, seed, nearWrap));
     worlds++;
     for (const [k, v] of Object.entries(result.stats)) totals[k] = (totals[k] ?? 0) + v;
     if (args.twice) {
-      const again = await runWorld({
-        seed,
-        plant: args.plant,
-        duration: args.duration,
-        nearWrap,
-        slowFollowers: args.slowFollowers,
-        memberFaults: args.memberFaults,
-        workload: args.workload,
-        swarm: args.swarm,
-        faults: args.faults,
-      });
+      const again = await runWorld(worldOf(args, seed, nearWrap));
       if (again.hash !== result.hash) mismatches.push(seed);
     }
     if (result.violations.length > 0) {

@@ -88,3 +88,11 @@ export function leaseWithSignal(
     [Symbol.asyncDispose]: () => lease.release(),
   };
 }
+
+/** The world of a plant in how a holder hears of loss: long holds, the holder's link dark for
+ * longer than the session timeout while it holds. */
+export const longHoldsDark = {
+  holds: 'long' as const,
+  faultKinds: ['holeLong', 'holeLong', 'holeShort', 'reset'],
+  faultGap: [1000, 4000] as [number, number],
+};

@@ -3,7 +3,7 @@
 // told.
 import type { Client } from '../../src/client/client.js';
 import type { Lease } from '../../src/locks/index.js';
-import { leaseWithSignal } from './plant-kit.js';
+import { leaseWithSignal, longHoldsDark } from './plant-kit.js';
 import type { Plant } from './plants.js';
 
 /**
@@ -46,10 +46,8 @@ export const leasePlants: Record<string, Plant> = {
     description:
       "a lease's signal does not abort when the connection is suspended, only when the session is over",
     workload: 'mutex',
-    holds: 'long',
     // The holder's link goes dark for longer than the session timeout while it holds.
-    faultKinds: ['holeLong', 'holeLong', 'holeShort', 'reset'],
-    faultGap: [1000, 4000],
+    ...longHoldsDark,
     lease: (lease, client) => ignoresSuspension(lease, client),
   },
 };

@@ -5,7 +5,7 @@ import type { Client } from '../../src/client/client.js';
 import type { Leadership, Lease } from '../../src/locks/index.js';
 import { ZooKeeperError } from '../../src/protocol/errors.js';
 import { forwardLockClient } from '../support/forward-lock-client.js';
-import { leaseOfTerm, leaseWithSignal, termWithSignal } from './plant-kit.js';
+import { leaseOfTerm, leaseWithSignal, longHoldsDark, termWithSignal } from './plant-kit.js';
 import type { Plant } from './plants.js';
 import { ignoresSuspension } from './plants-leases.js';
 
@@ -69,12 +69,6 @@ function tokenFromSequence(lease: Lease): Lease {
 function termIgnoresSuspension(term: Leadership, client: Client): Leadership {
   return termWithSignal(term, ignoresSuspension(leaseOfTerm(term), client).signal);
 }
-
-const longHoldsDark = {
-  holds: 'long' as const,
-  faultKinds: ['holeLong', 'holeLong', 'holeShort', 'reset'],
-  faultGap: [1000, 4000] as [number, number],
-};
 
 export const recipePlants: Record<string, Plant> = {
   'latch-close-keeps-term': {

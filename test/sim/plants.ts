@@ -137,6 +137,18 @@ function parentOf(path: string): string {
   return slash <= 0 ? '/' : path.slice(0, slash);
 }
 
+/**
+ * The world of a plant that hides session expiry from a lock or an election (under the 'expired'
+ * loss policy): holds that span a black hole longer than the session timeout.
+ */
+const expiryHidden = {
+  lockOptions: { lossPolicy: 'expired' },
+  holds: 'long',
+  faultKinds: ['holeLong', 'holeLong', 'reset'],
+  faultGap: [500, 3_000],
+  wrap: hideExpiry,
+} as const satisfies Partial<Plant>;
+
 export const plants: Record<string, Plant> = {
   'skip-relist': {
     name: 'skip-relist',
@@ -251,23 +263,14 @@ export const plants: Record<string, Plant> = {
     description:
       'the lock never hears of a session expiry (the state change and the watches it ends are hidden): a held lease is not aborted',
     workload: 'mutex',
-    lockOptions: { lossPolicy: 'expired' },
-    // Holds that span a black hole longer than the session timeout.
-    holds: 'long',
-    faultKinds: ['holeLong', 'holeLong', 'reset'],
-    faultGap: [500, 3_000],
-    wrap: hideExpiry,
+    ...expiryHidden,
   },
   'term-outlives-expiry': {
     name: 'term-outlives-expiry',
     description:
       'the election never hears of a session expiry: the old term is not ended while another candidate leads on the server',
     workload: 'latch',
-    lockOptions: { lossPolicy: 'expired' },
-    holds: 'long',
-    faultKinds: ['holeLong', 'holeLong', 'reset'],
-    faultGap: [500, 3_000],
-    wrap: hideExpiry,
+    ...expiryHidden,
   },
   'waiter-keeps-old-node': {
     name: 'waiter-keeps-old-node',
