@@ -6,6 +6,14 @@ import { makeError } from '../../../src/protocol/errors.js';
 import { DistributedAtomicLong, encodeLong, SharedCount } from '../../../src/recipes/index.js';
 import { cutAndPeer, newClient, recipePath, until } from './helpers.js';
 
+/** A counter node at 1 named for `name`, and a client whose every compare-and-set on it loses. */
+async function losingCounterNode(name: string) {
+  const zk = await newClient();
+  const path = recipePath(name);
+  await new DistributedAtomicLong(zk, path).forceSet(1);
+  return { ...losingClient(zk), path };
+}
+
 /** A started SharedCount seeded with `seed`, and a second client that changes its node behind it. */
 async function startedCountAndRival(name: string, seed: number) {
   const [zk, other] = [await newClient(), await newClient()];
@@ -193,10 +201,7 @@ describe('DistributedAtomicLong', () => {
   });
 
   it('reports succeeded: false when every round loses', async () => {
-    const zk = await newClient();
-    const path = recipePath('lose');
-    const { racing, writes } = losingClient(zk);
-    await new DistributedAtomicLong(zk, path).forceSet(1);
+    const { racing, writes, path } = await losingCounterNode('lose');
     const counter = new DistributedAtomicLong(racing, path, {
       retry: { maxAttempts: 3, baseDelay: 1 },
     });
@@ -206,10 +211,7 @@ describe('DistributedAtomicLong', () => {
   });
 
   it("ends the rounds at the retry policy's maxElapsed too", async () => {
-    const zk = await newClient();
-    const path = recipePath('elapsed');
-    const { racing, writes } = losingClient(zk);
-    await new DistributedAtomicLong(zk, path).forceSet(1);
+    const { racing, writes, path } = await losingCounterNode('elapsed');
     // Pauses of 50 ms, at most 120 ms in all: the third round would start too late.
     const counter = new DistributedAtomicLong(racing, path, {
       retry: { maxAttempts: 100, baseDelay: 50, maxDelay: 50, jitter: 'none', maxElapsed: 120 },

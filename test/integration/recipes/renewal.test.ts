@@ -17,6 +17,18 @@ import { cutAndPeer, expireSession, renewWhileOldSessionLives, sleep, until } fr
 
 const SHORT_SESSION = { sessionTimeout: 4_000 };
 
+/**
+ * Two members of a two-member double barrier, both entered: `mine` on a client behind a proxy the
+ * test can cut, `theirs` on a direct peer.
+ */
+async function bothMembersEntered(name: string) {
+  const { client, proxy, peer, path } = await cutAndPeer(name, SHORT_SESSION);
+  const mine = new DistributedDoubleBarrier(client, path, { memberQty: 2 });
+  const theirs = new DistributedDoubleBarrier(peer, path, { memberQty: 2 });
+  await Promise.all([mine.enter({ timeout: 10_000 }), theirs.enter({ timeout: 10_000 })]);
+  return { client, proxy, mine, theirs };
+}
+
 describe('SharedCount at a renewal', () => {
   it('hears the value changed while the session was gone, and every change after it', async () => {
     const { client, proxy, peer: writer, path } = await cutAndPeer('count', SHORT_SESSION);
@@ -177,15 +189,7 @@ describe('DistributedDoubleBarrier at a renewal', () => {
   });
 
   it('a leave started while the client is cut off rejects with NONODE on the new session', async () => {
-    const {
-      client,
-      proxy,
-      peer: other,
-      path,
-    } = await cutAndPeer('double-leave-queued', SHORT_SESSION);
-    const mine = new DistributedDoubleBarrier(client, path, { memberQty: 2 });
-    const theirs = new DistributedDoubleBarrier(other, path, { memberQty: 2 });
-    await Promise.all([mine.enter({ timeout: 10_000 }), theirs.enter({ timeout: 10_000 })]);
+    const { client, proxy, mine, theirs } = await bothMembersEntered('double-leave-queued');
     let leaving: Promise<void> | undefined;
     await expireSession(client, proxy, async () => {
       leaving = mine.leave({ timeout: 10_000 });
@@ -196,10 +200,7 @@ describe('DistributedDoubleBarrier at a renewal', () => {
   });
 
   it('a member whose node went with the old session gets NONODE from leave, at once', async () => {
-    const { client, proxy, peer: other, path } = await cutAndPeer('double-leave', SHORT_SESSION);
-    const mine = new DistributedDoubleBarrier(client, path, { memberQty: 2 });
-    const theirs = new DistributedDoubleBarrier(other, path, { memberQty: 2 });
-    await Promise.all([mine.enter({ timeout: 10_000 }), theirs.enter({ timeout: 10_000 })]);
+    const { client, proxy, mine, theirs } = await bothMembersEntered('double-leave');
     await expireSession(client, proxy);
     const started = Date.now();
     await expect(mine.leave({ timeout: 10_000 })).rejects.toMatchObject({ code: 'NONODE' });
@@ -211,10 +212,7 @@ describe('DistributedDoubleBarrier at a renewal', () => {
   it('a leave waiting on the vanished member ends when the expiry takes its node', async () => {
     // The lowest-named member waits for the others to go; here the other member is ours, and its
     // session expires: its node vanishes, which counts as leaving, and the lowest one finishes.
-    const { client, proxy, peer: other, path } = await cutAndPeer('double-gone', SHORT_SESSION);
-    const mine = new DistributedDoubleBarrier(client, path, { memberQty: 2 });
-    const theirs = new DistributedDoubleBarrier(other, path, { memberQty: 2 });
-    await Promise.all([mine.enter({ timeout: 10_000 }), theirs.enter({ timeout: 10_000 })]);
+    const { client, proxy, mine, theirs } = await bothMembersEntered('double-gone');
     const leaving = theirs.leave({ timeout: 20_000 });
     await expireSession(client, proxy);
     await leaving;

@@ -8,6 +8,13 @@ import { takeSessionAway } from '../../support/integration.js';
 import { newClient, proxiedClient, recipePath, sleep, until } from './helpers.js';
 import { converged, text } from './tree-cache-mirror.js';
 
+/** Every event `cache` emits from now on, in order. */
+function recordEvents(cache: TreeCache): TreeCacheEvent[] {
+  const events: TreeCacheEvent[] = [];
+  cache.on('event', (event) => events.push(event));
+  return events;
+}
+
 describe('TreeCache', () => {
   it('loads the tree, then reports created, changed and deleted', async () => {
     const [zk, writer] = [await newClient(), await newClient()];
@@ -15,8 +22,7 @@ describe('TreeCache', () => {
     await ensurePath(writer, `${root}/a/b`, { containers: false });
     await writer.setData(`${root}/a`, 'one');
     const cache = new TreeCache(zk, root);
-    const events: TreeCacheEvent[] = [];
-    cache.on('event', (event) => events.push(event));
+    const events = recordEvents(cache);
     await cache.start();
     expect(events.map((e) => e.type)).toEqual(['created', 'created', 'created', 'initialized']);
     expect(text(cache.get(`${root}/a`)!.data)).toBe('one');
@@ -83,8 +89,7 @@ describe('TreeCache', () => {
     await ensurePath(writer, `${root}/gone`, { containers: false });
     await ensurePath(writer, `${root}/stays`, { containers: false });
     const cache = new TreeCache(client, root);
-    const events: TreeCacheEvent[] = [];
-    cache.on('event', (event) => events.push(event));
+    const events = recordEvents(cache);
     await cache.start();
     events.length = 0;
     proxy.freeze('drop');
@@ -105,8 +110,7 @@ describe('TreeCache', () => {
     const root = recipePath('renewal');
     await ensurePath(writer, `${root}/gone`, { containers: false });
     const cache = new TreeCache(client, root);
-    const events: TreeCacheEvent[] = [];
-    cache.on('event', (event) => events.push(event));
+    const events = recordEvents(cache);
     await cache.start();
     events.length = 0;
     const oldSession = client.sessionId;
