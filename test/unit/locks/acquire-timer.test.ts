@@ -11,26 +11,12 @@ import {
 } from '../../../src/coordination/deadline.js';
 import { LockTimeoutError, Mutex } from '../../../src/locks/index.js';
 import { until } from '../../support/wait.js';
-import { type ScriptedClient, ScriptedServer } from './scripted-client.js';
+import { holdCreates, ScriptedServer } from './scripted-client.js';
 
 afterEach(() => {
   vi.restoreAllMocks(); // first: a spy on a fake setTimeout would put the fake back
   vi.useRealTimers();
 });
-
-/** Holds `client`'s creates until the returned function is called. */
-function holdCreates(client: ScriptedClient): () => void {
-  const realCreate = client.create2.bind(client);
-  let open!: () => void;
-  const gate = new Promise<void>((resolve) => {
-    open = resolve;
-  });
-  client.create2 = (async (...args: Parameters<typeof realCreate>) => {
-    await gate;
-    return realCreate(...args);
-  }) as typeof client.create2;
-  return open;
-}
 
 /** As `until`, on fake timers: advances them a millisecond a turn until `check()` is true. */
 async function untilFaked(check: () => boolean, what: string): Promise<void> {

@@ -6,25 +6,11 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { boundsWaiting, deadlinesOf } from '../../../src/coordination/deadline.js';
 import { ExclusiveLock, LockTimeoutError, Mutex, Semaphore } from '../../../src/locks/index.js';
 import { until } from '../../support/wait.js';
-import { type ScriptedClient, ScriptedServer, scriptedSessions } from './scripted-client.js';
+import { holdCreates, ScriptedServer, scriptedSessions } from './scripted-client.js';
 
 afterEach(() => {
   vi.useRealTimers();
 });
-
-/** Holds `client`'s creates until the returned function is called. */
-function holdCreates(client: ScriptedClient): () => void {
-  const realCreate = client.create2.bind(client);
-  let open!: () => void;
-  const gate = new Promise<void>((resolve) => {
-    open = resolve;
-  });
-  client.create2 = (async (...args: Parameters<typeof realCreate>) => {
-    await gate;
-    return realCreate(...args);
-  }) as typeof client.create2;
-  return open;
-}
 
 describe('acquire deadlines (scripted client)', () => {
   it('refuses a timeout that is not a non-negative finite number, and a signal that is not an AbortSignal', async () => {

@@ -236,3 +236,17 @@ export function scriptedSessions<N extends 1 | 2 | 3 | 4>(
   const clients = Array.from({ length: count }, () => server.connect()) as Sessions<N>;
   return [server, ...clients];
 }
+
+/** Holds `client`'s creates until the returned function is called. */
+export function holdCreates(client: ScriptedClient): () => void {
+  const realCreate = client.create2.bind(client);
+  let open!: () => void;
+  const gate = new Promise<void>((resolve) => {
+    open = resolve;
+  });
+  client.create2 = (async (...args: Parameters<typeof realCreate>) => {
+    await gate;
+    return realCreate(...args);
+  }) as typeof client.create2;
+  return open;
+}
