@@ -13,6 +13,18 @@ import { sharedServer, startStandalone, TcpProxy, type ZkServer } from '../harne
 /** The repository's root folder. */
 export const REPO_ROOT = join(import.meta.dirname, '../..');
 
+/**
+ * Everything a listener hears from now on, in order: `subscribe` registers the given listener
+ * (`recorded<SessionState>((push) => zk.on('state', push))`).
+ */
+export function recorded<T>(subscribe: (listener: (value: T) => void) => unknown): T[] {
+  const heard: T[] = [];
+  subscribe((value) => {
+    heard.push(value);
+  });
+  return heard;
+}
+
 /** Resolves with the signal's reason once it aborts (at once when it already has). */
 export function abortReason(signal: AbortSignal): Promise<unknown> {
   return new Promise((resolve) => {

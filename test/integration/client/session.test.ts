@@ -13,12 +13,12 @@ import {
   ZooKeeperError,
 } from '../../../src/index.js';
 import { freePort, sharedServer } from '../../harness/index.js';
+import { recorded } from '../../support/integration.js';
 import { chrooted, client, proxied, rejection, text, until } from './setup.js';
 
+/** Every state `zk` enters from now on, in order. */
 function recordStates(zk: Client): SessionState[] {
-  const states: SessionState[] = [];
-  zk.on('state', (s) => states.push(s));
-  return states;
+  return recorded<SessionState>((push) => zk.on('state', push));
 }
 
 describe('connecting', () => {

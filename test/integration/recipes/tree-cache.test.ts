@@ -4,16 +4,9 @@
 import { describe, expect, it, vi } from 'vitest';
 import { ClosedError, ListenerError, TimeoutError } from '../../../src/index.js';
 import { ensurePath, TreeCache, type TreeCacheEvent } from '../../../src/recipes/index.js';
-import { takeSessionAway } from '../../support/integration.js';
+import { recorded, takeSessionAway } from '../../support/integration.js';
 import { newClient, proxiedClient, recipePath, sleep, until } from './helpers.js';
 import { converged, text } from './tree-cache-mirror.js';
-
-/** Every event `cache` emits from now on, in order. */
-function recordEvents(cache: TreeCache): TreeCacheEvent[] {
-  const events: TreeCacheEvent[] = [];
-  cache.on('event', (event) => events.push(event));
-  return events;
-}
 
 describe('TreeCache', () => {
   it('loads the tree, then reports created, changed and deleted', async () => {
@@ -22,7 +15,7 @@ describe('TreeCache', () => {
     await ensurePath(writer, `${root}/a/b`, { containers: false });
     await writer.setData(`${root}/a`, 'one');
     const cache = new TreeCache(zk, root);
-    const events = recordEvents(cache);
+    const events = recorded<TreeCacheEvent>((push) => cache.on('event', push));
     await cache.start();
     expect(events.map((e) => e.type)).toEqual(['created', 'created', 'created', 'initialized']);
     expect(text(cache.get(`${root}/a`)!.data)).toBe('one');
@@ -89,7 +82,7 @@ describe('TreeCache', () => {
     await ensurePath(writer, `${root}/gone`, { containers: false });
     await ensurePath(writer, `${root}/stays`, { containers: false });
     const cache = new TreeCache(client, root);
-    const events = recordEvents(cache);
+    const events = recorded<TreeCacheEvent>((push) => cache.on('event', push));
     await cache.start();
     events.length = 0;
     proxy.freeze('drop');
@@ -110,7 +103,7 @@ describe('TreeCache', () => {
     const root = recipePath('renewal');
     await ensurePath(writer, `${root}/gone`, { containers: false });
     const cache = new TreeCache(client, root);
-    const events = recordEvents(cache);
+    const events = recorded<TreeCacheEvent>((push) => cache.on('event', push));
     await cache.start();
     events.length = 0;
     const oldSession = client.sessionId;
