@@ -16,6 +16,7 @@ import {
   type WatcherKind,
 } from '../../src/client/types.js';
 import { Rng } from './env.js';
+import { iteratorsCaughtUp, scriptKit } from './script-kit.js';
 
 export interface OpsScriptOptions {
   seed: number;
@@ -27,7 +28,6 @@ export interface OpsScriptOptions {
 }
 
 const SESSIONS = 2;
-const iteratorsCaughtUp = () => new Promise<void>((resolve) => setImmediate(resolve));
 const MODES = [
   'PERSISTENT',
   'EPHEMERAL',
@@ -82,15 +82,10 @@ function stepKind(roll: number): (typeof STEPS)[number][0] {
 export async function runOpsScript(options: OpsScriptOptions): Promise<string[]> {
   const rng = new Rng(options.seed);
   const { base } = options;
-  const log: string[] = [];
-  const clients: Client[] = [];
-  const buffers: string[][] = [];
-  const streams: string[][][] = [];
-  const owners = new Map<bigint, number>();
-  const created: string[] = [];
-  const names = ['a', 'b', 'a/x', 'a/y', 'b/z', 's-'];
-  const rel = (p: string) =>
-    p === base ? '.' : p.startsWith(`${base}/`) ? p.slice(base.length + 1) : p;
+  const kit = scriptKit(base, options.open, rng);
+  const { log, clients, buffers, streams, owners, created, rel, flush, pick, settle, attempt } =
+    kit;
+  const open = kit.open;
   const owner = (id: bigint) => {
     if (id === 0n) return '-';
     const k = owners.get(id);
@@ -101,37 +96,12 @@ export async function runOpsScript(options: OpsScriptOptions): Promise<string[]>
     s
       ? `v${s.version} cv${s.cversion} av${s.aversion} dl${s.dataLength} nc${s.numChildren} eph${owner(s.ephemeralOwner)}`
       : 'null';
-  const flush = (k: number) => {
-    log.push(...buffers[k]!.splice(0));
-    for (const stream of streams[k]!) log.push(...stream.splice(0));
-  };
   const watcher = (k: number, what: string) => (event: WatchedEvent) => {
     buffers[k]!.push(`ev s${k} ${what} ${event.type} ${rel(event.path)}`);
   };
-  const open = async (k: number) => {
-    const client = await options.open(k);
-    clients[k] = client;
-    buffers[k] ??= [];
-    streams[k] ??= [];
-    owners.set(client.sessionId, k);
-  };
   for (let k = 0; k < SESSIONS; k++) await open(k);
   await clients[0]!.create(base);
-  const pick = () =>
-    rng.chance(0.3) && created.length > 0 ? rng.pick(created) : `${base}/${rng.pick(names)}`;
   const version = () => (rng.chance(0.6) ? -1 : rng.int(0, 2));
-  const settle = async () => {
-    for (const c of clients) await c.sync('/').catch(() => {});
-    await iteratorsCaughtUp();
-    for (const k of buffers.keys()) flush(k);
-  };
-  const attempt = async (k: number, text: string, run: () => Promise<string>) => {
-    try {
-      log.push(`s${k} ${text} -> ${await run()}`);
-    } catch (error) {
-      log.push(`s${k} ${text} -> ${(error as { code?: string }).code ?? (error as Error).message}`);
-    }
-  };
   const createOptions = (mode: (typeof MODES)[number]) =>
     mode.endsWith('_WITH_TTL')
       ? { mode: CreateMode[mode], ttl: rng.int(1, 100_000) }

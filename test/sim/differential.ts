@@ -8,6 +8,7 @@ import type { Client } from '../../src/client/client.js';
 import { Op } from '../../src/client/multi.js';
 import { CreateMode, type Stat, type WatchedEvent } from '../../src/client/types.js';
 import { Rng } from './env.js';
+import { iteratorsCaughtUp, scriptKit } from './script-kit.js';
 
 export interface ScriptOptions {
   seed: number;
@@ -18,16 +19,6 @@ export interface ScriptOptions {
   /** Opens session `k` (again). */
   open(k: number): Promise<Client>;
 }
-
-/**
- * Waits until every watch iterator's loop has taken the events already delivered to it. A sync
- * reply proves the events reached the session, but a loop takes each event a few microtasks
- * later: when the events and the sync reply came in one read, the sync's continuation can run
- * while a loop still has an event queued, and that event would be logged after the next step's
- * (seen as a flake: a persistent event logged after a later close). One macrotask turn runs
- * every pending microtask first, on the real event loop and on the simulator's clock alike.
- */
-const iteratorsCaughtUp = () => new Promise<void>((resolve) => setImmediate(resolve));
 
 const MODES = [
   'PERSISTENT',
@@ -40,25 +31,11 @@ const MODES = [
 /** Runs the script; returns the log, one line per reply or watch event. */
 export async function runScript(options: ScriptOptions): Promise<string[]> {
   const rng = new Rng(options.seed);
-  const log: string[] = [];
   const { base } = options;
-  const clients: Client[] = [];
-  // Each session's events: its one-shot watchers' in one list, each watch iterator's in a list of
-  // its own. A one-shot watcher is called as its frame is read, an iterator's loop runs a few
-  // microtasks later, so how these interleave depends on whether the server's frames arrived in
-  // one read or in several, which on a real server varies from run to run. Within each list the
-  // order is the server's.
-  const buffers: string[][] = [];
-  const streams: string[][][] = [];
-  const flush = (k: number) => {
-    log.push(...buffers[k]!.splice(0));
-    for (const stream of streams[k]!) log.push(...stream.splice(0));
-  };
-  const owners = new Map<bigint, number>();
-  const names = ['a', 'b', 'a/x', 'a/y', 'b/z', 's-'];
-  const created: string[] = [];
-  const rel = (p: string) =>
-    p === base ? '.' : p.startsWith(`${base}/`) ? p.slice(base.length + 1) : p;
+  const kit = scriptKit(base, options.open, rng);
+  const { log, clients, buffers, streams, owners, created, rel, flush, pick, settle, attempt } =
+    kit;
+  const open = kit.open;
   const stat = (s: Stat | null) => {
     if (!s) return 'null';
     const owner = s.ephemeralOwner === 0n ? '-' : `s${owners.get(s.ephemeralOwner) ?? '?'}`;
@@ -69,34 +46,8 @@ export async function runScript(options: ScriptOptions): Promise<string[]> {
       `ev s${k} ${what} ${event.type} ${rel(event.path)}${event.state ? ` ${event.state}` : ''}`,
     );
   };
-  const open = async (k: number) => {
-    const client = await options.open(k);
-    clients[k] = client;
-    buffers[k] = buffers[k] ?? [];
-    streams[k] = streams[k] ?? [];
-    owners.set(client.sessionId, k);
-  };
   for (let k = 0; k < options.sessions; k++) await open(k);
   await clients[0]!.create(base);
-  const pick = () => {
-    const from =
-      rng.chance(0.3) && created.length > 0 ? rng.pick(created) : `${base}/${rng.pick(names)}`;
-    return from;
-  };
-  const settle = async () => {
-    // A sync on every session: on one server, every notification a change raised reaches its
-    // session before that session's sync reply.
-    for (const c of clients) await c.sync('/').catch(() => {});
-    await iteratorsCaughtUp();
-    for (const k of buffers.keys()) flush(k);
-  };
-  const attempt = async (k: number, text: string, run: () => Promise<string>) => {
-    try {
-      log.push(`s${k} ${text} -> ${await run()}`);
-    } catch (error) {
-      log.push(`s${k} ${text} -> ${(error as { code?: string }).code ?? (error as Error).message}`);
-    }
-  };
   for (let step = 0; step < options.steps; step++) {
     const k = rng.int(0, options.sessions - 1);
     const c = clients[k]!;
