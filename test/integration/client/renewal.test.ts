@@ -22,6 +22,13 @@ function recordStates(zk: Client): { state: SessionState; sessionId: bigint }[] 
   return seen;
 }
 
+/** A client behind a proxy with the given session timeout, its first session id, and its states. */
+async function proxiedRecording(sessionTimeout: number) {
+  const proxy = await proxied();
+  const zk = await client(proxy.connectString, { sessionTimeout });
+  return { proxy, zk, oldId: zk.sessionId, states: recordStates(zk) };
+}
+
 /**
  * The server expires `zk`'s session: `zk` is cut off (its proxy refuses), another client resumes
  * the session and closes it, then `zk` may reconnect and hears SESSIONEXPIRED from the server.
@@ -51,10 +58,7 @@ function renewalOf(zk: Client, ms = 15_000): Promise<SessionRenewal> {
 
 describe('renewal after the server expired the session', () => {
   it('reports expired with the old id, then renews: a renewed event, then connected with the new id', async () => {
-    const proxy = await proxied();
-    const zk = await client(proxy.connectString, { sessionTimeout: 4_000 });
-    const oldId = zk.sessionId;
-    const states = recordStates(zk);
+    const { proxy, zk, oldId, states } = await proxiedRecording(4_000);
     const order: string[] = [];
     zk.on('state', (state) => order.push(`state:${state}`));
     zk.on('renewed', () => order.push('renewed'));
@@ -172,10 +176,7 @@ describe('renewal after the server expired the session', () => {
 
 describe('renewal after the client declared the expiry itself', () => {
   it('no server for a whole session timeout: expired, then a new session once one answers', async () => {
-    const proxy = await proxied();
-    const zk = await client(proxy.connectString, { sessionTimeout: 2_000 });
-    const oldId = zk.sessionId;
-    const states = recordStates(zk);
+    const { proxy, zk, oldId, states } = await proxiedRecording(2_000);
     proxy.freeze('drop');
     await until(zk, 'expired', 8_000);
     proxy.thaw();
