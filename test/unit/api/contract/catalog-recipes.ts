@@ -1,85 +1,22 @@
 // What the checker knows of each recipe and lock class: its kind (kinds.ts), the options of the
 // contract's form, an option it must refuse, and how to make each of its waits impossible to meet.
-// Classes are built and called without their own types (`contract`, `call`), in the contract's
-// form, so a class that has not reached that form yet fails its checks instead of this file's
-// type check.
-import type { RecipeClient } from '../../../../src/client/recipe-client.js';
+// The pieces the entries are built from are in catalog-support.ts.
 import * as lockExports from '../../../../src/locks/index.js';
 import * as recipeExports from '../../../../src/recipes/index.js';
 import { call } from './bench.js';
-import type {
-  Bounds,
-  Ctx,
-  EventSpec,
-  LongLived,
-  Loose,
-  SingleOperation,
-  WaitSpec,
-} from './kinds.js';
+import {
+  contract,
+  holdOther,
+  leadUntilClosed,
+  leaseOf,
+  lockLike,
+  onStart,
+  startStalled,
+} from './catalog-support.js';
+import type { Bounds, Ctx, LongLived, Loose, SingleOperation } from './kinds.js';
 import { eventually } from './outcome.js';
 
-const exported: Record<string, unknown> = { ...lockExports, ...recipeExports };
-
-/** `new <name>(client, path, options)`, the contract's form, whatever the class's types say. */
-export function contract(name: string, client: RecipeClient, path: string, options = {}): Loose {
-  const cls = exported[name] as new (c: RecipeClient, p: string, o: object) => Loose;
-  return new cls(client, path, options);
-}
-
-/** Something the other session holds while the subject waits; given back when the check ends. */
-async function holdOther(ctx: Ctx, lock: Loose, side?: 'read' | 'write'): Promise<void> {
-  const target = side === undefined ? lock : (lock[side] as Loose);
-  const lease = (await call(target, 'acquire')) as Loose;
-  ctx.defer(() => call(lease, 'release'));
-}
-
-/** start() on a server that stopped answering: it cannot resolve in time. */
-const startStalled: WaitSpec = {
-  name: 'start',
-  block: async ({ control }) => control.stall(),
-  call: (subject, bounds) => call(subject, 'start', bounds),
-};
-
-/** start()'s first event: it happens while start() runs. */
-const onStart = (name: string): EventSpec => ({
-  name,
-  trigger: async ({ subject }) => {
-    await call(subject, 'start');
-  },
-});
-
-/** A lock's acquire() while the other session holds the same lock. */
-function acquireHeld(name: string, options: object = {}): WaitSpec {
-  return {
-    name: 'acquire',
-    block: (ctx) => holdOther(ctx, contract(name, ctx.env.other, ctx.path, options)),
-    call: (subject, bounds) => call(subject, 'acquire', bounds),
-  };
-}
-
-/** A lock's lease, taken: `await using` must delete its node. */
-async function leaseOf(ctx: Ctx, lock: Loose = ctx.subject) {
-  const lease = (await call(lock, 'acquire')) as Loose & AsyncDisposable;
-  return { held: lease, nodes: [lease.path as string] };
-}
-
-/** Waits forever for its signal: a selector's task that leads until it is closed. */
-const leadUntilClosed = ({ signal }: { signal: AbortSignal }) =>
-  new Promise<void>((resolve) => signal.addEventListener('abort', () => resolve(), { once: true }));
-
-const lockLike = (
-  entry: 'zookeeper-ts/locks',
-  name: string,
-  options: object,
-  badOptions: object,
-): SingleOperation => ({
-  kind: 'single-operation',
-  entry,
-  options: () => options,
-  badOptions,
-  waits: [acquireHeld(name, options)],
-  hold: (ctx) => leaseOf(ctx),
-});
+export { contract };
 
 export const RECIPES: Record<string, LongLived | SingleOperation> = {
   LeaderLatch: {
