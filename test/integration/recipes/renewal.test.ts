@@ -212,7 +212,7 @@ describe('DistributedDoubleBarrier at a renewal', () => {
   it('a leave waiting on the vanished member ends when the expiry takes its node', async () => {
     // The lowest-named member waits for the others to go; here the other member is ours, and its
     // session expires: its node vanishes, which counts as leaving, and the lowest one finishes.
-    const { client, proxy, mine, theirs } = await bothMembersEntered('double-gone');
+    const { client, proxy, theirs } = await bothMembersEntered('double-gone');
     const leaving = theirs.leave({ timeout: 20_000 });
     await expireSession(client, proxy);
     await leaving;
