@@ -180,11 +180,7 @@ export class Nemesis {
         await pause(Math.max(0, from + downMs - now()));
         await ensemble.start(leader);
         await ensemble.waitForQuorum(QUORUM_WAIT_MS);
-        return {
-          target: `member ${leader}`,
-          detail: `${graceful ? 'SIGTERM' : 'SIGKILL'}, down ${Math.round(downMs)}ms`,
-          triggered: true,
-        };
+        return memberDown(leader, graceful, downMs);
       }
       case 'kill-follower': {
         const follower = rand.pick(await ensemble.followers());
@@ -194,11 +190,7 @@ export class Nemesis {
         await pause(downMs);
         await ensemble.start(follower);
         await ensemble.waitForQuorum(QUORUM_WAIT_MS);
-        return {
-          target: `member ${follower}`,
-          detail: `${graceful ? 'SIGTERM' : 'SIGKILL'}, down ${Math.round(downMs)}ms`,
-          triggered: true,
-        };
+        return memberDown(follower, graceful, downMs);
       }
       case 'restart-ensemble': {
         const graceful = rand.chance(0.25);
@@ -315,4 +307,10 @@ function memberPid(ensemble: ZkEnsemble, i: number): number {
   const pid = (ensemble.members[i] as { pid?: number } | undefined)?.pid;
   if (pid === undefined) throw new Error(`member ${i} has no local process to pause`);
   return pid;
+}
+
+/** The record of a member stopped (`graceful`) or killed for `downMs` and started again. */
+function memberDown(member: number, graceful: boolean, downMs: number) {
+  const detail = `${graceful ? 'SIGTERM' : 'SIGKILL'}, down ${Math.round(downMs)}ms`;
+  return { target: `member ${member}`, detail, triggered: true };
 }
