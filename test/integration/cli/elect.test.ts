@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { proxyToSharedServer } from '../../support/integration.js';
 import {
   freshChroot,
+  holderAndQueued,
   holdingCli,
   logEntry,
   node,
@@ -18,14 +19,17 @@ import {
 describe('zkts elect', () => {
   it('the second CLI runs its command only after the leader’s command ended and it stepped down', async () => {
     const { servers, root } = await freshChroot();
-    const worker = workerScript();
-    const { script, log, release } = worker;
-    const first = await holdingCli(servers, ['elect', '/election', '--id', 'first'], worker, 'A');
-    const second = await startCli(
-      ['elect', '/election', '--id', 'second', '--', node, script, log, 'B', '0', '7'],
-      { servers },
+    const { worker, first, second } = await holderAndQueued(
+      servers,
+      root,
+      '/election',
+      [
+        ['elect', '/election', '--id', 'first'],
+        ['elect', '/election', '--id', 'second'],
+      ],
+      '7',
     );
-    await expect.poll(async () => (await root.getChildren('/election')).length, POLL).toBe(2);
+    const { log, release } = worker;
     // Curator LeaderLatch nodes, with each participant's id as data.
     const names = await root.getChildren('/election');
     for (const name of names) expect(name).toMatch(/^_c_[0-9a-f-]{36}-latch-\d{10}$/);

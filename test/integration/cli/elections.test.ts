@@ -1,19 +1,16 @@
 // `zkts locks` and `zkts elect --list` on elections and on missing paths, and `zkts elect
 // --timeout 0` (lead now if the election is free).
 import { describe, expect, it } from 'vitest';
-import { freshChroot, holdingCli, node, POLL, runCli, startCli, workerScript } from './helpers.js';
+import { freshChroot, holderAndQueued, holdingCli, node, runCli, workerScript } from './helpers.js';
 
 describe('zkts on elections', () => {
   it('zkts locks and zkts elect --list show two zkts elect candidates, the leader first', async () => {
     const { servers, root } = await freshChroot();
-    const worker = workerScript();
-    const { script, log, release } = worker;
-    const first = await holdingCli(servers, ['elect', '/election', '--id', 'first'], worker, 'A');
-    const second = await startCli(
-      ['elect', '/election', '--id', 'second', '--', node, script, log, 'B', '0'],
-      { servers },
-    );
-    await expect.poll(async () => (await root.getChildren('/election')).length, POLL).toBe(2);
+    const { worker, first, second } = await holderAndQueued(servers, root, '/election', [
+      ['elect', '/election', '--id', 'first'],
+      ['elect', '/election', '--id', 'second'],
+    ]);
+    const { log, release } = worker;
 
     const locks = await runCli(['locks', '/election'], { servers });
     expect(locks.code).toBe(0);

@@ -3,7 +3,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, onTestFinished } from 'vitest';
+import { afterEach, expect, onTestFinished } from 'vitest';
 import { type Client, type ConnectOptions, connect } from '../../../src/index.js';
 import { sharedServer, uniquePath, waitFor } from '../../harness/index.js';
 import { bundleInto } from '../../support/integration.js';
@@ -221,6 +221,26 @@ export async function holdingCli(
   const cli = await startCli([...prefix, '--', node, script, log, id, untilReleased], { servers });
   await waitForLog(log, 'start', id);
   return cli;
+}
+
+/**
+ * Two CLIs on one lock or election at `path`: `first` (the prefix of its command line) holds, its
+ * command logging as A and running until released, and `second` is started behind it with a
+ * command logging as B that exits at once, with `status` if given. Resolves once both have their node under `path`.
+ */
+export async function holderAndQueued(
+  servers: string,
+  root: Client,
+  path: string,
+  [first, second]: [string[], string[]],
+  status?: string,
+): Promise<{ worker: ReturnType<typeof workerScript>; first: CliProcess; second: CliProcess }> {
+  const worker = workerScript();
+  const holder = await holdingCli(servers, first, worker, 'A');
+  const command = [node, worker.script, worker.log, 'B', '0', ...(status ? [status] : [])];
+  const queued = await startCli([...second, '--', ...command], { servers });
+  await expect.poll(async () => (await root.getChildren(path)).length, POLL).toBe(2);
+  return { worker, first: holder, second: queued };
 }
 
 export interface LogLine {

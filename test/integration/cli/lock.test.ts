@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { proxyToSharedServer } from '../../support/integration.js';
 import {
   freshChroot,
+  holderAndQueued,
   holdingCli,
   logEntry,
   node,
@@ -18,14 +19,18 @@ import {
 describe('zkts lock', () => {
   it('a second CLI waits until the first one’s command has ended', async () => {
     const { servers, root } = await freshChroot();
-    const worker = workerScript();
-    const { script, log, release } = worker;
-    const first = await holdingCli(servers, ['lock', '/locks/job'], worker, 'A');
-    const second = await startCli(['lock', '/locks/job', '--', node, script, log, 'B', '0', '7'], {
-      servers,
-    });
     // B queues behind A: its node is there while A's command still runs, and it keeps waiting.
-    await expect.poll(async () => (await root.getChildren('/locks/job')).length, POLL).toBe(2);
+    const { worker, first, second } = await holderAndQueued(
+      servers,
+      root,
+      '/locks/job',
+      [
+        ['lock', '/locks/job'],
+        ['lock', '/locks/job'],
+      ],
+      '7',
+    );
+    const { log, release } = worker;
     await sleep(300);
     expect(logEntry(log, 'start', 'B')).toBeUndefined();
     release();
