@@ -2,7 +2,7 @@
 // taking a session away from a client the way a server expiry does, collecting a child
 // process's output, and reading the repository's docs.
 import type { ChildProcess } from 'node:child_process';
-import { mkdirSync, readdirSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdirSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { Readable } from 'node:stream';
 import { build } from 'esbuild';
@@ -135,18 +135,6 @@ export function sectionBlock(markdown: string, heading: string, language: string
   const match = new RegExp(`\`\`\`${language}\\n([\\s\\S]*?)\`\`\``).exec(section);
   if (!match) throw new Error(`"${heading}" has no ${language} block`);
   return match[1]!;
-}
-
-/** The user-facing Markdown pages, relative to the repository root. */
-export function docPages(): string[] {
-  return [
-    'README.md',
-    'CHANGELOG.md',
-    'bench/README.md',
-    ...readdirSync(join(REPO_ROOT, 'docs'))
-      .filter((name) => name.endsWith('.md'))
-      .map((name) => `docs/${name}`),
-  ];
 }
 
 /** Bundles `source` for Node into `target`: written whole, then renamed into place. */

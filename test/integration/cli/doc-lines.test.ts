@@ -14,7 +14,7 @@ import { chmodSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { docPages } from '../../support/integration.js';
+import { docPages } from '../../support/doc-pages.js';
 import { cliEntry, freshChroot } from './helpers.js';
 
 const ROOT = join(import.meta.dirname, '../../..');

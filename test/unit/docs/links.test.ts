@@ -3,20 +3,14 @@
 // moved or renamed page shows up here rather than as a dead link on the code host. The pages
 // also ship in the npm package, so their links may only name files the package holds: a link
 // into src/, test/ or examples/ is dead in node_modules and on the npm page.
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { mayShip } from '../../package/contents.js';
+import { docPages } from '../../support/doc-pages.js';
 
 const ROOT = join(import.meta.dirname, '../../..');
-const PAGES = [
-  'README.md',
-  'CHANGELOG.md',
-  'bench/README.md',
-  ...readdirSync(join(ROOT, 'docs'))
-    .filter((name) => name.endsWith('.md'))
-    .map((name) => `docs/${name}`),
-];
+const PAGES = docPages();
 /** Pages linked from the README that other branches of this release are writing. */
 const PENDING: string[] = [];
 
