@@ -22,6 +22,7 @@ import {
 import {
   connectResponse,
   FakeNetwork,
+  handshakeThen,
   type Script,
   type ServerSide,
 } from '../unit/session/fake-server.js';
@@ -202,18 +203,10 @@ function hostileHost(
 }
 
 function goodHost(): Script {
-  return (server) => {
-    let handshaken = false;
-    server.onFrame((body) => {
-      if (!handshaken) {
-        handshaken = true;
-        server.send(connectResponse(body, SESSION_TIMEOUT));
-        return;
-      }
-      const reply = correctReply(body);
-      if (reply) server.send(reply);
-    });
-  };
+  return handshakeThen((server, body) => {
+    const reply = correctReply(body);
+    if (reply) server.send(reply);
+  }, SESSION_TIMEOUT);
 }
 
 type Call = (zk: Client) => Promise<unknown>;

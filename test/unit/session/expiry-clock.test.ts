@@ -8,7 +8,7 @@ import { ErrorCode } from '../../../src/protocol/errors.js';
 import { OpCode } from '../../../src/protocol/ops.js';
 import { Reader } from '../../../src/protocol/reader.js';
 import { readRequestHeader } from '../../../src/testing/wire/server-codecs.js';
-import { connectResponse, FakeNetwork, reply } from './fake-server.js';
+import { FakeNetwork, handshakeThen, reply } from './fake-server.js';
 
 const opened: Client[] = [];
 afterEach(async () => {
@@ -29,19 +29,13 @@ describe('the expiry countdown starts when the answered request was sent', () =>
         // Only the first connection is served: a later handshake goes unanswered (the server
         // does not hear the client again, so its session clock keeps running from the exists).
         if (connections++ > 0) return;
-        let handshaken = false;
-        server.onFrame((body) => {
-          if (!handshaken) {
-            handshaken = true;
-            server.send(connectResponse(body, SESSION_TIMEOUT));
-            return;
-          }
+        handshakeThen((_, body) => {
           const header = readRequestHeader(new Reader(body));
           // Pings are never answered: this server's session clock runs from the exists.
           if (header.type !== OpCode.exists || !Number.isNaN(receivedAt)) return;
           receivedAt = performance.now();
           held.push(setTimeout(() => server.send(reply(header.xid, ErrorCode.NONODE)), HELD_FOR));
-        });
+        }, SESSION_TIMEOUT)(server);
       },
     });
     const zk = await connect('slow:1', {

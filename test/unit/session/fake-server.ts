@@ -126,14 +126,20 @@ export function reply(xid: number, err = 0, body?: (w: Writer) => void): Uint8Ar
   });
 }
 
-/** Answers the handshake as a server does, then hands every later frame to `onRequest`. */
-function handshakeThen(onRequest: (server: ServerSide, body: Uint8Array) => void): Script {
+/**
+ * Answers the handshake as a server does (a session of `timeOut` ms), then hands every later frame
+ * to `onRequest`.
+ */
+export function handshakeThen(
+  onRequest: (server: ServerSide, body: Uint8Array) => void,
+  timeOut = 1_000,
+): Script {
   return (server) => {
     let handshaken = false;
     server.onFrame((body) => {
       if (handshaken) return onRequest(server, body);
       handshaken = true;
-      server.send(connectResponse(body));
+      server.send(connectResponse(body, timeOut));
     });
   };
 }
