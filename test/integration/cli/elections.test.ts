@@ -10,7 +10,7 @@ describe('zkts on elections', () => {
       ['elect', '/election', '--id', 'first'],
       ['elect', '/election', '--id', 'second'],
     ]);
-    const { log, release } = worker;
+    const { release } = worker;
 
     const locks = await runCli(['locks', '/election'], { servers });
     expect(locks.code).toBe(0);

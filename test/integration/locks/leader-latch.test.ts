@@ -81,6 +81,24 @@ function settledAt(promise: Promise<unknown>): Promise<number> {
   );
 }
 
+/**
+ * A leads and B waits (sessions of 2 s); then A's link goes dead and stays dead: A is told no
+ * later than B leads, once the server expired A's session, with a larger fencing token.
+ */
+async function deadLinkHandsOver(renewSession = true) {
+  const queued = await aLeadsBQueued(2_000, renewSession);
+  const { proxy, zk, leaderA, latchB } = queued;
+  const oldSession = zk.sessionId;
+  const lostA = settledAt(abortReason(leaderA.signal));
+  const gainedB = latchB.leadership({ timeout: 20_000 });
+  proxy.freeze('drop'); // a dead link: the server expires A's session after 2 s
+  const leaderB = await gainedB;
+  const gainedAt = Date.now();
+  expect(await lostA).toBeLessThanOrEqual(gainedAt);
+  expect(leaderB.fencingToken > leaderA.fencingToken).toBe(true);
+  return { ...queued, leaderB, oldSession };
+}
+
 describe('LeaderLatch', () => {
   it('one leader at a time, in join order; closing the leader hands over to the next', async () => {
     const [a, b, c] = await newClients(3);
@@ -125,16 +143,8 @@ describe('LeaderLatch', () => {
   });
 
   it('a link that stays down: the leader is told at once, its session expires, the next one leads; A rejoins on a new session', async () => {
-    const { proxy, zk, other, latchA, leaderA, latchB } = await aLeadsBQueued(2_000);
-    const oldSession = zk.sessionId;
-
-    const lostA = settledAt(abortReason(leaderA.signal));
-    const gainedB = latchB.leadership({ timeout: 20_000 });
-    proxy.freeze('drop'); // a dead link: the server expires A's session after 2 s
-    const leaderB = await gainedB;
-    const gainedAt = Date.now();
-    expect(await lostA).toBeLessThanOrEqual(gainedAt);
-    expect(leaderB.fencingToken > leaderA.fencingToken).toBe(true);
+    const { proxy, zk, other, latchA, leaderA, latchB, leaderB, oldSession } =
+      await deadLinkHandsOver();
 
     // A hears of the expiry, renews its session and takes part again, behind B.
     const nextA = latchA.leadership({ timeout: 30_000 });
@@ -158,16 +168,8 @@ describe('LeaderLatch', () => {
   });
 
   it('without renewal, a link that stays down ends the latch with the session error', async () => {
-    const { proxy, latchA, leaderA, latchB } = await aLeadsBQueued(2_000, false);
-
-    const lostA = settledAt(abortReason(leaderA.signal));
-    const gainedB = latchB.leadership({ timeout: 20_000 });
-    proxy.freeze('drop'); // a dead link: the server expires A's session after 2 s
-    const leaderB = await gainedB;
-    const gainedAt = Date.now();
-    expect(await lostA).toBeLessThanOrEqual(gainedAt);
+    const { proxy, latchA, leaderA, latchB } = await deadLinkHandsOver(false);
     expect(leaderA.signal.reason).toMatchObject({ name: 'LockLostError', reason: 'suspended' });
-    expect(leaderB.fencingToken > leaderA.fencingToken).toBe(true);
     expect((await latchB.participants()).map((p) => p.id)).toEqual(['B']);
 
     // When A hears of the expiry, its latch ends with the session's error.
