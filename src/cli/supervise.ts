@@ -135,9 +135,11 @@ export async function superviseCommand(
   /** SIGTERM now, SIGKILL after the grace; the watchdog is told the same deadline. */
   const stop = () => {
     if (killAt !== undefined) return;
-    signalCommand(pid, group, 'SIGTERM');
     killAt = Date.now() + run.grace;
+    // The watchdog hears the deadline before the command hears SIGTERM: were zkts killed between
+    // the two, the watchdog would send a second SIGTERM and start a grace of its own.
     watchdog.stopBy(killAt);
+    signalCommand(pid, group, 'SIGTERM');
     killTimer = setTimeout(() => {
       if (running()) kill();
     }, run.grace);
