@@ -6,6 +6,7 @@
 // of it first (the old session id and the new one), then the state moves to `connected`. The
 // persistent watches are armed again on every new connection, but the server sends no catch-up
 // events for them, so each is told with a `Resync` event that changes may have been missed.
+import { rethrowLater, Subscribers } from './subscribers.js';
 import type { ResyncCause } from './types.js';
 
 /** What a renewal listener learns: the session that expired and the one that replaced it. */
@@ -21,25 +22,14 @@ export interface RenewalObserver {
   renewed(renewal: SessionRenewal): void;
 }
 
-export class RenewalLog {
-  /** Made by the first subscriber: most sessions have none (see SessionRelay). */
-  private listeners: Set<(renewal: SessionRenewal) => void> | null = null;
+export class RenewalLog extends Subscribers<(renewal: SessionRenewal) => void> {
   /** The session that expired, while its successor is being sought. */
   private replaced: bigint | null = null;
   /** The gap the persistent watches must hear of (see WatchRegistry.resync). */
   private gap: ResyncCause | null = null;
 
-  constructor(private readonly observer: RenewalObserver | null = null) {}
-
-  subscribe(listener: (renewal: SessionRenewal) => void): () => void {
-    this.listeners ??= new Set();
-    const listeners = this.listeners;
-    listeners.add(listener);
-    return () => {
-      listeners.delete(listener);
-      // The last one gone (connect()'s own wait, once connected): the set goes too.
-      if (listeners.size === 0 && this.listeners === listeners) this.listeners = null;
-    };
+  constructor(private readonly observer: RenewalObserver | null = null) {
+    super();
   }
 
   /** The link broke: unless a renewal is pending, the gap is a reconnect. */
@@ -59,18 +49,15 @@ export class RenewalLog {
     if (previousSessionId === null) return;
     this.replaced = null;
     const renewal: SessionRenewal = { previousSessionId, sessionId: id };
-    const listeners = this.listeners ?? [];
-    for (const listener of this.observer ? [this.observer, ...listeners] : [...listeners]) {
+    // A throwing listener must not break the handshake: it is reported out of band.
+    if (this.observer) {
       try {
-        if (typeof listener === 'function') listener(renewal);
-        else listener.renewed(renewal);
+        this.observer.renewed(renewal);
       } catch (error) {
-        // A throwing listener must not break the handshake; report it out of band.
-        queueMicrotask(() => {
-          throw error;
-        });
+        rethrowLater(error);
       }
     }
+    this.tell((listener) => listener(renewal));
   }
 
   /** The gap to announce now that the watches are armed again (once), or null. */

@@ -9,6 +9,7 @@
 // `expired` ends one server session. With renewal (the default) the client moves on to
 // `connecting` for a new session right after every listener has heard of the expiry; without it,
 // `expired` is final. `auth-failed` and `closed` are always final.
+import { rethrowLater, Subscribers } from './subscribers.js';
 import type { SessionState } from './types.js';
 
 type Moves = Readonly<Record<SessionState, readonly SessionState[]>>;
@@ -45,10 +46,8 @@ export interface StateObserver {
   stateChanged(state: SessionState, previous: SessionState, cause: Error | undefined): void;
 }
 
-export class StateMachine {
+export class StateMachine extends Subscribers<StateListener> {
   private current: SessionState = 'connecting';
-  /** Made by the first subscriber: most sessions have none after connect() (see SessionRelay). */
-  private listeners: Set<StateListener> | null = null;
   private readonly moves: Moves;
 
   /**
@@ -59,6 +58,7 @@ export class StateMachine {
     renews = false,
     private readonly observer: StateObserver | null = null,
   ) {
+    super();
     this.moves = renews ? RENEWING_MOVES : MOVES;
   }
 
@@ -78,33 +78,11 @@ export class StateMachine {
       try {
         this.observer.stateChanged(next, previous, cause);
       } catch (error) {
-        queueMicrotask(() => {
-          throw error;
-        });
+        rethrowLater(error);
       }
     }
-    if (this.listeners === null) return true;
-    for (const listener of [...this.listeners]) {
-      try {
-        listener(next, previous, cause);
-      } catch (error) {
-        // A throwing listener must not break the session; report it out of band.
-        queueMicrotask(() => {
-          throw error;
-        });
-      }
-    }
+    // A throwing listener must not break the session (Subscribers.tell reports it out of band).
+    this.tell((listener) => listener(next, previous, cause));
     return true;
-  }
-
-  subscribe(listener: StateListener): () => void {
-    this.listeners ??= new Set();
-    const listeners = this.listeners;
-    listeners.add(listener);
-    return () => {
-      listeners.delete(listener);
-      // The last one gone (connect()'s own wait, once connected): the set goes too.
-      if (listeners.size === 0 && this.listeners === listeners) this.listeners = null;
-    };
   }
 }

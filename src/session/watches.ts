@@ -1,6 +1,7 @@
 // Client-side watch registry: who is told about which server notification. The server sends one
 // notification per (connection, event); fanning it out to watchers is ours to do, following the
 // Java client's rules.
+import { rethrowLater } from './subscribers.js';
 import type { EventType, ResyncCause, SessionState, WatchedEvent, Watcher } from './types.js';
 
 export type OneShotKind = 'data' | 'exist' | 'child';
@@ -359,11 +360,4 @@ function tell(listener: PersistentListener, event: WatchedEvent): void {
   } catch (error) {
     rethrowLater(error);
   }
-}
-
-/** A user's watcher threw: surface it without breaking the read loop that delivers replies. */
-function rethrowLater(error: unknown): void {
-  queueMicrotask(() => {
-    throw error;
-  });
 }
