@@ -9,6 +9,9 @@ import {
 } from '../../../src/index.js';
 import { sharedServer, TcpProxy, uniquePath } from '../../harness/index.js';
 
+/** What a promise rejected with (test/support/thrown.ts), for the client tests that import it here. */
+export { rejection } from '../../support/thrown.js';
+
 const open = new Set<Client>();
 const proxies: TcpProxy[] = [];
 
@@ -57,17 +60,6 @@ export function nextEvent<T>(register: (push: (value: T) => void) => void, ms = 
       resolve(value);
     });
   });
-}
-
-export async function rejection(
-  promise: Promise<unknown>,
-): Promise<Error & { code?: string; path?: string; op?: string; results?: unknown[] }> {
-  try {
-    await promise;
-  } catch (error) {
-    return error as Error & { code?: string };
-  }
-  throw new Error('expected a rejection');
 }
 
 /** Resolves when `zk` reaches `wanted` (at once if it is there), rejects after `ms`. */

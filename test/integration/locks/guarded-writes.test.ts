@@ -14,6 +14,7 @@ import {
   Semaphore,
 } from '../../../src/locks/index.js';
 import { ensurePath } from '../../../src/recipes/index.js';
+import { rejection } from '../../support/thrown.js';
 import { heldMutex, lockPath, newClient, proxiedClient, until } from './helpers.js';
 
 const text = (bytes: Uint8Array) => new TextDecoder().decode(bytes);
@@ -24,15 +25,6 @@ async function dataNode(zk: Client, lock: string, initial = 'v0'): Promise<strin
   await ensurePath(zk, parentPath(path));
   await zk.create(path, initial);
   return path;
-}
-
-async function rejection(promise: Promise<unknown>): Promise<unknown> {
-  return promise.then(
-    () => {
-      throw new Error('expected a rejection');
-    },
-    (error: unknown) => error,
-  );
 }
 
 describe('lease.multi (guarded writes)', () => {

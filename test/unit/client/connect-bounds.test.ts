@@ -14,6 +14,7 @@ import {
   type TransportConnectOptions,
 } from '../../../src/index.js';
 import { startServer, type TestServer } from '../../../src/testing/index.js';
+import { rejection } from '../../support/thrown.js';
 import { until } from '../../support/wait.js';
 
 let server: TestServer;
@@ -57,16 +58,6 @@ function unreachable(name: string): { transport: Transport; dials: Dial[] } {
 /** Timers the process has running now. */
 function timers(): number {
   return process.getActiveResourcesInfo().filter((r) => r === 'Timeout').length;
-}
-
-/** What `promise` rejected with (it must reject). */
-async function rejection(promise: Promise<unknown>): Promise<Error & { code?: string }> {
-  return promise.then(
-    () => {
-      throw new Error('resolved');
-    },
-    (error: Error) => error,
-  );
 }
 
 describe('connect({ timeout, signal })', () => {

@@ -10,6 +10,7 @@ import { Mutex } from '../../../src/locks/index.js';
 import { InvalidArgumentError, TimeoutError } from '../../../src/protocol/errors.js';
 import { type AtomicResult, DistributedAtomicLong } from '../../../src/recipes/index.js';
 import { startServer, type TestServer } from '../../../src/testing/index.js';
+import { rejection } from '../../support/thrown.js';
 import { waitFor } from '../../support/wait.js';
 
 let server: TestServer;
@@ -67,16 +68,6 @@ function losingEveryRound(client: Client): Client {
       return typeof value === 'function' ? value.bind(target) : value;
     },
   });
-}
-
-/** What `promise` rejected with (it must reject). */
-async function rejection(promise: Promise<unknown>): Promise<unknown> {
-  return promise.then(
-    () => {
-      throw new Error('resolved');
-    },
-    (error: unknown) => error,
-  );
 }
 
 type Operation = [string, (counter: DistributedAtomicLong, options: object) => Promise<unknown>];
