@@ -2,6 +2,7 @@
 // timeout rejects with the one TimeoutError, its signal with the signal's reason; the outcome
 // itself is never cancelled by either, only no longer waited for.
 import { makeError, TimeoutError } from '../protocol/errors.js';
+import { Bound, checkTimeout, Deadlines } from './deadline.js';
 
 /** How long a caller waits, and how it gives up early. */
 export interface BoundOptions {
@@ -11,6 +12,9 @@ export interface BoundOptions {
   signal?: AbortSignal;
 }
 
+/** The waits of `waitBounded` share one timer (see Deadlines): a wait costs no timer of its own. */
+let startWaits: Deadlines | undefined;
+
 /** Waits for `outcome` within `options`; `what` names it in the timeout's message. */
 export function waitBounded<T>(
   outcome: Promise<T>,
@@ -18,46 +22,35 @@ export function waitBounded<T>(
   what: string,
 ): Promise<T> {
   const { timeout, signal } = options;
-  if (
-    timeout !== undefined &&
-    !(typeof timeout === 'number' && timeout >= 0 && Number.isFinite(timeout))
-  ) {
-    return Promise.reject(
-      makeError(
-        'BADARGUMENTS',
-        `timeout must be a non-negative number of ms, got ${String(timeout)}`,
-      ),
-    );
+  try {
+    checkTimeout(timeout, (message) => makeError('BADARGUMENTS', message));
+  } catch (error) {
+    return Promise.reject(error);
   }
   if (signal !== undefined && !(signal instanceof AbortSignal)) {
     return Promise.reject(makeError('BADARGUMENTS', 'signal must be an AbortSignal'));
   }
   if (timeout === undefined && signal === undefined) return outcome;
+  const bound = new Bound(
+    signal,
+    (ms) => new TimeoutError(ms, `timed out after ${ms} ms waiting for ${what}`),
+  );
+  if (bound.ended) return Promise.reject(bound.reason);
+  // A timeout of 0 is on the timer too: an outcome already known is heard first (promise jobs
+  // run before any timer), one still to come is given up on the next turn of the event loop.
+  if (timeout !== undefined) {
+    startWaits ??= new Deadlines();
+    startWaits.add(bound, timeout);
+  }
   return new Promise<T>((resolve, reject) => {
-    const finish = () => {
-      clearTimeout(timer);
-      signal?.removeEventListener('abort', onAbort);
-    };
-    const onAbort = () => {
-      finish();
-      reject(signal?.reason);
-    };
-    const timer =
-      timeout === undefined
-        ? undefined
-        : setTimeout(() => {
-            finish();
-            reject(new TimeoutError(timeout, `timed out after ${timeout} ms waiting for ${what}`));
-          }, timeout);
-    if (signal?.aborted) return onAbort();
-    signal?.addEventListener('abort', onAbort, { once: true });
+    bound.listen({ boundEnded: reject });
     outcome.then(
       (value) => {
-        finish();
+        bound.end();
         resolve(value);
       },
       (error: unknown) => {
-        finish();
+        bound.end();
         reject(error);
       },
     );

@@ -1,11 +1,15 @@
 // The deadline of an acquire: the caller's signal or the timeout, whichever comes first, as a
-// Bound on the shared timer of the lock's client (src/coordination/deadline.ts).
+// Bound on the shared timer of the lock's client (src/coordination/deadline.ts). Every lock's
+// wait goes through AcquireDeadlines: which options make a bound, which put it on the timer,
+// and what `timeout: 0` answers are decided here once.
 import {
   type Bound,
   checkTimeout,
+  type Deadlines,
   deadlinesOf,
   isTimeoutValue,
   startBound,
+  type TimeoutErrorOf,
 } from '../coordination/deadline.js';
 import { badArguments, LockTimeoutError } from './errors.js';
 import type { AcquireOptions } from './types.js';
@@ -18,36 +22,6 @@ export type AwaitedWords = string | (() => string);
 
 function wordsOf(awaited: AwaitedWords | undefined): string | undefined {
   return typeof awaited === 'function' ? awaited() : awaited;
-}
-
-/** The bound of one acquire: its signal made only when read (see {@link Bound}). */
-export interface Deadline {
-  /** Ends with the caller's signal or the timeout; undefined when neither was given. */
-  readonly bound: Bound | undefined;
-  /** Aborted with the caller's reason or a LockTimeoutError; undefined when neither was given. */
-  readonly signal: AbortSignal | undefined;
-  /**
-   * `timeout: 0`: take the lock only if it is free now (as Curator's zero wait), failing with a
-   * LockTimeoutError otherwise; the round trips to find out are not cut short.
-   */
-  readonly noWait: boolean;
-  /** Leaves the shared timer and the caller's signal. */
-  dispose(): void;
-}
-
-class AcquireDeadline implements Deadline {
-  constructor(
-    readonly bound: Bound | undefined,
-    readonly noWait: boolean,
-  ) {}
-
-  get signal(): AbortSignal | undefined {
-    return this.bound?.signal;
-  }
-
-  dispose(): void {
-    this.bound?.end();
-  }
 }
 
 /**
@@ -65,30 +39,83 @@ export function checkAcquireOptions(timeout: unknown, signal: unknown, path: str
 const shared = {};
 
 /**
- * Starts the clock of one acquire on the shared timer of `owner` (the lock's client). Throws
- * BADARGUMENTS for a timeout that is not a number of ms. `awaited` names what is waited for in
- * the timeout's message (see {@link LockTimeoutError}).
+ * The deadlines of one lock's acquires, made once per lock: the timeout's error and the client's
+ * timer are found on the first acquire that needs them, so an acquire with a timeout costs one
+ * Bound and nothing else.
  */
-export function startDeadline(
-  options: AcquireOptions | undefined,
-  path: string,
-  awaited?: AwaitedWords,
-  owner: object = shared,
-): Deadline {
-  const timeout = options?.timeout;
-  const outer = options?.signal;
-  checkAcquireOptions(timeout, outer, path);
-  const noWait = timeout === 0;
-  if (outer === undefined && (timeout === undefined || noWait)) {
-    return new AcquireDeadline(undefined, noWait);
+export class AcquireDeadlines {
+  private deadlines: Deadlines | undefined;
+  private timedOut: TimeoutErrorOf | undefined;
+
+  /**
+   * @param path the lock's path, for messages
+   * @param awaited what is waited for, as a timeout's message names it
+   * @param owner whose shared timer the waits go on (the lock's client)
+   */
+  constructor(
+    private readonly path: string,
+    private readonly awaited?: AwaitedWords,
+    private readonly owner: object = shared,
+  ) {}
+
+  /**
+   * The bound of one acquire, or undefined when it has neither a timeout above 0 nor a signal
+   * (nothing can end it early). Throws BADARGUMENTS for bad options. A timeout puts the bound on
+   * the client's timer; `timeout: 0` puts nothing there (see {@link noWait}).
+   */
+  start(options: AcquireOptions | undefined): Bound | undefined {
+    const timeout = options?.timeout;
+    const signal = options?.signal;
+    checkAcquireOptions(timeout, signal, this.path);
+    if (signal === undefined && (timeout === undefined || timeout === 0)) return undefined;
+    this.timedOut ??= (ms) => new LockTimeoutError(this.path, ms, wordsOf(this.awaited));
+    this.deadlines ??= deadlinesOf(this.owner);
+    return startBound(this.deadlines, timeout, signal, this.timedOut);
   }
-  const bound = startBound(
-    deadlinesOf(owner),
-    timeout,
-    outer,
-    () => new LockTimeoutError(path, timeout!, wordsOf(awaited)),
-  );
-  return new AcquireDeadline(bound, noWait);
+
+  /**
+   * The lease of an acquire, or, for a `timeout: 0` attempt that found the lock taken (null), the
+   * LockTimeoutError of a zero wait.
+   */
+  readonly granted = <T>(lease: T | null): T => {
+    if (lease === null) throw this.taken();
+    return lease;
+  };
+
+  /** The error of a `timeout: 0` wait that could not be met at once. */
+  taken(): LockTimeoutError {
+    return new LockTimeoutError(this.path, 0, wordsOf(this.awaited));
+  }
+}
+
+/**
+ * `timeout: 0`: take the lock only if it is free now (as Curator's zero wait), failing with a
+ * LockTimeoutError otherwise; the round trips to find out are not cut short.
+ */
+export function noWait(options: AcquireOptions | undefined): boolean {
+  return options?.timeout === 0;
+}
+
+/** The bound of one acquire as its attempt sees it (see {@link acquireWithin}). */
+export interface Deadline {
+  /** Ends with the caller's signal or the timeout; undefined when neither was given. */
+  readonly bound: Bound | undefined;
+  /** Aborted with the caller's reason or a LockTimeoutError; undefined when neither was given. */
+  readonly signal: AbortSignal | undefined;
+  /** `timeout: 0` (see {@link noWait}): the attempt must not wait. */
+  readonly noWait: boolean;
+}
+
+class AcquireDeadline implements Deadline {
+  constructor(
+    readonly bound: Bound | undefined,
+    readonly noWait: boolean,
+  ) {}
+
+  /** Made on the first read only (see {@link Bound.signal}). */
+  get signal(): AbortSignal | undefined {
+    return this.bound?.signal;
+  }
 }
 
 /**
@@ -100,44 +127,41 @@ export function startDeadline(
  * the attempt is stuck behind a link that silently drops everything.
  */
 export function acquireWithin<T extends Releasable>(
+  deadlines: AcquireDeadlines,
   options: AcquireOptions | undefined,
-  path: string,
   contend: (deadline: Deadline) => Promise<T | null>,
-  awaited?: AwaitedWords,
-  owner?: object,
 ): Promise<T> {
-  let deadline: Deadline;
+  let bound: Bound | undefined;
   let attempt: Promise<T | null>;
   try {
-    deadline = startDeadline(options, path, awaited, owner);
-    attempt = contend(deadline);
+    bound = deadlines.start(options);
+    attempt = contend(new AcquireDeadline(bound, noWait(options)));
   } catch (error) {
+    bound?.end();
     return Promise.reject(error);
   }
-  const bound = deadline.bound;
-  if (bound === undefined) {
-    return attempt.then((lease) => {
-      if (lease === null) throw new LockTimeoutError(path, 0, wordsOf(awaited));
-      return lease;
-    });
-  }
+  if (bound === undefined) return attempt.then(deadlines.granted);
+  const within = bound;
   return new Promise<T>((resolve, reject) => {
-    bound.listen({ boundEnded: reject });
+    within.listen({ boundEnded: reject });
     attempt.then(
       (lease) => {
-        if (bound.ended) {
+        if (within.ended) {
           // Won too late: the caller has heard of the timeout or abort already.
           lease?.release().catch(() => {
             // Best effort: the node goes with the session at the latest.
           });
           return;
         }
-        bound.end();
-        if (lease === null) reject(new LockTimeoutError(path, 0, wordsOf(awaited)));
-        else resolve(lease);
+        within.end();
+        try {
+          resolve(deadlines.granted(lease));
+        } catch (error) {
+          reject(error);
+        }
       },
       (error: unknown) => {
-        bound.end();
+        within.end();
         reject(error);
       },
     );
@@ -147,27 +171,4 @@ export function acquireWithin<T extends Releasable>(
 /** What an acquire hands out: something to give back if it arrives too late. */
 export interface Releasable {
   release(): Promise<void>;
-}
-
-/**
- * `attempt`, or the bound's reason as soon as it ends (see {@link acquireWithin}): the attempt
- * carries on in the background, and a lease it still wins is released at once.
- */
-export function onTime<T extends Releasable | null>(
-  attempt: Promise<T>,
-  bound: Bound | undefined,
-): Promise<T> {
-  if (!bound) return attempt;
-  return new Promise<T>((resolve, reject) => {
-    bound.listen({ boundEnded: reject });
-    attempt.then(
-      (lease) => {
-        if (!bound.ended) return resolve(lease);
-        lease?.release().catch(() => {
-          // Best effort: the node goes with the session at the latest.
-        });
-      },
-      (error: unknown) => reject(error),
-    );
-  });
 }

@@ -8,7 +8,7 @@ import { acrossRenewals } from '../coordination/renewal.js';
 import { isRetriable, pauseBeforeRetry, retry } from '../coordination/retry.js';
 import { waitForWatch } from '../coordination/wait.js';
 import { acquireSettles, acquireStarted } from '../telemetry/lock.js';
-import { acquireWithin } from './deadline.js';
+import { AcquireDeadlines, acquireWithin } from './deadline.js';
 import { checkRecipePath, hasCode, lossPolicyOf } from './errors.js';
 import { holdNode } from './lease.js';
 import type { AcquireOptions, Lease, Lock, LockClient, LockOptions, LossPolicy } from './types.js';
@@ -34,6 +34,8 @@ type Owner = { kind: 'ours'; stat: Stat } | { kind: 'absent' } | { kind: 'taken'
  */
 export class ExclusiveLock implements Lock {
   private readonly lossPolicy: LossPolicy;
+  /** The deadlines of this lock's acquires, on its client's shared timer. */
+  private readonly deadlines: AcquireDeadlines;
 
   constructor(
     readonly client: RecipeClient,
@@ -42,11 +44,12 @@ export class ExclusiveLock implements Lock {
   ) {
     checkRecipePath(path, 'ExclusiveLock');
     this.lossPolicy = lossPolicyOf(options.lossPolicy, path);
+    this.deadlines = new AcquireDeadlines(path, undefined, client);
   }
 
   acquire(options?: AcquireOptions): Promise<Lease> {
     const probe = acquireStarted(this.path, 'exclusive', this.client.sessionId);
-    const acquiring = acquireWithin(options, this.path, (d) =>
+    const acquiring = acquireWithin(this.deadlines, options, (d) =>
       acrossRenewals(this.client, d.signal, () => this.contend(d.signal, !d.noWait)),
     );
     return acquireSettles(probe, acquiring, options?.signal);

@@ -3,6 +3,7 @@ import type { RecipeClient } from '../client/recipe-client.js';
 import { type BoundOptions, outcome, waitBounded } from '../coordination/bounded.js';
 import { untilConnected } from '../coordination/connection-wait.js';
 import { queueOrder } from '../coordination/creation-order.js';
+import type { BoundWaiter } from '../coordination/deadline.js';
 import type { OwnNode } from '../coordination/naming.js';
 import { childPath } from '../coordination/naming.js';
 import { syncFirst } from '../coordination/nodes.js';
@@ -11,7 +12,7 @@ import { isRetriable, pauseBeforeRetry } from '../coordination/retry.js';
 import { waitForChange } from '../coordination/wait.js';
 import { ClosedError } from '../protocol/errors.js';
 import { electionEvent } from '../telemetry/lock.js';
-import { startDeadline } from './deadline.js';
+import { AcquireDeadlines, noWait } from './deadline.js';
 import {
   LATCH_NAME,
   type LatchState,
@@ -20,20 +21,13 @@ import {
   type Leadership,
   type Participant,
 } from './election-types.js';
-import {
-  badArguments,
-  checkRecipePath,
-  hasCode,
-  LockLostError,
-  LockTimeoutError,
-  lossPolicyOf,
-} from './errors.js';
+import { badArguments, checkRecipePath, hasCode, LockLostError, lossPolicyOf } from './errors.js';
 import { holdNode } from './lease.js';
 import { type Attempt, cleanupAttempt, createProtected } from './nodes.js';
 import { participantsOf } from './participants.js';
 import type { AcquireOptions, Lease, LossPolicy } from './types.js';
 
-interface Waiter {
+interface Waiter extends BoundWaiter {
   resolve(leadership: Leadership): void;
   reject(error: unknown): void;
   /** `timeout: 0`: answered by the first listing (we lead, or we do not), never waits longer. */
@@ -77,6 +71,8 @@ export class LeaderLatch implements AsyncDisposable {
   private closed: Promise<void> | undefined;
   private readonly decision = outcome();
   private readonly events = new Listeners<LeaderLatchEvents>(['leader', 'error']);
+  /** The deadlines of `leadership()` waits, on the client's shared timer. */
+  private readonly deadlines: AcquireDeadlines;
 
   constructor(
     /** The client whose session holds the candidate node. */
@@ -90,6 +86,7 @@ export class LeaderLatch implements AsyncDisposable {
     if (typeof id !== 'string') throw badArguments('id must be a string', path);
     this.id = id;
     this.lossPolicy = lossPolicyOf(options.lossPolicy, path);
+    this.deadlines = new AcquireDeadlines(path, `leadership of ${path}`, client);
   }
 
   /** See {@link LatchState}. */
@@ -137,38 +134,32 @@ export class LeaderLatch implements AsyncDisposable {
    */
   async leadership(options: AcquireOptions = {}): Promise<Leadership> {
     if (this.status === 'latent') throw badArguments('start() the latch first', this.path);
-    const awaited = `leadership of ${this.path}`;
-    const deadline = startDeadline(options, this.path, awaited);
-    try {
-      return await new Promise<Leadership>((resolve, reject) => {
-        const waiter: Waiter = {
-          noWait: deadline.noWait,
-          resolve: (leadership) => {
-            cancel();
-            resolve(leadership);
-          },
-          reject: (error) => {
-            cancel();
-            reject(error);
-          },
-        };
-        // Stryker disable next-line OptionalChaining: onAbort runs only as the signal's abort listener or once `deadline.signal?.aborted` was true, so the signal is there
-        const onAbort = () => waiter.reject(deadline.signal?.reason);
-        const cancel = () => {
-          this.waiters.delete(waiter);
-          deadline.signal?.removeEventListener('abort', onAbort);
-        };
-        if (this.status === 'closed') return waiter.reject(this.endError());
-        if (this.hasLeadership && this.current) return waiter.resolve(this.current.leadership);
-        if (deadline.signal?.aborted) return onAbort();
-        // `timeout: 0` before the first listing waits for it: only then is "not leader now" true.
-        if (deadline.noWait && this.decided) return waiter.reject(this.notLeaderNow());
-        deadline.signal?.addEventListener('abort', onAbort, { once: true });
-        this.waiters.add(waiter);
-      });
-    } finally {
-      deadline.dispose();
-    }
+    const bound = this.deadlines.start(options);
+    return new Promise<Leadership>((resolve, reject) => {
+      const waiter: Waiter = {
+        noWait: noWait(options),
+        resolve: (leadership) => {
+          end();
+          resolve(leadership);
+        },
+        reject: (error) => {
+          end();
+          reject(error);
+        },
+        boundEnded: (reason) => waiter.reject(reason),
+      };
+      const end = () => {
+        this.waiters.delete(waiter);
+        bound?.end(); // leaves the shared timer and the caller's signal
+      };
+      if (this.status === 'closed') return waiter.reject(this.endError());
+      if (this.hasLeadership && this.current) return waiter.resolve(this.current.leadership);
+      if (bound?.ended) return waiter.reject(bound.reason);
+      // `timeout: 0` before the first listing waits for it: only then is "not leader now" true.
+      if (waiter.noWait && this.decided) return waiter.reject(this.deadlines.taken());
+      this.waiters.add(waiter);
+      bound?.listen(waiter);
+    });
   }
 
   /** Every participant in line (the leader first), read from the server; works before `start()`. */
@@ -205,15 +196,13 @@ export class LeaderLatch implements AsyncDisposable {
     return this.close();
   }
 
-  private notLeaderNow(): LockTimeoutError {
-    return new LockTimeoutError(this.path, 0, `leadership of ${this.path}`);
-  }
-
   /** The first listing decided: `timeout: 0` waiters that were not made leader are answered. */
   private firstListingDecided(): void {
     this.decided = true;
     this.decision.settle();
-    for (const waiter of [...this.waiters]) if (waiter.noWait) waiter.reject(this.notLeaderNow());
+    for (const waiter of [...this.waiters]) {
+      if (waiter.noWait) waiter.reject(this.deadlines.taken());
+    }
   }
 
   private endError(): unknown {

@@ -4,7 +4,7 @@ import type { Op, OpResult } from '../client/multi.js';
 import type { RecipeClient } from '../client/recipe-client.js';
 import type { CallOptions } from '../client/types.js';
 import { settleWhileConnected } from '../coordination/nodes.js';
-import { onTime, startDeadline } from './deadline.js';
+import { AcquireDeadlines, acquireWithin } from './deadline.js';
 import { badArguments, LeaseReleasedError } from './errors.js';
 import { combineGuards, type Guard, guardedMulti } from './guarded.js';
 import { guardOf } from './lease.js';
@@ -34,6 +34,8 @@ function canonicalKey(lock: Lock): string {
 export class MultiLock implements Lock {
   /** The locks, in the order they are taken. */
   readonly locks: readonly Lock[];
+  /** The deadlines of this lock's acquires (the locks' clients may differ: a shared timer). */
+  private readonly deadlines: AcquireDeadlines;
 
   constructor(locks: readonly Lock[]) {
     if (!Array.isArray(locks)) throw badArguments('MultiLock takes an array of locks');
@@ -54,6 +56,7 @@ export class MultiLock implements Lock {
       .map((lock, index) => ({ lock, index, key: canonicalKey(lock) }))
       .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : a.index - b.index))
       .map(({ lock }) => lock);
+    this.deadlines = new AcquireDeadlines(this.path);
   }
 
   get client(): RecipeClient {
@@ -65,14 +68,9 @@ export class MultiLock implements Lock {
     return this.locks.map((lock) => lock.path).join(',');
   }
 
-  async acquire(options?: AcquireOptions): Promise<MultiLease> {
-    const deadline = startDeadline(options, this.path);
-    try {
-      // On time whatever the attempt is stuck on (see onTime); it cleans up in the background.
-      return await onTime(this.acquireAll(deadline.signal, deadline.noWait), deadline.bound);
-    } finally {
-      deadline.dispose();
-    }
+  acquire(options?: AcquireOptions): Promise<MultiLease> {
+    // On time whatever the attempt is stuck on (see acquireWithin); it cleans up in the background.
+    return acquireWithin(this.deadlines, options, (d) => this.acquireAll(d.signal, d.noWait));
   }
 
   /**

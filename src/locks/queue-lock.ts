@@ -6,20 +6,15 @@ import { toBytes } from '../client/bytes.js';
 import type { RecipeClient } from '../client/recipe-client.js';
 import type { Data } from '../client/types.js';
 import { queueOrder } from '../coordination/creation-order.js';
-import {
-  Bound,
-  type Deadlines,
-  deadlinesOf,
-  type TimeoutErrorOf,
-} from '../coordination/deadline.js';
+import { Bound } from '../coordination/deadline.js';
 import type { NamingStyle, OwnNode } from '../coordination/naming.js';
 import type { SequenceOrder } from '../coordination/order.js';
 import { type Place, placeInOrder, type QueueRule } from '../coordination/place.js';
 import { retry } from '../coordination/retry.js';
 import { type AcquireProbe, acquireSettles, acquireStarted } from '../telemetry/lock.js';
 import { Acquisition, type AcquisitionHost } from './acquisition.js';
-import { checkAcquireOptions } from './deadline.js';
-import { checkRecipePath, LockTimeoutError } from './errors.js';
+import { AcquireDeadlines, noWait } from './deadline.js';
+import { checkRecipePath } from './errors.js';
 import { holdNode } from './lease.js';
 import { deleteOwnNode } from './nodes.js';
 import { reenter } from './reentry.js';
@@ -86,10 +81,8 @@ export class QueueLock implements Lock {
       'acquire({ reentrantFrom: lease })'
     );
   };
-  /** The timer of this lock's client's waits, found on the first acquire with a timeout. */
-  private deadlines: Deadlines | undefined;
-  /** The timeout's error of every acquire of this lock, made on the first acquire with a timeout. */
-  private timedOut: TimeoutErrorOf | undefined;
+  /** The deadlines of this lock's acquires, on its client's shared timer. */
+  private readonly deadlines: AcquireDeadlines;
   /** The listing request's options when there is no signal to pass: one object, not one per call. */
   private static readonly noOptions = {};
 
@@ -112,6 +105,7 @@ export class QueueLock implements Lock {
       placeByCreation: (children, node, czxids, signal) =>
         this.placeByCreation(children, node, czxids, signal),
     };
+    this.deadlines = new AcquireDeadlines(recipe.path, this.awaited, recipe.client);
   }
 
   /** The client whose session holds the lock nodes. */
@@ -141,32 +135,16 @@ export class QueueLock implements Lock {
   }
 
   /**
-   * An acquire with a timeout, a signal or both: one Bound on the client's shared timer, put there
-   * only with a timeout, and the acquisition itself rejects the caller at once when it ends (no
-   * promise, closure or listener of its own per acquire). `timeout: 0` takes the lock only if it is
-   * free now, failing with a LockTimeoutError otherwise (as Curator's zero wait).
+   * An acquire with a timeout, a signal or both: its bound (see {@link AcquireDeadlines}), and
+   * the acquisition itself rejects the caller at once when it ends (no promise, closure or
+   * listener of its own per acquire).
    */
   private acquireBounded(options: AcquireOptions, probe: AcquireProbe | undefined): Promise<Lease> {
-    const { timeout, signal } = options;
-    const { path, client } = this.recipe;
-    checkAcquireOptions(timeout, signal, path);
-    const timed = timeout !== undefined && timeout > 0;
-    let bound: Bound | undefined;
-    if (timed || signal !== undefined) {
-      this.timedOut ??= (ms) => new LockTimeoutError(path, ms, this.awaited());
-      bound = new Bound(signal, timed ? this.timedOut : undefined);
-      if (timed && !bound.ended) {
-        this.deadlines ??= deadlinesOf(client);
-        this.deadlines.add(bound, timeout);
-      }
-    }
-    const wait = timeout !== 0;
+    const bound = this.deadlines.start(options);
+    const wait = !noWait(options);
     const acquiring = new Acquisition(this.host, bound, wait, probe, true).promise;
     if (wait) return acquiring as Promise<Lease>;
-    return acquiring.then((lease) => {
-      if (lease === null) throw new LockTimeoutError(path, 0, this.awaited());
-      return lease;
-    });
+    return acquiring.then(this.deadlines.granted);
   }
 
   /**

@@ -9,7 +9,7 @@ import { retry } from '../coordination/retry.js';
 import { abortable } from '../coordination/wait.js';
 import { joinWatcher } from '../coordination/watchers.js';
 import { acquireSettles, acquireStarted } from '../telemetry/lock.js';
-import { acquireWithin } from './deadline.js';
+import { AcquireDeadlines, acquireWithin } from './deadline.js';
 import { badArguments, checkRecipePath, hasCode, lossPolicyOf } from './errors.js';
 import { holdNode } from './lease.js';
 import { Mutex } from './mutex.js';
@@ -49,6 +49,8 @@ export class Semaphore implements Lock {
   private readonly leasesPath: string;
   private readonly lossPolicy: LossPolicy;
   private readonly data: Data | undefined;
+  /** The deadlines of this semaphore's acquires, on its client's shared timer. */
+  private readonly deadlines: AcquireDeadlines;
 
   constructor(
     /** The client whose session holds the lease nodes. */
@@ -74,16 +76,18 @@ export class Semaphore implements Lock {
       sequenceOrder: options.sequenceOrder,
     });
     this.leasesPath = childPath(path, 'leases');
+    this.deadlines = new AcquireDeadlines(
+      path,
+      `one of the ${maxLeases} leases of the semaphore ${path}`,
+      client,
+    );
   }
 
   /** Waits for a lease; see {@link Lock.acquire}. One deadline covers the guard and the lease wait. */
   acquire(options?: AcquireOptions): Promise<Lease> {
     const probe = acquireStarted(this.path, LockName.lease, this.client.sessionId);
-    const acquiring = acquireWithin(
-      options,
-      this.path,
-      (d) => acrossRenewals(this.client, d.signal, () => this.contend(d.signal, !d.noWait)),
-      `one of the ${this.maxLeases} leases of the semaphore ${this.path}`,
+    const acquiring = acquireWithin(this.deadlines, options, (d) =>
+      acrossRenewals(this.client, d.signal, () => this.contend(d.signal, !d.noWait)),
     );
     return acquireSettles(probe, acquiring, options?.signal);
   }
