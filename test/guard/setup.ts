@@ -1,12 +1,28 @@
-// vitest setupFiles entry: every test fails when a promise rejected unhandled while it ran.
-import { afterEach } from 'vitest';
+// vitest setupFiles entry: every test fails when a promise rejected unhandled while it ran, and
+// no test file leaves fake timers, spies or stubbed globals to the files after it.
+//
+// The unit tier runs with `isolate: false` (vitest.config.ts): its files share one process per
+// worker and run this file once each, so the guard is made once per process (a second listener
+// per file would pile up on `process`), and what a file may leave behind is undone here.
+import { afterAll, afterEach, vi } from 'vitest';
 import { UnhandledRejectionGuard } from './unhandled.js';
 
-const guard = new UnhandledRejectionGuard();
-guard.install();
+const SHARED = Symbol.for('zookeeper-ts/test/unhandled-rejection-guard');
+const shared = globalThis as { [SHARED]?: UnhandledRejectionGuard };
+shared[SHARED] ??= new UnhandledRejectionGuard();
+const guard = shared[SHARED];
+if (!guard.installed) guard.install();
 
 afterEach(async () => {
+  // Fake timers left on by the test would also swallow the macrotask below.
+  vi.useRealTimers();
   // Node reports an unhandled rejection after the microtask queue drains: give it one macrotask.
   await new Promise((resolve) => setTimeout(resolve, 0));
   guard.check();
+});
+
+afterAll(() => {
+  vi.restoreAllMocks();
+  vi.unstubAllGlobals();
+  vi.unstubAllEnvs();
 });

@@ -6,6 +6,8 @@ import type { EventEmitter } from 'node:events';
 /** Records unhandled rejections from `process` (or any emitter of that event) until checked. */
 export class UnhandledRejectionGuard {
   private readonly seen: unknown[] = [];
+  /** Whether install() is listening now. */
+  installed = false;
 
   /** The listener; exposed so a test can feed it directly. */
   readonly record = (reason: unknown): void => {
@@ -15,7 +17,11 @@ export class UnhandledRejectionGuard {
   /** Starts listening on `target`; returns the function that stops it. */
   install(target: Pick<EventEmitter, 'on' | 'off'> = process): () => void {
     target.on('unhandledRejection', this.record);
-    return () => target.off('unhandledRejection', this.record);
+    this.installed = true;
+    return () => {
+      target.off('unhandledRejection', this.record);
+      this.installed = false;
+    };
   }
 
   /** Throws (and forgets them) when rejections were recorded since the last check. */

@@ -12,6 +12,13 @@ export interface Tier {
   readonly exclude: readonly string[];
   /** Whether its files use the shared ZooKeeper the global setup starts. */
   readonly sharedServer: boolean;
+  /**
+   * Whether each file gets a fresh process with its own module graph (vitest's `isolate`). The
+   * unit tier shares one process per worker: loading the library again for each of its 120-odd
+   * short files cost as much as running them. Its files must leave no global state behind
+   * (test/guard/setup.ts undoes fake timers, spies and stubbed globals after each file).
+   */
+  readonly isolate: boolean;
 }
 
 export const TIERS = [
@@ -27,6 +34,7 @@ export const TIERS = [
     ],
     exclude: [],
     sharedServer: false,
+    isolate: false,
   },
   {
     name: 'integration',
@@ -39,6 +47,7 @@ export const TIERS = [
     ],
     exclude: ['test/integration/harness.test.ts', 'test/integration/harness-proxy.test.ts'],
     sharedServer: true,
+    isolate: true,
   },
   {
     name: 'interop',
@@ -47,6 +56,7 @@ export const TIERS = [
     include: ['test/interop/'],
     exclude: [],
     sharedServer: true,
+    isolate: true,
   },
   {
     name: 'soak',
@@ -62,6 +72,7 @@ export const TIERS = [
     ],
     exclude: [],
     sharedServer: true,
+    isolate: true,
   },
 ] as const satisfies readonly Tier[];
 
