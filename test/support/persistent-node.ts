@@ -34,9 +34,6 @@ export function blip(client: ScriptedClient): void {
   client.setState('connected');
 }
 
-/** Ten milliseconds of real time, for the few turns a step's follow-up takes. */
-export const settle = () => new Promise((r) => setTimeout(r, 10));
-
 afterEach(() => {
   vi.useRealTimers();
   vi.restoreAllMocks();

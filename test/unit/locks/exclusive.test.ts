@@ -3,7 +3,7 @@
 // lost reply, nothing after an abort), the lost replies and NODEEXISTS answers around its one
 // shared node name, and waiters on several paths. Real-server behaviour:
 // test/integration/locks/exclusive.test.ts.
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { CreateMode, ZooKeeperError } from '../../../src/index.js';
 import { ExclusiveLock, LockTimeoutError } from '../../../src/locks/index.js';
 import { expectTwoHoldsOfKind, lockMessages } from '../../support/locks-unit.js';
@@ -11,7 +11,13 @@ import { until } from '../../support/wait.js';
 import { ScriptedServer, scriptedSessions } from './scripted-client.js';
 
 const text = (bytes: Uint8Array | undefined) => new TextDecoder().decode(bytes);
-const settle = () => new Promise((r) => setTimeout(r, 10));
+// The checks that something does NOT happen run on a faked clock: a second of it passes at once,
+// with every follow-up of the step and any retry pause (100-200 ms) run, however loaded the machine.
+const LATER = 1_000;
+
+afterEach(() => {
+  vi.useRealTimers();
+});
 
 describe('ExclusiveLock (scripted client)', () => {
   it('refuses an invalid path, naming itself', () => {
@@ -64,7 +70,8 @@ describe('ExclusiveLock (scripted client)', () => {
       return l;
     });
     await until(() => server.requests({ op: 'exists', path: '/w', watch: true }).length > 0);
-    await new Promise((r) => setTimeout(r, 5));
+    vi.useFakeTimers();
+    await vi.advanceTimersByTimeAsync(LATER);
     expect(granted).toBe(false);
     await lease.release();
     const next = await waiting;
@@ -236,19 +243,21 @@ describe('ExclusiveLock (scripted client)', () => {
   });
 
   it('an acquire with an already aborted signal sends nothing', async () => {
+    vi.useFakeTimers();
     const [server, a] = scriptedSessions(1);
     await expect(
       new ExclusiveLock(a, '/s').acquire({ signal: AbortSignal.abort(new Error('no')) }),
     ).rejects.toThrow('no');
-    await settle();
+    await vi.advanceTimersByTimeAsync(LATER);
     expect(server.log).toEqual([]);
   });
 
   it('a create refused with NONODE (no chroot) fails at once and sends nothing more', async () => {
+    vi.useFakeTimers();
     const [server, a] = scriptedSessions(1);
     server.fail({ op: 'create2', path: '/c', code: 'NONODE' });
     await expect(new ExclusiveLock(a, '/c').acquire()).rejects.toMatchObject({ code: 'NONODE' });
-    await settle();
+    await vi.advanceTimersByTimeAsync(LATER);
     expect(a.requests().map((r) => `${r.op} ${r.outcome}`)).toEqual(['create2 NONODE']);
   });
 
@@ -303,9 +312,10 @@ describe('ExclusiveLock (scripted client)', () => {
     const onP = new ExclusiveLock(b, '/p').acquire();
     const onQ = new ExclusiveLock(b, '/q').acquire();
     await until(() => b.requests({ op: 'exists', watch: true }).length === 2);
+    vi.useFakeTimers();
     await q.release();
     const leaseQ = await onQ;
-    await settle();
+    await vi.advanceTimersByTimeAsync(LATER);
     // The waiter on /p stayed asleep: one create, one watch.
     expect(b.requests({ op: 'create2', path: '/p' })).toHaveLength(1);
     expect(b.requests({ op: 'exists', path: '/p' })).toHaveLength(1);

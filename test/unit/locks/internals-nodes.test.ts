@@ -1,10 +1,11 @@
 // How the recipes create and remove their nodes when replies are lost or the server refuses:
 // a semaphore's lease create whose reply was lost, parents that cannot be made, cleanup after a
 // timeout while the link is down. Against the scripted client (scripted-client.ts).
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { CreateMode, ZooKeeperError } from '../../../src/index.js';
 import { LockTimeoutError, Mutex, Semaphore } from '../../../src/locks/index.js';
 import { PersistentNode } from '../../../src/recipes/index.js';
+import { until } from '../../support/wait.js';
 import { recordSignals } from './record-signals.js';
 import { type ScriptedServer, scriptedSessions } from './scripted-client.js';
 
@@ -116,15 +117,12 @@ describe('cleanup after a timeout while the link is down (scripted client)', () 
     const [server, a, b] = scriptedSessions(2);
     const held = await new Mutex(a, '/t').acquire();
     const waiting = new Mutex(b, '/t').acquire({ timeout: 30 });
-    await new Promise((r) => setTimeout(r, 5));
+    await until(() => server.children('/t').length === 2, "b's node in line");
     b.setState('suspended');
     await expect(waiting).rejects.toBeInstanceOf(LockTimeoutError);
     // Its node goes once the link is back.
     b.setState('connected');
-    for (let i = 0; i < 100 && server.children('/t').length > 1; i++) {
-      await new Promise((r) => setTimeout(r, 2));
-    }
-    expect(server.children('/t')).toHaveLength(1);
+    await until(() => server.children('/t').length === 1, "b's node removed");
     await held.release();
   });
 });
@@ -159,17 +157,25 @@ describe('the create request of a node with a time to live (scripted client)', (
 });
 
 describe('requests after the caller gives up (scripted client)', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
   it('a timed-out acquire stops repeating a listing the server keeps refusing', async () => {
+    // On a faked clock: the retry pauses (100-200 ms each) after the timeout pass at once.
+    vi.useFakeTimers();
     const [server, a, b] = scriptedSessions(2);
     const held = await new Mutex(a, '/busy').acquire();
     server.fail({ op: 'getChildren', path: '/busy', code: 'THROTTLEDOP', times: 100 });
-    await expect(new Mutex(b, '/busy').acquire({ timeout: 50 })).rejects.toBeInstanceOf(
+    const timedOut = expect(new Mutex(b, '/busy').acquire({ timeout: 50 })).rejects.toBeInstanceOf(
       LockTimeoutError,
     );
+    await vi.advanceTimersByTimeAsync(50);
+    await timedOut;
     const listings = () => b.requests({ op: 'getChildren', path: '/busy' }).length;
-    await new Promise((r) => setTimeout(r, 50));
     const afterTimeout = listings();
-    await new Promise((r) => setTimeout(r, 400));
+    expect(afterTimeout).toBeGreaterThan(0);
+    await vi.advanceTimersByTimeAsync(5_000);
     expect(listings()).toBe(afterTimeout);
     await held.release();
   });
@@ -186,10 +192,10 @@ describe('requests after the caller gives up (scripted client)', () => {
   });
 
   it('a semaphore acquire that times out while the link is down answers at once', async () => {
-    const [, a, b] = scriptedSessions(2);
+    const [server, a, b] = scriptedSessions(2);
     const held = await new Semaphore(a, '/sus', { maxLeases: 1 }).acquire();
     const waiting = new Semaphore(b, '/sus', { maxLeases: 1 }).acquire({ timeout: 30 });
-    await new Promise((r) => setTimeout(r, 10));
+    await until(() => server.children('/sus/leases').length === 2, "b's lease node");
     b.setState('suspended');
     await expect(waiting).rejects.toBeInstanceOf(LockTimeoutError);
     b.setState('connected');

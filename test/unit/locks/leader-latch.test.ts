@@ -1,7 +1,7 @@
 // LeaderLatch against a small in-memory fake of one election directory, for the interleavings a
 // real server cannot be made to produce on demand (a read-only server). The real-server behaviour
 // is proven in test/integration/locks/leader-latch.test.ts.
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { SessionState, Stat, StateChange } from '../../../src/client/types.js';
 import { type RecipeClient, ZooKeeperError } from '../../../src/index.js';
 import { LeaderLatch } from '../../../src/locks/index.js';
@@ -73,7 +73,12 @@ class FakeElection {
 let fake: FakeElection;
 
 describe('LeaderLatch (fake server)', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
   it('on a read-only server, waits for a read-write one instead of failing', async () => {
+    vi.useFakeTimers();
     fake = new FakeElection();
     fake.state = 'connected-readonly';
     let refused = 0;
@@ -86,8 +91,9 @@ describe('LeaderLatch (fake server)', () => {
     const latch = new LeaderLatch(fake.client, '/e', { id: 'a' });
     latch.start();
     const leading = latch.leadership({ timeout: 2_000 });
-    // Longer than several retry pauses (100-200 ms each): a loop would have asked again by now.
-    await new Promise((resolve) => setTimeout(resolve, 600));
+    // Several retry pauses (100-200 ms each) on the faked clock, short of the 2 s bound: a loop
+    // would have asked again by now.
+    await vi.advanceTimersByTimeAsync(1_500);
     expect(refused).toBe(1); // no retry loop while read-only
     expect(latch.state).toBe('started');
     fake.setState('connected');

@@ -3,11 +3,18 @@
 // gone at the moment it is looked at, the pauses between failed tries, and what its error
 // listeners are told. Creation and options: persistent-node.test.ts; the real-server behaviour:
 // test/integration/recipes/persistent-node.test.ts.
-import { describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { CreateMode } from '../../../src/index.js';
-import { blip, createdPath, settle, started } from '../../support/persistent-node.js';
+import { blip, createdPath, started } from '../../support/persistent-node.js';
 import { until } from '../../support/wait.js';
 import { ScriptedServer, scriptedSessions } from '../locks/scripted-client.js';
+
+// A second of faked time: longer than any follow-up of a step or any pause between tries.
+const LATER = 1_000;
+
+afterEach(() => {
+  vi.useRealTimers();
+});
 
 describe('PersistentNode recovery (scripted client)', () => {
   it('after a lost create reply a protected node is found by its prefix, not created twice', async () => {
@@ -108,11 +115,16 @@ describe('PersistentNode recovery (scripted client)', () => {
   });
 
   it('a reconnect that finds the node in place changes nothing', async () => {
+    vi.useFakeTimers();
     const [server, client] = scriptedSessions(1);
     const node = started(client, '/kept', { mode: CreateMode.PERSISTENT });
     await createdPath(node);
+    const looks = () => server.requests({ op: 'exists', path: '/kept' }).length;
+    const looksBefore = looks();
     blip(client);
-    await settle();
+    // On the faked clock: every follow-up of the look, and any retry pause, has run by now.
+    await vi.advanceTimersByTimeAsync(LATER);
+    expect(looks()).toBeGreaterThan(looksBefore);
     expect(server.requests({ op: 'create2', path: '/kept' })).toHaveLength(1);
     expect(server.requests({ op: 'setData' })).toEqual([]);
     await node.close();
@@ -171,13 +183,14 @@ describe('PersistentNode recovery (scripted client)', () => {
   });
 
   it('a persistent node survives a renewal and is not created again', async () => {
+    vi.useFakeTimers();
     const [server, client] = scriptedSessions(1);
     const node = started(client, '/keep', { mode: CreateMode.PERSISTENT });
     await createdPath(node);
     const czxid = server.nodes.get('/keep')!.stat.czxid;
     client.renew();
-    await until(() => server.requests({ op: 'exists', path: '/keep' }).length >= 3);
-    await new Promise((r) => setTimeout(r, 10));
+    await vi.advanceTimersByTimeAsync(LATER);
+    expect(server.requests({ op: 'exists', path: '/keep' }).length).toBeGreaterThanOrEqual(3);
     expect(server.nodes.get('/keep')!.stat.czxid).toBe(czxid);
     expect(server.requests({ op: 'create2', path: '/keep' })).toHaveLength(1);
     await node.close();
@@ -236,12 +249,13 @@ describe('PersistentNode recovery (scripted client)', () => {
   });
 
   it('close() tells the error listeners nothing', async () => {
+    vi.useFakeTimers();
     const client = new ScriptedServer().connect();
     const errors: unknown[] = [];
     const node = started(client, '/quiet', { onError: (e) => errors.push(e) });
     await createdPath(node);
     await node.close();
-    await settle();
+    await vi.advanceTimersByTimeAsync(LATER);
     expect(errors).toEqual([]);
   });
 

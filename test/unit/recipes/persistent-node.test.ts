@@ -3,14 +3,16 @@
 // setData, start()'s bounds, its refusals, TTL touches and close. Recovery (lost replies,
 // reconnects, renewals, retries, error listeners) is in persistent-node-recovery.test.ts; the
 // real-server behaviour is proven in test/integration/recipes/persistent-node.test.ts.
-import { describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ClosedError, CreateMode, InvalidArgumentError, TimeoutError } from '../../../src/index.js';
 import { PersistentNode } from '../../../src/recipes/index.js';
 import { createdPath, started, text } from '../../support/persistent-node.js';
 import { until } from '../../support/wait.js';
 import { ScriptedServer, scriptedSessions } from '../locks/scripted-client.js';
 
-const _settle = () => new Promise((r) => setTimeout(r, 10));
+afterEach(() => {
+  vi.useRealTimers();
+});
 
 describe('PersistentNode (scripted client)', () => {
   it('creates the node with its parents and data, ephemeral by default, and deletes it on close', async () => {
@@ -286,15 +288,19 @@ describe('PersistentNode (scripted client)', () => {
     await node.close();
   });
 
-  it('a TTL node is touched every third of its TTL while kept', async () => {
+  it('a TTL node is touched every third of its TTL while kept, and no more once closed', async () => {
+    vi.useFakeTimers();
     const [server, client] = scriptedSessions(1);
     const node = started(client, '/ttl', { mode: CreateMode.PERSISTENT_WITH_TTL, ttl: 30 });
     await createdPath(node);
-    await until(() => server.requests({ op: 'setData', path: '/ttl' }).length >= 3, 'touches');
+    const touches = () => server.requests({ op: 'setData', path: '/ttl' }).length;
+    await vi.advanceTimersByTimeAsync(35);
+    expect(touches()).toBe(3);
     await node.close();
-    const touches = server.requests({ op: 'setData', path: '/ttl' }).length;
-    await new Promise((r) => setTimeout(r, 40));
-    expect(server.requests({ op: 'setData', path: '/ttl' }).length).toBe(touches);
+    const beforeClose = touches();
+    // Many touch periods on the faked clock: a timer left armed would have touched again.
+    await vi.advanceTimersByTimeAsync(1_000);
+    expect(touches()).toBe(beforeClose);
   });
 
   it('a TTL node is touched every third of its TTL, from its creation', async () => {
