@@ -35,7 +35,9 @@ export async function checkListening(
     const ctx = bench.subject();
     const thrown = new Error(`a listener of ${event.name} failed`);
     const heard: unknown[] = [];
+    let ran = false;
     call(ctx.subject, 'on', event.name, () => {
+      ran = true;
       throw thrown;
     });
     call(ctx.subject, 'on', 'error', (error: unknown) => heard.push(error));
@@ -47,10 +49,22 @@ export async function checkListening(
       );
     if (triggered.how !== 'resolved') {
       unheard.push(`making '${event.name}' happen ${told(triggered)}`);
-    } else if (!(await eventually(reported))) {
+    } else if (!(await eventually(() => ran))) {
+      unheard.push(`'${event.name}' never reached its listener`);
+    } else if (!reported() && !(await afterOneTurn(reported))) {
       const got = heard.length === 0 ? 'nothing' : heard.map((e) => String(e)).join(', ');
       unheard.push(`a throwing '${event.name}' listener reached the error listeners as ${got}`);
     }
   }
   if (unheard.length > 0) findings.set('listener-error', unheard.join('; '));
+}
+
+/**
+ * Whether `check()` holds once the event loop has gone round once: a listener's error is reported
+ * as it is caught (on the listener's rejection for an async one), so once the listener has run
+ * the report is in by then; no wall-clock wait for something that is not coming.
+ */
+async function afterOneTurn(check: () => boolean): Promise<boolean> {
+  await new Promise((resolve) => setImmediate(resolve));
+  return check();
 }
