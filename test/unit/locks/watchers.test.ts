@@ -9,17 +9,31 @@ import { joinWatcher, watchedKeyCount } from '../../../src/coordination/watchers
 import type { LockClient } from '../../../src/locks/types.js';
 import { makeError } from '../../../src/protocol/errors.js';
 
-/** A client whose getData answers as `answer` says, after a turn of the event loop. */
-function clientAnswering(answer: () => 'ok' | 'NONODE' | 'CONNECTIONLOSS'): LockClient {
-  const getData = ((path: string) =>
-    new Promise((resolve, reject) =>
-      setTimeout(() => {
+/** Resolves after the event loop has gone round once: every microtask queued before has run. */
+const oneTurn = () => new Promise((resolve) => setImmediate(resolve));
+
+/**
+ * A client whose getData answers as `answer` says, after a turn of the event loop; `answered()`
+ * resolves a turn after the last reply was delivered (whatever the reply set off has run).
+ */
+function clientAnswering(
+  answer: () => 'ok' | 'NONODE' | 'CONNECTIONLOSS',
+): LockClient & { answered(): Promise<unknown> } {
+  let last: Promise<unknown> = Promise.resolve();
+  const getData = ((path: string) => {
+    const reply = new Promise((resolve, reject) =>
+      setImmediate(() => {
         const outcome = answer();
         if (outcome === 'ok') resolve({ data: new Uint8Array(), stat: {} });
         else reject(makeError(outcome, `${outcome} for ${path}`, { path }));
-      }, 1),
-    )) as unknown as Client['getData'];
-  return { getData } as unknown as LockClient;
+      }),
+    );
+    last = reply.then(oneTurn, oneTurn);
+    return reply;
+  }) as unknown as Client['getData'];
+  return { getData, answered: () => last } as unknown as LockClient & {
+    answered(): Promise<unknown>;
+  };
 }
 
 const noop = (_event: WatchedEvent) => {};
@@ -150,7 +164,7 @@ describe('waitForChange leaves nothing behind', () => {
     controller.abort(new Error('given up'));
     await expect(waiting).rejects.toThrow('given up');
     probe.leave();
-    await new Promise((resolve) => setTimeout(resolve, 10)); // the reply comes: NONODE
+    await client.answered(); // the reply comes: NONODE
     const after = joinWatcher(client, 'getData:/m', noop);
     expect(after.watcher).not.toBe(probe.watcher);
     after.leave();
@@ -164,7 +178,7 @@ describe('waitForChange leaves nothing behind', () => {
     controller.abort(new Error('given up'));
     await expect(waiting).rejects.toThrow('given up');
     probe.leave();
-    await new Promise((resolve) => setTimeout(resolve, 10)); // the reply comes: the watch is set
+    await client.answered(); // the reply comes: the watch is set
     const after = joinWatcher(client, 'getData:/k', noop);
     // The client holds the closure: a later wait must share it, not add a second one.
     expect(after.watcher).toBe(probe.watcher);
