@@ -1,6 +1,7 @@
 // The contract checker (docs/contract.md): tries one class against the rules of its kind and
 // returns the rules it breaks, each with what was seen. A class is given as a constructor, so a
 // deliberately drifted subclass can be checked with its real class's catalog entry.
+import { getEventListeners } from 'node:events';
 import type { RecipeClient } from '../../../../src/client/recipe-client.js';
 import {
   ClosedError,
@@ -234,7 +235,19 @@ async function checkWait(bench: Bench, wait: WaitSpec, findings: Findings): Prom
     return outcomeOf(() => wait.call(ctx.subject, bounds));
   };
   const rules = wait.rules ?? ['timeout', 'abort', 'bad-timeout'];
-  const timedOut = rules.includes('timeout') ? await attempt({ timeout: WAIT_TIMEOUT }) : undefined;
+  // The timeout's wait also gets a signal that never aborts: once the wait is over, it must have
+  // no abort listener left on it (a wait that ends leaves nothing on the caller's signal).
+  const unused = new AbortController();
+  const timedOut = rules.includes('timeout')
+    ? await attempt({ timeout: WAIT_TIMEOUT, signal: unused.signal })
+    : undefined;
+  const listening = getEventListeners(unused.signal, 'abort').length;
+  if (timedOut !== undefined && timedOut.how !== 'pending' && listening > 0) {
+    findings.set(
+      `leaves-listener:${wait.name}`,
+      `${wait.name}({ timeout, signal }) ended with ${listening} abort listener(s) left on the signal`,
+    );
+  }
   if (
     timedOut !== undefined &&
     !(
