@@ -18,6 +18,7 @@ import {
 import { Mutex } from '../../src/locks/index.js';
 import { channel, nativeChannels, tracingChannel } from '../../src/otel/index.js';
 import { detectRuntime } from '../../src/session/transports/runtime.js';
+import { checkTimerRules } from './timer-rules.js';
 
 export interface SmokeOptions {
   /** `host:port` of a ZooKeeper server. */
@@ -316,6 +317,10 @@ export async function runSmoke(options: SmokeOptions): Promise<SmokeReport> {
       check(next.fencingToken > held.fencingToken, 'fencing token did not grow');
       await next.release();
       check((await zk.getChildren(path)).length === 0, 'lock nodes left behind');
+    });
+
+    await step('lock timer rules', async () => {
+      await checkTimerRules(zk, await open(), `${root}/timers`, check);
     });
 
     await step('telemetry channels', async () => {
