@@ -7,7 +7,8 @@ import {
   ensurePath,
   guaranteedDelete,
 } from '../../../src/recipes/index.js';
-import { cutAndPeer, newClient, recipePath, sleep, until } from './helpers.js';
+import { recordRequests } from '../../support/request-log.js';
+import { cutAndPeer, newClient, recipePath, until } from './helpers.js';
 
 describe('ensurePath', () => {
   it('creates every missing ancestor as a container, and leaves existing nodes alone', async () => {
@@ -126,8 +127,14 @@ describe('guaranteedDelete', () => {
   }
 
   it('keeps trying across a cut link and deletes once the session is back', async () => {
-    const { proxy, observer, path, outcome } = await deleteOnFrozenLink('g-cut', 200);
-    await sleep(1_000);
+    const { client, proxy, observer, path, outcome } = await deleteOnFrozenLink('g-cut', 200);
+    const log = recordRequests(() => client.sessionId);
+    try {
+      // Two tries have timed out on the frozen link (each one 300 ms request timeout).
+      await until(() => log.failedOn(path) >= 2, 'two failed tries of the delete');
+    } finally {
+      log.stop();
+    }
     expect(await observer.exists(path)).not.toBeNull();
     proxy.thaw();
     proxy.cut();
@@ -139,7 +146,12 @@ describe('guaranteedDelete', () => {
 
   it('stops with "closed" when the client is closed while it waits, without rejecting', async () => {
     const { client, observer, path, outcome } = await deleteOnFrozenLink('g-close', 100);
-    await sleep(500);
+    const log = recordRequests(() => client.sessionId);
+    try {
+      await until(() => log.failedOn(path) >= 1, 'a failed try of the delete');
+    } finally {
+      log.stop();
+    }
     void client.close().catch(() => {});
     const result = await outcome;
     expect(result.status).toBe('closed');

@@ -13,9 +13,23 @@ import {
   READY_NODE,
   SharedCount,
 } from '../../../src/recipes/index.js';
-import { cutAndPeer, expireSession, renewWhileOldSessionLives, sleep, until } from './helpers.js';
+import { type RequestLog, recordRequests } from '../../support/request-log.js';
+import { cutAndPeer, expireSession, renewWhileOldSessionLives, until } from './helpers.js';
 
 const SHORT_SESSION = { sessionTimeout: 4_000 };
+
+/** Runs `during` with the requests of `client`'s current session recorded. */
+async function withRequests<T>(
+  client: { sessionId: bigint },
+  during: (log: RequestLog) => Promise<T>,
+): Promise<T> {
+  const log = recordRequests(() => client.sessionId);
+  try {
+    return await during(log);
+  } finally {
+    log.stop();
+  }
+}
 
 /**
  * Two members of a two-member double barrier, both entered: `mine` on a client behind a proxy the
@@ -72,8 +86,11 @@ describe('DistributedBarrier at a renewal', () => {
   it('releases a waiter when the barrier was removed while its session was gone', async () => {
     const { client, proxy, peer: other, path } = await cutAndPeer('barrier', SHORT_SESSION);
     await new DistributedBarrier(other, path).raise();
-    const waiting = new DistributedBarrier(client, path).wait({ timeout: 30_000 });
-    await sleep(100);
+    const { waiting } = await withRequests(client, async (log) => {
+      const wait = new DistributedBarrier(client, path).wait({ timeout: 30_000 });
+      await until(() => log.answeredOn(path) > 0, 'the waiter to look at the barrier');
+      return { waiting: wait };
+    });
     await expireSession(client, proxy, () => new DistributedBarrier(other, path).lower());
     await waiting;
   });
@@ -82,12 +99,20 @@ describe('DistributedBarrier at a renewal', () => {
     const { client, proxy, peer: other, path } = await cutAndPeer('barrier-stands', SHORT_SESSION);
     await new DistributedBarrier(other, path).raise();
     let released = false;
-    const waiting = new DistributedBarrier(client, path).wait({ timeout: 30_000 }).then(() => {
-      released = true;
+    const { waiting } = await withRequests(client, async (log) => {
+      const wait = new DistributedBarrier(client, path).wait({ timeout: 30_000 }).then(() => {
+        released = true;
+      });
+      await until(() => log.answeredOn(path) > 0, 'the waiter to look at the barrier');
+      log.mark();
+      await expireSession(client, proxy);
+      // The waiter's look on the new session is answered (the barrier stands); a request after
+      // it is answered after it (a session's replies come in order), by when a wrong release
+      // would have shown.
+      await until(() => log.answeredOn(path) > 0, 'the waiter to look again on the new session');
+      await client.exists(path);
+      return { waiting: wait };
     });
-    await sleep(100);
-    await expireSession(client, proxy);
-    await sleep(300);
     expect(released).toBe(false);
     expect(await other.exists(path)).not.toBeNull();
     await new DistributedBarrier(other, path).lower();
@@ -100,16 +125,20 @@ describe('DistributedBarrier at a renewal', () => {
     await new DistributedBarrier(other, path).raise();
     let waiting: Promise<void> | undefined;
     let released = false;
-    await expireSession(client, proxy, async () => {
-      waiting = new DistributedBarrier(client, path).wait({ timeout: 20_000 });
-      void waiting.then(
-        () => {
-          released = true;
-        },
-        () => {},
-      );
+    await withRequests(client, async (log) => {
+      await expireSession(client, proxy, async () => {
+        waiting = new DistributedBarrier(client, path).wait({ timeout: 20_000 });
+        void waiting.then(
+          () => {
+            released = true;
+          },
+          () => {},
+        );
+      });
+      // As above: the look on the new session answered, then one round trip after it.
+      await until(() => log.answeredOn(path) > 0, 'the waiter to look on the new session');
+      await client.exists(path);
     });
-    await sleep(300);
     expect(released).toBe(false);
     await new DistributedBarrier(other, path).lower();
     await waiting;
@@ -224,8 +253,12 @@ describe('guaranteedDelete across faults', () => {
     const { client, proxy, peer: other, path } = await cutAndPeer('gd-cut', SHORT_SESSION);
     await createWithParents(other, path);
     proxy.freeze('drop');
-    const outcome = guaranteedDelete(client, path, { retry: { baseDelay: 50, maxDelay: 200 } });
-    await sleep(500);
+    const { outcome } = await withRequests(client, async (log) => {
+      const deleting = guaranteedDelete(client, path, { retry: { baseDelay: 50, maxDelay: 200 } });
+      // Its first try is on the frozen link, whose bytes are dropped.
+      await until(() => log.startedOn(path) > 0, 'the delete to try');
+      return { outcome: deleting };
+    });
     expect(await other.exists(path)).not.toBeNull();
     proxy.thaw();
     proxy.cut();
@@ -239,14 +272,17 @@ describe('guaranteedDelete across faults', () => {
     let outcome: unknown;
     let removed = false;
     await expireSession(client, proxy, async () => {
-      void guaranteedDelete(client, path, {
-        recursive: true,
-        retry: { baseDelay: 50, maxDelay: 500 },
-        onSettled: (result) => {
-          outcome = result;
-        },
+      await withRequests(client, async (log) => {
+        void guaranteedDelete(client, path, {
+          recursive: true,
+          retry: { baseDelay: 50, maxDelay: 500 },
+          onSettled: (result) => {
+            outcome = result;
+          },
+        });
+        // Its first try is queued while the client is cut off.
+        await until(() => log.startedOn(path) > 0, 'the delete to try');
       });
-      await sleep(300);
       removed = (await other.exists(path)) === null;
     });
     expect(removed).toBe(false);

@@ -1,0 +1,51 @@
+// The requests a client sends, as the library's request tracing channel reports them: for tests
+// that wait until a recipe has tried something (a delete sent, a look answered, a try timed out)
+// instead of sleeping for as long as that should take.
+import diagnostics from 'node:diagnostics_channel';
+import { ChannelName, type RequestMessage } from '../../src/index.js';
+
+/** Requests of one client since recording began (or since `mark()`); `stop()` unsubscribes. */
+export interface RequestLog {
+  /** How many requests on `path` were started (handed to the session), of any operation. */
+  startedOn(path: string): number;
+  /** How many of them were answered, successfully or not. */
+  endedOn(path: string): number;
+  /** How many of them failed (an error reply, a timeout, a lost connection). */
+  failedOn(path: string): number;
+  /** How many of them were answered without an error. */
+  answeredOn(path: string): number;
+  /** Counts from here on only the requests started after this call. */
+  mark(): void;
+  stop(): void;
+}
+
+/**
+ * Starts recording the requests that `sessionId()` owns when they start: the client's session,
+ * or none (0) while it connects or renews, when requests are queued without one.
+ */
+export function recordRequests(sessionId: () => bigint): RequestLog {
+  let started: RequestMessage[] = [];
+  const ended = new Set<RequestMessage>();
+  const failed = new Set<RequestMessage>();
+  const handlers = {
+    start: (message: RequestMessage) => {
+      if (message.sessionId === sessionId()) started.push(message);
+    },
+    asyncEnd: (message: RequestMessage) => ended.add(message),
+    error: (message: RequestMessage) => failed.add(message),
+  };
+  const channel = diagnostics.tracingChannel(ChannelName.request);
+  channel.subscribe(handlers as never);
+  const on = (path: string, keep: (message: RequestMessage) => boolean = () => true) =>
+    started.filter((message) => message.path === path && keep(message)).length;
+  return {
+    startedOn: (path) => on(path),
+    endedOn: (path) => on(path, (m) => ended.has(m)),
+    failedOn: (path) => on(path, (m) => failed.has(m)),
+    answeredOn: (path) => on(path, (m) => ended.has(m) && !failed.has(m)),
+    mark: () => {
+      started = [];
+    },
+    stop: () => channel.unsubscribe(handlers as never),
+  };
+}
