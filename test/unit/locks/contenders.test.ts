@@ -1,7 +1,7 @@
 // The contender logic of the public lock classes against a scripted client (scripted-client.ts):
 // which node each contender waits on, what it does after a wake, a create whose reply was lost,
 // and what is cleaned up. Real-server behaviour: test/integration/locks.
-import { describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { ZooKeeperError } from '../../../src/index.js';
 import {
   LockTimeoutError,
@@ -12,13 +12,20 @@ import {
 } from '../../../src/locks/index.js';
 import { type ScriptedClient, ScriptedServer } from './scripted-client.js';
 
-/** Resolves once `condition` holds (polled; every wait here is a condition, not a sleep). */
+// The clock is faked in every test: waits advance it a millisecond at a time, and the checks
+// that something does NOT happen let a whole second pass at once (every follow-up of a step and
+// any retry pause of 100-200 ms has run by then), however loaded the machine.
+beforeEach(() => {
+  vi.useFakeTimers();
+});
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+/** Resolves once `condition` holds (checked after each faked millisecond, for five seconds). */
 async function until(condition: () => boolean, what = 'condition'): Promise<void> {
-  const end = Date.now() + 5_000;
-  while (!condition()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 1));
-  }
+  for (let i = 0; i < 5_000 && !condition(); i++) await vi.advanceTimersByTimeAsync(1);
+  if (!condition()) throw new Error(`timed out waiting for ${what}`);
 }
 
 /** A promise and whether it has settled. */
@@ -35,8 +42,8 @@ function track<T>(promise: Promise<T>): { promise: Promise<T>; settled: () => bo
   return { promise, settled: () => done };
 }
 
-/** Lets every pending request and watch event run. */
-const settle = () => new Promise((resolve) => setTimeout(resolve, 20));
+/** Lets every pending request, watch event and timer of the next faked second run. */
+const settle = () => vi.advanceTimersByTimeAsync(1_000);
 
 /** The children of `dir` as full paths, in sequence order. */
 function queue(server: ScriptedServer, dir: string): string[] {
@@ -214,9 +221,11 @@ describe('Mutex cleanup (scripted client)', () => {
     const [a, b] = clients as [ScriptedClient, ScriptedClient];
     const held = await new Mutex(a, '/lock').acquire();
     server.fail({ op: 'delete', session: b.sessionId, code: 'CONNECTIONLOSS' });
-    await expect(new Mutex(b, '/lock').acquire({ timeout: 50 })).rejects.toBeInstanceOf(
+    const timedOut = expect(new Mutex(b, '/lock').acquire({ timeout: 50 })).rejects.toBeInstanceOf(
       LockTimeoutError,
     );
+    await vi.advanceTimersByTimeAsync(50);
+    await timedOut;
     await until(() => queue(server, '/lock').length === 1, "b's node to go");
     expect(queue(server, '/lock')).toEqual([held.path]);
     expect(b.requests({ op: 'delete' }).map((r) => r.outcome)).toEqual(['CONNECTIONLOSS', 'ok']);

@@ -3,7 +3,7 @@
 // test/integration/locks/revocation.test.ts.
 // Also: what the request and the refusal say, what is published, and a lease already lost when
 // it is made revocable.
-import { describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { CreateMode } from '../../../src/index.js';
 import {
   Mutex,
@@ -19,7 +19,18 @@ import { ScriptedServer, scriptedSessions } from './scripted-client.js';
 
 const text = (bytes: Uint8Array | undefined) => new TextDecoder().decode(bytes);
 
-const settle = () => new Promise((r) => setTimeout(r, 5));
+// The clock is faked in every test (until() advances it a millisecond at a time): the checks that
+// something does NOT happen let a whole second pass at once, every follow-up of a step and any
+// retry pause run by then, however loaded the machine.
+beforeEach(() => {
+  vi.useFakeTimers();
+});
+afterEach(() => {
+  vi.useRealTimers();
+});
+
+/** Lets every pending request, watch event and timer of the next faked second run. */
+const settle = () => vi.advanceTimersByTimeAsync(1_000);
 
 describe('revocation (scripted client)', () => {
   it("revoke() writes Curator's request into the holder's node, and a revocable holder is told", async () => {
@@ -211,7 +222,7 @@ describe('revocation edges (scripted client)', () => {
     expect(lease.signal.aborted).toBe(true);
     const watchedBefore = a.requests({ op: 'getData', watch: true }).length;
     const revocable = watchRevocation(a, lease);
-    await new Promise((r) => setTimeout(r, 10));
+    await settle();
     expect(revocable.revocation.aborted).toBe(false);
     expect(a.requests({ op: 'getData', watch: true })).toHaveLength(watchedBefore);
     await lease.release();
