@@ -3,10 +3,18 @@
 // with a node known gone, no sync on a session that has just begun), and a stale listing on a
 // renewed session never makes the old session's node a leader. Real-server behaviour:
 // test/integration/locks/leader-latch.test.ts and test/integration/locks/renewal.test.ts.
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { LeaderLatch } from '../../../src/locks/index.js';
 import { until } from '../../support/wait.js';
 import { type ScriptedClient, scriptedSessions } from './scripted-client.js';
+
+// The checks that something does NOT happen run on a faked clock: a second of it passes at once,
+// with every follow-up of a step and any retry pause (100-200 ms) run, however loaded the machine.
+const QUIET_MS = 1_000;
+
+afterEach(() => {
+  vi.useRealTimers();
+});
 
 /** The ops `client`'s current session sent from log index `from` on. */
 const opsSince = (client: ScriptedClient, from: number) =>
@@ -113,14 +121,16 @@ describe('LeaderLatch close() during a disconnection (scripted client)', () => {
       client.setState('suspended');
       return list(path, options);
     }) as typeof client.getChildren;
+    vi.useFakeTimers();
     const latch = new LeaderLatch(client, '/el');
     latch.start();
     const waiting = latch.leadership().catch((error: unknown) => error);
     await until(() => client.state === 'suspended', 'the listing');
     const closing = latch.close();
+    // close() answers the waiter at once: it does not wait for the listing's reconnect.
     const told = await Promise.race([
       waiting,
-      new Promise((r) => setTimeout(() => r('still waiting'), 200)),
+      vi.advanceTimersByTimeAsync(QUIET_MS).then(() => 'still waiting'),
     ]);
     expect(told).toMatchObject({ code: 'CLOSED', message: /^the latch .* was closed$/ });
     expect(server.children('/el')).toHaveLength(1);
@@ -133,14 +143,15 @@ describe('LeaderLatch close() during a disconnection (scripted client)', () => {
 
 describe('LeaderLatch while disconnected (scripted client)', () => {
   it('sends nothing until the connection is back, then catches up and leads again', async () => {
+    vi.useFakeTimers();
     const [, client] = scriptedSessions(1);
     const latch = new LeaderLatch(client, '/el');
     latch.start();
     const term = await latch.leadership();
     client.setState('suspended');
-    await new Promise((r) => setTimeout(r, 5));
+    await vi.advanceTimersByTimeAsync(QUIET_MS);
     client.setState('connecting');
-    await new Promise((r) => setTimeout(r, 5));
+    await vi.advanceTimersByTimeAsync(QUIET_MS);
     expect(client.queued).toEqual([]);
     expect(latch.hasLeadership).toBe(false);
     client.setState('connected');

@@ -2,7 +2,7 @@
 // `zookeeper-ts:lock`, the errors it answers with, who a waiting candidate watches, and the
 // election's node gone with our candidate. Real-server behaviour:
 // test/integration/locks/leader-latch.test.ts and test/integration/telemetry/events.test.ts.
-import { describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { boundsWaiting } from '../../../src/coordination/deadline.js';
 import {
   LeaderLatch,
@@ -13,6 +13,14 @@ import {
 import { lockMessages, startedLatch as started } from '../../support/locks-unit.js';
 import { until } from '../../support/wait.js';
 import { ScriptedServer, scriptedSessions } from './scripted-client.js';
+
+// The checks that something does NOT happen run on a faked clock: a second of it passes at once,
+// with every follow-up of a step and any retry pause (100-200 ms) run, however loaded the machine.
+const QUIET_MS = 1_000;
+
+afterEach(() => {
+  vi.useRealTimers();
+});
 
 /** The election and hold messages published while the test runs (acquires left out). */
 const lockEvents = () =>
@@ -121,6 +129,7 @@ describe('LeaderLatch errors (scripted client)', () => {
 
 describe('LeaderLatch line (scripted client)', () => {
   it('a waiting candidate watches only the node just ahead of it', async () => {
+    vi.useFakeTimers();
     const [, a, b, c] = scriptedSessions(3);
     const first = started(a);
     await first.leadership();
@@ -134,7 +143,7 @@ describe('LeaderLatch line (scripted client)', () => {
     const listingsOfThird = c.requests({ op: 'getChildren' }).length;
     await first.close();
     await second.leadership();
-    await new Promise((r) => setTimeout(r, 5));
+    await vi.advanceTimersByTimeAsync(QUIET_MS);
     expect(c.requests({ op: 'getChildren' })).toHaveLength(listingsOfThird);
     expect(third.hasLeadership).toBe(false);
     await second.close();
@@ -202,6 +211,7 @@ describe('LeaderLatch line (scripted client)', () => {
 
 describe('LeaderLatch term lost before it starts (scripted client)', () => {
   it('a term whose link dropped since the listing is never handed out nor announced', async () => {
+    vi.useFakeTimers();
     const events = lockEvents();
     const [, client] = scriptedSessions(1);
     const list = client.getChildren.bind(client);
@@ -217,7 +227,7 @@ describe('LeaderLatch term lost before it starts (scripted client)', () => {
     const latch = started(client);
     const waiting = latch.leadership();
     await until(() => !first);
-    await new Promise((r) => setTimeout(r, 5));
+    await vi.advanceTimersByTimeAsync(QUIET_MS);
     expect(latch.hasLeadership).toBe(false);
     client.setState('connected');
     const term = await waiting;

@@ -2,10 +2,18 @@
 // hold events it publishes on `zookeeper-ts:lock`, the node watch across a lost reply, a grant
 // decided after close() began, the errors reentry answers with. Real-server behaviour:
 // test/integration/locks/lease.test.ts and test/integration/telemetry/events.test.ts.
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { type Lease, LeaseReleasedError, LockLostError, Mutex } from '../../../src/locks/index.js';
 import { expectLostToDelete, lockMessages, lossOf, watched } from '../../support/locks-unit.js';
 import { scriptedSessions } from './scripted-client.js';
+
+// The checks that something does NOT happen run on a faked clock: a second of it passes at once,
+// with every follow-up of a step and any retry pause (100-200 ms) run, however loaded the machine.
+const QUIET_MS = 1_000;
+
+afterEach(() => {
+  vi.useRealTimers();
+});
 
 /** The hold messages (`released`, `lost`) published while the test runs. */
 const holdEvents = () =>
@@ -97,11 +105,12 @@ describe('lease node watch and grant edges (scripted client)', () => {
   });
 
   it('a node watch refused for good leaves the lease held (the session state still counts)', async () => {
+    vi.useFakeTimers();
     const { server, client, lease } = await held();
     server.fail({ op: 'getData', path: lease.path, code: 'NOAUTH' });
     const signal = lease.signal;
     await watched(client);
-    await new Promise((r) => setTimeout(r, 5));
+    await vi.advanceTimersByTimeAsync(QUIET_MS);
     expect(signal.aborted).toBe(false);
     client.setState('suspended');
     expect(lossOf(signal)).toBe('suspended');

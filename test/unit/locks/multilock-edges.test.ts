@@ -15,6 +15,14 @@ import {
 import { until } from '../../support/wait.js';
 import { type ScriptedClient, ScriptedServer, scriptedSessions } from './scripted-client.js';
 
+// The checks that something does NOT happen run on a faked clock: a second of it passes at once,
+// with every follow-up of a step and any retry pause (100-200 ms) run, however loaded the machine.
+const QUIET_MS = 1_000;
+
+afterEach(() => {
+  vi.useRealTimers();
+});
+
 const chrooted = (client: ScriptedClient, chroot: string) => {
   Object.defineProperty(client, 'chroot', { value: chroot });
   return client;
@@ -137,12 +145,13 @@ describe('MultiLock edges (scripted client)', () => {
   });
 
   it('an already aborted acquire asks no part for its lock', async () => {
+    vi.useFakeTimers();
     const client = new ScriptedServer().connect();
     const { lock, grants } = lockLostAtFirstGrant(client, '/z');
     await expect(
       new MultiLock([lock]).acquire({ signal: AbortSignal.abort(new Error('no')) }),
     ).rejects.toThrow('no');
-    await new Promise((r) => setTimeout(r, 5));
+    await vi.advanceTimersByTimeAsync(QUIET_MS);
     expect(grants).toEqual([]);
   });
 

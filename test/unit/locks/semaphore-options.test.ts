@@ -1,11 +1,19 @@
 // Semaphore's options against the scripted client (scripted-client.ts): what its refusals say,
 // maxLeases and sequenceOrder, and what it publishes on the lock channel.
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { CreateMode, InvalidArgumentError } from '../../../src/index.js';
 import { Semaphore, SemaphoreMutex, type SemaphoreOptions } from '../../../src/locks/index.js';
 import { expectTwoHoldsOfKind, lockMessages } from '../../support/locks-unit.js';
 import { until } from '../../support/wait.js';
 import { ScriptedServer, scriptedSessions } from './scripted-client.js';
+
+// The checks that something does NOT happen run on a faked clock: a second of it passes at once,
+// with every follow-up of a step and any retry pause (100-200 ms) run, however loaded the machine.
+const QUIET_MS = 1_000;
+
+afterEach(() => {
+  vi.useRealTimers();
+});
 
 describe('Semaphore options and events (scripted client)', () => {
   it('refuses an invalid path or maxLeases, saying which', () => {
@@ -75,6 +83,7 @@ describe('Semaphore options and events (scripted client)', () => {
   });
 
   it('waiters of one client on two semaphores: a release wakes only the waiter of its semaphore', async () => {
+    vi.useFakeTimers();
     const [, a, b] = scriptedSessions(2);
     const [one, two] = [
       await new Semaphore(a, '/s1', { maxLeases: 1 }).acquire(),
@@ -86,7 +95,7 @@ describe('Semaphore options and events (scripted client)', () => {
     await until(() => listings('/s1/leases') === 1 && listings('/s2/leases') === 1);
     await two.release();
     await (await onTwo).release();
-    await new Promise((r) => setTimeout(r, 10));
+    await vi.advanceTimersByTimeAsync(QUIET_MS);
     expect(listings('/s1/leases')).toBe(1);
     await one.release();
     await (await onOne).release();

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { isConnected, isFinal, StateMachine } from '../../../src/session/state.js';
 import type { SessionState } from '../../../src/session/types.js';
+import { until } from '../../support/wait.js';
 
 describe('StateMachine', () => {
   it('emits allowed moves in order and refuses others', () => {
@@ -49,7 +50,8 @@ describe('StateMachine', () => {
       machine.transition('connected');
       unsubscribe();
       machine.transition('closed');
-      await new Promise((r) => setTimeout(r, 10));
+      // A listener's error is rethrown outside the transition, later: wait for both.
+      await until(() => errors.length >= 2, 'the listener errors to be rethrown');
     } finally {
       process.off('uncaughtException', onError);
     }
