@@ -250,14 +250,16 @@ export class SessionContext
 
   /** The outbox's: `item` is being written on the current connection. */
   written(item: Outbound): void {
+    // One clock read per frame serves the request's send time and the heartbeat's.
+    const now = this.clock.now();
     if (item.kind === 'auth') this.authInFlight.push(item.entry);
     else if (item.request) {
       // Its reply will prove the server heard from us no earlier than now (see heartbeat.ts).
-      item.request.sentAt = this.clock.now();
+      item.request.sentAt = now;
       this.pending.push(item.request);
       if (item.request.trace) item.request.trace.server = this.serverName();
-    } else if (item.frame === PING_FRAME) this.link?.heartbeat.pingSent();
-    this.link?.heartbeat.sent();
+    } else if (item.frame === PING_FRAME) this.link?.heartbeat.pingSent(now);
+    this.link?.heartbeat.sent(now);
   }
 
   /** The link's heartbeat: the client has been quiet too long. */

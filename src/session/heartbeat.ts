@@ -81,8 +81,9 @@ export class Heartbeat {
     return this.heardAt;
   }
 
-  sent(): void {
-    this.lastSent = this.clock.now();
+  /** A frame is being written; `at` lets the caller's own clock read serve (one per frame). */
+  sent(at: number = this.clock.now()): void {
+    this.lastSent = at;
   }
 
   /** The server answered a request sent at `sentAt`: it heard from us no earlier than that. */
@@ -90,9 +91,9 @@ export class Heartbeat {
     if (sentAt > this.provenAt) this.provenAt = sentAt;
   }
 
-  /** A ping is being written. */
-  pingSent(): void {
-    if (this.pingsInFlight++ === 0) this.oldestPingSentAt = this.clock.now();
+  /** A ping is being written (at `at`, as for {@link sent}). */
+  pingSent(at: number = this.clock.now()): void {
+    if (this.pingsInFlight++ === 0) this.oldestPingSentAt = at;
   }
 
   /** A ping was answered (replies come in order: the oldest unanswered one, at the latest). */
