@@ -24,8 +24,9 @@ export function routeReply(frame: Uint8Array, ctx: SessionContext): void {
   const xid = reader.int();
   const zxid = reader.long();
   const err = reader.int();
-  // The link is alive.
-  ctx.link?.heartbeat.heard();
+  // The link is alive. Its heartbeat read once: the reply below proves the session alive too.
+  const heartbeat = ctx.link?.heartbeat;
+  heartbeat?.heard();
   if (xid === Xid.notification) {
     const event = decodeWatcherEvent(reader);
     const type = eventTypeName(event.type);
@@ -40,7 +41,7 @@ export function routeReply(frame: Uint8Array, ctx: SessionContext): void {
     return;
   }
   if (xid === Xid.ping) {
-    ctx.link?.heartbeat.pingAnswered();
+    heartbeat?.pingAnswered();
     return;
   }
   if (xid === Xid.auth) {
@@ -65,7 +66,7 @@ export function routeReply(frame: Uint8Array, ctx: SessionContext): void {
     );
   }
   // The session is alive as of when this request was sent (not when its reply came).
-  ctx.link?.heartbeat.proven(request.sentAt);
+  heartbeat?.proven(request.sentAt);
   // The newest state the client has seen.
   if (zxid > 0n) ctx.identity.zxid = zxid;
   if (request.trace) request.trace.bytesReceived = frame.length;
