@@ -88,27 +88,22 @@ function parseBytesInto(
   return bestAt >= 0;
 }
 
-function isAscii(text: string): boolean {
-  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) > 0x7f) return false;
-  return true;
-}
-
 /**
- * Whether the name at `bytes[start..start+length]` is `name`. An ASCII name is compared unit by
- * byte, with no encoding (each call to the encoder would allocate a buffer outside the heap);
- * any other is decoded and compared.
+ * Whether the name at `bytes[start..start+length]` is `name`. Compared unit by byte while the
+ * units are ASCII, with no encoding (each call to the encoder would allocate a buffer outside the
+ * heap) and no separate pass to check that `name` is ASCII; a name with any other unit is decoded
+ * and compared. Up to the first non-ASCII unit, UTF-8 is the units themselves, so a difference
+ * found there is a difference of the names.
  */
-function isName(
-  bytes: Uint8Array,
-  start: number,
-  length: number,
-  name: string,
-  ascii: boolean,
-): boolean {
-  if (!ascii) return decoder.decode(bytes.subarray(start, start + length)) === name;
-  if (length !== name.length) return false;
-  for (let i = 0; i < length; i++) if (bytes[start + i] !== name.charCodeAt(i)) return false;
-  return true;
+function isName(bytes: Uint8Array, start: number, length: number, name: string): boolean {
+  // UTF-8 never takes fewer bytes than UTF-16 units.
+  if (length < name.length) return false;
+  for (let i = 0; i < name.length; i++) {
+    const unit = name.charCodeAt(i);
+    if (unit > 0x7f) return decoder.decode(bytes.subarray(start, start + length)) === name;
+    if (bytes[start + i] !== unit) return false;
+  }
+  return length === name.length;
 }
 
 const ownScratch: Parsed = { kind: -1, sequence: 0 };
@@ -147,12 +142,11 @@ export class EncodedChildren {
   /** Whether `name` is among the children. */
   includes(name: string): boolean {
     if (this.decoded) return this.decoded.includes(name);
-    const ascii = isAscii(name);
     const count = Math.max(0, this.int(0));
     for (let at = 4, i = 0; i < count; i++) {
       const length = Math.max(0, this.int(at));
       at += 4;
-      if (isName(this.bytes, at, length, name, ascii)) return true;
+      if (isName(this.bytes, at, length, name)) return true;
       at += length;
     }
     return false;
@@ -184,7 +178,7 @@ export class EncodedChildren {
       if (!parseBytesInto(bytes, start, length, lockNames, childScratch)) continue;
       const sequence = childScratch.sequence;
       if (sequence === SEQUENCE_LIMIT || sequence < 0) return PAST_LIMIT;
-      if (sequence === ownSequence && isName(bytes, start, length, own, isAscii(own))) {
+      if (sequence === ownSequence && isName(bytes, start, length, own)) {
         present = true;
         continue;
       }
