@@ -1,6 +1,7 @@
 // Node names of the lock recipes, exactly as Curator and kazoo spell them, so a TypeScript process
 // and a Java or Python one exclude each other on the same path.
 import type { Stat } from '../client/types.js';
+import { curatorOwnerPrefix, kazooOwnerPrefix } from './owner-uuid.js';
 
 /** Whose node names to use: Curator's (`_c_<uuid>-lock-<seq>`) or kazoo's (`<hex>__lock__<seq>`). */
 export type NamingStyle = 'curator' | 'kazoo';
@@ -30,8 +31,7 @@ export type LockName = (typeof LockName)[keyof typeof LockName];
  * connection loss instead of creating a second one.
  */
 export function newOwnerPrefix(style: NamingStyle): string {
-  const uuid = crypto.randomUUID();
-  return style === 'curator' ? `_c_${uuid}-` : uuid.replaceAll('-', '');
+  return style === 'curator' ? curatorOwnerPrefix() : kazooOwnerPrefix();
 }
 
 /** A node this process created and owns. */

@@ -192,3 +192,32 @@ describe('queue order after the sequence counter wraps', () => {
     expect(byCreation(sorted, czxids).map((c) => c.name)).toEqual([older, newer]);
   });
 });
+
+describe('newOwnerPrefix randomness', () => {
+  it('spells random version 4 UUIDs in canonical lower case, unique over many pool refills', () => {
+    const seen = new Set<string>();
+    const canonical = /^_c_[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}-$/;
+    for (let i = 0; i < 2_000; i++) {
+      const curator = newOwnerPrefix('curator');
+      expect(curator).toMatch(canonical);
+      const kazoo = newOwnerPrefix('kazoo');
+      expect(kazoo).toMatch(/^[0-9a-f]{12}4[0-9a-f]{3}[89ab][0-9a-f]{15}$/);
+      seen.add(curator.slice(3, 39).replaceAll('-', ''));
+      seen.add(kazoo);
+    }
+    // A prefix handed out twice would let two contenders take each other's node for their own.
+    expect(seen.size).toBe(4_000);
+  });
+
+  it('uses every hex digit in every random position', () => {
+    // A digit table or an offset off by one would leave some digit or position constant.
+    const digits = Array.from({ length: 32 }, () => new Set<string>());
+    for (let i = 0; i < 2_000; i++) {
+      const kazoo = newOwnerPrefix('kazoo');
+      for (let p = 0; p < 32; p++) digits[p]!.add(kazoo[p]!);
+    }
+    const sizes = digits.map((set) => set.size);
+    // Position 12 is the version (always 4), position 16 the variant (8, 9, a or b).
+    expect(sizes).toEqual(sizes.map((_, p) => (p === 12 ? 1 : p === 16 ? 4 : 16)));
+  });
+});
