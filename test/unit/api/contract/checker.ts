@@ -8,6 +8,7 @@ import {
   InvalidArgumentError,
   TimeoutError,
 } from '../../../../src/protocol/errors.js';
+import { timerCensus } from '../../../support/timer-census.js';
 import { Bench, call, type Findings } from './bench.js';
 import type { Env } from './env.js';
 import type { Bounds, Ctx, LongLived, Loose, SingleOperation, WaitSpec } from './kinds.js';
@@ -226,12 +227,13 @@ async function checkSingleOperation(
 
 /** A wait's three rules: `timeout:<wait>`, `abort:<wait>`, `bad-timeout:<wait>`. */
 async function checkWait(bench: Bench, wait: WaitSpec, findings: Findings): Promise<void> {
-  const attempt = async (bounds: Bounds): Promise<Outcome> => {
+  const attempt = async (bounds: Bounds, calling?: () => void): Promise<Outcome> => {
     const ctx = bench.subject();
     const blocked = await outcomeOf(() => wait.block(ctx));
     if (blocked.how !== 'resolved') {
       return { how: 'threw', error: new Error(`setting up the wait ${told(blocked)}`) };
     }
+    calling?.();
     return outcomeOf(() => wait.call(ctx.subject, bounds));
   };
   const rules = wait.rules ?? ['timeout', 'abort', 'bad-timeout'];
@@ -271,6 +273,15 @@ async function checkWait(bench: Bench, wait: WaitSpec, findings: Findings): Prom
       `${wait.name}({ signal }) with an aborted signal ${told(aborted)}, not the signal's reason`,
     );
   }
+  if (rules.includes('timeout') && rules.includes('abort')) {
+    const timers = await timersLeft(attempt);
+    if (timers.length > 0) {
+      findings.set(
+        `leaves-timer:${wait.name}`,
+        `${wait.name}({ timeout, signal }) aborted while waiting left timers holding the process, armed at ${timers.join('; ')}`,
+      );
+    }
+  }
   if (!rules.includes('bad-timeout')) return;
   const bad = await attempt({ timeout: -1 });
   const refused = bad.how === 'rejected' || bad.how === 'threw' ? bad.error : undefined;
@@ -279,6 +290,28 @@ async function checkWait(bench: Bench, wait: WaitSpec, findings: Findings): Prom
       `bad-timeout:${wait.name}`,
       `${wait.name}({ timeout: -1 }) ${told(bad)}, not an InvalidArgumentError`,
     );
+  }
+}
+
+/**
+ * The library's timers that hold the process once a wait with a long timeout was aborted while
+ * waiting (its deadline's timer must be taken off or no longer hold the process): the timers are
+ * counted from the moment the wait is called.
+ */
+async function timersLeft(
+  attempt: (bounds: Bounds, calling?: () => void) => Promise<Outcome>,
+): Promise<string[]> {
+  const stop = new AbortController();
+  let census: ReturnType<typeof timerCensus> | undefined;
+  try {
+    const ended = await attempt({ timeout: 600_000, signal: stop.signal }, () => {
+      census = timerCensus();
+      setTimeout(() => stop.abort(new Error('the caller gave up')), 5);
+    });
+    if (ended.how === 'pending') return [];
+    return census?.holding() ?? [];
+  } finally {
+    census?.stop();
   }
 }
 
