@@ -1,11 +1,18 @@
 // The lock engine driven through a RecipeClient's public calls (the calls seam): a wrapper client
 // whose replies come in another order than the requests, whose reads fail, whose calls throw,
 // and what the engine passes to each call. Against the scripted client (scripted-client.ts).
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { WatchedEvent } from '../../../src/client/types.js';
 import { Mutex } from '../../../src/locks/index.js';
 import { until } from '../../support/wait.js';
 import { type ScriptedClient, type ScriptedServer, scriptedSessions } from './scripted-client.js';
+
+/** Resolves once the event loop has gone round: every microtask queued before has run. */
+const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
+
+afterEach(() => {
+  vi.useRealTimers();
+});
 
 const DIR = '/e';
 
@@ -42,7 +49,7 @@ describe('replies out of order (a wrapper RecipeClient)', () => {
     b.create2 = (async (...args: Parameters<typeof create>) => {
       const created = await create(...args);
       await listed.wait;
-      await new Promise((r) => setTimeout(r, 1));
+      await nextTurn(); // after the listing's answer has been handled
       return created;
     }) as typeof b.create2;
     const lease = await new Mutex(b, DIR).acquire({ timeout: 2_000 });
@@ -56,7 +63,7 @@ describe('replies out of order (a wrapper RecipeClient)', () => {
     const create = b.create2.bind(b);
     b.create2 = (async (...args: Parameters<typeof create>) => {
       const created = await create(...args);
-      await new Promise((r) => setTimeout(r, 5));
+      await nextTurn(); // after the early listing's failure has been handled
       return created;
     }) as typeof b.create2;
     const lease = await new Mutex(b, DIR).acquire({ timeout: 2_000 });
@@ -80,8 +87,11 @@ describe('replies out of order (a wrapper RecipeClient)', () => {
     }) as typeof b.getData;
     const waiting = new Mutex(b, DIR).acquire({ timeout: 5_000 });
     await until(() => b.requests({ op: 'getData' }).length === 1, "b's getData");
+    vi.useFakeTimers();
     await held.release(); // the watch set by that getData fires now
-    await new Promise((r) => setTimeout(r, 10));
+    // A faked second passes at once: whatever the wake-up does before the answer has happened.
+    await vi.advanceTimersByTimeAsync(1_000);
+    vi.useRealTimers();
     expect(b.requests({ op: 'getChildren' })).toHaveLength(1); // not before the answer
     answer.open();
     const lease = await waiting;

@@ -4,6 +4,7 @@
 // test/integration/locks/lock-path-gone.test.ts.
 import { describe, expect, it } from 'vitest';
 import { Mutex, Semaphore } from '../../../src/locks/index.js';
+import { until } from '../../support/wait.js';
 import { scriptedSessions } from './scripted-client.js';
 
 describe('a waiter whose lock directory was removed (scripted client)', () => {
@@ -12,8 +13,8 @@ describe('a waiter whose lock directory was removed (scripted client)', () => {
     const held = await new Mutex(a, '/gone/lock').acquire();
     const waiting = new Mutex(b, '/gone/lock').acquire({ timeout: 5_000 });
     waiting.catch(() => {});
-    while (server.children('/gone/lock').length < 2) await new Promise((r) => setTimeout(r, 1));
-    await new Promise((r) => setTimeout(r, 1)); // b's watch on a's node is set
+    // b's watch on a's node is set (its getData answered).
+    await until(() => b.requests({ op: 'getData', watch: true }).length > 0, "b's watch");
     const bySequence = (x: string, y: string) => (x.slice(-10) < y.slice(-10) ? -1 : 1);
     const [first, second] = server.children('/gone/lock').sort(bySequence);
     expect(held.path).toBe(`/gone/lock/${first}`);
@@ -35,9 +36,11 @@ describe('a waiter whose lock directory was removed (scripted client)', () => {
     const held = await new Semaphore(a, '/gone/sem', { maxLeases: 1 }).acquire();
     const waiting = new Semaphore(b, '/gone/sem', { maxLeases: 1 }).acquire({ timeout: 5_000 });
     waiting.catch(() => {});
-    while (server.children('/gone/sem/leases').length < 2)
-      await new Promise((r) => setTimeout(r, 1));
-    await new Promise((r) => setTimeout(r, 1)); // b's watch on the lease list is set
+    // b's watch on the lease list is set (its listing answered).
+    await until(
+      () => b.requests({ op: 'getChildren', path: '/gone/sem/leases', watch: true }).length > 0,
+      "b's watch",
+    );
     for (const node of server.children('/gone/sem/leases'))
       server.delete(`/gone/sem/leases/${node}`, -1);
     server.delete('/gone/sem/leases', -1);
