@@ -1,6 +1,6 @@
 // The client facing broken or hostile servers: it drops the link, reports why, moves to the next
 // host, and never crashes, hangs or leaks timers.
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { type Client, connect } from '../../../src/index.js';
 import { until } from '../../support/wait.js';
 import {
@@ -15,6 +15,14 @@ import {
 const opened: Client[] = [];
 afterEach(async () => {
   await Promise.all(opened.splice(0).map((c) => c.close()));
+  vi.restoreAllMocks();
+});
+
+// The client pauses a random part of 150 ms (a quarter of the session timeout) before it dials
+// again after a dropped link: pacing pinned in the session's own tests, drawn as 0 here. The
+// hosts are not shuffled (open() says so), so the draw changes no host order.
+beforeEach(() => {
+  vi.spyOn(Math, 'random').mockReturnValue(0);
 });
 
 async function open(network: FakeNetwork, hosts: string, sessionTimeout = 600): Promise<Client> {
@@ -158,7 +166,7 @@ describe('a hostile server', () => {
     const error = await connect('a:1,b:2', {
       transport: network,
       sessionTimeout: 400,
-      connectTimeout: 1_200,
+      connectTimeout: 600,
     }).then(
       () => null,
       (e: Error & { code?: string }) => e,
@@ -166,7 +174,7 @@ describe('a hostile server', () => {
     expect(error?.code).toBe('TIMEOUT');
     expect(error?.message).toContain('a:1');
     expect(error?.message).toContain('b:2');
-    expect(Date.now() - started).toBeLessThan(2_500);
+    expect(Date.now() - started).toBeLessThan(1_900);
     await until(() => network.openConnections() === 0, 'the connections to close');
     await until(() => timers() <= before, 'the timers to end');
   });
