@@ -49,8 +49,8 @@ describe('connect() gives up', () => {
     // are cut by their own budget (and closed by us) before connect() gives up.
     const error = await connect('zk:2181', {
       transport,
-      connectTimeout: 1_500,
-      sessionTimeout: 600,
+      connectTimeout: 750,
+      sessionTimeout: 300,
     }).then(
       () => null,
       (e: Error & { code?: string }) => e,
