@@ -45,28 +45,39 @@ export class Bound implements AbortWaiter {
    * @param outer the caller's signal, listened to until `end()`
    * @param timeoutError made when the deadline passes (so a timeout's error is built only then),
    *   given the timeout in ms; one function can serve every wait of a lock
+   * @param stop a signal of the waiting object's whole life (its close), which ends the bound as
+   *   the caller's does: no AbortSignal.any per wait to join the two
    */
   constructor(
     private readonly outer: AbortSignal | undefined,
     private readonly timeoutError: TimeoutErrorOf | undefined,
+    private readonly stop?: AbortSignal,
   ) {
     if (outer?.aborted) {
       this.ended = true;
       this.reason = outer.reason;
-    } else if (outer) {
-      // One listener on the caller's signal for all its waits: many acquires given one signal
-      // would otherwise pass Node's limit of 10 and print MaxListenersExceededWarning.
+    } else if (stop?.aborted) {
+      this.ended = true;
+      this.reason = stop.reason;
+    } else if (outer || stop) {
+      // One listener on each signal for all its waits (see waitOn): many acquires given one
+      // signal would otherwise pass Node's limit of 10 and print MaxListenersExceededWarning.
       this.listening = true;
-      waitOn(outer, this);
+      if (outer) waitOn(outer, this);
+      if (stop) waitOn(stop, this);
     }
   }
 
   /**
    * A signal that aborts when the bound ends, for the calls of a wait's slower steps. Made on the
-   * first read only: the hot path of a wait never reads it.
+   * first read only: the hot path of a wait never reads it. A bound of one signal and no
+   * deadline hands out that signal itself.
    */
   get signal(): AbortSignal {
-    if (this.outer && this.timeoutError === undefined) return this.outer;
+    if (this.timeoutError === undefined) {
+      if (this.outer && !this.stop) return this.outer;
+      if (this.stop && !this.outer) return this.stop;
+    }
     if (!this.controller) {
       this.controller = new AbortController();
       if (this.ended) this.controller.abort(this.reason);
@@ -98,7 +109,8 @@ export class Bound implements AbortWaiter {
 
   /** @internal The caller's signal aborted (told by its one listener). */
   aborted(reason: unknown): void {
-    this.listening = false;
+    // Still listening to the other signal, if any: end() leaves it (and the aborted one's entry
+    // is gone already, so leaving that one is a no-op).
     this.finish(reason);
   }
 
@@ -113,7 +125,8 @@ export class Bound implements AbortWaiter {
     if (this.list) this.list.owner.remove(this);
     if (this.listening) {
       this.listening = false;
-      stopWaiting(this.outer!, this);
+      if (this.outer) stopWaiting(this.outer, this);
+      if (this.stop) stopWaiting(this.stop, this);
     }
   }
 

@@ -252,9 +252,8 @@ export class DistributedAtomicLong {
       checkWaitOptions(options, this.path);
       return { policy: this.policy, signal: this.policy.signal, end: nothingToEnd };
     }
-    const bound = startWait(options, this.path);
-    const own = this.policy.signal;
-    const signal = own ? AbortSignal.any([bound.signal, own]) : bound.signal;
+    const bound = startWait(options, this.path, this.policy.signal);
+    const signal = bound.signal;
     return { policy: { ...this.policy, signal }, signal, end: () => bound.dispose() };
   }
 

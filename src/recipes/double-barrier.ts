@@ -122,10 +122,7 @@ export class DistributedDoubleBarrier implements AsyncDisposable {
 
   /** One wait's bound: the caller's timeout and signal, and this barrier's close. */
   private startWait(options: WaitOptions): WaitBound {
-    const { signal } = options;
-    const stop =
-      signal === undefined ? this.closing.signal : AbortSignal.any([signal, this.closing.signal]);
-    return startWait({ ...options, signal: stop }, this.path);
+    return startWait(options, this.path, this.closing.signal);
   }
 
   /**

@@ -121,9 +121,9 @@ export class TreeCache extends Listenable<TreeCacheEvents> {
       throw makeError('BADARGUMENTS', 'start() the cache before sync()', { path: this.root });
     }
     const first = this.first;
-    const bound = startWait(options, this.root);
+    const bound = startWait(options, this.root, this.stop.signal);
     try {
-      const signal = AbortSignal.any([bound.signal, this.stop.signal]);
+      const signal = bound.signal;
       await abortable(first, signal);
       await syncCache(
         {

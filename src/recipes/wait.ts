@@ -42,16 +42,22 @@ export function checkWaitOptions(options: WaitOptions, path?: string): void {
 /** The recipes' waits share one timer (see Deadlines): a wait costs no timer of its own. */
 const recipeWaits = new Deadlines();
 
-/** Starts the clock of one wait; throws BADARGUMENTS for a bad timeout or signal. */
-export function startWait(options: WaitOptions = {}, path?: string): WaitBound {
+/**
+ * Starts the clock of one wait; throws BADARGUMENTS for a bad timeout or signal. `stop` is the
+ * waiting object's own signal (its close), which ends the wait as the caller's signal does.
+ */
+export function startWait(options: WaitOptions = {}, path?: string, stop?: AbortSignal): WaitBound {
   const { timeout, signal } = options;
-  const details = path === undefined ? {} : { path };
   checkWaitOptions(options, path);
   let expired = false;
-  const bound = new Bound(signal, () => {
-    expired = true;
-    return new TimeoutError(timeout ?? 0, undefined, details);
-  });
+  const timedOut =
+    timeout === undefined
+      ? undefined
+      : () => {
+          expired = true;
+          return new TimeoutError(timeout, undefined, path === undefined ? {} : { path });
+        };
+  const bound = new Bound(signal, timedOut, stop);
   // A timeout of 0 is on the timer too: the wait gives up on the next turn of the event loop.
   if (timeout !== undefined && !bound.ended) recipeWaits.add(bound, timeout);
   return {

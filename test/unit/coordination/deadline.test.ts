@@ -162,6 +162,32 @@ describe('Bound and the shared timer', () => {
     bound.end();
   });
 
+  it("the object's stop signal ends the bound as the caller's does, and end() leaves both", () => {
+    const caller = countedSignal();
+    const stop = countedSignal();
+    const ended = new Bound(caller.controller.signal, undefined, stop.controller.signal);
+    const told = waiter();
+    ended.listen(told);
+    expect([caller.listeners(), stop.listeners()]).toEqual([1, 1]);
+    const reason = new Error('closed');
+    stop.controller.abort(reason);
+    expect(told.reasons).toEqual([reason]);
+    expect([caller.listeners(), stop.listeners()]).toEqual([0, 0]);
+
+    const other = countedSignal();
+    const finished = new Bound(caller.controller.signal, undefined, other.controller.signal);
+    finished.end();
+    expect([caller.listeners(), other.listeners()]).toEqual([0, 0]);
+  });
+
+  it('a bound of only a stop signal hands it out; an aborted one ends the bound at once', () => {
+    const stop = new AbortController();
+    expect(new Bound(undefined, undefined, stop.signal).signal).toBe(stop.signal);
+    stop.abort('gone');
+    const late = new Bound(undefined, undefined, stop.signal);
+    expect([late.ended, late.reason]).toEqual([true, 'gone']);
+  });
+
   it('a waiter that stops listening is not told', () => {
     const bound = startBound(new Deadlines(), 10, undefined, timeoutError);
     const kept = waiter();

@@ -1,0 +1,143 @@
+// A recipe's wait joins the caller's signal, its timeout and its object's close (or retry
+// policy's signal) in one Bound on a shared timer (issue 41): no AbortSignal.any per wait, no
+// AbortController where the wait has one signal to hand on, and no listener left on any of the
+// signals once the wait is over. Counted, not assumed: the library's AbortSignal.any and
+// AbortController calls are counted (test/support/signal-census.ts) and the signals' listeners
+// are read as the runtime sees them, on real Clients of the in-process server.
+import { getEventListeners } from 'node:events';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { Client } from '../../../src/client/client.js';
+import {
+  DistributedAtomicLong,
+  DistributedDoubleBarrier,
+  TreeCache,
+} from '../../../src/recipes/index.js';
+import { startServer, type TestServer } from '../../../src/testing/index.js';
+import { signalCensus } from '../../support/signal-census.js';
+
+let server: TestServer;
+let client: Client;
+let census: ReturnType<typeof signalCensus> | undefined;
+let paths = 0;
+const path = () => `/joined-${++paths}`;
+const open: { close(): Promise<void> }[] = [];
+
+beforeAll(async () => {
+  server = await startServer({ listen: false });
+  client = await Client.connect(server.connectString, { transport: server.transportFor('c') });
+});
+afterEach(async () => {
+  census?.stop();
+  census = undefined;
+  for (const thing of open.splice(0).reverse()) await thing.close().catch(() => {});
+});
+afterAll(async () => {
+  await client?.close();
+  await server?.close();
+});
+
+/** The listeners on `signal` (the runtime's count). */
+const listeners = (signal: AbortSignal) => getEventListeners(signal, 'abort').length;
+
+/** A private signal of `object`, read for its listeners only. */
+function own(object: object, field: string): AbortSignal {
+  return (object as unknown as Record<string, AbortController>)[field]!.signal;
+}
+
+describe('TreeCache.sync', () => {
+  async function started(on = client): Promise<TreeCache> {
+    const cache = new TreeCache(on, path());
+    open.push(cache);
+    await cache.start();
+    return cache;
+  }
+
+  it('with no options hands on the cache close signal: no AbortSignal.any, no AbortController', async () => {
+    const cache = await started();
+    const before = listeners(own(cache, 'stop')); // the cache's own, for its whole life
+    census = signalCensus();
+    await cache.sync();
+    expect({ joined: census.joined(), controllers: census.controllers() }).toEqual({
+      joined: 0,
+      controllers: 0,
+    });
+    expect(listeners(own(cache, 'stop'))).toBe(before);
+  });
+
+  it('with a timeout and a signal makes no AbortSignal.any and leaves no listener', async () => {
+    const cache = await started();
+    const caller = new AbortController();
+    const before = listeners(own(cache, 'stop'));
+    census = signalCensus();
+    await cache.sync({ timeout: 600_000, signal: caller.signal });
+    expect(census.joined()).toBe(0);
+    expect(census.controllers()).toBeLessThanOrEqual(1); // the bound's one signal for the calls
+    expect(listeners(caller.signal)).toBe(0);
+    expect(listeners(own(cache, 'stop'))).toBe(before);
+  });
+
+  it('still ends with the cache close, with its ClosedError', async () => {
+    const stuck = await Client.connect(server.connectString, {
+      transport: server.transportFor('stuck'),
+    });
+    open.push(stuck);
+    const cache = await started(stuck);
+    server.delayReplies(600_000, { client: 'stuck' });
+    const outcome = cache.sync({ timeout: 600_000 }).catch((error: unknown) => error);
+    await cache.close();
+    server.delayReplies(0, { client: 'stuck' });
+    expect((await outcome) as Error).toMatchObject({ name: 'ClosedError' });
+  });
+});
+
+describe('DistributedDoubleBarrier', () => {
+  it('enter and leave with a signal make no AbortSignal.any and leave no listener', async () => {
+    const barrier = new DistributedDoubleBarrier(client, path(), { memberQty: 1 });
+    open.push(barrier);
+    const caller = new AbortController();
+    const before = listeners(own(barrier, 'closing'));
+    census = signalCensus();
+    await barrier.enter({ signal: caller.signal, timeout: 600_000 });
+    await barrier.leave({ signal: caller.signal });
+    expect(census.joined()).toBe(0);
+    expect(listeners(caller.signal)).toBe(0);
+    expect(listeners(own(barrier, 'closing'))).toBe(before);
+  });
+
+  it('with no options hands on the barrier close signal: no AbortController', async () => {
+    const barrier = new DistributedDoubleBarrier(client, path(), { memberQty: 1 });
+    open.push(barrier);
+    census = signalCensus();
+    await barrier.enter();
+    await barrier.leave();
+    expect({ joined: census.joined(), controllers: census.controllers() }).toEqual({
+      joined: 0,
+      controllers: 0,
+    });
+  });
+
+  it('a signal aborted during enter rejects with its reason', async () => {
+    const barrier = new DistributedDoubleBarrier(client, path(), { memberQty: 2 });
+    open.push(barrier);
+    const caller = new AbortController();
+    const entering = barrier.enter({ signal: caller.signal }).catch((error: unknown) => error);
+    const reason = new Error('stop');
+    caller.abort(reason);
+    expect(await entering).toBe(reason);
+    expect(listeners(caller.signal)).toBe(0);
+  });
+});
+
+describe('DistributedAtomicLong', () => {
+  it('a change with a timeout under a policy signal makes no AbortSignal.any, leaves no listener', async () => {
+    const policySignal = new AbortController().signal;
+    const counter = new DistributedAtomicLong(client, path(), { retry: { signal: policySignal } });
+    const caller = new AbortController();
+    census = signalCensus();
+    await counter.increment({ timeout: 600_000, signal: caller.signal });
+    expect(census.joined()).toBe(0);
+    expect(census.controllers()).toBeLessThanOrEqual(1);
+    expect(listeners(caller.signal)).toBe(0);
+    expect(listeners(policySignal)).toBe(0);
+  });
+});
