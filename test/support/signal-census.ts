@@ -28,7 +28,7 @@ export function signalCensus(): { controllers(): number; joined(): number; stop(
       if (fromLibrary()) controllers++;
     }
   };
-  AbortSignal.any = (signals: Iterable<AbortSignal>) => {
+  AbortSignal.any = (signals: AbortSignal[]) => {
     if (fromLibrary()) joined++;
     return realAny.call(AbortSignal, signals);
   };
