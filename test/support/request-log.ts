@@ -14,6 +14,10 @@ export interface RequestLog {
   failedOn(path: string): number;
   /** How many of them were answered without an error. */
   answeredOn(path: string): number;
+  /** How many requests were started, on any path. */
+  count(): number;
+  /** How many of them have not been answered yet. */
+  inFlight(): number;
   /** Counts from here on only the requests started after this call. */
   mark(): void;
   stop(): void;
@@ -43,6 +47,8 @@ export function recordRequests(sessionId: () => bigint): RequestLog {
     endedOn: (path) => on(path, (m) => ended.has(m)),
     failedOn: (path) => on(path, (m) => failed.has(m)),
     answeredOn: (path) => on(path, (m) => ended.has(m) && !failed.has(m)),
+    count: () => started.length,
+    inFlight: () => started.filter((m) => !ended.has(m)).length,
     mark: () => {
       started = [];
     },

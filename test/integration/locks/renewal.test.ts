@@ -14,7 +14,28 @@ import {
   Semaphore,
 } from '../../../src/locks/index.js';
 import { abortReason, stateReached, takeSessionAway } from '../../support/integration.js';
-import { childrenOf, lockPath, newClient, proxiedClient, sleep } from './helpers.js';
+import { recordRequests } from '../../support/request-log.js';
+import { childrenOf, lockPath, newClient, proxiedClient, until } from './helpers.js';
+
+/**
+ * Starts `acquire` on `client` and resolves (with its promise, wrapped) once it is queued: it
+ * has sent its create and the reads after it (at least two requests) and every one of them is
+ * answered, so it sits on its watch.
+ */
+async function queued<T>(
+  client: Client,
+  acquire: () => Promise<T>,
+): Promise<{ waiting: Promise<T> }> {
+  const log = recordRequests(() => client.sessionId);
+  try {
+    const waiting = acquire();
+    waiting.catch(() => {});
+    await until(() => log.count() >= 2 && log.inFlight() === 0, 'the acquire to be queued');
+    return { waiting };
+  } finally {
+    log.stop();
+  }
+}
 
 describe('a held lease at the expiry', () => {
   it('is lost with reason expired, stays lost on the new session, and releases at once', async () => {
@@ -63,8 +84,7 @@ describe('an acquire waiting at the expiry', () => {
       const holderClient = await newClient();
       const path = lockPath();
       const holder = await make(holderClient, path).acquire();
-      const waiting = make(zk, path).acquire({ timeout: 30_000 });
-      await sleep(300); // queued behind the holder
+      const { waiting } = await queued(zk, () => make(zk, path).acquire({ timeout: 30_000 }));
       const oldSession = zk.sessionId;
       await takeSessionAway(zk, proxy);
       await stateReached(zk, 'connected', 15_000);
@@ -87,9 +107,7 @@ describe('an acquire waiting at the expiry', () => {
     const holderClient = await newClient();
     const path = lockPath();
     const holder = await new Mutex(holderClient, path).acquire();
-    const waiting = new Mutex(zk, path).acquire({ timeout: 30_000 });
-    waiting.catch(() => {});
-    await sleep(300);
+    const { waiting } = await queued(zk, () => new Mutex(zk, path).acquire({ timeout: 30_000 }));
     await takeSessionAway(zk, proxy);
     await expect(waiting).rejects.toMatchObject({ code: 'SESSIONEXPIRED' });
     await holder.release();
@@ -100,8 +118,7 @@ describe('an acquire waiting at the expiry', () => {
     const holderClient = await newClient();
     const path = lockPath();
     const holder = await new Mutex(holderClient, path).acquire();
-    const waiting = new Mutex(zk, path).acquire({ timeout: 30_000 });
-    await sleep(300);
+    const { waiting } = await queued(zk, () => new Mutex(zk, path).acquire({ timeout: 30_000 }));
     const oldSession = zk.sessionId;
     const [oldNode] = (await childrenOf(holderClient, path)).filter(
       (name) => !holder.path.endsWith(name),
