@@ -2,7 +2,7 @@
 // timeout rejects with the one TimeoutError, its signal with the signal's reason; the outcome
 // itself is never cancelled by either, only no longer waited for.
 import { makeError, TimeoutError } from '../protocol/errors.js';
-import { Bound, checkTimeout, Deadlines } from './deadline.js';
+import { Bound, checkTimeout, deadlinesOf } from './deadline.js';
 
 /** How long a caller waits, and how it gives up early. */
 export interface BoundOptions {
@@ -12,14 +12,15 @@ export interface BoundOptions {
   signal?: AbortSignal;
 }
 
-/** The waits of `waitBounded` share one timer (see Deadlines): a wait costs no timer of its own. */
-let startWaits: Deadlines | undefined;
-
-/** Waits for `outcome` within `options`; `what` names it in the timeout's message. */
+/**
+ * Waits for `outcome` within `options`; `what` names it in the timeout's message. The wait is on
+ * the shared timer of `owner` (the recipe's client; see Deadlines): it costs no timer of its own.
+ */
 export function waitBounded<T>(
   outcome: Promise<T>,
   options: BoundOptions,
   what: string,
+  owner?: object,
 ): Promise<T> {
   const { timeout, signal } = options;
   try {
@@ -38,10 +39,7 @@ export function waitBounded<T>(
   if (bound.ended) return Promise.reject(bound.reason);
   // A timeout of 0 is on the timer too: an outcome already known is heard first (promise jobs
   // run before any timer), one still to come is given up on the next turn of the event loop.
-  if (timeout !== undefined) {
-    startWaits ??= new Deadlines();
-    startWaits.add(bound, timeout);
-  }
+  if (timeout !== undefined) deadlinesOf(owner).add(bound, timeout);
   return new Promise<T>((resolve, reject) => {
     bound.listen({ boundEnded: reject });
     outcome.then(

@@ -304,8 +304,11 @@ export class Deadlines {
 
 const byOwner = new WeakMap<object, Deadlines>();
 
-/** The shared timer of the waits of `owner` (a client). */
-export function deadlinesOf(owner: object): Deadlines {
+/** The owner of the waits of no one client in particular (a MultiLock's, say): one timer for all. */
+const unowned = {};
+
+/** The shared timer of the waits of `owner` (a client); without one, that of unowned waits. */
+export function deadlinesOf(owner: object = unowned): Deadlines {
   let deadlines = byOwner.get(owner);
   if (deadlines === undefined) {
     deadlines = new Deadlines();

@@ -35,9 +35,6 @@ export function checkAcquireOptions(timeout: unknown, signal: unknown, path: str
   }
 }
 
-/** The waits of no one client in particular (a MultiLock's, say) share this timer. */
-const shared = {};
-
 /**
  * The deadlines of one lock's acquires, made once per lock: the timeout's error and the client's
  * timer are found on the first acquire that needs them, so an acquire with a timeout costs one
@@ -55,7 +52,7 @@ export class AcquireDeadlines {
   constructor(
     private readonly path: string,
     private readonly awaited?: AwaitedWords,
-    private readonly owner: object = shared,
+    private readonly owner?: object,
   ) {}
 
   /**

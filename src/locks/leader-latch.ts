@@ -117,7 +117,12 @@ export class LeaderLatch implements AsyncDisposable {
       this.status = 'started';
       this.loop = this.contend().catch((error: unknown) => this.fail(error));
     }
-    return waitBounded(this.decision.promise, options, `the first listing of ${this.path}`);
+    return waitBounded(
+      this.decision.promise,
+      options,
+      `the first listing of ${this.path}`,
+      this.client,
+    );
   }
 
   /** Listens to an event of the latch (see {@link LeaderLatchEvents}); returns the unsubscribe. */

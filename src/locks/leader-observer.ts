@@ -234,6 +234,7 @@ export class LeaderObserver extends Listenable<LeaderObserverEvents> {
       this.firstLook.promise,
       options,
       `the first look at the election ${this.path}`,
+      this.client,
     );
   }
 

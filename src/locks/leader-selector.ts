@@ -101,7 +101,12 @@ export class LeaderSelector implements AsyncDisposable {
       return Promise.reject(new ClosedError(`the selector ${this.path}`, { path: this.path }));
     }
     this.running ??= this.run();
-    return waitBounded(Promise.resolve(), options, `the start of the selector ${this.path}`);
+    return waitBounded(
+      Promise.resolve(),
+      options,
+      `the start of the selector ${this.path}`,
+      this.client,
+    );
   }
 
   /** Listens to an event (see {@link LeaderSelectorEvents}); returns the unsubscribe function. */

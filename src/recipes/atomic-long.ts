@@ -252,7 +252,7 @@ export class DistributedAtomicLong {
       checkWaitOptions(options, this.path);
       return { policy: this.policy, signal: this.policy.signal, end: nothingToEnd };
     }
-    const bound = startWait(options, this.path, this.policy.signal);
+    const bound = startWait(options, this.path, { client: this.client, stop: this.policy.signal });
     const signal = bound.signal;
     return { policy: { ...this.policy, signal }, signal, end: () => bound.dispose() };
   }

@@ -48,7 +48,7 @@ export class DistributedBarrier {
    * `TimeoutError` when `timeout` runs out first, with the signal's reason when it aborts.
    */
   async wait(options: WaitOptions = {}): Promise<void> {
-    const bound = startWait(options, this.path);
+    const bound = startWait(options, this.path, { client: this.client });
     let gone = false;
     try {
       while (!gone) {

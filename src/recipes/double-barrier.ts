@@ -122,7 +122,7 @@ export class DistributedDoubleBarrier implements AsyncDisposable {
 
   /** One wait's bound: the caller's timeout and signal, and this barrier's close. */
   private startWait(options: WaitOptions): WaitBound {
-    return startWait(options, this.path, this.closing.signal);
+    return startWait(options, this.path, { client: this.client, stop: this.closing.signal });
   }
 
   /**

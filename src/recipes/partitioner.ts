@@ -120,7 +120,12 @@ export class SetPartitioner extends Listenable<SetPartitionerEvents> {
       outcome.catch(() => {});
       this.startOutcome = outcome;
     }
-    return waitBounded(this.startOutcome, options, `joining the party of ${this.path}`);
+    return waitBounded(
+      this.startOutcome,
+      options,
+      `joining the party of ${this.path}`,
+      this.client,
+    );
   }
 
   /** Each state from now on, as an async iterator (done at `close()`). */
@@ -150,7 +155,7 @@ export class SetPartitioner extends Listenable<SetPartitionerEvents> {
       cleanup.push(() => this.stopping.signal.removeEventListener('abort', onStop));
     });
     next.catch(() => {});
-    const bounded = waitBounded(next, options, `the partition of ${this.path}`);
+    const bounded = waitBounded(next, options, `the partition of ${this.path}`, this.client);
     const done = () => {
       for (const undo of cleanup) undo();
     };

@@ -133,7 +133,12 @@ export class PersistentNode implements AsyncDisposable {
   start(options: BoundOptions = {}): Promise<void> {
     if (this.stop.signal.aborted) return Promise.reject(this.stop.signal.reason);
     if (!this.loop) this.begin();
-    return waitBounded(this.firstCreate.promise, options, `the creation of ${this.path}`);
+    return waitBounded(
+      this.firstCreate.promise,
+      options,
+      `the creation of ${this.path}`,
+      this.client,
+    );
   }
 
   /** Listens to an event of the node (see {@link PersistentNodeEvents}); returns the unsubscribe. */

@@ -74,7 +74,7 @@ export abstract class QueueBase<Taken, E extends ErrorEvents> extends Listenable
    */
   async take(options: WaitOptions = {}): Promise<Taken> {
     this.checkOpen();
-    const bound = startWait(options, this.path);
+    const bound = startWait(options, this.path, { client: this.client });
     const stop = linkedSignal(bound.signal, this.closed.signal);
     try {
       await this.ensure(stop.signal);

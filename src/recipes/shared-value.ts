@@ -110,7 +110,7 @@ export class SharedValue extends Listenable<SharedValueEvents> {
       this.first = this.readFirst();
       this.first.catch(() => {});
     }
-    return waitBounded(this.first, options, `the first read of ${this.path}`);
+    return waitBounded(this.first, options, `the first read of ${this.path}`, this.client);
   }
 
   /** The value as last read (the seed before the first read). */

@@ -114,7 +114,7 @@ export class TimeLease {
    * repeat, since it renews this id's own lease.
    */
   async obtain(options: WaitOptions = {}): Promise<TimeLeaseGrant | null> {
-    const bound = startWait(options, this.path);
+    const bound = startWait(options, this.path, { client: this.client });
     try {
       for (const slot of this.slotPaths) {
         const grant = await retry(() => this.obtainAt(slot, bound.signal), {

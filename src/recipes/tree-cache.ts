@@ -99,7 +99,7 @@ export class TreeCache extends Listenable<TreeCacheEvents> {
       this.first = this.begin();
       this.first.catch(() => {});
     }
-    return waitBounded(this.first, options, `the initial load of ${this.root}`);
+    return waitBounded(this.first, options, `the initial load of ${this.root}`, this.client);
   }
 
   /**
@@ -121,7 +121,7 @@ export class TreeCache extends Listenable<TreeCacheEvents> {
       throw makeError('BADARGUMENTS', 'start() the cache before sync()', { path: this.root });
     }
     const first = this.first;
-    const bound = startWait(options, this.root, this.stop.signal);
+    const bound = startWait(options, this.root, { client: this.client, stop: this.stop.signal });
     try {
       const signal = bound.signal;
       await abortable(first, signal);

@@ -1,7 +1,7 @@
 // Bounded waits of the recipes: a timeout (rejects with the one TimeoutError) and the caller's signal (rejects with
 // its reason), and a wait for one watch that leaves no closure behind when it gives up.
 import type { WatchedEvent } from '../client/types.js';
-import { Bound, checkTimeout as checkTimeoutRule, Deadlines } from '../coordination/deadline.js';
+import { Bound, checkTimeout as checkTimeoutRule, deadlinesOf } from '../coordination/deadline.js';
 import { waitForWatch } from '../coordination/wait.js';
 import { makeError, TimeoutError } from '../protocol/errors.js';
 
@@ -39,14 +39,23 @@ export function checkWaitOptions(options: WaitOptions, path?: string): void {
   }
 }
 
-/** The recipes' waits share one timer (see Deadlines): a wait costs no timer of its own. */
-const recipeWaits = new Deadlines();
+/** Whose wait it is: the recipe's client, and the recipe's own signal (its close). */
+export interface WaitOwner {
+  /** The client whose shared timer the wait goes on (see Deadlines); default: one for all. */
+  readonly client?: object;
+  /** Ends the wait as the caller's signal does (the recipe closed). */
+  readonly stop?: AbortSignal;
+}
 
 /**
- * Starts the clock of one wait; throws BADARGUMENTS for a bad timeout or signal. `stop` is the
- * waiting object's own signal (its close), which ends the wait as the caller's signal does.
+ * Starts the clock of one wait; throws BADARGUMENTS for a bad timeout or signal. The wait is on
+ * its client's shared timer (it costs no timer of its own) and ends with the recipe's `stop`.
  */
-export function startWait(options: WaitOptions = {}, path?: string, stop?: AbortSignal): WaitBound {
+export function startWait(
+  options: WaitOptions = {},
+  path?: string,
+  owner: WaitOwner = {},
+): WaitBound {
   const { timeout, signal } = options;
   checkWaitOptions(options, path);
   let expired = false;
@@ -57,9 +66,9 @@ export function startWait(options: WaitOptions = {}, path?: string, stop?: Abort
           expired = true;
           return new TimeoutError(timeout, undefined, path === undefined ? {} : { path });
         };
-  const bound = new Bound(signal, timedOut, stop);
+  const bound = new Bound(signal, timedOut, owner.stop);
   // A timeout of 0 is on the timer too: the wait gives up on the next turn of the event loop.
-  if (timeout !== undefined && !bound.ended) recipeWaits.add(bound, timeout);
+  if (timeout !== undefined && !bound.ended) deadlinesOf(owner.client).add(bound, timeout);
   return {
     get signal() {
       return bound.signal;

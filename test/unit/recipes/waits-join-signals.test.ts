@@ -7,8 +7,10 @@
 import { getEventListeners } from 'node:events';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '../../../src/client/client.js';
+import { deadlinesOf } from '../../../src/coordination/deadline.js';
 import {
   DistributedAtomicLong,
+  DistributedBarrier,
   DistributedDoubleBarrier,
   TreeCache,
 } from '../../../src/recipes/index.js';
@@ -139,5 +141,35 @@ describe('DistributedAtomicLong', () => {
     expect(census.controllers()).toBeLessThanOrEqual(1);
     expect(listeners(caller.signal)).toBe(0);
     expect(listeners(policySignal)).toBe(0);
+  });
+});
+
+describe("the client's one timer", () => {
+  it('a recipe wait with a timeout is on its client timer while it waits, and off it after', async () => {
+    const barrier = new DistributedBarrier(client, path());
+    await barrier.raise();
+    const timer = deadlinesOf(client);
+    const before = timer.size;
+    const waiting = barrier.wait({ timeout: 600_000 });
+    expect(timer.size).toBe(before + 1);
+    await barrier.lower();
+    await waiting;
+    expect(timer.size).toBe(before);
+  });
+
+  it("a recipe's start() with a timeout is on its client timer too", async () => {
+    const stuck = await Client.connect(server.connectString, {
+      transport: server.transportFor('stuck-start'),
+    });
+    open.push(stuck);
+    server.delayReplies(600_000, { client: 'stuck-start' });
+    const cache = new TreeCache(stuck, path());
+    open.push({ close: () => cache.close() });
+    const starting = cache.start({ timeout: 600_000 }).catch((error: unknown) => error);
+    expect(deadlinesOf(stuck).size).toBe(1);
+    await cache.close();
+    server.delayReplies(0, { client: 'stuck-start' });
+    await starting;
+    expect(deadlinesOf(stuck).size).toBe(0);
   });
 });
