@@ -3,6 +3,7 @@
 // instead of sleeping for as long as that should take.
 import diagnostics from 'node:diagnostics_channel';
 import { ChannelName, type RequestMessage } from '../../src/index.js';
+import { waitFor } from '../harness/wait.js';
 
 /** Requests of one client since recording began (or since `mark()`); `stop()` unsubscribes. */
 export interface RequestLog {
@@ -54,4 +55,30 @@ export function recordRequests(sessionId: () => bigint): RequestLog {
     },
     stop: () => channel.unsubscribe(handlers as never),
   };
+}
+
+/**
+ * Calls `start` (a wait that sends requests, then sits on a watch) and resolves, with what it
+ * returned wrapped so that a promise is not awaited, once the session of `client` has started at
+ * least `min` requests since and every one of them is answered: the wait has looked and is
+ * waiting. Bounded by `timeoutMs`.
+ */
+export async function whenIdle<T>(
+  client: { readonly sessionId: bigint },
+  start: () => T,
+  min = 2,
+  timeoutMs = 10_000,
+): Promise<{ value: T }> {
+  const log = recordRequests(() => client.sessionId);
+  try {
+    const value = start();
+    await waitFor(async () => (log.count() >= min && log.inFlight() === 0 ? true : undefined), {
+      what: `${min} requests answered and none in flight`,
+      timeoutMs,
+      intervalMs: 10,
+    });
+    return { value };
+  } finally {
+    log.stop();
+  }
 }

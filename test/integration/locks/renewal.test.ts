@@ -14,27 +14,20 @@ import {
   Semaphore,
 } from '../../../src/locks/index.js';
 import { abortReason, stateReached, takeSessionAway } from '../../support/integration.js';
-import { recordRequests } from '../../support/request-log.js';
-import { childrenOf, lockPath, newClient, proxiedClient, until } from './helpers.js';
+import { whenIdle } from '../../support/request-log.js';
+import { childrenOf, lockPath, newClient, proxiedClient } from './helpers.js';
 
-/**
- * Starts `acquire` on `client` and resolves (with its promise, wrapped) once it is queued: it
- * has sent its create and the reads after it (at least two requests) and every one of them is
- * answered, so it sits on its watch.
- */
+/** Starts `acquire` on `client`; resolves once it is queued (answered, sitting on its watch). */
 async function queued<T>(
   client: Client,
   acquire: () => Promise<T>,
 ): Promise<{ waiting: Promise<T> }> {
-  const log = recordRequests(() => client.sessionId);
-  try {
-    const waiting = acquire();
-    waiting.catch(() => {});
-    await until(() => log.count() >= 2 && log.inFlight() === 0, 'the acquire to be queued');
-    return { waiting };
-  } finally {
-    log.stop();
-  }
+  const { value: waiting } = await whenIdle(client, () => {
+    const promise = acquire();
+    promise.catch(() => {});
+    return promise;
+  });
+  return { waiting };
 }
 
 describe('a held lease at the expiry', () => {

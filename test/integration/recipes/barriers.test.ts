@@ -6,7 +6,8 @@ import {
   DistributedDoubleBarrier,
   READY_NODE,
 } from '../../../src/recipes/index.js';
-import { cutAndPeer, newClient, recipePath, sleep, until } from './helpers.js';
+import { whenIdle } from '../../support/request-log.js';
+import { cutAndPeer, newClient, recipePath, until } from './helpers.js';
 
 describe('DistributedBarrier', () => {
   it('holds waiters while set and releases them all when removed', async () => {
@@ -14,12 +15,20 @@ describe('DistributedBarrier', () => {
     const path = recipePath('barrier');
     await new DistributedBarrier(a, path).raise();
     let released = 0;
-    const waits = [b, c].map((zk) =>
-      new DistributedBarrier(zk, path).wait({ timeout: 10_000 }).then(() => {
-        released++;
-      }),
-    );
-    await sleep(200);
+    const waits: Promise<void>[] = [];
+    for (const zk of [b, c]) {
+      // Each waiter's look is answered: it sits on its watch (a wrong release would have come
+      // with that answer).
+      const { value } = await whenIdle(
+        zk,
+        () =>
+          new DistributedBarrier(zk, path).wait({ timeout: 10_000 }).then(() => {
+            released++;
+          }),
+        1,
+      );
+      waits.push(value);
+    }
     expect(released).toBe(0);
     await new DistributedBarrier(a, path).lower();
     await Promise.all(waits);
@@ -49,8 +58,11 @@ describe('DistributedBarrier', () => {
   it('releases a waiter whose link was cut while the barrier was removed', async () => {
     const { client, proxy, peer: other, path } = await cutAndPeer('barrier-cut');
     await new DistributedBarrier(other, path).raise();
-    const waiting = new DistributedBarrier(client, path).wait({ timeout: 15_000 });
-    await sleep(100);
+    const { value: waiting } = await whenIdle(
+      client,
+      () => new DistributedBarrier(client, path).wait({ timeout: 15_000 }),
+      1,
+    );
     proxy.freeze('drop');
     await new DistributedBarrier(other, path).lower();
     proxy.thaw();
@@ -65,9 +77,12 @@ describe('DistributedDoubleBarrier', () => {
     const path = recipePath('double');
     const barriers = clients.map((zk) => new DistributedDoubleBarrier(zk, path, { memberQty: 3 }));
     const entered: number[] = [];
-    const first = barriers[0]!.enter({ timeout: 10_000 }).then(() => entered.push(0));
-    const second = barriers[1]!.enter({ timeout: 10_000 }).then(() => entered.push(1));
-    await sleep(300);
+    const { value: first } = await whenIdle(clients[0]!, () =>
+      barriers[0]!.enter({ timeout: 10_000 }).then(() => entered.push(0)),
+    );
+    const { value: second } = await whenIdle(clients[1]!, () =>
+      barriers[1]!.enter({ timeout: 10_000 }).then(() => entered.push(1)),
+    );
     expect(entered).toEqual([]);
     await barriers[2]!.enter({ timeout: 10_000 });
     await Promise.all([first, second]);
@@ -80,12 +95,15 @@ describe('DistributedDoubleBarrier', () => {
     }
 
     let left = 0;
-    const leaving = barriers.slice(0, 2).map((b) =>
-      b.leave({ timeout: 10_000 }).then(() => {
-        left++;
-      }),
-    );
-    await sleep(300);
+    const leaving: Promise<void>[] = [];
+    for (const [i, barrier] of barriers.slice(0, 2).entries()) {
+      const { value } = await whenIdle(clients[i]!, () =>
+        barrier.leave({ timeout: 10_000 }).then(() => {
+          left++;
+        }),
+      );
+      leaving.push(value);
+    }
     expect(left).toBe(0);
     await barriers[2]!.leave({ timeout: 10_000 });
     await Promise.all(leaving);
@@ -99,8 +117,11 @@ describe('DistributedDoubleBarrier', () => {
     const [a, b, fast] = [await newClient(), await newClient(), await newClient()];
     const path = recipePath('double-fast');
     const ours = [a, b].map((zk) => new DistributedDoubleBarrier(zk, path, { memberQty: 3 }));
-    const entering = ours.map((barrier) => barrier.enter({ timeout: 5_000 }));
-    await sleep(300);
+    const entering: Promise<void>[] = [];
+    for (const [i, barrier] of ours.entries()) {
+      const zk = [a, b][i]!;
+      entering.push((await whenIdle(zk, () => barrier.enter({ timeout: 5_000 }))).value);
+    }
     const ready = `${path}/${READY_NODE}`;
     await fast.multi([Op.create(ready), Op.delete(ready)]);
     await Promise.all(entering);
