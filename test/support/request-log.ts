@@ -82,3 +82,17 @@ export async function whenIdle<T>(
     log.stop();
   }
 }
+
+/**
+ * Two round trips to the server on each client (a sync of `path`): a session's replies and
+ * events come in order, so after the first every event the server sent the client before is
+ * handled (a wrongly woken waiter has sent its listing by then), and after the second the
+ * requests those handlers sent are answered (and the waiter has decided on its listing). The
+ * event-based form of "give any wrong wake-up a moment to show itself".
+ */
+export async function afterRoundTrips(
+  clients: readonly { sync(path: string): Promise<unknown> }[],
+  path: string,
+): Promise<void> {
+  for (let trip = 0; trip < 2; trip++) await Promise.all(clients.map((zk) => zk.sync(path)));
+}

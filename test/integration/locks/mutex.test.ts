@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { CreateMode } from '../../../src/index.js';
 import type { Lease } from '../../../src/locks/index.js';
 import { LeaseReleasedError, LockTimeoutError, Mutex } from '../../../src/locks/index.js';
+import { afterRoundTrips, whenIdle } from '../../support/request-log.js';
 import {
   childrenOf,
   instrument,
@@ -229,8 +230,9 @@ describe('Mutex', () => {
     }
     const first = await new Mutex(a!, path).acquire();
     expect(await new Mutex(b!, path).tryAcquire()).toBeNull();
-    const waiting = new Mutex(b!, path).acquire({ timeout: 10_000 });
-    await sleep(50);
+    const { value: waiting } = await whenIdle(b!, () =>
+      new Mutex(b!, path).acquire({ timeout: 10_000 }),
+    );
     await first.release();
     const second = await waiting;
     await second.release();
@@ -331,7 +333,11 @@ describe('Mutex herd-freedom', () => {
     }
     await holder.release();
     await until(() => acquired[0] !== undefined, 'first waiter holds');
-    await sleep(200); // room for any wrongly woken waiter to show itself
+    // Any wrongly woken waiter has heard its event and listed by then.
+    await afterRoundTrips(
+      waiters.map((w) => w.zk),
+      path,
+    );
     expect(waiters.map((w) => w.wakes.count)).toEqual([1, ...Array(WAITERS - 1).fill(0)]);
     expect(waiters.map((w) => w.calls.getChildren ?? 0)).toEqual([
       1,

@@ -5,6 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { type Client, CreateMode } from '../../../src/index.js';
 import { inspectLock, type Lease, Mutex, ReadWriteLock } from '../../../src/locks/index.js';
+import { afterRoundTrips } from '../../support/request-log.js';
 import { serverAtTheLimit } from './at-the-limit.js';
 import { sleep, until } from './helpers.js';
 
@@ -55,8 +56,8 @@ describe('locks at the limit of the sequence counter (2^31 - 1)', () => {
     for (const [i, pending] of leases.entries()) {
       const lease = await pending;
       granted.push(lease.path.slice(PARENT.length + 1));
-      // Everyone queued behind must still be waiting: give them a moment to (wrongly) get in.
-      await sleep(100);
+      // Everyone queued behind must still be waiting: any wrong wake-up has shown by then.
+      await afterRoundTrips([a, b], PARENT);
       for (const later of leases.slice(i + 1)) expect(await stillWaiting(later)).toBe(true);
       // Nor can a newcomer (also at the limit) jump the queue.
       expect(await new Mutex(b, PARENT).tryAcquire()).toBeNull();
@@ -77,7 +78,7 @@ describe('locks at the limit of the sequence counter (2^31 - 1)', () => {
         '2147483647',
         '2147483647',
       ]);
-      await sleep(100);
+      await afterRoundTrips([a, b], PARENT);
       expect(await stillWaiting(waiting)).toBe(true);
       await reader.release();
       await (await waiting).release();
@@ -137,7 +138,7 @@ describe('locks at the limit of the sequence counter (2^31 - 1)', () => {
     await until(async () => (await a.getChildren(PARENT)).length === 4, 'the waiter queued');
     // Text order would put both negatives first; numeric order would put them before the holder.
     for (const next of [holder.path, ...wrapped]) {
-      await sleep(100);
+      await afterRoundTrips([a, b, c], PARENT);
       expect(await stillWaiting(waiting)).toBe(true);
       expect(await new Mutex(b, PARENT).tryAcquire()).toBeNull();
       if (next === holder.path) await holder.release();
