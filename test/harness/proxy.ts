@@ -26,6 +26,7 @@ export class TcpProxy {
   /** @internal read by links */
   delayMs = 0;
   private readonly totals = { up: 0, down: 0, dropped: 0 };
+  private refusedCount = 0;
 
   private constructor(
     private readonly server: Server,
@@ -85,6 +86,14 @@ export class TcpProxy {
     this.refusing = on;
   }
 
+  /**
+   * Connections refused so far (while `refuse(true)`): each is a dial the client made, for tests
+   * that wait until it has tried again instead of sleeping.
+   */
+  refused(): number {
+    return this.refusedCount;
+  }
+
   /** Currently open client connections. */
   connections(): number {
     return this.links.size;
@@ -116,6 +125,7 @@ export class TcpProxy {
 
   private accept(client: Socket): void {
     if (this.refusing) {
+      this.refusedCount++;
       client.destroy();
       return;
     }

@@ -14,6 +14,7 @@ import {
 } from '../../../src/index.js';
 import { freePort, sharedServer } from '../../harness/index.js';
 import { recorded } from '../../support/integration.js';
+import { waitFor } from '../../support/wait.js';
 import { chrooted, client, proxied, rejection, text, until } from './setup.js';
 
 /** Every state `zk` enters from now on, in order. */
@@ -80,7 +81,12 @@ describe('resuming the session after the link breaks', () => {
     await until(zk, 'suspended');
     // Issued while suspended: waits for the next connection instead of failing.
     const queued = zk.getData('/eph');
-    await new Promise((r) => setTimeout(r, 300));
+    // The client dials twice more and is refused: the call still waits.
+    const refusedBefore = proxy.refused();
+    await waitFor(async () => (proxy.refused() >= refusedBefore + 2 ? true : undefined), {
+      what: 'two refused reconnects',
+      timeoutMs: 10_000,
+    });
     proxy.refuse(false);
     expect(text((await queued).data)).toBe('mine');
     expect(zk.sessionId).toBe(sessionId);
@@ -323,8 +329,13 @@ describe('more connection rules', () => {
       proxy.refuse(true);
       proxy.cut();
       await until(zk, 'suspended');
-      // Only the server that is behind is reachable: it must not give us a session.
-      await new Promise((r) => setTimeout(r, 1_000));
+      // Only the server that is behind is reachable: it must not give us a session. Two more
+      // refusals of the first host mean a round over the second one between them.
+      const refusedBefore = proxy.refused();
+      await waitFor(async () => (proxy.refused() >= refusedBefore + 2 ? true : undefined), {
+        what: 'a round of reconnects over both hosts',
+        timeoutMs: 15_000,
+      });
       expect(zk.state).toBe('suspended');
       proxy.refuse(false);
       await until(zk, 'connected');
@@ -392,7 +403,12 @@ describe('closing while suspended', () => {
     proxy.cut();
     await until(zk, 'suspended');
     const closed = zk.close();
-    await new Promise((r) => setTimeout(r, 300));
+    // close() keeps dialling for a server to end the session on.
+    const refusedBefore = proxy.refused();
+    await waitFor(async () => (proxy.refused() > refusedBefore ? true : undefined), {
+      what: 'a refused dial after close()',
+      timeoutMs: 10_000,
+    });
     proxy.refuse(false);
     await closed;
     expect(zk.state).toBe('closed');
