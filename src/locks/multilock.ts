@@ -3,7 +3,9 @@
 import type { Op, OpResult } from '../client/multi.js';
 import type { RecipeClient } from '../client/recipe-client.js';
 import type { CallOptions } from '../client/types.js';
+import type { Bound, BoundWaiter } from '../coordination/deadline.js';
 import { settleWhileConnected } from '../coordination/nodes.js';
+import { type AbortWaiter, stopWaiting, waitOn } from '../session/signal-waiters.js';
 import { AcquireDeadlines, acquireWithin } from './deadline.js';
 import { badArguments, LeaseReleasedError } from './errors.js';
 import { combineGuards, type Guard, guardedMulti } from './guarded.js';
@@ -70,7 +72,7 @@ export class MultiLock implements Lock {
 
   acquire(options?: AcquireOptions): Promise<MultiLease> {
     // On time whatever the attempt is stuck on (see acquireWithin); it cleans up in the background.
-    return acquireWithin(this.deadlines, options, (d) => this.acquireAll(d.signal, d.noWait));
+    return acquireWithin(this.deadlines, options, (d) => this.acquireAll(d.bound, d.noWait));
   }
 
   /**
@@ -79,35 +81,30 @@ export class MultiLock implements Lock {
    * the clients are over, taken again from the first (all or nothing: a MultiLease is never
    * handed out with a part already lost).
    */
-  private async acquireAll(signal: AbortSignal | undefined, noWait: boolean): Promise<MultiLease> {
+  private async acquireAll(bound: Bound | undefined, noWait: boolean): Promise<MultiLease> {
     for (;;) {
       const held: Lease[] = [];
-      const partLost = new AbortController();
-      const waiting = signal ? AbortSignal.any([signal, partLost.signal]) : partLost.signal;
+      const parts = new PartsStop(bound);
       try {
-        if (signal?.aborted) throw signal.reason;
-        const each = noWait ? { timeout: 0, signal: waiting } : { signal: waiting };
+        if (bound?.ended) throw bound.reason;
+        const each = noWait ? { timeout: 0, signal: parts.signal } : { signal: parts.signal };
         for (const lock of this.locks) {
           const lease = await lock.acquire(each);
           held.push(lease);
-          const onLost = () => partLost.abort(lease.signal.reason);
-          if (lease.signal.aborted) onLost();
-          else {
-            // Stryker disable next-line ObjectLiteral,BooleanLiteral: an abort event fires at most once; `once` only frees the listener sooner
-            lease.signal.addEventListener('abort', onLost, { once: true });
-          }
-          if (partLost.signal.aborted) throw partLost.signal.reason;
+          parts.watch(lease.signal);
+          if (parts.lost) throw parts.lossReason;
         }
+        parts.detach();
         return new Leases(held);
       } catch (error) {
-        // Whether a part was lost is read before the give-back: releasing a part aborts its
-        // signal too, which must not turn any failure into a retry.
-        const lost = partLost.signal.aborted;
-        const lossReason: unknown = partLost.signal.reason;
+        // Whether a part was lost is read before the give-back (which leaves the parts' signals
+        // first): releasing a part aborts its signal too, which must not turn any failure into a
+        // retry.
+        parts.detach();
         await this.giveBack(held);
-        if (signal?.aborted) throw signal.reason;
-        if (lost && !noWait && this.clientsUsable()) continue;
-        throw lost ? lossReason : error;
+        if (bound?.ended) throw bound.reason;
+        if (parts.lost && !noWait && this.clientsUsable()) continue;
+        throw parts.lost ? parts.lossReason : error;
       }
     }
   }
@@ -155,6 +152,56 @@ export class MultiLock implements Lock {
   private async giveBack(held: readonly Lease[]): Promise<void> {
     const releasing = releaseInReverse(held).catch(() => {});
     await settleWhileAllConnected(this.clients(), releasing);
+  }
+}
+
+/**
+ * The signal of one round's part waits: aborted when the acquire's bound ends or a part taken
+ * already is lost. It listens to the bound as one of its waiters and to the parts' signals
+ * through their one shared listener (signal-waiters), and leaves all of them in `detach()`: no
+ * AbortSignal.any per round and no listener left on a lease handed out.
+ */
+class PartsStop implements BoundWaiter, AbortWaiter {
+  private readonly controller = new AbortController();
+  private readonly watched: AbortSignal[] = [];
+  /** Whether a part taken already was lost (not the bound's end). */
+  lost = false;
+  lossReason: unknown;
+
+  constructor(private readonly bound: Bound | undefined) {
+    bound?.listen(this);
+  }
+
+  get signal(): AbortSignal {
+    return this.controller.signal;
+  }
+
+  /** Stops the parts' waits when `lease` (a part taken) is lost. */
+  watch(lease: AbortSignal): void {
+    if (lease.aborted) {
+      this.aborted(lease.reason);
+      return;
+    }
+    this.watched.push(lease);
+    waitOn(lease, this);
+  }
+
+  /** The round is over: leaves the bound and the parts' signals. */
+  detach(): void {
+    this.bound?.unlisten(this);
+    for (const lease of this.watched.splice(0)) stopWaiting(lease, this);
+  }
+
+  boundEnded(reason: unknown): void {
+    if (!this.controller.signal.aborted) this.controller.abort(reason);
+  }
+
+  /** A part's signal aborted: that part is lost. */
+  aborted(reason: unknown): void {
+    if (this.controller.signal.aborted) return;
+    this.lost = true;
+    this.lossReason = reason;
+    this.controller.abort(reason);
   }
 }
 
