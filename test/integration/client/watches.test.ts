@@ -30,7 +30,11 @@ function collector() {
   };
 }
 
-const settle = () => new Promise((r) => setTimeout(r, 200));
+/**
+ * A round trip on `zk`: the server sends a session's watch events before its replies to later
+ * requests, so any event the changes made so far set off has arrived by the time this returns.
+ */
+const afterRoundTrip = (zk: { sync(path: string): Promise<unknown> }) => zk.sync('/');
 
 async function nextOf(iterator: AsyncIterator<WatchedEvent>, ms = 5_000): Promise<WatchedEvent> {
   const result = await Promise.race([
@@ -49,7 +53,7 @@ describe('one-shot watches', () => {
     await root.create(`${chroot}/x`);
     await root.setData(`${chroot}/x`, 'again');
     await c.waitFor(1);
-    await settle();
+    await afterRoundTrip(zk);
     expect(c.events).toEqual([{ type: 'NodeCreated', path: '/x' }]);
   });
 
@@ -78,7 +82,7 @@ describe('one-shot watches', () => {
     await zk.create('/p/a');
     await zk.create('/p/b');
     await c.waitFor(1);
-    await settle();
+    await afterRoundTrip(zk);
     expect(c.events).toEqual([{ type: 'NodeChildrenChanged', path: '/p' }]);
   });
 
@@ -90,7 +94,7 @@ describe('one-shot watches', () => {
     });
     await zk.create('/missing');
     await zk.setData('/missing', 'x');
-    await settle();
+    await afterRoundTrip(zk);
     expect(c.events).toEqual([]);
   });
 
@@ -179,18 +183,16 @@ describe('persistent watches', () => {
     await zk.create('/tree');
     const controller = new AbortController();
     const seen: WatchedEvent[] = [];
+    const events = zk.watch('/tree', { recursive: true, signal: controller.signal });
     const loop = rejection(
       (async () => {
-        for await (const event of zk.watch('/tree', {
-          recursive: true,
-          signal: controller.signal,
-        })) {
+        for await (const event of events) {
           seen.push(event);
           if (seen.length === 3) controller.abort(new Error('enough'));
         }
       })(),
     );
-    await new Promise((r) => setTimeout(r, 100));
+    await events.ready; // the addWatch is answered: the changes below are all seen
     await zk.create('/tree/a');
     await zk.create('/tree/a/b');
     await zk.setData('/tree/a/b', 'x');
