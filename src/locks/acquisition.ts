@@ -16,6 +16,7 @@ import { PAST_LIMIT, type Place, type QueueRule } from '../coordination/place.js
 import { checkOwnSession, renewedAfter } from '../coordination/renewal.js';
 import { isRetriable, pauseBeforeRetry } from '../coordination/retry.js';
 import { dataWatchKey, joinWatcher, type WatcherMembership } from '../coordination/watchers.js';
+import { ErrorCode } from '../protocol/errors.js';
 import type { CallSink } from '../session/session.js';
 import { type AcquireProbe, acquirePlaced } from '../telemetry/lock.js';
 import { hasCode } from './errors.js';
@@ -141,12 +142,8 @@ export class Acquisition implements CallSink, BoundWaiter {
   }
 
   private list(): void {
-    this.host.seam.getChildren(
-      this.host.recipe.path,
-      undefined,
-      this,
-      this.nextRound() | Step.list,
-    );
+    const { seam, recipe } = this.host;
+    seam.getChildren(recipe.path, undefined, this, this.nextRound() | Step.list);
   }
 
   private nextRound(): number {
@@ -169,6 +166,13 @@ export class Acquisition implements CallSink, BoundWaiter {
     } catch (thrown) {
       this.fail(thrown);
     }
+  }
+
+  /** Our watch read found the contender ahead gone: taken with no Error made (see onWatchSet). */
+  refused(step: number, code: number): boolean {
+    if ((step & KIND_MASK) !== Step.watch || code !== ErrorCode.NONODE) return false;
+    if (!this.over && step >>> KIND_BITS === this.round) this.relist();
+    return true;
   }
 
   private onCreated(error: Error | null, node: CreatedNode): void {
@@ -287,24 +291,22 @@ export class Acquisition implements CallSink, BoundWaiter {
     if (error) {
       // Gone already, or the link broke: nothing to wait for; list again, never assume.
       if (!hasCode(error, 'NONODE') && !isRetriable(error)) throw error;
-      this.leaveWatch();
-      this.list();
+      this.relist();
       return;
     }
     this.watchSet = true;
-    if (this.woken) {
-      this.leaveWatch();
-      this.list();
-    }
+    if (this.woken) this.relist();
   }
 
   private onWake(): void {
     if (this.over || !this.membership) return;
     // Fired before the getData that set it was answered: list once that answer is in.
-    if (!this.watchSet) {
-      this.woken = true;
-      return;
-    }
+    if (this.watchSet) this.relist();
+    else this.woken = true;
+  }
+
+  /** Stops waiting on the contender ahead and lists again. */
+  private relist(): void {
     this.leaveWatch();
     this.list();
   }

@@ -78,7 +78,8 @@ export function routeReply(frame: Uint8Array, ctx: SessionContext): void {
   }
   if (request.abandoned) return;
   if (err !== ErrorCode.OK) {
-    request.settle(replyError(err, request.path, request.op, ctx.chroot));
+    if (request.refuse) request.refuse(err, ctx.chroot);
+    else request.settle(replyError(err, request.path, request.op, ctx.chroot));
     return;
   }
   let value: unknown;

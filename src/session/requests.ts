@@ -28,6 +28,12 @@ export interface PendingRequest {
   /** Runs instead of `onReply` when the reply comes after the caller stopped waiting. */
   onAbandonedReply?(err: number): void;
   settle(error: Error | null, value?: unknown): void;
+  /**
+   * Settles with the server's refusal `code` of a request under `chroot`, in place of
+   * `settle(replyError(...))`: a request whose caller reads only the code can take it without an
+   * Error being made (see CallSink.refused).
+   */
+  refuse?(code: number, chroot: string): void;
   /** True once the caller stopped waiting (aborted); the reply is still consumed in order. */
   abandoned: boolean;
   /** When it was written (session clock, ms); 0 until then. Its reply proves the session alive then. */

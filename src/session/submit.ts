@@ -9,6 +9,7 @@ import type { RequestMessage } from '../telemetry/messages.js';
 import { requestSettled } from '../telemetry/request.js';
 import type { Clock } from './clock.js';
 import type { Outbox } from './outbox.js';
+import { replyError } from './reply-errors.js';
 import type { Outbound, PendingRequest } from './requests.js';
 import { type AbortWaiter, stopWaiting, waitOn } from './signal-waiters.js';
 
@@ -56,6 +57,13 @@ export interface SubmitDetails {
 export interface CallSink {
   /** The request `step` settled: `error`, or null and the (shaped) reply. Must not throw. */
   replied(step: number, error: Error | null, value: unknown): void;
+  /**
+   * The server refused the request `step` with `code` (an {@link ErrorCode}, not OK). True when
+   * the sink expected that answer and acted on it: then no Error is made for it (its stack and
+   * message cost CPU on a path where the code is all the sink reads) and `replied` is not called;
+   * false to hear it as an Error through `replied`. Must not throw.
+   */
+  refused?(step: number, code: number): boolean;
 }
 
 /** What queueing a request needs from the session. */
@@ -112,10 +120,7 @@ class Submitted<Res, Out> implements PendingRequest, AbortWaiter {
 
   settle(error: Error | null, value?: unknown): void {
     if (this.settled) return;
-    this.settled = true;
-    // The signal's one listener is shared with every other request waiting on it (signal-waiters).
-    if (this.signal) stopWaiting(this.signal, this);
-    if (this.timer !== null) this.route.clock.clearTimeout(this.timer);
+    this.finish();
     if (this.trace) requestSettled(this.trace, error);
     if (this.sink) {
       // A sink never throws (CallSink), and the lock engine's shapes cannot.
@@ -136,6 +141,31 @@ class Submitted<Res, Out> implements PendingRequest, AbortWaiter {
     } else {
       this.resolve(value as Out);
     }
+  }
+
+  /**
+   * The server refused the request with `code`: a sink that expects the code hears it as such,
+   * with no Error made (see {@link CallSink.refused}); anyone else gets the reply's error. Traced requests
+   * never get here with a sink (Session.call sends them through submit).
+   */
+  refuse(code: number, chroot: string): void {
+    if (this.settled) return;
+    const sink = this.sink;
+    if (sink?.refused === undefined || this.trace !== undefined) {
+      this.settle(replyError(code, this.path, this.op, chroot));
+      return;
+    }
+    this.finish();
+    if (sink.refused(this.step, code)) return;
+    sink.replied(this.step, replyError(code, this.path, this.op, chroot), undefined);
+  }
+
+  /** Settled: off the signal's shared listener and the requestTimeout timer. */
+  private finish(): void {
+    this.settled = true;
+    // The signal's one listener is shared with every other request waiting on it (signal-waiters).
+    if (this.signal) stopWaiting(this.signal, this);
+    if (this.timer !== null) this.route.clock.clearTimeout(this.timer);
   }
 
   /**

@@ -3,10 +3,24 @@
 // layout they leave, the chroot mapping of what the server answers, and a predecessor that goes
 // between the listing and the watch.
 import { tracingChannel } from 'node:diagnostics_channel';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { CreateMode } from '../../../src/client/types.js';
 import { LockTimeoutError, Mutex } from '../../../src/locks/index.js';
 import { holderAndWaiter, inModel, lockDir } from './model-client.js';
+
+// The errors the session makes for its refused replies ('op path'), to check that an answer the
+// engine expects on its normal path costs no Error (its stack capture is CPU per acquisition).
+const refusals = vi.hoisted(() => ({ made: [] as string[] }));
+vi.mock('../../../src/session/reply-errors.js', async (importOriginal) => {
+  const real = await importOriginal<typeof import('../../../src/session/reply-errors.js')>();
+  return {
+    ...real,
+    replyError: (...args: Parameters<typeof real.replyError>) => {
+      refusals.made.push(`${args[2]} ${args[1]}`);
+      return real.replyError(...args);
+    },
+  };
+});
 
 const LOCK_NODE = /^\/locks\/m\/_c_[0-9a-f-]+-lock-\d{10}$/;
 
@@ -91,7 +105,7 @@ describe('acquisition over a real Client (direct seam)', () => {
     });
   });
 
-  it('a predecessor deleted between the listing and the watch: the getData finds no node, lists again and takes the lock, leaving no watcher', async () => {
+  it('a predecessor deleted between the listing and the watch: the getData finds no node, lists again and takes the lock, leaving no watcher and making no Error', async () => {
     await inModel(async (world) => {
       const { b, held } = await holderAndWaiter(world, 'a');
       // Hold b's getData on the wire while a's node goes.
@@ -100,7 +114,10 @@ describe('acquisition over a real Client (direct seam)', () => {
         void held.release();
       });
       const from = world.sent.length;
+      refusals.made.length = 0;
       const lease = await world.settle(new Mutex(b, '/locks/m').acquire());
+      // The NONODE of the getData is taken as the server's code: no Error is made for it.
+      expect(refusals.made).toEqual([]);
       expect(world.requests('b', from)).toEqual([
         expect.stringMatching(/^create2 \/locks\/m\/_c_/),
         'getChildren /locks/m',
