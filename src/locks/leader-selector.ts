@@ -4,6 +4,7 @@
 import { type ErrorEvents, Listeners, type Unsubscribe } from '../client/listeners.js';
 import type { RecipeClient } from '../client/recipe-client.js';
 import { type BoundOptions, waitBounded } from '../coordination/bounded.js';
+import { Bound } from '../coordination/deadline.js';
 import { LockName } from '../coordination/naming.js';
 import { ClosedError } from '../protocol/errors.js';
 import type { LeaderLatchOptions, Leadership, Participant } from './election-types.js';
@@ -163,7 +164,10 @@ export class LeaderSelector implements AsyncDisposable {
         return;
       }
       this.current = lease;
-      const signal = AbortSignal.any([lease.signal, stop]);
+      // The task's signal: aborted when the lease is lost or released or the selector closes,
+      // through each signal's one shared listener (a Bound), not an AbortSignal.any per term.
+      const term = new Bound(lease.signal, undefined, stop);
+      const signal = term.signal;
       try {
         await this.task({
           path: lease.path,
@@ -178,6 +182,7 @@ export class LeaderSelector implements AsyncDisposable {
         this.current = undefined;
         // Steps down: the node goes (retried across reconnects; the session takes it at worst).
         await lease.release().catch((error: unknown) => this.report(error));
+        term.end();
       }
     } while (requeue === true && !stop.aborted);
   }

@@ -15,6 +15,7 @@ import { renewedAfter } from '../coordination/renewal.js';
 import { isRetriable, pauseBeforeRetry, pauseUnlessAborted, retry } from '../coordination/retry.js';
 import { waitForWatch } from '../coordination/wait.js';
 import { ClosedError, InvalidArgumentError } from '../protocol/errors.js';
+import { type AbortWaiter, stopWaiting, waitOn } from '../session/signal-waiters.js';
 
 /** The events of a {@link PersistentNode} (see `PersistentNode.on`). */
 export interface PersistentNodeEvents extends ErrorEvents {
@@ -255,9 +256,13 @@ export class PersistentNode implements AsyncDisposable {
     const { client } = this;
     let gone = false;
     const touch = TTL.includes(this.mode) ? this.keepAlive(node, stop) : undefined;
-    // Ends this wait (and its place among the watcher's waiters) when a kick wins the race.
+    // Ends this wait (and its place among the watcher's waiters) when a kick wins the race or on
+    // close (through stop's one shared listener, not an AbortSignal.any per wait).
     const local = new AbortController();
-    const waiting = AbortSignal.any([stop, local.signal]);
+    const waiting = local.signal;
+    const closed: AbortWaiter = { aborted: (reason) => local.abort(reason) };
+    if (stop.aborted) local.abort(stop.reason);
+    else waitOn(stop, closed);
     try {
       await Promise.race([
         woken,
@@ -269,6 +274,7 @@ export class PersistentNode implements AsyncDisposable {
         ),
       ]);
     } finally {
+      stopWaiting(stop, closed);
       local.abort();
       touch?.abort();
     }

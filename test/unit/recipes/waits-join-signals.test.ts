@@ -8,14 +8,17 @@ import { getEventListeners } from 'node:events';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '../../../src/client/client.js';
 import { deadlinesOf } from '../../../src/coordination/deadline.js';
+import { LeaderSelector } from '../../../src/locks/index.js';
 import {
   DistributedAtomicLong,
   DistributedBarrier,
   DistributedDoubleBarrier,
+  PersistentNode,
   TreeCache,
 } from '../../../src/recipes/index.js';
 import { startServer, type TestServer } from '../../../src/testing/index.js';
 import { signalCensus } from '../../support/signal-census.js';
+import { waitFor } from '../../support/wait.js';
 
 let server: TestServer;
 let client: Client;
@@ -171,5 +174,47 @@ describe("the client's one timer", () => {
     server.delayReplies(0, { client: 'stuck-start' });
     await starting;
     expect(deadlinesOf(stuck).size).toBe(0);
+  });
+});
+
+describe('PersistentNode', () => {
+  it('each watch of its node makes no AbortSignal.any and leaves no listener on its stop', async () => {
+    const at = path();
+    const node = new PersistentNode(client, at);
+    open.push(node);
+    await node.start();
+    const stop = own(node, 'stop');
+    const before = listeners(stop);
+    census = signalCensus();
+    // Deleted under it: the watch fires, the node is made again and watched again.
+    const first = (await client.exists(at))!.czxid;
+    await client.delete(at);
+    await waitFor(async () => ((await client.exists(at))?.czxid ?? first) !== first || undefined, {
+      timeoutMs: 10_000,
+      intervalMs: 5,
+      what: 'the node made again',
+    });
+    expect(census.joined()).toBe(0);
+    expect(listeners(stop)).toBe(before);
+  });
+});
+
+describe('LeaderSelector', () => {
+  it("a term's signal is no AbortSignal.any and leaves no listener once the term is over", async () => {
+    let terms = 0;
+    let given: AbortSignal | undefined;
+    const selector = new LeaderSelector(client, path(), {
+      task: ({ signal }) => {
+        terms++;
+        given = signal;
+      },
+    });
+    census = signalCensus();
+    await selector.start();
+    await selector.done;
+    expect(terms).toBe(1);
+    expect(census.joined()).toBe(0);
+    expect(given?.aborted).toBe(true); // the term ended: its lease was released
+    expect(listeners(own(selector, 'closing'))).toBe(0);
   });
 });
