@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ZooKeeperError } from '../../../src/index.js';
 import { ExclusiveLock, LockTimeoutError } from '../../../src/locks/index.js';
+import { whenIdle } from '../../support/request-log.js';
 import { instrument, lockPath, newClient, newClients, sleep, takeTurns } from './helpers.js';
 
 const lost = () => new ZooKeeperError('CONNECTIONLOSS', 'simulated: reply lost');
@@ -45,8 +46,9 @@ describe('ExclusiveLock', () => {
       LockTimeoutError,
     );
     const controller = new AbortController();
-    const pending = new ExclusiveLock(b!, path).acquire({ signal: controller.signal });
-    await sleep(50);
+    const { value: pending } = await whenIdle(b!, () =>
+      new ExclusiveLock(b!, path).acquire({ signal: controller.signal }),
+    );
     controller.abort(new Error('stop'));
     await expect(pending).rejects.toThrow('stop');
     expect((await a!.exists(path))?.czxid).toBe(before?.czxid);
@@ -57,8 +59,9 @@ describe('ExclusiveLock', () => {
     const [a, b] = await newClients(2);
     const path = lockPath();
     const held = await new ExclusiveLock(a!, path).acquire();
-    const waiting = new ExclusiveLock(b!, path).acquire({ timeout: 10_000 });
-    await sleep(50);
+    const { value: waiting } = await whenIdle(b!, () =>
+      new ExclusiveLock(b!, path).acquire({ timeout: 10_000 }),
+    );
     await held.release();
     const next = await waiting;
     expect(next.fencingToken > held.fencingToken).toBe(true);

@@ -10,6 +10,7 @@ import {
 } from '../../../src/locks/index.js';
 import { sharedServer, TcpProxy } from '../../harness/index.js';
 import { abortReason } from '../../support/integration.js';
+import { afterRoundTrips } from '../../support/request-log.js';
 import {
   childrenOf,
   instrument,
@@ -311,7 +312,7 @@ describe('LeaderLatch', () => {
     await ls[0]!.close();
     expect(leader.signal.aborted).toBe(true);
     await ls[1]!.leadership({ timeout: 10_000 });
-    await sleep(300); // any other wake-up would have arrived by now
+    await afterRoundTrips(zks, path); // any other wake-up has arrived and listed by now
     const after = counted.slice(1).reduce((sum, w) => sum + w.wakes.count, 0);
     expect(after - before).toBe(1);
     expect(ls.slice(2).some((l) => l.hasLeadership)).toBe(false);

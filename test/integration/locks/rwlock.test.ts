@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import type { Lease } from '../../../src/locks/index.js';
 import { ReadWriteLock } from '../../../src/locks/index.js';
+import { afterRoundTrips } from '../../support/request-log.js';
 import {
   childrenOf,
   lockPath,
   newClients,
-  sleep,
   until,
   untilChildren,
   watchesByPath,
@@ -29,16 +29,18 @@ describe('ReadWriteLock', () => {
       .acquire({ timeout: 10_000 })
       .then((l) => (lateRead = l));
     await untilChildren(r1!, path, 4, 'late reader queued');
-    await sleep(50);
+    // After two round trips on every client, any grant a wrong wake-up would make has shown.
+    const clients = [r1!, r2!, w!, r3!];
+    await afterRoundTrips(clients, path);
     expect(written).toBeUndefined();
     expect(lateRead).toBeUndefined();
 
     await read1.release();
-    await sleep(50);
+    await afterRoundTrips(clients, path);
     expect(written).toBeUndefined();
     await read2.release();
     await writing;
-    await sleep(50);
+    await afterRoundTrips(clients, path);
     expect(lateRead).toBeUndefined(); // the writer excludes readers
     await written!.release();
     await reading;
