@@ -218,13 +218,10 @@ export async function within<R>(
   promise.catch(() => {});
   const bound = startWait(options, path);
   try {
+    // Told by the bound itself: no AbortController and no listener of its own per wait.
     return await new Promise<R>((resolve, reject) => {
-      const onAbort = () => reject(bound.signal.reason);
-      if (bound.signal.aborted) return onAbort();
-      bound.signal.addEventListener('abort', onAbort, { once: true });
-      promise
-        .then(resolve, reject)
-        .finally(() => bound.signal.removeEventListener('abort', onAbort));
+      bound.listen(reject);
+      promise.then(resolve, reject);
     });
   } finally {
     bound.dispose();

@@ -17,6 +17,8 @@ export interface WaitOptions {
 export interface WaitBound {
   readonly signal: AbortSignal;
   timedOut(): boolean;
+  /** Calls `ended` with the reason when the wait is given up (at once if it was already). */
+  listen(ended: (reason: unknown) => void): void;
   dispose(): void;
 }
 
@@ -74,6 +76,7 @@ export function startWait(
       return bound.signal;
     },
     timedOut: () => expired,
+    listen: (ended) => bound.listen({ boundEnded: ended }),
     dispose: () => bound.end(),
   };
 }

@@ -16,6 +16,7 @@ import {
   PersistentNode,
   TreeCache,
 } from '../../../src/recipes/index.js';
+import { within } from '../../../src/recipes/membership-view.js';
 import { startServer, type TestServer } from '../../../src/testing/index.js';
 import { signalCensus } from '../../support/signal-census.js';
 import { waitFor } from '../../support/wait.js';
@@ -216,5 +217,32 @@ describe('LeaderSelector', () => {
     expect(census.joined()).toBe(0);
     expect(given?.aborted).toBe(true); // the term ended: its lease was released
     expect(listeners(own(selector, 'closing'))).toBe(0);
+  });
+});
+
+describe('the discovery recipes’ bounded waits (GroupMember, ServiceDiscovery: within)', () => {
+  it('a wait with a timeout and a signal makes no AbortController and leaves no listener', async () => {
+    const caller = new AbortController();
+    census = signalCensus();
+    const reason = new Error('given up');
+    const waiting = within(
+      new Promise(() => {}),
+      { timeout: 600_000, signal: caller.signal },
+      '/x',
+    );
+    caller.abort(reason);
+    await expect(waiting).rejects.toBe(reason);
+    expect({ joined: census.joined(), controllers: census.controllers() }).toEqual({
+      joined: 0,
+      controllers: 0,
+    });
+    expect(listeners(caller.signal)).toBe(0);
+  });
+
+  it('a timeout rejects with the TimeoutError; the outcome, when first, is answered', async () => {
+    await expect(within(new Promise(() => {}), { timeout: 1 }, '/x')).rejects.toMatchObject({
+      name: 'TimeoutError',
+    });
+    await expect(within(Promise.resolve(7), { timeout: 600_000 }, '/x')).resolves.toBe(7);
   });
 });
