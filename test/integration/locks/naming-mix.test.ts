@@ -3,6 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Client } from '../../../src/index.js';
 import { LockTimeoutError, Mutex } from '../../../src/locks/index.js';
+import { whenIdle } from '../../support/request-log.js';
 import { lockPath, newClients, sleep } from './helpers.js';
 
 describe('Mutex naming styles on one path', () => {
@@ -17,9 +18,11 @@ describe('Mutex naming styles on one path', () => {
       const other = new Mutex(b, path, { naming: second });
       expect(await other.tryAcquire()).toBeNull();
       await expect(other.acquire({ timeout: 300 })).rejects.toBeInstanceOf(LockTimeoutError);
-      const waiting = other.acquire({ timeout: 10_000 });
-      waiting.catch(() => {});
-      await sleep(300);
+      const { value: waiting } = await whenIdle(b, () => {
+        const acquiring = other.acquire({ timeout: 10_000 });
+        acquiring.catch(() => {});
+        return acquiring;
+      });
       expect(holder.signal.aborted).toBe(false);
       let granted = false;
       void waiting.then(() => {

@@ -9,6 +9,7 @@ import {
   revokeNode,
 } from '../../../src/locks/index.js';
 import { abortReason } from '../../support/integration.js';
+import { afterRoundTrips } from '../../support/request-log.js';
 import {
   childrenOf,
   lockPath,
@@ -54,7 +55,8 @@ describe('revocation', () => {
     expect(await revoke(revoker!, path)).toBe(plain.path);
     const { data } = await revoker!.getData(plain.path);
     expect(new TextDecoder().decode(data)).toBe(REVOKE_MESSAGE);
-    await sleep(200);
+    // Any event the write set off on the holder's session has been handled by then.
+    await afterRoundTrips([zk!], path);
     expect(plain.signal.aborted).toBe(false);
     await plain.release();
   });
@@ -100,7 +102,7 @@ describe('revocation', () => {
       await sleep(0);
       await inner.release();
     }
-    await sleep(50);
+    await afterRoundTrips([zk!], outer.path); // every watch request of the pairs is answered
     // Before: one closure per reentrant lease stayed registered (1,002 after 1,000 pairs).
     expect(registeredWatchers(zk!, outer.path)).toBeLessThanOrEqual(baseline);
     const inner = await mutex.acquire({ revocable: true, reentrantFrom: outer });
