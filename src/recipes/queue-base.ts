@@ -11,7 +11,7 @@ import { retry } from '../coordination/retry.js';
 import { ClosedError, InvalidArgumentError } from '../protocol/errors.js';
 import { pathProblem } from '../protocol/paths.js';
 import { ensurePath } from './paths.js';
-import { entriesInOrder, linkedSignal, lookUntilFound, type QueueLayout } from './queue-entries.js';
+import { entriesInOrder, lookUntilFound, type QueueLayout } from './queue-entries.js';
 import { startWait, type WaitOptions } from './wait.js';
 
 /** Options of a put. */
@@ -74,16 +74,17 @@ export abstract class QueueBase<Taken, E extends ErrorEvents> extends Listenable
    */
   async take(options: WaitOptions = {}): Promise<Taken> {
     this.checkOpen();
-    const bound = startWait(options, this.path, { client: this.client });
-    const stop = linkedSignal(bound.signal, this.closed.signal);
+    // The queue's close ends the wait through the bound (one shared listener on the close
+    // signal): without a timeout or a signal the wait's signal is the close signal itself.
+    const bound = startWait(options, this.path, { client: this.client, stop: this.closed.signal });
+    const stop = bound.signal;
     try {
-      await this.ensure(stop.signal);
-      const found = await lookUntilFound(this.client, this.listed, stop.signal, (listings) =>
-        this.takeFirst(listings, stop.signal),
+      await this.ensure(stop);
+      const found = await lookUntilFound(this.client, this.listed, stop, (listings) =>
+        this.takeFirst(listings, stop),
       );
       return await this.handOut(found);
     } finally {
-      stop.dispose();
       bound.dispose();
     }
   }

@@ -176,31 +176,3 @@ export async function lookUntilFound<T>(
 export function entryPath(dir: string, name: string): string {
   return childPath(dir, name);
 }
-
-/** A signal that aborts with the reason of whichever of `signals` aborts first. */
-export function linkedSignal(...signals: readonly AbortSignal[]): {
-  readonly signal: AbortSignal;
-  dispose(): void;
-} {
-  const controller = new AbortController();
-  const listeners: [AbortSignal, () => void][] = [];
-  const dispose = () => {
-    for (const [signal, listener] of listeners.splice(0)) {
-      signal.removeEventListener('abort', listener);
-    }
-  };
-  for (const signal of signals) {
-    if (signal.aborted) {
-      controller.abort(signal.reason);
-      break;
-    }
-    const listener = () => {
-      controller.abort(signal.reason);
-      dispose();
-    };
-    signal.addEventListener('abort', listener, { once: true });
-    listeners.push([signal, listener]);
-  }
-  if (controller.signal.aborted) dispose();
-  return { signal: controller.signal, dispose };
-}

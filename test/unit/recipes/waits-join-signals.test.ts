@@ -13,6 +13,7 @@ import {
   DistributedAtomicLong,
   DistributedBarrier,
   DistributedDoubleBarrier,
+  DistributedQueue,
   PersistentNode,
   TreeCache,
 } from '../../../src/recipes/index.js';
@@ -244,5 +245,34 @@ describe('the discovery recipes’ bounded waits (GroupMember, ServiceDiscovery:
       name: 'TimeoutError',
     });
     await expect(within(Promise.resolve(7), { timeout: 600_000 }, '/x')).resolves.toBe(7);
+  });
+});
+
+describe('DistributedQueue.take', () => {
+  it('with no options hands on the queue close signal: no AbortController, no listener left', async () => {
+    const queue = new DistributedQueue(client, path(), { layout: 'curator' });
+    open.push(queue);
+    await queue.put('one');
+    const closed = own(queue, 'closed');
+    const before = listeners(closed);
+    census = signalCensus();
+    await queue.take();
+    expect({ joined: census.joined(), controllers: census.controllers() }).toEqual({
+      joined: 0,
+      controllers: 0,
+    });
+    expect(listeners(closed)).toBe(before);
+  });
+
+  it('with a timeout and a signal makes one AbortController and leaves no listener', async () => {
+    const queue = new DistributedQueue(client, path(), { layout: 'curator' });
+    open.push(queue);
+    await queue.put('one');
+    const caller = new AbortController();
+    census = signalCensus();
+    await queue.take({ timeout: 600_000, signal: caller.signal });
+    expect(census.controllers()).toBeLessThanOrEqual(1); // the bound's one signal for the calls
+    expect(listeners(caller.signal)).toBe(0);
+    expect(listeners(own(queue, 'closed'))).toBe(0);
   });
 });
