@@ -5,6 +5,7 @@
 // worker and run this file once each, so the guard is made once per process (a second listener
 // per file would pile up on `process`), and what a file may leave behind is undone here.
 import { afterAll, afterEach, vi } from 'vitest';
+import { runAfterEachTest } from '../support/after-each-test.js';
 import { UnhandledRejectionGuard } from './unhandled.js';
 
 const SHARED = Symbol.for('zookeeper-ts/test/unhandled-rejection-guard');
@@ -16,6 +17,8 @@ if (!guard.installed) guard.install();
 afterEach(async () => {
   // Fake timers left on by the test would also swallow the macrotask below.
   vi.useRealTimers();
+  // What support modules opened for the test (clients, servers, proxies) is closed here.
+  await runAfterEachTest();
   // Node reports an unhandled rejection after the microtask queue drains: give it one macrotask.
   await new Promise((resolve) => setTimeout(resolve, 0));
   guard.check();

@@ -1,13 +1,13 @@
 // Clients for tests against a real server, in one place: on the shared server or through a proxy
 // the test can cut or freeze, each closed (and each proxy stopped) after the test that opened it.
-import { afterEach } from 'vitest';
 import { type Client, type ConnectOptions, connect } from '../../src/index.js';
 import { sharedServer, TcpProxy } from '../harness/index.js';
+import { afterEachTest } from './after-each-test.js';
 
 const open: Client[] = [];
 const proxies: TcpProxy[] = [];
 
-afterEach(async () => {
+afterEachTest(async () => {
   await Promise.all(open.splice(0).map((client) => client.close()));
   await Promise.all(proxies.splice(0).map((proxy) => proxy.close()));
 });

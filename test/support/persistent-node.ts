@@ -1,8 +1,6 @@
 // Helpers for the PersistentNode unit tests on the scripted client
 // (test/unit/locks/scripted-client.ts): a node started and not awaited, its first creation, and
-// a dropped connection. A file that imports it has the fake timers and mocks a test set undone
-// after the test.
-import { afterEach, vi } from 'vitest';
+// a dropped connection.
 import type { BoundOptions } from '../../src/coordination/bounded.js';
 import { PersistentNode, type PersistentNodeOptions } from '../../src/recipes/index.js';
 import type { ScriptedClient } from '../unit/locks/scripted-client.js';
@@ -33,8 +31,3 @@ export function blip(client: ScriptedClient): void {
   client.setState('suspended');
   client.setState('connected');
 }
-
-afterEach(() => {
-  vi.useRealTimers();
-  vi.restoreAllMocks();
-});

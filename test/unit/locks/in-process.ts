@@ -1,12 +1,12 @@
 // Real Clients on the in-process server (zookeeper-ts/testing) over its in-memory transport, for
 // lock tests that need a server and nothing scripted: every request goes through the wire
 // protocol to the model the differential test checks against ZooKeeper. Closed after each test.
-import { afterEach } from 'vitest';
 import { Client } from '../../../src/client/client.js';
 import { startServer, type TestServer } from '../../../src/testing/index.js';
+import { afterEachTest } from '../../support/after-each-test.js';
 
 const open: { close(): Promise<void> }[] = [];
-afterEach(async () => {
+afterEachTest(async () => {
   for (const thing of open.splice(0).reverse()) await thing.close().catch(() => {});
 });
 

@@ -14,6 +14,7 @@ const LATER = 1_000;
 
 afterEach(() => {
   vi.useRealTimers();
+  vi.restoreAllMocks();
 });
 
 describe('PersistentNode recovery (scripted client)', () => {

@@ -12,6 +12,7 @@ import { ScriptedServer, scriptedSessions } from '../locks/scripted-client.js';
 
 afterEach(() => {
   vi.useRealTimers();
+  vi.restoreAllMocks();
 });
 
 describe('PersistentNode (scripted client)', () => {

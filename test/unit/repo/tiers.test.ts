@@ -1,6 +1,6 @@
 // The tiers (test/tiers/tiers.ts) hold every test file exactly once, the unit tier needs no
 // server, and each tier has its npm script.
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import {
@@ -33,6 +33,23 @@ describe('test tiers', () => {
     );
     expect(withServer).toEqual([]);
     expect(unit?.sharedServer).toBe(false);
+  });
+
+  it('keep vitest hooks out of shared test modules (they would attach to one file of the unit tier)', () => {
+    // The unit tier runs with isolate: false: a module is evaluated once per worker, so a hook it
+    // registers at import belongs to whichever file imported it first. Clean-up a module owes goes
+    // through afterEachTest() (test/support/after-each-test.ts) instead.
+    const TOP_LEVEL_HOOK = /^(afterEach|beforeEach|afterAll|beforeAll)\(/m;
+    const modules = ['test/unit', 'test/support'].flatMap((dir) =>
+      readdirSync(`${ROOT}${dir}`, { recursive: true, encoding: 'utf8' })
+        .filter((file) => file.endsWith('.ts') && !file.endsWith('.test.ts'))
+        .map((file) => `${dir}/${file}`),
+    );
+    expect(modules.length).toBeGreaterThan(10);
+    const withHooks = modules.filter((file) =>
+      TOP_LEVEL_HOOK.test(readFileSync(`${ROOT}${file}`, 'utf8')),
+    );
+    expect(withHooks).toEqual([]);
   });
 
   it('find the files that start their own servers (left out with ZOOKEEPER_CONNECT)', () => {
