@@ -3,11 +3,11 @@
 // at hundreds of acquisitions per second the pieces that runtime joins a UUID from (and the copy
 // the template then flattens) were a visible share of the bytes an acquisition allocates.
 
-/** UUIDs' worth of random bytes drawn at once (Node's randomUUID keeps a pool the same way). */
-const POOL_UUIDS = 64;
+// The 16 random bytes are drawn afresh for each prefix, not from a pool kept across calls: a
+// prefix depends on nothing but `crypto.getRandomValues` at the moment it is made, so a test that
+// replaces that function (the simulator seeds it per world) gets the same names on every replay.
 const UUID_BYTES = 16;
-const pool = new Uint8Array(POOL_UUIDS * UUID_BYTES);
-let poolAt = pool.length;
+const random = new Uint8Array(UUID_BYTES);
 
 const HEX_DIGITS = new TextEncoder().encode('0123456789abcdef');
 const DASH = 0x2d;
@@ -17,26 +17,20 @@ const decoder = new TextDecoder('utf-8');
 const curatorText = new TextEncoder().encode('_c_00000000-0000-0000-0000-000000000000-');
 const kazooText = new Uint8Array(32);
 
-/** The offset in `pool` of 16 fresh random bytes, with the version 4 and RFC 4122 variant bits. */
-function nextRandom(): number {
-  if (poolAt === pool.length) {
-    crypto.getRandomValues(pool);
-    poolAt = 0;
-  }
-  const at = poolAt;
-  poolAt += UUID_BYTES;
-  pool[at + 6] = (pool[at + 6]! & 0x0f) | 0x40;
-  pool[at + 8] = (pool[at + 8]! & 0x3f) | 0x80;
-  return at;
+/** Draws 16 fresh random bytes into `random`, with the version 4 and RFC 4122 variant bits. */
+function drawRandom(): void {
+  crypto.getRandomValues(random);
+  random[6] = (random[6]! & 0x0f) | 0x40;
+  random[8] = (random[8]! & 0x3f) | 0x80;
 }
 
-/** Writes 16 bytes from `pool[at..]` as hex into `out` from `start`, with dashes when `dashed`. */
-function writeHex(out: Uint8Array, start: number, at: number, dashed: boolean): void {
+/** Writes the 16 bytes of `random` as hex into `out` from `start`, with dashes when `dashed`. */
+function writeHex(out: Uint8Array, start: number, dashed: boolean): void {
   let o = start;
   for (let i = 0; i < UUID_BYTES; i++) {
     // The canonical form's dashes come before bytes 4, 6, 8 and 10 (8-4-4-4-12 digits).
     if (dashed && (i === 4 || i === 6 || i === 8 || i === 10)) out[o++] = DASH;
-    const byte = pool[at + i]!;
+    const byte = random[i]!;
     out[o++] = HEX_DIGITS[byte >> 4]!;
     out[o++] = HEX_DIGITS[byte & 0x0f]!;
   }
@@ -44,12 +38,14 @@ function writeHex(out: Uint8Array, start: number, at: number, dashed: boolean): 
 
 /** Curator's protected prefix: `_c_` + a random canonical UUID (lower case) + `-`, 40 chars. */
 export function curatorOwnerPrefix(): string {
-  writeHex(curatorText, 3, nextRandom(), true);
+  drawRandom();
+  writeHex(curatorText, 3, true);
   return decoder.decode(curatorText);
 }
 
 /** kazoo's prefix: a random UUID as 32 lower-case hex digits. */
 export function kazooOwnerPrefix(): string {
-  writeHex(kazooText, 0, nextRandom(), false);
+  drawRandom();
+  writeHex(kazooText, 0, false);
   return decoder.decode(kazooText);
 }

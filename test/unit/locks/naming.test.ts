@@ -194,7 +194,7 @@ describe('queue order after the sequence counter wraps', () => {
 });
 
 describe('newOwnerPrefix randomness', () => {
-  it('spells random version 4 UUIDs in canonical lower case, unique over many pool refills', () => {
+  it('spells random version 4 UUIDs in canonical lower case, unique over many draws', () => {
     const seen = new Set<string>();
     const canonical = /^_c_[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}-$/;
     for (let i = 0; i < 2_000; i++) {
