@@ -1,7 +1,6 @@
 // Node names of the lock recipes, exactly as Curator and kazoo spell them, so a TypeScript process
 // and a Java or Python one exclude each other on the same path.
 import type { Stat } from '../client/types.js';
-import { curatorOwnerPrefix, kazooOwnerPrefix } from './owner-uuid.js';
 
 /** Whose node names to use: Curator's (`_c_<uuid>-lock-<seq>`) or kazoo's (`<hex>__lock__<seq>`). */
 export type NamingStyle = 'curator' | 'kazoo';
@@ -31,7 +30,11 @@ export type LockName = (typeof LockName)[keyof typeof LockName];
  * connection loss instead of creating a second one.
  */
 export function newOwnerPrefix(style: NamingStyle): string {
-  return style === 'curator' ? curatorOwnerPrefix() : kazooOwnerPrefix();
+  // randomUUID, not random bytes of our own: Node draws it from a pool (about 0.5 µs, where a
+  // crypto.getRandomValues call per prefix costs about 4 µs), and the simulator seeds it per world
+  // (test/sim/env.ts), which a pool of our own kept across calls would defeat.
+  const uuid = crypto.randomUUID();
+  return style === 'curator' ? `_c_${uuid}-` : uuid.replaceAll('-', '');
 }
 
 /** A node this process created and owns. */

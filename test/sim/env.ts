@@ -206,7 +206,7 @@ interface VirtualTimer {
 
 /**
  * Replaces the globals the library reads without a seam (timers, setImmediate, performance.now,
- * Date.now, Math.random, crypto.randomUUID, crypto.getRandomValues) with the world's virtual ones. The simulator runs
+ * Date.now, Math.random, crypto.randomUUID) with the world's virtual ones. The simulator runs
  * in its own process (`npm run sim`), so nothing else shares these globals.
  */
 export function installEnvironment(scheduler: Scheduler, rng: Rng, epoch: number): Installed {
@@ -221,7 +221,6 @@ export function installEnvironment(scheduler: Scheduler, rng: Rng, epoch: number
     perfNow: performance.now,
     random: Math.random,
     uuid: crypto.randomUUID,
-    randomValues: crypto.getRandomValues,
   };
   let timerIds = 0;
   const makeTimer = (task: Task): VirtualTimer => {
@@ -257,16 +256,6 @@ export function installEnvironment(scheduler: Scheduler, rng: Rng, epoch: number
   performance.now = () => scheduler.now;
   Math.random = () => rng.next();
   crypto.randomUUID = () => uuidFrom(rng);
-  // Lock node owner prefixes draw 16 bytes at a time from it (src/coordination/owner-uuid.ts):
-  // they are the bytes of a UUID made as crypto.randomUUID's above, so the worlds draw from the
-  // rng exactly as when the prefixes came from randomUUID, and every seed keeps its schedule.
-  crypto.getRandomValues = <T extends ArrayBufferView | null>(array: T): T => {
-    if (!(array instanceof Uint8Array) || array.length !== 16)
-      throw new Error('the simulator draws random values 16 bytes (one UUID) at a time');
-    const hex = uuidFrom(rng).replaceAll('-', '');
-    for (let i = 0; i < 16; i++) array[i] = Number.parseInt(hex.slice(2 * i, 2 * i + 2), 16);
-    return array;
-  };
   return {
     restore() {
       g.setTimeout = saved.setTimeout;
@@ -278,7 +267,6 @@ export function installEnvironment(scheduler: Scheduler, rng: Rng, epoch: number
       performance.now = saved.perfNow;
       Math.random = saved.random;
       crypto.randomUUID = saved.uuid;
-      crypto.getRandomValues = saved.randomValues;
     },
   };
 }
