@@ -148,7 +148,11 @@ beforeAll(async () => {
       `store: ${e.accepted ? 'accepted' : 'REFUSED'} ${e.step} ${e.job} by ${e.worker} (token ${e.token})`,
     ),
   );
-  zk = await connect(server.connectString, { sessionTimeout: 10_000 });
+  // The test's own client only watches and reads; its session is not under test (the workers'
+  // 3 s sessions are). In one full run no server answered it for 10 s around the restart (the
+  // test took 22 s, against 13-16 s otherwise), so it rightly judged its session expired and the
+  // test's next read failed; a minute outlives a slow restart on a loaded machine.
+  zk = await connect(server.connectString, { sessionTimeout: 60_000 });
   zk.on('state', (state, change) =>
     happenings.notify(`test client: ${state}${change.cause ? ` (${change.cause.message})` : ''}`),
   );
