@@ -151,11 +151,8 @@ export function acquireWithin<T extends Releasable>(
           return;
         }
         within.end();
-        try {
-          resolve(deadlines.granted(lease));
-        } catch (error) {
-          reject(error);
-        }
+        if (lease === null) reject(deadlines.taken());
+        else resolve(lease);
       },
       (error: unknown) => {
         within.end();
