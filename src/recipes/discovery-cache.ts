@@ -80,7 +80,7 @@ export class ServiceCache<T = unknown> extends Listenable<ServiceCacheEvents<T>>
       return Promise.reject(new ClosedError(`the service cache of ${this.servicePath}`));
     }
     this.running ??= this.view.run(this.stopping.signal);
-    return within(this.firstLoad.promise, options, this.servicePath);
+    return within(this.firstLoad.promise, options, this.servicePath, this.client);
   }
 
   /** Each change from now on, as an async iterator (done at `close()`). */

@@ -81,7 +81,7 @@ export class ServiceDiscovery<T = unknown> extends Listenable<ServiceDiscoveryEv
     if (this.closing) return Promise.reject(this.closedError());
     const own = this.own;
     this.started ??= own === undefined ? Promise.resolve() : this.keep(own);
-    return within(this.started, options, this.basePath);
+    return within(this.started, options, this.basePath, this.client);
   }
 
   /**
@@ -95,7 +95,7 @@ export class ServiceDiscovery<T = unknown> extends Listenable<ServiceDiscoveryEv
   ): Promise<ServiceInstance<T>> {
     const complete = registrable(serviceInstance(instance));
     if (this.closing) throw this.closedError();
-    await within(this.keep(complete), options, this.basePath);
+    await within(this.keep(complete), options, this.basePath, this.client);
     return complete;
   }
 
@@ -114,7 +114,7 @@ export class ServiceDiscovery<T = unknown> extends Listenable<ServiceDiscoveryEv
       throw new InvalidArgumentError('update cannot change an instance’s serviceType');
     }
     entry.instance = complete;
-    await within(entry.node.setData(encodeInstance(complete)), options, this.basePath);
+    await within(entry.node.setData(encodeInstance(complete)), options, this.basePath, this.client);
   }
 
   /**
@@ -128,7 +128,7 @@ export class ServiceDiscovery<T = unknown> extends Listenable<ServiceDiscoveryEv
   ): Promise<void> {
     const id = typeof instance === 'string' ? instance : instance?.id;
     if (typeof id !== 'string') throw new InvalidArgumentError('unregister needs an instance id');
-    return within(this.remove(id), options, this.basePath);
+    return within(this.remove(id), options, this.basePath, this.client);
   }
 
   /** The instances this process has registered (as last updated). */

@@ -208,15 +208,17 @@ function aborted(signal: AbortSignal): Promise<void> {
 
 /**
  * @internal `promise`, given up after `timeout` (a `TimeoutError`) or when `signal` aborts (its
- * reason); the work behind it goes on, and its failure is never left unhandled.
+ * reason); the work behind it goes on, and its failure is never left unhandled. The timeout is on
+ * `client`'s shared timer, as the other recipes' waits are.
  */
 export async function within<R>(
   promise: Promise<R>,
   options: WaitOptions,
   path: string,
+  client: object,
 ): Promise<R> {
   promise.catch(() => {});
-  const bound = startWait(options, path);
+  const bound = startWait(options, path, { client });
   try {
     // Told by the bound itself: no AbortController and no listener of its own per wait.
     return await new Promise<R>((resolve, reject) => {

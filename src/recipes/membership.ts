@@ -153,7 +153,7 @@ export class GroupMember extends Listenable<GroupMemberEvents> {
         ),
       ]);
     })();
-    return within(this.started, options, this.path);
+    return within(this.started, options, this.path, this.client);
   }
 
   /** Changes this member's data (the `'curator'` layout only), now and for every re-creation. */
@@ -162,7 +162,7 @@ export class GroupMember extends Listenable<GroupMemberEvents> {
       throw new InvalidArgumentError(`GroupMember: the ${this.layout} layout keeps the id as data`);
     }
     if (this.closing) throw this.closedError();
-    await within(this.node.setData(data), options, this.path);
+    await within(this.node.setData(data), options, this.path, this.client);
   }
 
   /** Each change from now on, as an async iterator (done at `close()`). */

@@ -226,11 +226,15 @@ describe('the discovery recipes’ bounded waits (GroupMember, ServiceDiscovery:
     const caller = new AbortController();
     census = signalCensus();
     const reason = new Error('given up');
+    const owner = {};
     const waiting = within(
       new Promise(() => {}),
       { timeout: 600_000, signal: caller.signal },
       '/x',
+      owner,
     );
+    // On its client's one timer while it waits, as the other recipes' waits are.
+    expect(deadlinesOf(owner).size).toBe(1);
     caller.abort(reason);
     await expect(waiting).rejects.toBe(reason);
     expect({ joined: census.joined(), controllers: census.controllers() }).toEqual({
@@ -238,13 +242,15 @@ describe('the discovery recipes’ bounded waits (GroupMember, ServiceDiscovery:
       controllers: 0,
     });
     expect(listeners(caller.signal)).toBe(0);
+    expect(deadlinesOf(owner).size).toBe(0);
   });
 
   it('a timeout rejects with the TimeoutError; the outcome, when first, is answered', async () => {
-    await expect(within(new Promise(() => {}), { timeout: 1 }, '/x')).rejects.toMatchObject({
+    const owner = {};
+    await expect(within(new Promise(() => {}), { timeout: 1 }, '/x', owner)).rejects.toMatchObject({
       name: 'TimeoutError',
     });
-    await expect(within(Promise.resolve(7), { timeout: 600_000 }, '/x')).resolves.toBe(7);
+    await expect(within(Promise.resolve(7), { timeout: 600_000 }, '/x', owner)).resolves.toBe(7);
   });
 });
 
