@@ -1,5 +1,6 @@
 // One way to stop waiting for a promise when a signal aborts: the session's transports use it for
 // a socket that may still open after its attempt was given up, the recipes for their waits.
+import type { StopSignal } from './signal-waiters.js';
 
 /**
  * `work`, or a rejection with the signal's reason as soon as it aborts (at once if it already
@@ -8,7 +9,7 @@
  */
 export function untilAborted<T>(
   work: Promise<T>,
-  signal: AbortSignal,
+  signal: StopSignal,
   discard?: (value: T) => void,
 ): Promise<T> {
   return new Promise<T>((resolve, reject) => {

@@ -11,7 +11,7 @@ import type { Clock } from './clock.js';
 import type { Outbox } from './outbox.js';
 import { replyError } from './reply-errors.js';
 import type { Outbound, PendingRequest } from './requests.js';
-import { type AbortWaiter, stopWaiting, waitOn } from './signal-waiters.js';
+import { type AbortWaiter, type StopSignal, stopWaiting, waitOn } from './signal-waiters.js';
 
 /** The int32 length that starts every frame: jute.maxbuffer limits what follows it. */
 const LENGTH_PREFIX = 4;
@@ -46,7 +46,8 @@ export interface SubmitDetails {
    * (aborted, requestTimeout): the chance to undo what the server did anyway (a watch it set).
    */
   onAbandonedReply?: (err: number) => void;
-  signal?: AbortSignal;
+  /** Stops waiting for the reply: an AbortSignal, or a wait's own stop (see StopSignal). */
+  signal?: StopSignal;
 }
 
 /**
@@ -100,7 +101,7 @@ class Submitted<Res, Out> implements PendingRequest, AbortWaiter {
     readonly onReply: ((err: number) => void) | undefined,
     readonly onAbandonedReply: ((err: number) => void) | undefined,
     private readonly route: SubmitRoute,
-    private readonly signal: AbortSignal | undefined,
+    private readonly signal: StopSignal | undefined,
     private readonly resolve: (value: Out) => void,
     private readonly reject: (error: Error) => void,
     readonly frame: Uint8Array,
