@@ -19,8 +19,15 @@ export class SessionIdentity {
   timeout: number;
   /** Read and ping timings for the granted timeout. */
   timers: SessionTimers;
-  /** The zxid of the newest change seen: a server behind it must not serve this session. */
-  zxid = 0n;
+  /**
+   * The zxid of the newest change seen, as its two int32 halves: every reply carries one, and a
+   * bigint made per reply cost an allocation and a runtime call on the hottest path; the bigint is
+   * made when someone reads {@link zxid}. `zxidLow` is unsigned.
+   */
+  private zxidHigh = 0;
+  private zxidLow = 0;
+  /** {@link zxid} as last built; null when the halves changed since. */
+  private zxidBuilt: bigint | null = 0n;
   /**
    * A session first made on a read-only server is local to it: until a read-write server has
    * accepted it, every handshake asks for a new session instead of resuming it.
@@ -45,6 +52,25 @@ export class SessionIdentity {
       this.password = resume.password;
       this.readWriteSeen = true;
     }
+  }
+
+  /** The zxid of the newest change seen: a server behind it must not serve this session. */
+  get zxid(): bigint {
+    this.zxidBuilt ??= (BigInt(this.zxidHigh) << 32n) | BigInt(this.zxidLow);
+    return this.zxidBuilt;
+  }
+
+  /**
+   * A reply's zxid, as the ReplyHeader's two int32 halves (`low` as read, signed or not). Only a
+   * positive one counts: the server sends 0 or -1 where a reply carries no change's zxid.
+   */
+  saw(high: number, low: number): void {
+    if (high < 0 || (high === 0 && low === 0)) return;
+    const unsignedLow = low >>> 0;
+    if (high === this.zxidHigh && unsignedLow === this.zxidLow) return;
+    this.zxidHigh = high;
+    this.zxidLow = unsignedLow;
+    this.zxidBuilt = null;
   }
 
   /** The first frame of a connection: resume this session, or ask for a new one. */

@@ -22,7 +22,9 @@ export function routeReply(frame: Uint8Array, ctx: SessionContext): void {
   const reader = new Reader(frame);
   // The ReplyHeader (xid, zxid, err) read field by field: no record object per reply.
   const xid = reader.int();
-  const zxid = reader.long();
+  // The zxid as its two halves: no bigint per reply (see SessionIdentity.saw).
+  const zxidHigh = reader.int();
+  const zxidLow = reader.int();
   const err = reader.int();
   // The link is alive. Its heartbeat read once: the reply below proves the session alive too.
   const heartbeat = ctx.link?.heartbeat;
@@ -68,7 +70,7 @@ export function routeReply(frame: Uint8Array, ctx: SessionContext): void {
   // The session is alive as of when this request was sent (not when its reply came).
   heartbeat?.proven(request.sentAt);
   // The newest state the client has seen.
-  if (zxid > 0n) ctx.identity.zxid = zxid;
+  ctx.identity.saw(zxidHigh, zxidLow);
   if (request.trace) request.trace.bytesReceived = frame.length;
   try {
     if (request.abandoned) request.onAbandonedReply?.(err);
