@@ -1,7 +1,8 @@
 /**
  * Splits a TCP byte stream into frame bodies. Each frame is int32 length +
  * `length` bytes; the length excludes itself. Frames that lie wholly inside a
- * chunk are returned as `subarray` views of it; only a frame that spans chunks
+ * chunk are handed out where they lie in it (as a view, or to a FrameSink as the
+ * chunk and offsets), not copied; only a frame that spans chunks
  * is copied (once, into a buffer allocated when its length is known). Held
  * bytes are always copies, so a transport may reuse its chunk buffers.
  */
@@ -30,17 +31,28 @@ export class FrameSizeError extends ProtocolError {
   }
 }
 
-/** Receives decoded frames: an object, so that a long-lived reader needs no closure for it. */
+/**
+ * Receives decoded frames: an object, so that a long-lived reader needs no closure for it. A frame
+ * comes as where it lies, `length` bytes of `bytes` from `start`, with no view made for it (one
+ * per reply was a visible share of the reply path's allocations); `bytes` may be the transport's
+ * chunk, good only during the call (see {@link FrameDecoder}).
+ */
 export interface FrameSink {
-  frame(frame: Uint8Array): void;
+  frame(bytes: Uint8Array, start: number, length: number): void;
 }
 
-/** Where {@link FrameDecoder.decode} hands each frame: a function or a {@link FrameSink}. */
+/**
+ * Where {@link FrameDecoder.decode} hands each frame: a function (given a view of the frame) or
+ * a {@link FrameSink}.
+ */
 export type FrameHandler = ((frame: Uint8Array) => void) | FrameSink;
 
-function deliver(onFrame: FrameHandler, frame: Uint8Array): void {
-  if (typeof onFrame === 'function') onFrame(frame);
-  else onFrame.frame(frame);
+function deliver(onFrame: FrameHandler, bytes: Uint8Array, start: number, length: number): void {
+  if (typeof onFrame !== 'function') onFrame.frame(bytes, start, length);
+  else if (start === 0 && length === bytes.length) onFrame(bytes);
+  // A view made with the constructor: subarray() asks the chunk for its species on every call, a
+  // slower path, and on a Node Buffer would hand out a Buffer.
+  else onFrame(new Uint8Array(bytes.buffer, bytes.byteOffset + start, length));
 }
 
 export class FrameDecoder {
@@ -96,11 +108,9 @@ export class FrameDecoder {
     while (chunk.length - pos >= 4) {
       const len = this.checkedLength(chunk, pos);
       if (chunk.length - pos - 4 < len) break;
-      // A view made with the constructor: subarray() asks the chunk for its species on every
-      // call, a slower path, and this runs for every frame.
-      const frame = new Uint8Array(chunk.buffer, chunk.byteOffset + pos + 4, len);
-      pos += 4 + len;
-      deliver(onFrame, frame);
+      const start = pos + 4;
+      pos = start + len;
+      deliver(onFrame, chunk, start, len);
     }
     if (pos < chunk.length) this.startPartial(chunk.subarray(pos));
   }
@@ -123,7 +133,7 @@ export class FrameDecoder {
     pos += take;
     if (this.bodyFill === body.length) {
       this.reset();
-      deliver(onFrame, body);
+      deliver(onFrame, body, 0, body.length);
     }
     return pos;
   }

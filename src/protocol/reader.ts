@@ -32,19 +32,40 @@ const longView = new DataView(longScratch.buffer);
 // frame, and a DataView's construction is a call into the runtime that cost about as much as
 // reading the whole reply header.
 export class Reader {
-  private readonly bytes: Uint8Array;
-  private pos = 0;
+  private bytes: Uint8Array;
+  private pos: number;
+  /** Where the input starts and ends in `bytes` (a frame inside a chunk: see {@link reset}). */
+  private start: number;
+  private end: number;
 
-  constructor(bytes: Uint8Array) {
+  constructor(bytes: Uint8Array, start = 0, end = bytes.length) {
     this.bytes = bytes;
+    this.pos = start;
+    this.start = start;
+    this.end = end;
   }
 
+  /**
+   * Reads `bytes[start..end)` from the start: one reader reused for frame after frame (the reply
+   * path), and no view made per frame. Whatever is read from it must be done with first: a
+   * buffer or encoded list read earlier is a view of its own, unaffected.
+   * @internal
+   */
+  reset(bytes: Uint8Array, start: number, end: number): this {
+    this.bytes = bytes;
+    this.pos = start;
+    this.start = start;
+    this.end = end;
+    return this;
+  }
+
+  /** How many bytes were read. */
   get offset(): number {
-    return this.pos;
+    return this.pos - this.start;
   }
 
   get remaining(): number {
-    return this.bytes.length - this.pos;
+    return this.end - this.pos;
   }
 
   int(): number {
@@ -85,7 +106,7 @@ export class Reader {
   buffer(): Uint8Array | null {
     const len = this.length('buffer');
     if (len < 0) return null;
-    const out = this.bytes.subarray(this.pos, this.pos + len);
+    const out = this.view(this.pos, len);
     this.pos += len;
     return out;
   }
@@ -114,7 +135,7 @@ export class Reader {
     }
     const end = this.pos;
     if (end - start <= BULK_STRINGS_MAX) {
-      const text = decoder.decode(this.bytes.subarray(start, end));
+      const text = decoder.decode(this.view(start, end - start));
       if (text.length === end - start) {
         for (let at = start, i = 0; i < count; i++) {
           const len = int32At(this.bytes, at);
@@ -149,7 +170,17 @@ export class Reader {
       const len = this.length('buffer');
       if (len > 0) this.pos += len;
     }
-    return this.bytes.subarray(start, this.pos);
+    return this.view(start, this.pos - start);
+  }
+
+  /**
+   * `length` bytes of the input from `at`, as a plain Uint8Array view: made with the constructor,
+   * since `subarray` asks for the species on every call and, on a Node Buffer (a socket's chunk),
+   * would hand out a Buffer.
+   */
+  private view(at: number, length: number): Uint8Array {
+    const bytes = this.bytes;
+    return new Uint8Array(bytes.buffer, bytes.byteOffset + at, length);
   }
 
   /**
@@ -176,7 +207,7 @@ export class Reader {
 
   /** Reads a length/count field: -1 (null) or 0..remaining; anything else is malformed. */
   private length(what: string): number {
-    const at = this.pos;
+    const at = this.offset;
     const len = this.int();
     if (len < -1) throw new ProtocolError(`negative ${what} length ${len} at offset ${at}`);
     if (len > this.remaining) {
@@ -188,9 +219,9 @@ export class Reader {
   }
 
   private need(n: number, what: string): void {
-    if (this.pos + n > this.bytes.length) {
+    if (this.pos + n > this.end) {
       throw new ProtocolError(
-        `short read: ${what} needs ${n} bytes at offset ${this.pos}, ${this.remaining} left`,
+        `short read: ${what} needs ${n} bytes at offset ${this.offset}, ${this.remaining} left`,
       );
     }
   }

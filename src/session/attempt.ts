@@ -125,15 +125,16 @@ export class Attempt implements Interruptible, ChunkConsumer, FrameSink {
     return !this.refused;
   }
 
-  /** @internal The decoder's: one whole frame. */
-  frame(frame: Uint8Array): void {
+  /** @internal The decoder's: one whole frame, `length` bytes of `bytes` from `start`. */
+  frame(bytes: Uint8Array, start: number, length: number): void {
     const { ctx, connection, host } = this;
     if (this.refused) return;
     if (this.established) {
-      routeReply(frame, ctx);
+      routeReply(bytes, start, length, ctx);
       return;
     }
     this.stopHandshakeTimer();
+    const frame = new Uint8Array(bytes.buffer, bytes.byteOffset + start, length);
     if (!handshake(ctx, frame, connection!, host, this.connectSentAt)) {
       this.refused = true;
       return;

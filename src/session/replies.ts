@@ -15,11 +15,24 @@ import { replyError } from './reply-errors.js';
 import { CONFIG_NODE } from './watches.js';
 
 /**
- * Handles one frame. Throws ProtocolError when the frame cannot be matched or read: the caller
- * drops the link (the session survives).
+ * The one reader of every reply, reset for each: nothing reads from it once a reply is routed
+ * (what a codec keeps are views of their own), and a frame is routed only from a transport's
+ * callback, never from inside another frame's routing.
  */
-export function routeReply(frame: Uint8Array, ctx: SessionContext): void {
-  const reader = new Reader(frame);
+const reader = new Reader(new Uint8Array(0));
+
+/**
+ * Handles one frame, `length` bytes of `bytes` from `start` (a chunk as the transport gave it:
+ * no view is made for the frame). Throws ProtocolError when the frame cannot be matched or read:
+ * the caller drops the link (the session survives).
+ */
+export function routeReply(
+  bytes: Uint8Array,
+  start: number,
+  length: number,
+  ctx: SessionContext,
+): void {
+  reader.reset(bytes, start, start + length);
   // The ReplyHeader (xid, zxid, err) read field by field: no record object per reply.
   const xid = reader.int();
   // The zxid as its two halves: no bigint per reply (see SessionIdentity.saw).
@@ -71,7 +84,7 @@ export function routeReply(frame: Uint8Array, ctx: SessionContext): void {
   heartbeat?.proven(request.sentAt);
   // The newest state the client has seen.
   ctx.identity.saw(zxidHigh, zxidLow);
-  if (request.trace) request.trace.bytesReceived = frame.length;
+  if (request.trace) request.trace.bytesReceived = length;
   try {
     if (request.abandoned) request.onAbandonedReply?.(err);
     else request.onReply?.(err);
