@@ -56,16 +56,27 @@ export class Holding {
   private stopped = false;
   /** The removal in progress or done; a failed one is forgotten, so that it can be tried again. */
   private removal: Promise<void> | undefined;
+  /** The last removal that failed (its leases' next release tries again). */
+  private failedRemoval: Promise<void> | undefined;
   /** Our place among the waiters of the node's shared watcher, while the watch is set. */
   private membership: WatcherMembership | undefined;
+  /** The node watch's waiter, made on the first watch (see {@link join}). */
+  private onEvent: ((event: WatchedEvent) => void) | undefined = undefined;
   /** The session that owns the node (the grant is decided on its reply). */
   private readonly owner: bigint;
   /** When the hold began, for the telemetry's hold time (0: nobody listened then). */
   private readonly heldSince = holdStarted();
+  /** The client's live holdings, this one among them until it ends (see {@link holdingsOf}). */
+  private readonly live: LiveHoldings;
+  /** @internal Neighbours in the client's list of live holdings. */
+  prevLive: Holding | undefined = undefined;
+  /** @internal */
+  nextLive: Holding | undefined = undefined;
 
   constructor(readonly spec: HoldingSpec) {
     this.owner = spec.client.sessionId;
-    holdingsOf(spec.client).add(this);
+    this.live = holdingsOf(spec.client);
+    this.live.add(this);
     this.onState(spec.client.state);
   }
 
@@ -139,7 +150,7 @@ export class Holding {
     if (!this.stopped) {
       this.stopped = true;
       holdEnded(this.spec, this.heldSince, 'released', undefined, this.lossReason !== undefined);
-      holdingsOf(this.spec.client).delete(this);
+      this.live.remove(this);
       this.leave();
       // A node of an expired session goes with it: a delete from the client's new session (or
       // while it seeks one) would only wait, perhaps for ever, to remove what the server removes.
@@ -149,10 +160,19 @@ export class Holding {
       const removal = this.spec.removeNode();
       this.removal = removal;
       removal.catch(() => {
+        this.failedRemoval = removal;
         if (this.removal === removal) this.removal = undefined;
       });
     }
     return this.removal;
+  }
+
+  /**
+   * Whether `removal`, as {@link end} or {@link leaseReleased} handed it out, failed: a lease asks
+   * this instead of putting a handler of its own on the promise it hands its caller.
+   */
+  removalFailed(removal: Promise<void>): boolean {
+    return removal === this.failedRemoval;
   }
 
   /** The node turned out to be gone (or not ours) when the watch was set. */
@@ -163,6 +183,9 @@ export class Holding {
   /** Joins the node's shared watcher (afresh: a watcher that fired has dropped its waiters). */
   private join(): WatcherMembership {
     this.leave();
+    // Made on the first watch only (most holdings never set one), and kept: joining again with the
+    // same function is how the shared watcher knows this holding is already among its waiters.
+    this.onEvent ??= (event) => this.onNodeEvent(event);
     const joined = joinWatcher(this.spec.client, dataWatchKey(this.spec.path), this.onEvent);
     this.membership = joined;
     return joined;
@@ -200,7 +223,7 @@ export class Holding {
     else if (state === 'expired' || state === 'closed' || state === 'auth-failed') this.lose(state);
   }
 
-  private readonly onEvent = (event: WatchedEvent): void => {
+  private onNodeEvent(event: WatchedEvent): void {
     // The shared watcher dropped its waiters as it fired: the watch is no longer set.
     this.membership = undefined;
     if (this.stopped) return;
@@ -217,30 +240,66 @@ export class Holding {
         // Data changed (or a watch was removed): keep watching; a node gone meanwhile is lost.
         this.watchNode();
     }
-  };
+  }
+}
+
+/**
+ * The live holdings of one client, in the order they began: a list threaded through the holdings
+ * themselves, so that a hold begins and ends with a few pointer writes instead of an entry added
+ * to a set and deleted again (a set that churns one entry per acquisition rehashes as it goes).
+ */
+class LiveHoldings {
+  private head: Holding | undefined = undefined;
+  private tail: Holding | undefined = undefined;
+
+  add(holding: Holding): void {
+    holding.prevLive = this.tail;
+    holding.nextLive = undefined;
+    if (this.tail) this.tail.nextLive = holding;
+    else this.head = holding;
+    this.tail = holding;
+  }
+
+  remove(holding: Holding): void {
+    const { prevLive, nextLive } = holding;
+    if (prevLive) prevLive.nextLive = nextLive;
+    else if (this.head === holding) this.head = nextLive;
+    else return; // not in the list
+    if (nextLive) nextLive.prevLive = prevLive;
+    else this.tail = prevLive;
+    holding.prevLive = undefined;
+    holding.nextLive = undefined;
+  }
+
+  /** The holdings live now: each one told may end others (or itself) as it goes. */
+  snapshot(): Holding[] {
+    const live: Holding[] = [];
+    for (let at = this.head; at !== undefined; at = at.nextLive) live.push(at);
+    return live;
+  }
 }
 
 /** Per client: the holdings that follow its state (see {@link holdingsOf}). */
-const holdingsByClient = new WeakMap<LockClient, Set<Holding>>();
+const holdingsByClient = new WeakMap<LockClient, LiveHoldings>();
 
 /**
  * The live holdings of `client`, told of its state changes and of its close by one listener of
- * each kind per client, made with the first holding: a hold then costs a set entry instead of two
- * subscriptions with their closures. The server may delete the nodes as soon as closeSession
- * reaches it, long before the close reply comes back: from close() on, someone else may hold the
- * lock (holdNode refuses a grant once close() has begun).
+ * each kind per client, made with the first holding: a hold then costs a place in a list instead
+ * of two subscriptions with their closures. The server may delete the nodes as soon as
+ * closeSession reaches it, long before the close reply comes back: from close() on, someone else
+ * may hold the lock (holdNode refuses a grant once close() has begun).
  */
-function holdingsOf(client: LockClient): Set<Holding> {
+function holdingsOf(client: LockClient): LiveHoldings {
   let holdings = holdingsByClient.get(client);
   if (!holdings) {
-    const live = new Set<Holding>();
+    const live = new LiveHoldings();
     holdings = live;
     holdingsByClient.set(client, live);
     client.on('state', (state) => {
-      for (const holding of [...live]) holding.onState(state);
+      for (const holding of live.snapshot()) holding.onState(state);
     });
     client.on('closing', () => {
-      for (const holding of [...live]) holding.lose('closed');
+      for (const holding of live.snapshot()) holding.lose('closed');
     });
   }
   return holdings;
@@ -265,9 +324,8 @@ class LeaseHandle implements Lease {
   readonly #holding: Holding;
   /** Made when the signal is first read: a lease nobody asks about costs no controller. */
   private own: AbortController | undefined;
+  /** The release under way or done; one that failed is tried again by the next `release()`. */
   private releasing: Promise<void> | undefined;
-  /** The last release failed: the next `release()` tries again. */
-  private failed = false;
   /** Passes the holding's loss on to `own`: made with `own`, when the signal is first read. */
   private forwardLoss: (() => void) | undefined;
 
@@ -345,20 +403,12 @@ class LeaseHandle implements Lease {
         if (this.forwardLoss) this.#holding.lost.removeEventListener('abort', this.forwardLoss);
         if (!own.signal.aborted) own.abort(new LeaseReleasedError(this.path));
       }
-      this.track(this.#holding.leaseReleased());
-    } else if (this.failed) {
+      this.releasing = this.#holding.leaseReleased();
+    } else if (this.#holding.removalFailed(this.releasing)) {
       // Never hand back a cached failure: the node may still be there, so try again.
-      this.failed = false;
-      this.track(this.#holding.end(true));
+      this.releasing = this.#holding.end(true);
     }
-    return this.releasing!;
-  }
-
-  private track(releasing: Promise<void>): void {
-    this.releasing = releasing;
-    releasing.catch(() => {
-      if (this.releasing === releasing) this.failed = true;
-    });
+    return this.releasing;
   }
 
   [Symbol.asyncDispose](): Promise<void> {

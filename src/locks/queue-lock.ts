@@ -15,7 +15,7 @@ import { type AcquireProbe, acquireSettles, acquireStarted } from '../telemetry/
 import { Acquisition, type AcquisitionHost } from './acquisition.js';
 import { AcquireDeadlines, noWait } from './deadline.js';
 import { checkRecipePath } from './errors.js';
-import { holdNode } from './lease.js';
+import { type HoldingSpec, holdNode } from './lease.js';
 import { deleteOwnNode } from './nodes.js';
 import { reenter } from './reentry.js';
 import { seamOf } from './seam.js';
@@ -215,15 +215,24 @@ export class QueueLock implements Lock {
 
   private hold(node: OwnNode): Lease {
     const { client, path, lockName, lossPolicy } = this.recipe;
-    this.lastLease = holdNode({
-      client,
-      path: node.path,
-      lockPath: path,
-      kind: lockName,
-      czxid: node.stat.czxid,
-      lossPolicy,
-      removeNode: () => deleteOwnNode(client, node.path),
-    });
+    const spec = new HeldQueueNode(client, node.path, path, lockName, node.stat.czxid, lossPolicy);
+    this.lastLease = holdNode(spec);
     return this.lastLease;
+  }
+}
+
+/** A queue lock's node once it holds: a class, so a grant makes no closure to delete it with. */
+class HeldQueueNode implements HoldingSpec {
+  constructor(
+    readonly client: RecipeClient,
+    readonly path: string,
+    readonly lockPath: string,
+    readonly kind: string,
+    readonly czxid: bigint,
+    readonly lossPolicy: LossPolicy,
+  ) {}
+
+  removeNode(): Promise<void> {
+    return deleteOwnNode(this.client, this.path);
   }
 }
