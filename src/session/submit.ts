@@ -77,17 +77,17 @@ export interface SubmitRoute {
 }
 
 /**
- * One submitted request: what the reply path needs (PendingRequest), the caller's promise, and
- * the caller's ways to stop waiting. One object per request rather than a closure per concern:
- * at thousands of requests per second their garbage was a visible share of the client's CPU.
+ * One submitted request: what the reply path needs (PendingRequest) and the caller's ways to stop
+ * waiting; a subclass adds where the outcome goes (a promise, or a {@link CallSink}). One object
+ * per request rather than a closure per concern: at thousands of requests per second their
+ * garbage was a visible share of the client's CPU. Its fields are kept few (the caller's details
+ * are held as they are, not copied field by field), as it is made for every request.
  */
-class Submitted<Res, Out> implements PendingRequest, AbortWaiter {
-  /** The request is its own outbox item (see {@link request}): no second object per request. */
-  readonly kind = 'request' as const;
+abstract class Submitted<Res> implements PendingRequest, AbortWaiter {
   abandoned = false;
   /** When it was written (see PendingRequest): one number, no object per request. */
   sentAt = 0;
-  private settled = false;
+  protected settled = false;
   /** The requestTimeout timer, when there is one. */
   timer: unknown = null;
   /** The request's telemetry context, when someone listens to requests. */
@@ -95,24 +95,38 @@ class Submitted<Res, Out> implements PendingRequest, AbortWaiter {
 
   constructor(
     readonly xid: number,
-    readonly op: string,
-    readonly path: string | undefined,
     private readonly codec: Codec<unknown, Res>,
-    readonly onReply: ((err: number) => void) | undefined,
-    readonly onAbandonedReply: ((err: number) => void) | undefined,
+    /** The caller's (never changed after the call: see SubmitDetails). */
+    private readonly details: SubmitDetails,
     private readonly route: SubmitRoute,
-    private readonly signal: StopSignal | undefined,
-    private readonly resolve: (value: Out) => void,
-    private readonly reject: (error: Error) => void,
     readonly frame: Uint8Array,
-    private readonly shape: ((reply: Res) => Out) | undefined,
-    private readonly sink: CallSink | undefined = undefined,
-    private readonly step = 0,
+    protected readonly shape: ((reply: Res) => unknown) | undefined,
   ) {}
+
+  /** The request is its own outbox item (see {@link request}): no second object per request. */
+  get kind(): 'request' {
+    return 'request';
+  }
 
   /** As an outbox item ({@link Outbound}): the request it carries is itself. */
   get request(): this {
     return this;
+  }
+
+  get op(): string {
+    return this.details.op ?? this.codec.name;
+  }
+
+  get path(): string | undefined {
+    return this.details.path;
+  }
+
+  onReply(err: number): void {
+    this.details.onReply?.(err);
+  }
+
+  onAbandonedReply(err: number): void {
+    this.details.onAbandonedReply?.(err);
   }
 
   read(reader: Reader): unknown {
@@ -123,64 +137,112 @@ class Submitted<Res, Out> implements PendingRequest, AbortWaiter {
     if (this.settled) return;
     this.finish();
     if (this.trace) requestSettled(this.trace, error);
-    if (this.sink) {
-      // A sink never throws (CallSink), and the lock engine's shapes cannot.
-      this.sink.replied(this.step, error, error || !this.shape ? value : this.shape(value as Res));
-      return;
-    }
-    if (error) {
-      this.reject(error);
-    } else if (this.shape) {
-      let out: Out;
-      try {
-        out = this.shape(value as Res);
-      } catch (shapeError) {
-        this.reject(shapeError instanceof Error ? shapeError : new Error(String(shapeError)));
-        return;
-      }
-      this.resolve(out);
-    } else {
-      this.resolve(value as Out);
-    }
+    this.deliver(error, value);
   }
 
-  /**
-   * The server refused the request with `code`: a sink that expects the code hears it as such,
-   * with no Error made (see {@link CallSink.refused}); anyone else gets the reply's error. Traced requests
-   * never get here with a sink (Session.call sends them through submit).
-   */
+  /** The outcome, once: `error`, or null and the reply (not yet shaped). */
+  protected abstract deliver(error: Error | null, value: unknown): void;
+
+  /** The server refused the request with `code`: the caller gets the reply's error. */
   refuse(code: number, chroot: string): void {
     if (this.settled) return;
-    const sink = this.sink;
-    if (sink?.refused === undefined || this.trace !== undefined) {
-      this.settle(replyError(code, this.path, this.op, chroot));
-      return;
-    }
-    this.finish();
-    if (sink.refused(this.step, code)) return;
-    sink.replied(this.step, replyError(code, this.path, this.op, chroot), undefined);
+    this.settle(replyError(code, this.path, this.op, chroot));
   }
 
   /** Settled: off the signal's shared listener and the requestTimeout timer. */
-  private finish(): void {
+  protected finish(): void {
     this.settled = true;
     // The signal's one listener is shared with every other request waiting on it (signal-waiters).
-    if (this.signal) stopWaiting(this.signal, this);
+    const signal = this.details.signal;
+    if (signal) stopWaiting(signal, this);
     if (this.timer !== null) this.route.clock.clearTimeout(this.timer);
+  }
+
+  /** The signal this request waits on aborted (told by the signal's one listener). */
+  aborted(reason: unknown): void {
+    this.giveUp(reason);
   }
 
   /**
    * The caller stopped waiting. Not yet written: the request is taken out. Already written: its
    * reply must still be consumed in order, so it stays pending, abandoned.
    */
-  /** The signal this request waits on aborted (told by the signal's one listener). */
-  aborted(reason: unknown): void {
-    this.giveUp(reason);
-  }
-
   giveUp(reason: unknown): void {
     if (!this.route.outbox.remove(this)) this.abandoned = true;
     this.settle(reason instanceof Error ? reason : new Error(String(reason)));
+  }
+}
+
+/** A request whose caller awaits a promise (every public call). */
+class PromisedRequest<Res, Out> extends Submitted<Res> {
+  constructor(
+    xid: number,
+    codec: Codec<unknown, Res>,
+    details: SubmitDetails,
+    route: SubmitRoute,
+    frame: Uint8Array,
+    shape: ((reply: Res) => Out) | undefined,
+    private readonly resolve: (value: Out) => void,
+    private readonly reject: (error: Error) => void,
+  ) {
+    super(xid, codec, details, route, frame, shape);
+  }
+
+  protected deliver(error: Error | null, value: unknown): void {
+    if (error) {
+      this.reject(error);
+      return;
+    }
+    if (!this.shape) {
+      this.resolve(value as Out);
+      return;
+    }
+    let out: Out;
+    try {
+      out = this.shape(value as Res) as Out;
+    } catch (shapeError) {
+      this.reject(shapeError instanceof Error ? shapeError : new Error(String(shapeError)));
+      return;
+    }
+    this.resolve(out);
+  }
+}
+
+/** A request whose outcome goes to a {@link CallSink} (see {@link queueCall}). */
+class SunkRequest<Res> extends Submitted<Res> {
+  constructor(
+    xid: number,
+    codec: Codec<unknown, Res>,
+    details: SubmitDetails,
+    route: SubmitRoute,
+    frame: Uint8Array,
+    shape: ((reply: Res) => unknown) | undefined,
+    private readonly sink: CallSink,
+    private readonly step: number,
+  ) {
+    super(xid, codec, details, route, frame, shape);
+  }
+
+  protected deliver(error: Error | null, value: unknown): void {
+    // A sink never throws (CallSink), and the lock engine's shapes cannot.
+    this.sink.replied(this.step, error, error || !this.shape ? value : this.shape(value as Res));
+  }
+
+  /**
+   * A sink that expects the code hears it as such, with no Error made (see
+   * {@link CallSink.refused}); otherwise as any request. Traced requests never get here
+   * (Session.call sends them through submit).
+   */
+  override refuse(code: number, chroot: string): void {
+    if (this.settled) return;
+    const sink = this.sink;
+    if (sink.refused === undefined || this.trace !== undefined) {
+      super.refuse(code, chroot);
+      return;
+    }
+    this.finish();
+    if (sink.refused(this.step, code)) return;
+    sink.replied(this.step, replyError(code, this.path, this.op, chroot), undefined);
   }
 }
 
@@ -205,19 +267,15 @@ export function queueRequest<Req, Res, Out = Res>(
     return Promise.reject(error);
   }
   const promise = new Promise<Out>(capture);
-  const request = new Submitted<Res, Out>(
+  const request = new PromisedRequest<Res, Out>(
     xid,
-    details.op ?? codec.name,
-    details.path,
     codec as Codec<unknown, Res>,
-    details.onReply,
-    details.onAbandonedReply,
+    details,
     route,
-    details.signal,
-    captured.resolve as (value: Out) => void,
-    captured.reject,
     frame,
     shape,
+    captured.resolve as (value: Out) => void,
+    captured.reject,
   );
   enqueue(route, request, details, frame, trace);
   return promise;
@@ -246,26 +304,18 @@ export function queueCall<Req, Res, Out = Res>(
     replyLater(sink, step, error as Error);
     return;
   }
-  const request = new Submitted<Res, Out>(
+  const request = new SunkRequest<Res>(
     xid,
-    details.op ?? codec.name,
-    details.path,
     codec as Codec<unknown, Res>,
-    details.onReply,
-    details.onAbandonedReply,
+    details,
     route,
-    details.signal,
-    ignore,
-    ignore,
     frame,
-    shape,
+    shape as ((reply: Res) => unknown) | undefined,
     sink,
     step,
   );
   enqueue(route, request, details, frame, undefined);
 }
-
-const ignore = (): void => {};
 
 /**
  * Tells `sink` of an error that stopped a call before it was queued, after the caller returns.
@@ -291,9 +341,9 @@ function requestFrame<Req>(
 }
 
 /** Arms the request's timeout and abort, and queues it. */
-function enqueue<Res, Out>(
+function enqueue<Res>(
   route: SubmitRoute,
-  request: Submitted<Res, Out>,
+  request: Submitted<Res>,
   details: SubmitDetails,
   frame: Uint8Array,
   trace: RequestMessage | undefined,
@@ -314,7 +364,7 @@ function enqueue<Res, Out>(
  * The requestTimeout timer. A function of its own, so that the closure's context is made only
  * for a request that has a timeout, not for every request (see {@link replyLater}).
  */
-function armTimeout<Res, Out>(clock: Clock, request: Submitted<Res, Out>, timeout: number): void {
+function armTimeout<Res>(clock: Clock, request: Submitted<Res>, timeout: number): void {
   const op = request.op;
   request.timer = clock.setTimeout(
     () =>
