@@ -15,7 +15,7 @@ export interface WatcherMembership {
   leave(): void;
 }
 
-/** Per client: what is watched (`<kind>:<path>`) and its shared watcher. */
+/** Per client: what is watched (see {@link dataWatchKey}) and its shared watcher. */
 const byClient = new WeakMap<object, Map<string, SharedWatcher>>();
 
 /**
@@ -129,10 +129,14 @@ class Membership implements WatcherMembership {
 
 /**
  * The key of a getData watch on `path`: every getData watch the recipes set on one node (a
- * waiter's on its predecessor, a holder's on its own node) shares one closure.
+ * waiter's on its predecessor, a holder's on its own node) shares one closure. The path itself:
+ * a path starts with `/`, the key of any other kind of watch with its kind's name
+ * (`getChildren:<path>`), so none can be taken for another; and a lock's wait hashes no string
+ * made for the key alone (the path's hash, once computed, stays with it for the watch's other
+ * lookups by path).
  */
 export function dataWatchKey(path: string): string {
-  return `getData:${path}`;
+  return path;
 }
 
 /**

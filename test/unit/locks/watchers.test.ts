@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import type { Client } from '../../../src/client/client.js';
 import type { WatchedEvent } from '../../../src/client/types.js';
 import { waitForChange } from '../../../src/coordination/wait.js';
-import { joinWatcher, watchedKeyCount } from '../../../src/coordination/watchers.js';
+import { dataWatchKey, joinWatcher, watchedKeyCount } from '../../../src/coordination/watchers.js';
 import type { LockClient } from '../../../src/locks/types.js';
 import { makeError } from '../../../src/protocol/errors.js';
 
@@ -147,10 +147,10 @@ describe('waitForChange leaves nothing behind', () => {
   for (const outcome of ['NONODE', 'CONNECTIONLOSS'] as const) {
     it(`when getData answers ${outcome} (no watch set)`, async () => {
       const client = clientAnswering(() => outcome);
-      const before = joinWatcher(client, 'getData:/n', noop);
+      const before = joinWatcher(client, dataWatchKey('/n'), noop);
       before.leave();
       for (let i = 0; i < 1_000; i++) await waitForChange(client, '/n', undefined);
-      const after = joinWatcher(client, 'getData:/n', noop);
+      const after = joinWatcher(client, dataWatchKey('/n'), noop);
       expect(after.watcher).not.toBe(before.watcher);
       after.leave();
     });
@@ -160,12 +160,12 @@ describe('waitForChange leaves nothing behind', () => {
     const client = clientAnswering(() => 'NONODE');
     const controller = new AbortController();
     const waiting = waitForChange(client, '/m', controller.signal);
-    const probe = joinWatcher(client, 'getData:/m', noop);
+    const probe = joinWatcher(client, dataWatchKey('/m'), noop);
     controller.abort(new Error('given up'));
     await expect(waiting).rejects.toThrow('given up');
     probe.leave();
     await client.answered(); // the reply comes: NONODE
-    const after = joinWatcher(client, 'getData:/m', noop);
+    const after = joinWatcher(client, dataWatchKey('/m'), noop);
     expect(after.watcher).not.toBe(probe.watcher);
     after.leave();
   });
@@ -174,12 +174,12 @@ describe('waitForChange leaves nothing behind', () => {
     const client = clientAnswering(() => 'ok');
     const controller = new AbortController();
     const waiting = waitForChange(client, '/k', controller.signal);
-    const probe = joinWatcher(client, 'getData:/k', noop);
+    const probe = joinWatcher(client, dataWatchKey('/k'), noop);
     controller.abort(new Error('given up'));
     await expect(waiting).rejects.toThrow('given up');
     probe.leave();
     await client.answered(); // the reply comes: the watch is set
-    const after = joinWatcher(client, 'getData:/k', noop);
+    const after = joinWatcher(client, dataWatchKey('/k'), noop);
     // The client holds the closure: a later wait must share it, not add a second one.
     expect(after.watcher).toBe(probe.watcher);
     after.leave();
