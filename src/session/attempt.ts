@@ -121,7 +121,13 @@ export class Attempt implements Interruptible, ChunkConsumer, FrameSink {
   chunk(chunk: Uint8Array): boolean {
     // Frames are handled as they are decoded, so that the replies ahead of an oversized one in
     // the same chunk are delivered before the oversized length ends the stream.
-    this.decoder!.decode(chunk, this);
+    const outbox = this.ctx.outbox;
+    outbox.hold();
+    try {
+      this.decoder!.decode(chunk, this);
+    } finally {
+      outbox.release();
+    }
     return !this.refused;
   }
 

@@ -33,6 +33,10 @@ export class Outbox {
   private connection: Connection | null = null;
   private flushing = false;
   private flushQueued = false;
+  /** Between {@link hold} and {@link release}: a flush waits for the release, not a microtask. */
+  private holding = false;
+  /** Something was queued while holding: the release flushes. */
+  private flushOnRelease = false;
 
   constructor(private readonly owner: OutboxOwner) {}
 
@@ -70,8 +74,31 @@ export class Outbox {
     return this.queue.drain();
   }
 
+  /**
+   * The session is about to route the frames of one chunk: what the reply path queues meanwhile
+   * (the lock engine's next request, sent from its reply) is written when it is done, by
+   * {@link release}, in the socket's own callback, with no microtask and no promise reaction per
+   * write. The same frames in the same order: only the write comes before the promise reactions
+   * of the turn, whose requests go out in a write of their own.
+   */
+  hold(): void {
+    this.holding = true;
+  }
+
+  /** The chunk is routed: writes what was queued meanwhile (see {@link hold}). */
+  release(): void {
+    this.holding = false;
+    if (!this.flushOnRelease) return;
+    this.flushOnRelease = false;
+    this.flush();
+  }
+
   private schedule(): void {
     if (this.flushQueued || this.flushing || !this.connection) return;
+    if (this.holding) {
+      this.flushOnRelease = true;
+      return;
+    }
     this.flushQueued = true;
     // A microtask, not a later phase of the event loop: what the current task and its promise
     // reactions queue (a lock's create and listing, the requests that follow the replies of one
