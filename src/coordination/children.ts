@@ -24,12 +24,19 @@ const decoder = new TextDecoder('utf-8');
 /** The lock names of a rule as bytes, encoded once per rule. */
 const encodedNames = new WeakMap<readonly string[], readonly Uint8Array[]>();
 
+/** The rule's names looked up last, and their bytes: a process nearly always has one rule. */
+let lastNames: readonly string[] | undefined;
+let lastBytes: readonly Uint8Array[] = [];
+
 function namesAsBytes(names: readonly string[]): readonly Uint8Array[] {
+  if (names === lastNames) return lastBytes;
   let bytes = encodedNames.get(names);
   if (bytes === undefined) {
     bytes = names.map((name) => encoder.encode(name));
     encodedNames.set(names, bytes);
   }
+  lastNames = names;
+  lastBytes = bytes;
   return bytes;
 }
 
@@ -77,8 +84,11 @@ function parseBytesInto(
   for (let k = 0; k < names.length; k++) {
     const lockName = names[k]!;
     let at = length - 10 - lockName.length;
-    if (!matchAt(bytes, start + at, end, lockName)) at--;
-    if (at < 0 || at <= bestAt || !matchAt(bytes, start + at, end, lockName)) continue;
+    if (!matchAt(bytes, start + at, end, lockName)) {
+      at--;
+      if (!matchAt(bytes, start + at, end, lockName)) continue;
+    }
+    if (at < 0 || at <= bestAt) continue;
     const sequence = sequenceIn(bytes, start + at + lockName.length, end);
     if (Number.isNaN(sequence)) continue;
     out.kind = k;

@@ -61,8 +61,11 @@ export function parseInto(name: string, names: readonly string[], out: Parsed): 
     const lockName = names[k]!;
     // The later place first: when the name occurs there, that is its last occurrence.
     let at = name.length - 10 - lockName.length;
-    if (!name.startsWith(lockName, at)) at--;
-    if (at < 0 || at <= bestAt || !name.startsWith(lockName, at)) continue;
+    if (!name.startsWith(lockName, at)) {
+      at--;
+      if (!name.startsWith(lockName, at)) continue;
+    }
+    if (at < 0 || at <= bestAt) continue;
     const sequence = sequenceAt(name, at + lockName.length);
     if (Number.isNaN(sequence)) continue;
     out.kind = k;

@@ -28,6 +28,12 @@ export interface MutexOptions extends LockOptions {
 }
 
 /**
+ * The contender names of every mutex: one array for all, so that the listing's reader finds their
+ * bytes encoded already (children.ts keeps them per array).
+ */
+const CONTENDER_NAMES: readonly string[] = Object.freeze([LockName.mutex, LockName.kazooMutex]);
+
+/**
  * A distributed mutex: one EPHEMERAL_SEQUENTIAL node per contender under `path` (created, with
  * its parents, as container nodes). The lowest sequence number holds; every other contender
  * watches only its immediate predecessor, so locks are granted in arrival order (fair) and a
@@ -52,7 +58,7 @@ export class Mutex extends QueueLock {
       // Both name forms are contenders whichever style we write: a Curator-style and a
       // kazoo-style process on one path (kazoo with extra_lock_patterns=['-lock-']) then queue
       // together instead of each ignoring the other's nodes. Every contender ahead blocks.
-      contenderNames: [LockName.mutex, LockName.kazooMutex],
+      contenderNames: CONTENDER_NAMES,
       reentrantKinds: [lockName],
       data: options.data,
       lossPolicy: lossPolicyOf(options.lossPolicy, path),
