@@ -25,7 +25,7 @@ export async function exists(
       {
         path,
         op: 'exists',
-        signal: options.signal,
+        signal: options.signal ?? options.stop,
         onReply: watcher
           ? (err) => {
               if (err === ErrorCode.OK) session.watches.add('data', path, watcher);
@@ -65,7 +65,12 @@ function watchedRead<Res, Out>(
     return session.submit(
       codec,
       { path: paths.toServer(path), watch: watcher !== undefined },
-      { path, op, signal: options.signal, onReply: watchOnSuccess(core, kind, path, watcher) },
+      {
+        path,
+        op,
+        signal: options.signal ?? options.stop,
+        onReply: watchOnSuccess(core, kind, path, watcher),
+      },
       shape,
     );
   } catch (error) {
@@ -126,7 +131,7 @@ export function getACL(
     return session.submit(
       codecs.getACL,
       { path: paths.toServer(path) },
-      { path, op: 'getACL', signal: options.signal },
+      { path, op: 'getACL', signal: options.signal ?? options.stop },
       aclAndStat,
     );
   } catch (error) {
@@ -143,7 +148,7 @@ export async function sync(
   await session.submit(
     codecs.sync,
     { path: paths.toServer(path) },
-    { path, op: 'sync', signal: options.signal },
+    { path, op: 'sync', signal: options.signal ?? options.stop },
   );
 }
 
@@ -162,7 +167,7 @@ export async function getEphemerals(
     {
       prefixPath: paths.chroot + (prefix === '/' && paths.chroot !== '' ? '/' : prefix),
     },
-    { path: prefix, op: 'getEphemerals', signal: options.signal },
+    { path: prefix, op: 'getEphemerals', signal: options.signal ?? options.stop },
   );
   const mine =
     paths.chroot === ''
@@ -180,7 +185,7 @@ export async function getAllChildrenNumber(
   const reply = await session.submit(
     codecs.getAllChildrenNumber,
     { path: paths.toServer(path) },
-    { path, op: 'getAllChildrenNumber', signal: options.signal },
+    { path, op: 'getAllChildrenNumber', signal: options.signal ?? options.stop },
   );
   return reply.totalNumber;
 }
@@ -188,7 +193,7 @@ export async function getAllChildrenNumber(
 export async function whoAmI({ session }: ClientCore, options: CallOptions): Promise<ClientInfo[]> {
   const reply = await session.submit(codecs.whoAmI, undefined, {
     op: 'whoAmI',
-    signal: options.signal,
+    signal: options.signal ?? options.stop,
   });
   return reply.clientInfo;
 }

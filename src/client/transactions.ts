@@ -24,7 +24,7 @@ export async function multi(
   const request = { ops: ops.map((op) => toMultiOp(paths, op)) };
   const reply = await session.submit(codecs.multi, request, {
     op: 'multi',
-    signal: options.signal,
+    signal: options.signal ?? options.stop,
   });
   const results = reply.map((result) => fromMultiResult(paths, result));
   const failed = results.findIndex(
@@ -58,7 +58,7 @@ export async function multiRead(
   const request = { ops: ops.map((op) => toMultiReadOp(paths, op)) };
   const reply = await session.submit(codecs.multiRead, request, {
     op: 'multiRead',
-    signal: options.signal,
+    signal: options.signal ?? options.stop,
   });
   return reply.map((result) => fromMultiResult(paths, result));
 }

@@ -5,6 +5,7 @@ import type { ZooKeeperError } from '../protocol/errors.js';
 import { CreateFlag, Perms as ProtocolPerms } from '../protocol/ops.js';
 import type { SessionRenewal } from '../session/renewal.js';
 import type { SaslOptions } from '../session/sasl/options.js';
+import type { StopSignal } from '../session/signal-waiters.js';
 import type { Transport } from '../session/transport.js';
 import type { SessionState, TlsOptions, Watcher } from '../session/types.js';
 
@@ -245,6 +246,12 @@ export interface ConnectOptions {
 export interface CallOptions {
   /** Stop waiting for the reply (the call rejects with the signal's reason). */
   signal?: AbortSignal;
+  /**
+   * @internal As `signal`, for the library's own waits: a recipe's wait bound (its caller's
+   * signal, its timeout and its object's close in one object) stops the calls it makes without
+   * an AbortController made per wait. Read only when `signal` is not given.
+   */
+  stop?: StopSignal;
 }
 
 /** Options of `reconfig`: the membership change, and the call's own options. */

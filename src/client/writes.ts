@@ -32,7 +32,7 @@ export function createNode(
 ): Promise<{ path: string; stat?: Stat }> {
   try {
     const { mode, withTtl, request } = createRequest(paths, path, data, options, op);
-    const details: SubmitDetails = { path, op, signal: options.signal };
+    const details: SubmitDetails = { path, op, signal: options.signal ?? options.stop };
     const created = (reply: { path: string; stat: WireStat }) => ({
       path: paths.fromServer(reply.path),
       stat: toStat(reply.stat),
@@ -74,7 +74,7 @@ export function deleteNode(
     return session.submit(
       codecs.delete,
       { path: paths.toServer(path), version },
-      { path, op: 'delete', signal: options.signal },
+      { path, op: 'delete', signal: options.signal ?? options.stop },
       nothing,
     );
   } catch (error) {
@@ -97,7 +97,7 @@ export function setData(
     return session.submit(
       codecs.setData,
       { path: paths.toServer(path), data: toBytes(data, path, 'setData'), version },
-      { path, op: 'setData', signal: options.signal },
+      { path, op: 'setData', signal: options.signal ?? options.stop },
       statOf,
     );
   } catch (error) {
@@ -118,7 +118,7 @@ export function setACL(
     return session.submit(
       codecs.setACL,
       { path: paths.toServer(path), acl: checkAcl(acl, path, 'setACL'), version },
-      { path, op: 'setACL', signal: options.signal },
+      { path, op: 'setACL', signal: options.signal ?? options.stop },
       statOf,
     );
   } catch (error) {

@@ -2,6 +2,7 @@
 // that cannot answer: a suspended client, or a read-only server for a write.
 
 import type { Client } from '../client/client.js';
+import type { StopSignal } from '../session/signal-waiters.js';
 import type { SessionState } from '../session/types.js';
 
 /**
@@ -12,7 +13,7 @@ import type { SessionState } from '../session/types.js';
  */
 export function untilConnected(
   client: Pick<Client, 'state' | 'on'>,
-  signal: AbortSignal | undefined,
+  signal: StopSignal | undefined,
   writable = false,
 ): Promise<void> {
   const waiting = (state: SessionState) =>

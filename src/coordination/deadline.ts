@@ -317,6 +317,11 @@ export function deadlinesOf(owner: object = unowned): Deadlines {
   return deadlines;
 }
 
+/** The ms left until `bound`'s deadline (Infinity without one), on the clock of the timers. */
+export function timeLeft(bound: Bound): number {
+  return bound.at - now();
+}
+
 /** Whether `timeout` is undefined or a non-negative finite number of ms. */
 export function isTimeoutValue(timeout: unknown): timeout is number | undefined {
   return (

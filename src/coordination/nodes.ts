@@ -2,7 +2,9 @@
 // the rules the locks and the recipes (PersistentNode) share for the nodes they create.
 import type { RecipeClient } from '../client/recipe-client.js';
 import { isSessionOver } from '../protocol/errors.js';
+import type { StopSignal } from '../session/signal-waiters.js';
 import { isConnected } from '../session/state.js';
+import { stopping } from './bound-signal.js';
 import { hasCode } from './codes.js';
 import { retry } from './retry.js';
 
@@ -42,9 +44,9 @@ export async function deleteNode(client: Pick<NodeClient, 'delete'>, path: strin
 export async function syncFirst(
   client: Pick<NodeClient, 'sync'>,
   path: string,
-  signal?: AbortSignal,
+  signal?: StopSignal,
 ): Promise<void> {
-  await retry(() => client.sync(path, { signal }), { signal }).catch((error: unknown) => {
+  await retry(() => client.sync(path, stopping({}, signal)), { signal }).catch((error: unknown) => {
     // A missing path has nothing to be stale about: the read that follows will say so.
     if (!hasCode(error, 'NONODE')) throw error;
   });

@@ -3,8 +3,10 @@
 // ensure_path) all come here, so what one of them learns about a server (that it has no
 // CONTAINER nodes) every other one knows from then on.
 import type { Client } from '../client/client.js';
-import type { CreateOptions, Data, Stat } from '../client/types.js';
+import type { CallOptions, CreateOptions, Data, Stat } from '../client/types.js';
 import { CreateMode } from '../client/types.js';
+import type { StopSignal } from '../session/signal-waiters.js';
+import { stopping } from './bound-signal.js';
 import { hasCode } from './codes.js';
 import { parentOf } from './naming.js';
 import { retry } from './retry.js';
@@ -21,7 +23,7 @@ export interface ParentRules {
    */
   containers?: boolean | undefined;
   /** Stops the work: the error that comes next is passed on instead of being retried. */
-  signal?: AbortSignal | undefined;
+  signal?: StopSignal | undefined;
   /**
    * How one create of a parent is retried; default {@link retry} within `signal` (every
    * retriable error, until the signal aborts). Creating a parent twice is harmless.
@@ -54,7 +56,7 @@ export async function ensurePath(
   for (;;) {
     const mode = wanted && !noContainers.has(client) ? CreateMode.CONTAINER : CreateMode.PERSISTENT;
     try {
-      await again(() => client.create2(path, undefined, { mode, signal }));
+      await again(() => client.create2(path, undefined, stopping({ mode }, signal)));
       return;
     } catch (error) {
       if (hasCode(error, 'NODEEXISTS')) return;
@@ -80,7 +82,7 @@ export async function createWithParents(
   client: ParentsClient,
   path: string,
   data: Data | undefined,
-  options: CreateOptions & { signal?: AbortSignal | undefined },
+  options: CreateOptions & CallOptions,
   rules: ParentRules = {},
 ): Promise<{ path: string; stat: Stat }> {
   for (;;) {
@@ -90,7 +92,8 @@ export async function createWithParents(
       // Only a NONODE says a parent is missing (a path the client refused, BADARGUMENTS, is not
       // even a string to take the parent of); at the root, the chroot itself is missing.
       const parent = parentOf(path);
-      if (!hasCode(error, 'NONODE') || parent === '/' || options.signal?.aborted) throw error;
+      if (!hasCode(error, 'NONODE') || parent === '/' || (options.signal ?? options.stop)?.aborted)
+        throw error;
       await ensurePath(client, parent, rules);
     }
   }

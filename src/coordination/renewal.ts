@@ -12,6 +12,7 @@
 
 import type { Client } from '../client/client.js';
 import { makeError } from '../protocol/errors.js';
+import type { StopSignal } from '../session/signal-waiters.js';
 import { hasCode } from './codes.js';
 import type { OwnNode } from './naming.js';
 
@@ -43,7 +44,7 @@ export function checkOwnSession(client: Pick<Client, 'sessionId'>, node: OwnNode
  */
 export function acrossRenewals<T>(
   client: Pick<Client, 'closing' | 'state'>,
-  signal: AbortSignal | undefined,
+  signal: StopSignal | undefined,
   attempt: () => Promise<T>,
 ): Promise<T> {
   // One promise on the common path (no renewal): acquire sits on the lock's hot path.

@@ -3,6 +3,7 @@
 // `isRetriable`, `ZooKeeperError.retriable`, `RETRIABLE_CODES` and the public `retry` use), how
 // long to pause first, and when to give up (the caller's deadline or signal).
 import { type ErrorCodeName, isRetriable, RETRIABLE_CODES } from '../protocol/errors.js';
+import type { StopSignal } from '../session/signal-waiters.js';
 import { hasCode } from './codes.js';
 
 /**
@@ -22,7 +23,7 @@ export { isRetriable };
  * 100 to 200 ms (jittered, so that contenders refused together do not come back together).
  * Returns at once when `signal` aborts.
  */
-export function pauseBeforeRetry(error: unknown, signal?: AbortSignal): Promise<void> {
+export function pauseBeforeRetry(error: unknown, signal?: StopSignal): Promise<void> {
   if (hasCode(error, 'CONNECTIONLOSS', 'REQUESTTIMEOUT') || signal?.aborted) {
     return Promise.resolve();
   }
@@ -30,7 +31,7 @@ export function pauseBeforeRetry(error: unknown, signal?: AbortSignal): Promise<
 }
 
 /** Resolves after `ms`, or at once when `signal` aborts (it never rejects: the caller looks). */
-export function pauseUnlessAborted(ms: number, signal?: AbortSignal): Promise<void> {
+export function pauseUnlessAborted(ms: number, signal?: StopSignal): Promise<void> {
   if (signal?.aborted) return Promise.resolve();
   return new Promise((resolve) => {
     const done = () => {
@@ -50,7 +51,7 @@ export interface RetryOptions {
    * retried. Without one, retriable errors are retried until the request succeeds or fails
    * otherwise (the session ending fails every request, so that is the outer bound).
    */
-  signal?: AbortSignal | undefined;
+  signal?: StopSignal | undefined;
   /**
    * Codes retried for this request on top of {@link RETRIABLE}, with the same pause (a
    * check-then-delete retries BADVERSION: the node changed between the read and the delete).

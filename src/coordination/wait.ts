@@ -3,7 +3,12 @@
 import type { Client } from '../client/client.js';
 import type { WatchedEvent } from '../client/types.js';
 import { untilAborted } from '../session/abortable.js';
-import { type AbortWaiter, stopWaiting, waitOn } from '../session/signal-waiters.js';
+import {
+  type AbortWaiter,
+  type StopSignal,
+  stopWaiting,
+  waitOn,
+} from '../session/signal-waiters.js';
 import { hasCode } from './codes.js';
 import { isRetriable } from './retry.js';
 import { dataWatchKey, joinWatcher, type WatcherMembership } from './watchers.js';
@@ -21,7 +26,7 @@ type Watcher = (event: WatchedEvent) => void;
 export function waitForWatch(
   client: object,
   key: string,
-  signal: AbortSignal | undefined,
+  signal: StopSignal | undefined,
   arm: (watcher: Watcher) => Promise<'now' | 'wait'>,
 ): Promise<WatchedEvent | undefined> {
   return new Promise<WatchedEvent | undefined>((resolve, reject) => {
@@ -74,6 +79,6 @@ export function waitForChange(
 }
 
 /** `promise`, or the signal's reason if it aborts first. */
-export function abortable<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+export function abortable<T>(promise: Promise<T>, signal: StopSignal | undefined): Promise<T> {
   return signal ? untilAborted(promise, signal) : promise;
 }

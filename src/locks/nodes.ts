@@ -1,6 +1,7 @@
 // Creating and deleting lock nodes safely across connection losses (the node rules shared with
 // the recipes are in src/coordination/nodes.ts).
 import { CreateMode } from '../client/types.js';
+import { stopping } from '../coordination/bound-signal.js';
 import { untilConnected } from '../coordination/connection-wait.js';
 import {
   baseName,
@@ -13,6 +14,7 @@ import { deleteNode, isGone, syncFirst } from '../coordination/nodes.js';
 import { createWithParents } from '../coordination/paths.js';
 import { isRetriable, pauseBeforeRetry, retry } from '../coordination/retry.js';
 import type { CallSink } from '../session/session.js';
+import type { StopSignal } from '../session/signal-waiters.js';
 import { hasCode } from './errors.js';
 import { seamOf } from './seam.js';
 import type { LockClient } from './types.js';
@@ -103,7 +105,8 @@ export interface ProtectedCreate {
   style: NamingStyle;
   lockName: string;
   data: Uint8Array | string | undefined;
-  signal: AbortSignal | undefined;
+  /** Stops the work: an AbortSignal, or an acquire's own bound read as one (see BoundSignal). */
+  signal: StopSignal | undefined;
 }
 
 /**
@@ -146,16 +149,16 @@ export async function findOwnByPrefix(
 ): Promise<OwnNode | null> {
   const { client, dir, signal } = spec;
   await syncFirst(client, dir, signal);
-  const children = await retry(() => client.getChildren(dir, { signal }), { signal }).catch(
-    (error: unknown) => {
-      if (hasCode(error, 'NONODE') && !signal?.aborted) return [] as string[];
-      throw error;
-    },
-  );
+  const children = await retry(() => client.getChildren(dir, stopping({}, signal)), {
+    signal,
+  }).catch((error: unknown) => {
+    if (hasCode(error, 'NONODE') && !signal?.aborted) return [] as string[];
+    throw error;
+  });
   for (const name of children) {
     if (!name.startsWith(prefix)) continue;
     const path = childPath(dir, name);
-    const stat = await retry(() => client.exists(path, { signal }), { signal });
+    const stat = await retry(() => client.exists(path, stopping({}, signal)), { signal });
     if (stat && stat.ephemeralOwner === client.sessionId) {
       const node = { path, name, stat };
       attempt.node = node;
@@ -177,7 +180,7 @@ async function createOnce(spec: ProtectedCreate, prefix: string): Promise<OwnNod
       client,
       childPath(dir, prefix + lockName),
       data,
-      { mode: CreateMode.EPHEMERAL_SEQUENTIAL, signal },
+      stopping({ mode: CreateMode.EPHEMERAL_SEQUENTIAL }, signal),
       { signal },
     );
     return { path, name: baseName(path), stat };

@@ -1,6 +1,8 @@
 // Up to N holders (Curator's InterProcessSemaphoreV2 layout).
 import type { RecipeClient } from '../client/recipe-client.js';
 import type { Data } from '../client/types.js';
+import { BoundSignal, stopping } from '../coordination/bound-signal.js';
+import { type Bound, timeLeft } from '../coordination/deadline.js';
 import { childPath, LockName } from '../coordination/naming.js';
 import { deleteNode, settleWhileConnected } from '../coordination/nodes.js';
 import { sortContenders } from '../coordination/order.js';
@@ -8,6 +10,7 @@ import { acrossRenewals, checkOwnSession } from '../coordination/renewal.js';
 import { retry } from '../coordination/retry.js';
 import { abortable } from '../coordination/wait.js';
 import { joinWatcher } from '../coordination/watchers.js';
+import type { StopSignal } from '../session/signal-waiters.js';
 import { acquireSettles, acquireStarted } from '../telemetry/lock.js';
 import { AcquireDeadlines, acquireWithin } from './deadline.js';
 import { badArguments, checkRecipePath, hasCode, lossPolicyOf } from './errors.js';
@@ -83,25 +86,44 @@ export class Semaphore implements Lock {
     );
   }
 
-  /** Waits for a lease; see {@link Lock.acquire}. One deadline covers the guard and the lease wait. */
+  /**
+   * Waits for a lease; see {@link Lock.acquire}. One deadline covers the guard and the lease
+   * wait: the bound of the acquire stops the lease node's create and the wait for the lease list
+   * itself (read as a signal: no AbortController per acquire), and the guard is waited for with
+   * the caller's signal and the time left of the same deadline.
+   */
   acquire(options?: AcquireOptions): Promise<Lease> {
     const probe = acquireStarted(this.path, LockName.lease, this.client.sessionId);
-    const acquiring = acquireWithin(this.deadlines, options, (d) =>
-      acrossRenewals(this.client, d.signal, () => this.contend(d.signal, !d.noWait)),
-    );
+    const acquiring = acquireWithin(this.deadlines, options, (d) => {
+      // A signal and no deadline: that signal itself (a client wrapper sees it on the calls).
+      const timed = options?.timeout !== undefined && options.timeout > 0;
+      const stop = d.bound && (timed ? new BoundSignal(d.bound) : options?.signal);
+      const guard = d.noWait ? undefined : guardWait(d.bound, options?.signal);
+      return acrossRenewals(this.client, stop, () => this.contend(stop, guard));
+    });
     return acquireSettles(probe, acquiring, options?.signal);
   }
 
   /** Takes a lease if one is free and nobody else is taking one right now; never waits. */
   tryAcquire(): Promise<Lease | null> {
     const probe = acquireStarted(this.path, LockName.lease, this.client.sessionId);
-    const acquiring = acrossRenewals(this.client, undefined, () => this.contend(undefined, false));
+    const acquiring = acrossRenewals(this.client, undefined, () =>
+      this.contend(undefined, undefined),
+    );
     return acquireSettles(probe, acquiring, undefined);
   }
 
-  private async contend(signal: AbortSignal | undefined, wait: boolean): Promise<Lease | null> {
+  /**
+   * Takes the guard, then a lease. `signal` stops the work (the acquire's bound); `guardWait`
+   * says how long to wait for the guard, undefined not to wait (a `tryAcquire`, a `timeout: 0`).
+   */
+  private async contend(
+    signal: StopSignal | undefined,
+    guardWait: (() => AcquireOptions) | undefined,
+  ): Promise<Lease | null> {
     if (signal?.aborted) throw signal.reason;
-    const guard = wait ? await this.guard.acquire({ signal }) : await this.guard.tryAcquire();
+    const wait = guardWait !== undefined;
+    const guard = wait ? await this.guard.acquire(guardWait()) : await this.guard.tryAcquire();
     if (!guard) return null;
     const { client } = this;
     const attempt: Attempt = {};
@@ -128,7 +150,7 @@ export class Semaphore implements Lock {
         const joined = joinWatcher(client, `getChildren:${this.leasesPath}`, () => wake());
         try {
           const children = await retry(
-            () => client.getChildren(this.leasesPath, { watch: joined.watcher, signal }),
+            () => client.getChildren(this.leasesPath, stopping({ watch: joined.watcher }, signal)),
             { signal },
           ).catch((error: unknown) => {
             // No lease directory, so no node of ours in it: an old session's node went with
@@ -176,6 +198,22 @@ export class Semaphore implements Lock {
       await settleWhileConnected(client, guard.release());
     }
   }
+}
+
+/**
+ * How an acquire waits for the guard: with the caller's signal and the time left of the
+ * acquire's deadline (read when the guard is asked for: again after a renewal). The guard's own
+ * deadline is never before the acquire's, on the same client timer, so the acquire's bound ends
+ * first and its error is the one the caller hears.
+ */
+function guardWait(
+  bound: Bound | undefined,
+  signal: AbortSignal | undefined,
+): () => AcquireOptions {
+  return () => {
+    const left = bound === undefined ? Number.POSITIVE_INFINITY : timeLeft(bound);
+    return Number.isFinite(left) ? { signal, timeout: Math.max(1, Math.ceil(left)) } : { signal };
+  };
 }
 
 /**

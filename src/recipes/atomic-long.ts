@@ -1,8 +1,10 @@
 // Curator's DistributedAtomicLong: a 64-bit integer in one node's data (8 bytes, big-endian, as
 // Curator writes it; an empty or missing node reads as 0), changed by compare-and-set with retries.
 import type { RecipeClient } from '../client/recipe-client.js';
+import { stopping } from '../coordination/bound-signal.js';
 import { hasCode } from '../coordination/codes.js';
 import { makeError } from '../protocol/errors.js';
+import type { StopSignal } from '../session/signal-waiters.js';
 import {
   type Outcome,
   type Progress,
@@ -14,7 +16,7 @@ import {
   unchanged,
 } from './atomic-promotion.js';
 import { checkRecipePath, createWithParents } from './paths.js';
-import { backoffDelay, checkPolicy, pause, type RetryPolicy, retry } from './retry.js';
+import { backoffDelay, checkPolicy, pauseUntil, type RetryPolicy, retryUntil } from './retry.js';
 import { checkWaitOptions, startWait, type WaitOptions } from './wait.js';
 
 /**
@@ -23,12 +25,20 @@ import { checkWaitOptions, startWait, type WaitOptions } from './wait.js';
  * own signal; `end()` when the operation is over.
  */
 interface Run {
-  readonly policy: RetryPolicy;
-  readonly signal: AbortSignal | undefined;
+  readonly policy: RunPolicy;
+  readonly signal: StopSignal | undefined;
+  /** The bound as an AbortSignal, for the lock of a promoted change (made only then). */
+  abortSignal(): AbortSignal | undefined;
+  /** `work`, or the bound's reason as soon as it ends (see WaitBound.within). */
+  within<T>(work: Promise<T>): Promise<T>;
   end(): void;
 }
 
+/** A retry policy as one operation runs it: its `signal` may be the operation's own bound. */
+type RunPolicy = Omit<RetryPolicy, 'signal'> & { readonly signal?: StopSignal | undefined };
+
 const nothingToEnd = () => {};
+const asItIs = <T>(work: Promise<T>): Promise<T> => work;
 
 /** How a change went (Curator's `AtomicStats`). */
 export interface AtomicStats {
@@ -153,7 +163,7 @@ export class DistributedAtomicLong {
   async get(options: WaitOptions = {}): Promise<bigint> {
     const run = this.begin(options);
     try {
-      return (await this.read(run.policy)).value;
+      return (await run.within(this.read(run.policy))).value;
     } finally {
       run.end();
     }
@@ -200,8 +210,9 @@ export class DistributedAtomicLong {
     let snapshot: Snapshot;
     let written: boolean;
     try {
-      snapshot = await this.read(run.policy);
-      written = snapshot.value === want && (await this.write(snapshot, next, run.signal));
+      snapshot = await run.within(this.read(run.policy));
+      written =
+        snapshot.value === want && (await run.within(this.write(snapshot, next, run.signal)));
     } finally {
       run.end();
     }
@@ -226,13 +237,25 @@ export class DistributedAtomicLong {
       // turns into NODEEXISTS (then set again).
       for (;;) {
         try {
-          await retry(() => this.client.setData(this.path, bytes, -1, { signal }), policy);
+          await run.within(
+            retryUntil(
+              () => this.client.setData(this.path, bytes, -1, stopping({}, signal)),
+              policy,
+              signal,
+            ),
+          );
           return;
         } catch (error) {
           if (!hasCode(error, 'NONODE')) throw error;
         }
         try {
-          await retry(() => createWithParents(this.client, this.path, bytes, { signal }), policy);
+          await run.within(
+            retryUntil(
+              () => createWithParents(this.client, this.path, bytes, stopping({}, signal)),
+              policy,
+              signal,
+            ),
+          );
           return;
         } catch (error) {
           if (!hasCode(error, 'NODEEXISTS')) throw error;
@@ -250,11 +273,24 @@ export class DistributedAtomicLong {
   private begin(options: WaitOptions): Run {
     if (options.timeout === undefined && options.signal === undefined) {
       checkWaitOptions(options, this.path);
-      return { policy: this.policy, signal: this.policy.signal, end: nothingToEnd };
+      const signal = this.policy.signal;
+      return {
+        policy: this.policy,
+        signal,
+        abortSignal: () => signal,
+        within: asItIs,
+        end: nothingToEnd,
+      };
     }
     const bound = startWait(options, this.path, { client: this.client, stop: this.policy.signal });
     const signal = bound.signal;
-    return { policy: { ...this.policy, signal }, signal, end: () => bound.dispose() };
+    return {
+      policy: { ...this.policy, signal },
+      signal,
+      abortSignal: () => bound.abortSignal,
+      within: (work) => bound.within(work),
+      end: () => bound.dispose(),
+    };
   }
 
   /** The optimistic rounds, then (when they all lost and a lock is set up) the promoted ones. */
@@ -264,7 +300,7 @@ export class DistributedAtomicLong {
   ): Promise<AtomicResult> {
     const run = this.begin(options);
     try {
-      return await this.changeWithin(next, run);
+      return await run.within(this.changeWithin(next, run));
     } finally {
       run.end();
     }
@@ -285,7 +321,7 @@ export class DistributedAtomicLong {
     const promoted: Progress = { tries: 0, last: optimistic.last };
     const result = await promoteThroughLock(
       this.promotion,
-      run.signal,
+      run.abortSignal(),
       promoted,
       // Under the lock, a write goes out with the caller's signal only: losing the lock stops
       // the rounds before a write, never a write in flight (its outcome counts).
@@ -301,10 +337,10 @@ export class DistributedAtomicLong {
    */
   private async rounds(
     next: (value: bigint) => bigint,
-    rounds: RetryPolicy,
-    reads: RetryPolicy,
+    rounds: RunPolicy,
+    reads: RunPolicy,
     progress: Progress,
-    signal: AbortSignal | undefined,
+    signal: StopSignal | undefined,
     held?: AbortSignal,
   ): Promise<Outcome> {
     const { maxAttempts = 10, maxElapsed = Number.POSITIVE_INFINITY } = rounds;
@@ -322,14 +358,18 @@ export class DistributedAtomicLong {
       if (round >= maxAttempts) return unchanged(last);
       const delay = backoffDelay(round, rounds);
       if (Date.now() + delay - started > maxElapsed) return unchanged(last);
-      await pause(delay, rounds.signal);
+      await pauseUntil(delay, rounds.signal);
     }
   }
 
-  private async read(policy: RetryPolicy): Promise<Snapshot> {
+  private async read(policy: RunPolicy): Promise<Snapshot> {
     const { signal } = policy;
     try {
-      const { data, stat } = await retry(() => this.client.getData(this.path, { signal }), policy);
+      const { data, stat } = await retryUntil(
+        () => this.client.getData(this.path, stopping({}, signal)),
+        policy,
+        signal,
+      );
       return { value: decodeLong(data, this.path), version: stat.version };
     } catch (error) {
       if (hasCode(error, 'NONODE')) return { value: 0n, version: -1 };
@@ -345,14 +385,14 @@ export class DistributedAtomicLong {
   private async write(
     snapshot: Snapshot,
     value: bigint,
-    signal: AbortSignal | undefined,
+    signal: StopSignal | undefined,
   ): Promise<boolean> {
     const bytes = encodeLong(value);
     try {
       if (snapshot.version === -1) {
-        await createWithParents(this.client, this.path, bytes, { signal });
+        await createWithParents(this.client, this.path, bytes, stopping({}, signal));
       } else {
-        await this.client.setData(this.path, bytes, snapshot.version, { signal });
+        await this.client.setData(this.path, bytes, snapshot.version, stopping({}, signal));
       }
       return true;
     } catch (error) {

@@ -1,5 +1,6 @@
 // Curator's DistributedBarrier and kazoo's Barrier: one node; while it exists, waiters wait.
 import type { RecipeClient } from '../client/recipe-client.js';
+import { stopping } from '../coordination/bound-signal.js';
 import { hasCode } from '../coordination/codes.js';
 import { renewedAfter } from '../coordination/renewal.js';
 import { isRetriable } from '../coordination/retry.js';
@@ -54,7 +55,8 @@ export class DistributedBarrier {
       while (!gone) {
         await waitForOneWatch(this.client, `exists:${this.path}`, bound.signal, async (watch) => {
           try {
-            gone = (await this.client.exists(this.path, { watch, signal: bound.signal })) === null;
+            gone =
+              (await this.client.exists(this.path, stopping({ watch }, bound.signal))) === null;
           } catch (error) {
             // A lost link: look again (the request waits for the next connection). A look queued
             // for a session that expired: look again on the new one (the node is persistent).

@@ -4,13 +4,15 @@
 // created by the member that completes the count.
 import type { RecipeClient } from '../client/recipe-client.js';
 import { CreateMode, type Watcher } from '../client/types.js';
+import { stopping } from '../coordination/bound-signal.js';
 import { hasCode } from '../coordination/codes.js';
 import { childPath } from '../coordination/naming.js';
 import { renewedAfter } from '../coordination/renewal.js';
 import { isRetriable } from '../coordination/retry.js';
 import { ClosedError, makeError } from '../protocol/errors.js';
+import type { StopSignal } from '../session/signal-waiters.js';
 import { checkRecipePath, createWithParents } from './paths.js';
-import { retry } from './retry.js';
+import { retry, retryUntil } from './retry.js';
 import { startWait, type WaitBound, type WaitOptions, waitForOneWatch } from './wait.js';
 
 /** Options of a {@link DistributedDoubleBarrier}. */
@@ -160,10 +162,11 @@ export class DistributedDoubleBarrier implements AsyncDisposable {
     ours: { shouldExist: boolean },
   ): Promise<'done' | 'again'> {
     const children = (
-      await retry(() => this.client.getChildren(this.path, { signal: bound.signal }), {
-        ...FOREVER,
-        signal: bound.signal,
-      }).catch((error: unknown) => {
+      await retryUntil(
+        () => this.client.getChildren(this.path, stopping({}, bound.signal)),
+        FOREVER,
+        bound.signal,
+      ).catch((error: unknown) => {
         if (hasCode(error, 'NONODE')) return [] as string[];
         throw error;
       })
@@ -189,7 +192,7 @@ export class DistributedDoubleBarrier implements AsyncDisposable {
     }
     await waitForOneWatch(this.client, `exists:${watched}`, bound.signal, async (watch) => {
       try {
-        const stat = await this.client.exists(watched, { watch, signal: bound.signal });
+        const stat = await this.client.exists(watched, stopping({ watch }, bound.signal));
         return stat ? 'wait' : 'now';
       } catch (error) {
         if (!isRetriable(error) || bound.signal.aborted) throw error;
@@ -225,52 +228,63 @@ export class DistributedDoubleBarrier implements AsyncDisposable {
     const signal = bound.signal;
     for (;;) {
       try {
-        await retry(
+        await retryUntil(
           () =>
-            createWithParents(this.client, this.memberPath, undefined, {
-              mode: CreateMode.EPHEMERAL,
-              signal,
-            }),
-          { ...FOREVER, signal },
+            createWithParents(
+              this.client,
+              this.memberPath,
+              undefined,
+              stopping({ mode: CreateMode.EPHEMERAL }, signal),
+            ),
+          FOREVER,
+          signal,
         );
         return;
       } catch (error) {
         if (!hasCode(error, 'NODEEXISTS')) throw error;
       }
-      const stat = await retry(() => this.client.exists(this.memberPath, { signal }), {
-        ...FOREVER,
+      const stat = await retryUntil(
+        () => this.client.exists(this.memberPath, stopping({}, signal)),
+        FOREVER,
         signal,
-      });
+      );
       if (stat?.ephemeralOwner === this.client.sessionId) return;
       if (stat === null) continue;
-      await retry(() => this.client.delete(this.memberPath, stat.version), {
-        ...FOREVER,
+      await retryUntil(
+        () => this.client.delete(this.memberPath, stat.version),
+        FOREVER,
         signal,
-      }).catch((error: unknown) => {
+      ).catch((error: unknown) => {
         if (!hasCode(error, 'NONODE') && !hasCode(error, 'BADVERSION')) throw error;
       });
     }
   }
 
   /** Whether this member's node exists and belongs to the client's current session. */
-  private async holdsMember(signal: AbortSignal): Promise<boolean> {
-    const stat = await retry(() => this.client.exists(this.memberPath, { signal }), {
-      ...FOREVER,
+  private async holdsMember(signal: StopSignal): Promise<boolean> {
+    const stat = await retryUntil(
+      () => this.client.exists(this.memberPath, stopping({}, signal)),
+      FOREVER,
       signal,
-    });
+    );
     return stat !== null && stat.ephemeralOwner === this.client.sessionId;
   }
 
   /** True when `ready` exists, or this member completes the count (and creates `ready`). */
   private async checkEntered(watch: Watcher, bound: WaitBound): Promise<boolean> {
     const signal = bound.signal;
-    const ready = await retry(() => this.client.exists(this.readyPath, { watch, signal }), {
-      ...FOREVER,
+    const ready = await retryUntil(
+      () => this.client.exists(this.readyPath, stopping({ watch }, signal)),
+      FOREVER,
       signal,
-    });
+    );
     if (ready) return true;
     const members = (
-      await retry(() => this.client.getChildren(this.path, { signal }), { ...FOREVER, signal })
+      await retryUntil(
+        () => this.client.getChildren(this.path, stopping({}, signal)),
+        FOREVER,
+        signal,
+      )
     ).filter((name) => name !== READY_NODE);
     if (!(await this.holdsMember(signal))) {
       // The session that held our node expired and a new one took over: enter again. A node of
@@ -279,9 +293,15 @@ export class DistributedDoubleBarrier implements AsyncDisposable {
       if (!members.includes(this.memberName)) members.push(this.memberName);
     }
     if (members.length < this.memberQty) return false;
-    await retry(
-      () => this.client.create2(this.readyPath, undefined, { mode: CreateMode.PERSISTENT, signal }),
-      { ...FOREVER, signal },
+    await retryUntil(
+      () =>
+        this.client.create2(
+          this.readyPath,
+          undefined,
+          stopping({ mode: CreateMode.PERSISTENT }, signal),
+        ),
+      FOREVER,
+      signal,
     ).catch((error: unknown) => {
       if (!hasCode(error, 'NODEEXISTS')) throw error;
     });

@@ -8,7 +8,8 @@ import { childPath } from '../coordination/naming.js';
 import * as parents from '../coordination/paths.js';
 import { InvalidArgumentError } from '../protocol/errors.js';
 import { pathProblem } from '../protocol/paths.js';
-import { type RetryPolicy, retry } from './retry.js';
+import type { StopSignal } from '../session/signal-waiters.js';
+import { checkPolicy, type RetryPolicy, retry, retryUntil } from './retry.js';
 
 /** @internal Throws an `InvalidArgumentError` unless `path` is a valid node path for `recipe`. */
 export function checkRecipePath(path: string, recipe: string): void {
@@ -38,11 +39,28 @@ export interface EnsurePathOptions {
 /** The rules of making parents for the public options: retried by the public policy. */
 function parentRules(
   containers: boolean | undefined,
-  signal: AbortSignal | undefined,
+  signal: StopSignal | undefined,
   retryPolicy: RetryPolicy | undefined,
 ): parents.ParentRules {
-  const policy: RetryPolicy = { ...retryPolicy, signal };
-  return { containers, signal, retry: (op) => retry(op, policy) };
+  if (signal === undefined || signal instanceof AbortSignal) {
+    const policy: RetryPolicy = { ...retryPolicy, signal };
+    return { containers, signal, retry: (op) => retry(op, policy) };
+  }
+  // A recipe's own wait (see StopSignal), which the public policy cannot carry: the same
+  // policy, checked the same way, stopped by the wait.
+  const policy: RetryPolicy = { ...retryPolicy, signal: undefined };
+  return {
+    containers,
+    signal,
+    retry: (op) => {
+      try {
+        checkPolicy(policy);
+      } catch (error) {
+        return Promise.reject(error);
+      }
+      return retryUntil(op, policy, signal);
+    },
+  };
 }
 
 /**
@@ -61,6 +79,26 @@ export function ensurePath(
   const { containers, signal } = options;
   return parents.ensurePath(client, path, parentRules(containers, signal, options.retry));
 }
+
+/**
+ * @internal {@link ensurePath} for a recipe's own wait, stopped by `stop` (its bound read as a
+ * signal, see StopSignal), retried as the default policy retries.
+ */
+export function ensurePathUntil(
+  client: RecipeClient,
+  path: string,
+  containers: boolean,
+  stop: StopSignal | undefined,
+): Promise<void> {
+  const rules: parents.ParentRules = {
+    containers,
+    signal: stop,
+    retry: (op) => retryUntil(op, NO_POLICY, stop),
+  };
+  return parents.ensurePath(client, path, rules);
+}
+
+const NO_POLICY: RetryPolicy = {};
 
 /** Options of {@link createWithParents}: the node's own create options, and how parents are made. */
 export interface CreateWithParentsOptions extends CreateOptions, CallOptions {
@@ -88,7 +126,7 @@ export async function createWithParents(
   stat: Stat;
 }> {
   const { containerParents, retry: policy, ...createOptions } = options;
-  const rules = parentRules(containerParents, options.signal, policy);
+  const rules = parentRules(containerParents, options.signal ?? options.stop, policy);
   return parents.createWithParents(client, path, data, createOptions, rules);
 }
 

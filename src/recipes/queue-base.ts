@@ -10,7 +10,8 @@ import { hasCode } from '../coordination/codes.js';
 import { retry } from '../coordination/retry.js';
 import { ClosedError, InvalidArgumentError } from '../protocol/errors.js';
 import { pathProblem } from '../protocol/paths.js';
-import { ensurePath } from './paths.js';
+import type { StopSignal } from '../session/signal-waiters.js';
+import { ensurePathUntil } from './paths.js';
 import { entriesInOrder, lookUntilFound, type QueueLayout } from './queue-entries.js';
 import { startWait, type WaitOptions } from './wait.js';
 
@@ -130,7 +131,7 @@ export abstract class QueueBase<Taken, E extends ErrorEvents> extends Listenable
   /** Takes the first of the candidates that is still there; null when none is. */
   private async takeFirst(
     listings: readonly string[][],
-    signal: AbortSignal | undefined,
+    signal: StopSignal | undefined,
   ): Promise<Taken | null> {
     for (const name of this.candidates(listings)) {
       if (signal?.aborted) return null;
@@ -146,10 +147,7 @@ export abstract class QueueBase<Taken, E extends ErrorEvents> extends Listenable
   }
 
   /** Takes the entry `name`; null when another consumer was first or it is gone. */
-  protected abstract takeEntry(
-    name: string,
-    signal: AbortSignal | undefined,
-  ): Promise<Taken | null>;
+  protected abstract takeEntry(name: string, signal: StopSignal | undefined): Promise<Taken | null>;
 
   /** Hands out what a take found (a queue may keep track of it); as it is by default. */
   protected handOut(found: Taken): Promise<Taken> {
@@ -170,10 +168,10 @@ export abstract class QueueBase<Taken, E extends ErrorEvents> extends Listenable
   }
 
   /** Creates the directories the queue needs, once (again after `forgetEnsured`). */
-  protected async ensure(signal: AbortSignal | undefined): Promise<void> {
+  protected async ensure(signal: StopSignal | undefined): Promise<void> {
     if (this.ensured) return;
     for (const dir of this.needed) {
-      await ensurePath(this.client, dir, { containers: false, signal });
+      await ensurePathUntil(this.client, dir, false, signal);
     }
     this.ensured = true;
   }

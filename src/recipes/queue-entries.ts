@@ -3,12 +3,14 @@
 // one wait of a take: list the queue's directories with a watch on each, and look again when any
 // of them changes.
 import type { RecipeClient } from '../client/recipe-client.js';
+import { stopping } from '../coordination/bound-signal.js';
 import { hasCode } from '../coordination/codes.js';
 import { childPath } from '../coordination/naming.js';
 import { retry } from '../coordination/retry.js';
 import { joinWatcher } from '../coordination/watchers.js';
 import { InvalidArgumentError } from '../protocol/errors.js';
-import { ensurePath } from './paths.js';
+import type { StopSignal } from '../session/signal-waiters.js';
+import { ensurePathUntil } from './paths.js';
 
 /**
  * The node layouts a queue can share with other clients:
@@ -128,7 +130,7 @@ function childWatchKey(dir: string): string {
 export async function lookUntilFound<T>(
   client: RecipeClient,
   dirs: readonly string[],
-  signal: AbortSignal,
+  signal: StopSignal,
   look: (listings: readonly string[][]) => Promise<T | null>,
 ): Promise<T> {
   for (;;) {
@@ -146,9 +148,12 @@ export async function lookUntilFound<T>(
         const member = members[i]!;
         try {
           listings.push(
-            await retry(() => client.getChildren(dir, { watch: member.watcher, signal }), {
-              signal,
-            }),
+            await retry(
+              () => client.getChildren(dir, stopping({ watch: member.watcher }, signal)),
+              {
+                signal,
+              },
+            ),
           );
           member.armed();
         } catch (error) {
@@ -157,7 +162,7 @@ export async function lookUntilFound<T>(
         }
       }
       if (missing) {
-        for (const dir of dirs) await ensurePath(client, dir, { containers: false, signal });
+        for (const dir of dirs) await ensurePathUntil(client, dir, false, signal);
         continue;
       }
       const found = await look(listings);

@@ -12,11 +12,13 @@ import type { ErrorEvents } from '../client/listeners.js';
 import { Op } from '../client/multi.js';
 import type { RecipeClient } from '../client/recipe-client.js';
 import { CreateMode, type Data } from '../client/types.js';
+import { stopping } from '../coordination/bound-signal.js';
 import { hasCode } from '../coordination/codes.js';
 import { untilConnected } from '../coordination/connection-wait.js';
 import { childPath } from '../coordination/naming.js';
 import { retry } from '../coordination/retry.js';
 import { InvalidArgumentError, ZooKeeperError } from '../protocol/errors.js';
+import type { StopSignal } from '../session/signal-waiters.js';
 import { mayHaveApplied } from './paths.js';
 import { type PutOptions, QueueBase } from './queue-base.js';
 import { checkPriority, entryPrefix } from './queue-entries.js';
@@ -199,7 +201,7 @@ export class LockingQueue extends QueueBase<TakenEntry, LockingQueueEvents> {
    */
   protected async takeEntry(
     name: string,
-    signal: AbortSignal | undefined,
+    signal: StopSignal | undefined,
   ): Promise<TakenEntry | null> {
     const lockPath = childPath(this.takenPath, name);
     const path = childPath(this.entriesPath, name);
@@ -222,7 +224,9 @@ export class LockingQueue extends QueueBase<TakenEntry, LockingQueueEvents> {
       if (!lost || !(await this.ownedBy(lockPath, session))) return null;
     }
     try {
-      const { data } = await retry(() => this.client.getData(path, { signal }), { signal });
+      const { data } = await retry(() => this.client.getData(path, stopping({}, signal)), {
+        signal,
+      });
       return new TakenEntry(
         this.client,
         { name, path, lockPath, data, sessionId: session, owner: this.idBytes },

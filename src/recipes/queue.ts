@@ -8,9 +8,11 @@ import { Op } from '../client/multi.js';
 import type { RecipeClient } from '../client/recipe-client.js';
 import type { Data } from '../client/types.js';
 import { CreateMode } from '../client/types.js';
+import { stopping } from '../coordination/bound-signal.js';
 import { hasCode } from '../coordination/codes.js';
 import { retry } from '../coordination/retry.js';
 import { InvalidArgumentError } from '../protocol/errors.js';
+import type { StopSignal } from '../session/signal-waiters.js';
 import { mayHaveApplied } from './paths.js';
 import { type PutOptions, QueueBase } from './queue-base.js';
 import {
@@ -109,12 +111,12 @@ export class DistributedQueue extends QueueBase<Uint8Array, QueueEvents> {
    */
   protected async takeEntry(
     name: string,
-    signal: AbortSignal | undefined,
+    signal: StopSignal | undefined,
   ): Promise<Uint8Array | null> {
     const path = entryPath(this.path, name);
     let found: { data: Uint8Array; stat: { version: number } };
     try {
-      found = await retry(() => this.client.getData(path, { signal }), { signal });
+      found = await retry(() => this.client.getData(path, stopping({}, signal)), { signal });
     } catch (error) {
       if (hasCode(error, 'NONODE')) return null;
       throw error;

@@ -6,6 +6,7 @@ import { hasCode } from '../coordination/codes.js';
 import { RETRIABLE } from '../coordination/retry.js';
 import type { ErrorCodeName } from '../protocol/errors.js';
 import { makeError } from '../protocol/errors.js';
+import type { StopSignal } from '../session/signal-waiters.js';
 
 /** How {@link retry} spaces and bounds its attempts. Every field is optional. */
 export interface RetryPolicy {
@@ -66,7 +67,10 @@ export function isRetriedBy(error: unknown, policy: RetryPolicy = {}): boolean {
  * The pause before attempt `attempt + 1` after attempt `attempt` failed: `baseDelay * 2^(attempt-1)`,
  * capped at `maxDelay`, then jittered (see {@link RetryPolicy.jitter}).
  */
-export function backoffDelay(attempt: number, policy: RetryPolicy = {}): number {
+export function backoffDelay(
+  attempt: number,
+  policy: Pick<RetryPolicy, 'baseDelay' | 'maxDelay' | 'jitter'> = {},
+): number {
   const { baseDelay = 100, maxDelay = 10_000, jitter = 'full' } = policy;
   const backoff = Math.min(maxDelay, baseDelay * 2 ** Math.min(attempt - 1, 52));
   if (jitter === 'none') return backoff;
@@ -81,41 +85,62 @@ export function backoffDelay(attempt: number, policy: RetryPolicy = {}): number 
  * `op` must be safe to send again: a create whose reply was lost may have been applied (use a
  * version check, or look before creating again). `op` is given the attempt's number (1 first).
  */
-export async function retry<T>(
+export function retry<T>(
   op: (attempt: number) => Promise<T>,
   policy: RetryPolicy = {},
 ): Promise<T> {
-  checkPolicy(policy);
-  const { maxAttempts = 10, maxElapsed = Number.POSITIVE_INFINITY, signal } = policy;
+  try {
+    checkPolicy(policy);
+  } catch (error) {
+    return Promise.reject(error);
+  }
+  return retryUntil(op, policy, policy.signal);
+}
+
+/**
+ * @internal {@link retry} of a checked `policy`, stopped by `stop` instead of the policy's signal:
+ * a recipe's wait hands its bound (see StopSignal), which the public policy cannot carry.
+ */
+export async function retryUntil<T>(
+  op: (attempt: number) => Promise<T>,
+  policy: Omit<RetryPolicy, 'signal'>,
+  stop: StopSignal | undefined,
+): Promise<T> {
+  const { maxAttempts = 10, maxElapsed = Number.POSITIVE_INFINITY } = policy;
   const started = Date.now();
   for (let attempt = 1; ; attempt++) {
-    if (signal?.aborted) throw signal.reason;
+    if (stop?.aborted) throw stop.reason;
     try {
       return await op(attempt);
     } catch (error) {
-      if (signal?.aborted) throw signal.reason;
+      if (stop?.aborted) throw stop.reason;
       if (!isRetriedBy(error, policy) || attempt >= maxAttempts) throw error;
       const delay = backoffDelay(attempt, policy);
       if (Date.now() + delay - started > maxElapsed) throw error;
       policy.onRetry?.({ attempt, error, delay });
-      await pause(delay, signal);
+      await pauseUntil(delay, stop);
     }
   }
 }
 
 /** Resolves after `ms`, or rejects with the signal's reason when it aborts first. */
 export function pause(ms: number, signal?: AbortSignal): Promise<void> {
-  if (signal?.aborted) return Promise.reject(signal.reason);
+  return pauseUntil(ms, signal);
+}
+
+/** @internal {@link pause}, stopped by an AbortSignal or a wait's own stop (see StopSignal). */
+export function pauseUntil(ms: number, stop: StopSignal | undefined): Promise<void> {
+  if (stop?.aborted) return Promise.reject(stop.reason);
   return new Promise((resolve, reject) => {
     const onAbort = () => {
       clearTimeout(timer);
-      reject(signal?.reason);
+      reject(stop?.reason);
     };
     const timer = setTimeout(() => {
-      signal?.removeEventListener('abort', onAbort);
+      stop?.removeEventListener('abort', onAbort);
       resolve();
     }, ms);
-    signal?.addEventListener('abort', onAbort, { once: true });
+    stop?.addEventListener('abort', onAbort, { once: true });
   });
 }
 

@@ -117,9 +117,9 @@ export class TimeLease {
     const bound = startWait(options, this.path, { client: this.client });
     try {
       for (const slot of this.slotPaths) {
-        const grant = await retry(() => this.obtainAt(slot, bound.signal), {
-          signal: bound.signal,
-        });
+        // The slot's Mutex takes an AbortSignal only: this wait makes one (see abortSignal).
+        const signal = bound.abortSignal;
+        const grant = await retry(() => this.obtainAt(slot, signal), { signal });
         if (grant) return grant;
       }
       return null;

@@ -9,6 +9,7 @@ import { hasCode } from '../coordination/codes.js';
 import { renewedAfter } from '../coordination/renewal.js';
 import { isRetriable, RETRIABLE } from '../coordination/retry.js';
 import { abortable } from '../coordination/wait.js';
+import type { StopSignal } from '../session/signal-waiters.js';
 import { backoffDelay, pause } from './retry.js';
 
 /** The cache's reads in flight, and how many failed in a way that needs a resync. */
@@ -33,7 +34,7 @@ export class PendingReads {
 export interface SyncHost {
   readonly root: string;
   /** The server-side sync of the root. */
-  sync(signal: AbortSignal): Promise<void>;
+  sync(signal: StopSignal): Promise<void>;
   readonly reads: PendingReads;
   /** The loads (the initial one, the resyncs) under way now; they do not reject. */
   loads(): Promise<unknown>[];
@@ -47,7 +48,7 @@ export interface SyncHost {
  * Resolves once every change committed before the call is in the cache; rejects with `signal`'s
  * reason, or with the cache's stop reason when it is closed or its watch ends meanwhile.
  */
-export async function syncCache(host: SyncHost, signal: AbortSignal): Promise<void> {
+export async function syncCache(host: SyncHost, signal: StopSignal): Promise<void> {
   for (let attempt = 1; ; attempt++) {
     throwIfStopped(host);
     // A node whose last read failed (a lost link, a request given up) may be stale. A
@@ -84,7 +85,7 @@ function throwIfStopped(host: SyncHost): void {
  * cache stopped rejects with the stop reason. A promise given up on may still reject later: that
  * rejection is handled here.
  */
-function within<T>(promise: Promise<T>, signal: AbortSignal, host: SyncHost): Promise<T> {
+function within<T>(promise: Promise<T>, signal: StopSignal, host: SyncHost): Promise<T> {
   const mapped = promise.catch((error: unknown) => {
     throw host.stopped() ?? error;
   });

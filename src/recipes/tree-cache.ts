@@ -5,6 +5,7 @@
 import { Listenable } from '../client/listenable.js';
 import type { RecipeClient } from '../client/recipe-client.js';
 import type { Stat, WatchedEvent } from '../client/types.js';
+import { stopping } from '../coordination/bound-signal.js';
 import { type BoundOptions, waitBounded } from '../coordination/bounded.js';
 import { hasCode } from '../coordination/codes.js';
 import { childPath } from '../coordination/naming.js';
@@ -129,7 +130,7 @@ export class TreeCache extends Listenable<TreeCacheEvents> {
         {
           root: this.root,
           reads: this.reads,
-          sync: (signal) => this.client.sync(this.root, { signal }),
+          sync: (signal) => this.client.sync(this.root, stopping({}, signal)),
           loads: () => [this.loading, this.resyncing].filter((p) => p !== undefined),
           stopped: () =>
             this.stop.signal.aborted ? (this.stop.signal.reason as Error) : this.ended,

@@ -1,9 +1,11 @@
 // Bounded waits of the recipes: a timeout (rejects with the one TimeoutError) and the caller's signal (rejects with
 // its reason), and a wait for one watch that leaves no closure behind when it gives up.
 import type { WatchedEvent } from '../client/types.js';
+import { BoundSignal } from '../coordination/bound-signal.js';
 import { Bound, checkTimeout as checkTimeoutRule, deadlinesOf } from '../coordination/deadline.js';
 import { waitForWatch } from '../coordination/wait.js';
 import { makeError, TimeoutError } from '../protocol/errors.js';
+import type { StopSignal } from '../session/signal-waiters.js';
 
 /** How long a recipe's wait may take. */
 export interface WaitOptions {
@@ -13,12 +15,27 @@ export interface WaitOptions {
   signal?: AbortSignal;
 }
 
-/** One wait's bound: `signal` aborts on the caller's signal or the timeout; `timedOut` tells which. */
+/**
+ * One wait's bound: `signal` stops on the caller's signal, the timeout or the recipe's close;
+ * `timedOut` tells whether it was the timeout. `signal` is the one AbortSignal itself when the
+ * wait has no timeout and one signal, else the bound read as a signal (no AbortController).
+ */
 export interface WaitBound {
-  readonly signal: AbortSignal;
+  readonly signal: StopSignal;
+  /**
+   * The bound as an AbortSignal, for what takes nothing else (a lock's acquire): made on the
+   * first read (one AbortController), or the one signal itself as `signal` is.
+   */
+  readonly abortSignal: AbortSignal;
   timedOut(): boolean;
   /** Calls `ended` with the reason when the wait is given up (at once if it was already). */
   listen(ended: (reason: unknown) => void): void;
+  /**
+   * `work`, or a rejection with the bound's reason as soon as the wait is given up, whatever
+   * `work` still waits for (a call of a client wrapper that does not pass the bound's stop on,
+   * say): the caller hears of a timeout at its time. A later failure of `work` is handled here.
+   */
+  within<T>(work: Promise<T>): Promise<T>;
   dispose(): void;
 }
 
@@ -71,12 +88,24 @@ export function startWait(
   const bound = new Bound(signal, timedOut, owner.stop);
   // A timeout of 0 is on the timer too: the wait gives up on the next turn of the event loop.
   if (timeout !== undefined && !bound.ended) deadlinesOf(owner.client).add(bound, timeout);
+  // One signal and no timeout: that signal is the wait's; else the bound read as one.
+  const one = timeout === undefined && (signal === undefined) !== (owner.stop === undefined);
+  let stop: StopSignal | undefined = one ? (signal ?? owner.stop) : undefined;
   return {
     get signal() {
+      stop ??= new BoundSignal(bound);
+      return stop;
+    },
+    get abortSignal() {
       return bound.signal;
     },
     timedOut: () => expired,
     listen: (ended) => bound.listen({ boundEnded: ended }),
+    within: <T>(work: Promise<T>) =>
+      new Promise<T>((resolve, reject) => {
+        bound.listen({ boundEnded: reject });
+        work.then(resolve, reject);
+      }),
     dispose: () => bound.end(),
   };
 }
@@ -91,7 +120,7 @@ export function startWait(
 export function waitForOneWatch(
   client: object,
   key: string,
-  signal: AbortSignal,
+  signal: StopSignal,
   arm: (watcher: (event: WatchedEvent) => void) => Promise<'now' | 'wait'>,
 ): Promise<WatchedEvent | undefined> {
   return waitForWatch(client, key, signal, arm);

@@ -1,0 +1,96 @@
+// A wait's Bound as the signal its slower steps hand to the client's calls, to retries and to
+// pauses: read as an AbortSignal is (aborted, reason, abort listeners), so the code written for
+// signals takes it unchanged, but with no AbortController made per wait. The session waits on it
+// through addWaiter (no listener function per request), and it listens to its Bound once, on the
+// first step that asks: a wait whose steps all finish before it ends costs one small object.
+import type { CallOptions } from '../client/types.js';
+import type { AbortWaiter, StopSignal } from '../session/signal-waiters.js';
+import type { Bound, BoundWaiter } from './deadline.js';
+
+type Listener = AbortWaiter | (() => void);
+
+/**
+ * A {@link Bound} read as a {@link StopSignal}: it stops when the bound ends (the caller's
+ * signal, the timeout, the waiting object's close), with the bound's reason. A wait that ends
+ * (`bound.end()`) without being stopped leaves it never stopping, as an AbortController's signal
+ * that is never aborted.
+ */
+export class BoundSignal implements StopSignal, BoundWaiter {
+  private listeners: Listener[] | undefined;
+  /** Whether this is among the bound's waiters (from the first listener on). */
+  private listening = false;
+
+  constructor(private readonly bound: Bound) {}
+
+  /** Whether the bound ended. */
+  get aborted(): boolean {
+    return this.bound.ended;
+  }
+
+  /** Why the bound ended: the caller's signal's reason or the timeout's error. */
+  get reason(): unknown {
+    return this.bound.reason;
+  }
+
+  /** Tells `waiter` when the bound ends (see StopSignal.addWaiter). */
+  addWaiter(waiter: AbortWaiter): void {
+    this.add(waiter);
+  }
+
+  /** Stops telling `waiter`. */
+  removeWaiter(waiter: AbortWaiter): void {
+    this.remove(waiter);
+  }
+
+  /** Calls `listener` once when the bound ends; never when it has already (as a signal's). */
+  addEventListener(_type: 'abort', listener: () => void): void {
+    this.add(listener);
+  }
+
+  /** Stops calling `listener`. */
+  removeEventListener(_type: 'abort', listener: () => void): void {
+    this.remove(listener);
+  }
+
+  /** @internal The bound ended: tells every listener, once. */
+  boundEnded(reason: unknown): void {
+    const listeners = this.listeners;
+    this.listeners = undefined;
+    if (listeners === undefined) return;
+    for (const listener of listeners) {
+      if (typeof listener === 'function') listener();
+      else listener.aborted(reason);
+    }
+  }
+
+  private add(listener: Listener): void {
+    if (this.bound.ended) return;
+    if (!this.listening) {
+      this.listening = true;
+      this.bound.listen(this);
+    }
+    if (this.listeners === undefined) this.listeners = [listener];
+    else this.listeners.push(listener);
+  }
+
+  private remove(listener: Listener): void {
+    const listeners = this.listeners;
+    if (listeners === undefined) return;
+    const at = listeners.lastIndexOf(listener);
+    if (at >= 0) listeners.splice(at, 1);
+  }
+}
+
+/**
+ * `options` made to stop with `stop`: an AbortSignal goes in `signal` (where a client wrapper
+ * looks for it), a wait's own stop in the internal `stop`. Returns `options`.
+ */
+export function stopping<T extends object>(
+  options: T,
+  stop: StopSignal | undefined,
+): T & CallOptions {
+  const call: T & CallOptions = options;
+  if (stop instanceof AbortSignal) call.signal = stop;
+  else if (stop !== undefined) call.stop = stop;
+  return call;
+}
