@@ -30,6 +30,12 @@ export class Deque<T> {
     this.count++;
   }
 
+  /** The item `index` places from the front (0 = the next {@link shift}), without taking it. */
+  peek(index: number): T | undefined {
+    if (index < 0 || index >= this.count) return undefined;
+    return this.items[(this.head + index) & (this.items.length - 1)];
+  }
+
   shift(): T | undefined {
     if (this.count === 0) return undefined;
     const item = this.items[this.head];

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { Deque } from '../../../src/session/queue.js';
 
 describe('Deque', () => {
-  it('behaves as a FIFO through growth, wrap-around, unshift and remove', () => {
+  it('behaves as a FIFO through growth, wrap-around, unshift and remove; peek sees what shift will', () => {
     const dq = new Deque<number>();
     const model: number[] = [];
     let seed = 7;
@@ -26,7 +26,10 @@ describe('Deque', () => {
         model.splice(model.indexOf(victim), 1);
       }
       expect(dq.length).toBe(model.length);
+      const at = rand() % (model.length + 2);
+      expect(dq.peek(at)).toBe(model[at]);
     }
+    expect(dq.peek(-1)).toBeUndefined();
     expect(dq.drain()).toEqual(model);
     expect(dq.length).toBe(0);
     expect(dq.shift()).toBeUndefined();
