@@ -84,6 +84,28 @@ describe('TreeCache.sync', () => {
     expect(listeners(own(cache, 'stop'))).toBe(before);
   });
 
+  it('a timeout rejects with the TimeoutError at its time, and the late reply is still consumed', async () => {
+    const stuck = await Client.connect(server.connectString, {
+      transport: server.transportFor('slow-sync'),
+    });
+    open.push(stuck);
+    const cache = await started(stuck);
+    census = signalCensus();
+    // Replies come 300 ms late: well past the timeout, well within the session's ping timeout.
+    server.delayReplies(300, { client: 'slow-sync' });
+    const began = performance.now();
+    const error = await cache.sync({ timeout: 50 }).catch((e: unknown) => e);
+    expect(performance.now() - began).toBeGreaterThanOrEqual(49);
+    expect(error).toMatchObject({ name: 'TimeoutError', timeout: 50 });
+    expect(census.controllers()).toBe(0);
+    expect(deadlinesOf(stuck).size).toBe(0);
+    // The sync request given up was written: its reply, once it comes, is read in order and the
+    // next call on the same session gets its own reply.
+    await expect(stuck.exists('/')).resolves.not.toBeNull();
+    server.delayReplies(0, { client: 'slow-sync' });
+    await cache.sync({ timeout: 600_000 });
+  });
+
   it('still ends with the cache close, with its ClosedError', async () => {
     const stuck = await Client.connect(server.connectString, {
       transport: server.transportFor('stuck'),
@@ -256,6 +278,23 @@ describe('the discovery recipes’ bounded waits (GroupMember, ServiceDiscovery:
   });
 });
 
+describe('DistributedBarrier.wait', () => {
+  it('with a timeout and a signal makes no AbortController and leaves no listener', async () => {
+    const barrier = new DistributedBarrier(client, path());
+    await barrier.raise();
+    const caller = new AbortController();
+    census = signalCensus();
+    const waiting = barrier.wait({ timeout: 600_000, signal: caller.signal });
+    await barrier.lower();
+    await waiting;
+    expect({ joined: census.joined(), controllers: census.controllers() }).toEqual({
+      joined: 0,
+      controllers: 0,
+    });
+    expect(listeners(caller.signal)).toBe(0);
+  });
+});
+
 describe('DistributedQueue.take', () => {
   it('with no options hands on the queue close signal: no AbortController, no listener left', async () => {
     const queue = new DistributedQueue(client, path(), { layout: 'curator' });
@@ -285,5 +324,23 @@ describe('DistributedQueue.take', () => {
     });
     expect(listeners(caller.signal)).toBe(0);
     expect(listeners(own(queue, 'closed'))).toBe(0);
+  });
+
+  it('a take that waits for an entry, with a timeout, makes no AbortController; its timeout rejects at its time', async () => {
+    const queue = new DistributedQueue(client, path(), { layout: 'curator' });
+    open.push(queue);
+    census = signalCensus();
+    const waiting = queue.take({ timeout: 600_000 });
+    await queue.put('late');
+    expect(new TextDecoder().decode((await waiting) as Uint8Array)).toBe('late');
+    const began = performance.now();
+    const error = await queue.take({ timeout: 50 }).catch((e: unknown) => e);
+    expect(performance.now() - began).toBeGreaterThanOrEqual(49);
+    expect(error).toMatchObject({ name: 'TimeoutError', timeout: 50 });
+    expect({ joined: census.joined(), controllers: census.controllers() }).toEqual({
+      joined: 0,
+      controllers: 0,
+    });
+    expect(deadlinesOf(client).size).toBe(0);
   });
 });
