@@ -6,6 +6,8 @@ import type { EventType, ResyncCause, SessionState, WatchedEvent, Watcher } from
 
 export type OneShotKind = 'data' | 'exist' | 'child';
 
+const ONE_SHOT_KINDS: readonly OneShotKind[] = ['data', 'exist', 'child'];
+
 /** The ensemble's configuration node: never under the chroot. */
 export const CONFIG_NODE = '/zookeeper/config';
 
@@ -49,7 +51,28 @@ function addTo<T>(map: Map<string, Set<T>>, path: string, item: T): void {
  */
 type OneShotWatchers = Watcher | Set<Watcher>;
 
-function addOneShot(map: Map<string, OneShotWatchers>, path: string, watcher: Watcher): void {
+/**
+ * A path's one-shot watchers by path. Besides them it holds one entry of its own, {@link KEEPER}
+ * with no watchers: V8 shrinks a Map's table, a new allocation, whenever a delete empties it, and a
+ * session's one-shot maps hold one watch at a time (a lock's waiter), each deleted when it fires.
+ */
+type OneShotMap = Map<string, OneShotWatchers | undefined>;
+
+/** The key of a one-shot map's own entry: no path (every path starts with '/') and no other key. */
+const KEEPER = '';
+
+function oneShotMap(): OneShotMap {
+  return new Map([[KEEPER, undefined]]);
+}
+
+/** The watched paths of a one-shot map (its own entry left out). */
+function watchedPaths(map: OneShotMap): string[] {
+  const paths: string[] = [];
+  for (const [path, entry] of map) if (entry !== undefined) paths.push(path);
+  return paths;
+}
+
+function addOneShot(map: OneShotMap, path: string, watcher: Watcher): void {
   const entry = map.get(path);
   if (entry === undefined) {
     map.set(path, watcher);
@@ -70,7 +93,7 @@ function addOneShot(map: Map<string, OneShotWatchers>, path: string, watcher: Wa
  * one, costs no new set.
  */
 function takeFrom(
-  map: Map<string, OneShotWatchers>,
+  map: OneShotMap,
   path: string,
   into: OneShotWatchers | undefined,
 ): OneShotWatchers | undefined {
@@ -117,7 +140,7 @@ class NoEntries extends Map<string, never> {
 const NONE: Map<string, never> = new NoEntries();
 
 export class WatchRegistry {
-  private readonly oneShot: Record<OneShotKind, Map<string, OneShotWatchers>> = {
+  private readonly oneShot: Record<OneShotKind, OneShotMap> = {
     data: NONE,
     exist: NONE,
     child: NONE,
@@ -129,7 +152,7 @@ export class WatchRegistry {
 
   add(kind: OneShotKind, path: string, watcher: Watcher): void {
     let map = this.oneShot[kind];
-    if (map === NONE) map = this.oneShot[kind] = new Map();
+    if (map === NONE) map = this.oneShot[kind] = oneShotMap();
     addOneShot(map, path, watcher);
   }
 
@@ -190,7 +213,7 @@ export class WatchRegistry {
   }
 
   hasOneShot(kind: OneShotKind, path: string): boolean {
-    return this.oneShot[kind].has(path);
+    return this.oneShot[kind].get(path) !== undefined;
   }
 
   /**
@@ -289,9 +312,9 @@ export class WatchRegistry {
   /** Paths to restore after a reconnect, in the Java client's order. */
   paths(): WatchPaths {
     return {
-      data: [...this.oneShot.data.keys()],
-      exist: [...this.oneShot.exist.keys()],
-      child: [...this.oneShot.child.keys()],
+      data: watchedPaths(this.oneShot.data),
+      exist: watchedPaths(this.oneShot.exist),
+      child: watchedPaths(this.oneShot.child),
       persistent: [...this.persistent.keys()],
       persistentRecursive: [...this.recursive.keys()],
     };
@@ -303,9 +326,12 @@ export class WatchRegistry {
    */
   endOneShot(state: SessionState): void {
     const watchers = new Set<Watcher>();
-    for (const map of Object.values(this.oneShot)) {
-      for (const entry of map.values()) eachWatcher(entry, (w) => watchers.add(w));
-      map.clear();
+    for (const kind of ONE_SHOT_KINDS) {
+      const map = this.oneShot[kind];
+      for (const entry of map.values()) {
+        if (entry !== undefined) eachWatcher(entry, (w) => watchers.add(w));
+      }
+      if (map !== NONE) this.oneShot[kind] = oneShotMap();
     }
     for (const watcher of watchers) safeCall(() => watcher({ type: 'None', path: '', state }));
   }

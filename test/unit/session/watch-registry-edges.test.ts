@@ -166,6 +166,37 @@ describe('WatchRegistry edges', () => {
     });
   });
 
+  it('lists only what is watched as watches fire, are removed, end with a session and come back', () => {
+    const registry = new WatchRegistry();
+    const none = { data: [], exist: [], child: [], persistent: [], persistentRecursive: [] };
+    const heard = recorder();
+    registry.add('data', '/a', heard.watcher);
+    registry.add('data', '/b', heard.watcher);
+    registry.add('exist', '/e', heard.watcher);
+    expect(registry.dispatch('NodeDataChanged', '/a')).toBe(1);
+    expect(registry.paths()).toMatchObject({ data: ['/b'], exist: ['/e'] });
+    expect(registry.removeOneShot('/b', ['data'])).toBe(true);
+    expect(registry.dispatch('NodeCreated', '/e')).toBe(1);
+    expect(registry.paths()).toEqual(none);
+    expect(registry.hasOneShot('data', '/a')).toBe(false);
+    // Nothing is watched: nothing is told, not even of an empty path.
+    expect(registry.dispatch('NodeDeleted', '')).toBe(0);
+    expect(registry.removeOneShot('', ['data', 'exist', 'child'])).toBe(false);
+    registry.add('child', '/c', heard.watcher);
+    registry.endOneShot('expired');
+    expect(registry.paths()).toEqual(none);
+    registry.add('child', '/c2', heard.watcher);
+    expect(registry.paths()).toMatchObject({ child: ['/c2'] });
+    expect(registry.dispatch('NodeChildrenChanged', '/c2')).toBe(1);
+    expect(heard.events.map((e) => `${e.type}:${e.path}`)).toEqual([
+      'NodeDataChanged:/a',
+      'DataWatchRemoved:/b',
+      'NodeCreated:/e',
+      'None:',
+      'NodeChildrenChanged:/c2',
+    ]);
+  });
+
   it('resync tells every persistent listener, of both modes, with the cause', () => {
     const registry = new WatchRegistry();
     const [p, r] = [listener(), listener()];
