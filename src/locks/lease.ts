@@ -24,13 +24,24 @@ export interface HoldingSpec {
   kind: string;
   czxid: bigint;
   lossPolicy: LossPolicy;
-  /** Deletes the node when the last lease on it is released. */
-  removeNode(): Promise<void>;
+  /**
+   * Deletes the node when the last lease on it is released. With {@link tellsRemovalFailure} it
+   * tells `watcher` of a failure itself, before the promise rejects, and keeps the promise from
+   * counting as unhandled; otherwise the holding puts a handler on the promise to learn of it.
+   */
+  removeNode(watcher: RemovalWatcher): Promise<void>;
+  /** `removeNode` tells its watcher of a failure (see above): the holding adds no handler. */
+  readonly tellsRemovalFailure?: boolean;
   /**
    * The node's path is the same for every holder (the exclusive lock): its existence does not
    * prove this hold, so the lease refuses guarded writes (see guarded.ts).
    */
   sharedPath?: boolean;
+}
+
+/** Told by a {@link HoldingSpec.removeNode} that the removal it handed out failed. */
+export interface RemovalWatcher {
+  removalFailed(removal: Promise<void>): void;
 }
 
 /**
@@ -48,7 +59,7 @@ export interface HoldingSpec {
  * when the holding ends. A node held again and again (a leader that reconnects keeps its node and
  * starts a new term on it each time) thus costs the client one closure, not one per holding.
  */
-export class Holding {
+export class Holding implements RemovalWatcher {
   private loss: AbortController | undefined;
   /** Why the lock is lost, once it is (kept also while nobody has asked for the signal). */
   private lossReason: LockLostError | undefined;
@@ -157,21 +168,24 @@ export class Holding {
       if (!remove || this.spec.client.sessionId !== this.owner) this.removal = Promise.resolve();
     }
     if (!this.removal) {
-      const removal = this.spec.removeNode();
+      const removal = this.spec.removeNode(this);
       this.removal = removal;
-      removal.catch(() => {
-        this.failedRemoval = removal;
-        if (this.removal === removal) this.removal = undefined;
-      });
+      if (!this.spec.tellsRemovalFailure) removal.catch(() => this.removalFailed(removal));
     }
     return this.removal;
+  }
+
+  /** @internal `removal` failed: the next release tries again (see {@link HoldingSpec.removeNode}). */
+  removalFailed(removal: Promise<void>): void {
+    this.failedRemoval = removal;
+    if (this.removal === removal) this.removal = undefined;
   }
 
   /**
    * Whether `removal`, as {@link end} or {@link leaseReleased} handed it out, failed: a lease asks
    * this instead of putting a handler of its own on the promise it hands its caller.
    */
-  removalFailed(removal: Promise<void>): boolean {
+  failedToRemove(removal: Promise<void>): boolean {
     return removal === this.failedRemoval;
   }
 
@@ -404,7 +418,7 @@ class LeaseHandle implements Lease {
         if (!own.signal.aborted) own.abort(new LeaseReleasedError(this.path));
       }
       this.releasing = this.#holding.leaseReleased();
-    } else if (this.#holding.removalFailed(this.releasing)) {
+    } else if (this.#holding.failedToRemove(this.releasing)) {
       // Never hand back a cached failure: the node may still be there, so try again.
       this.releasing = this.#holding.end(true);
     }

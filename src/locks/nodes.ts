@@ -16,42 +16,68 @@ import { isRetriable, pauseBeforeRetry, retry } from '../coordination/retry.js';
 import type { CallSink } from '../session/session.js';
 import type { StopSignal } from '../session/signal-waiters.js';
 import { hasCode } from './errors.js';
+import type { RemovalWatcher } from './lease.js';
 import { seamOf } from './seam.js';
 import type { LockClient } from './types.js';
 
 /**
  * {@link deleteNode} with its first try sent through the lock seam (a release's one request, with
  * no promise of the client's call and no retry wrapper); a try that fails with a retriable error
- * goes on as deleteNode, after the same pause.
+ * goes on as deleteNode, after the same pause. A failure is told to `watcher` before the promise
+ * rejects, and the promise is then handled already: a caller who never awaits it (a release
+ * started and left) makes no unhandled rejection, with no handler added on the way that succeeds.
  */
-export function deleteOwnNode(client: LockClient, path: string): Promise<void> {
-  const removal = new NodeRemoval(client, path);
+export function deleteOwnNode(
+  client: LockClient,
+  path: string,
+  watcher: RemovalWatcher,
+): Promise<void> {
+  const removal = new NodeRemoval(client, path, watcher);
   seamOf(client).delete(path, removal, 0);
   return removal.promise;
 }
 
+/** The removal whose promise is being made (see {@link takeSettlers}). */
+let making: NodeRemoval | undefined;
+
+/** A promise's executor that hands its settlers to `making`: no closure per removal. */
+function takeSettlers(resolve: () => void, reject: (error: unknown) => void): void {
+  making!.resolve = resolve;
+  making!.reject = reject;
+}
+
+const ignore = (): void => {};
+
 class NodeRemoval implements CallSink {
   readonly promise: Promise<void>;
-  private resolve!: () => void;
-  private reject!: (error: unknown) => void;
+  /** @internal Set by the promise's executor. */
+  resolve!: () => void;
+  /** @internal Set by the promise's executor. */
+  reject!: (error: unknown) => void;
 
   constructor(
     private readonly client: LockClient,
     private readonly path: string,
+    private readonly watcher: RemovalWatcher,
   ) {
-    this.promise = new Promise((resolve, reject) => {
-      this.resolve = resolve;
-      this.reject = reject;
-    });
+    making = this;
+    this.promise = new Promise(takeSettlers);
+    making = undefined;
   }
 
   replied(_step: number, error: Error | null): void {
     if (error === null || isGone(error)) this.resolve();
-    else if (!isRetriable(error)) this.reject(error);
+    else if (!isRetriable(error)) this.fail(error);
     else
       pauseBeforeRetry(error)
         .then(() => deleteNode(this.client, this.path))
-        .then(this.resolve, this.reject);
+        .then(this.resolve, (failure: unknown) => this.fail(failure));
+  }
+
+  private fail(error: unknown): void {
+    this.watcher.removalFailed(this.promise);
+    this.promise.catch(ignore);
+    this.reject(error);
   }
 }
 

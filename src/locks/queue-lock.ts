@@ -15,7 +15,7 @@ import { type AcquireProbe, acquireSettles, acquireStarted } from '../telemetry/
 import { Acquisition, type AcquisitionHost } from './acquisition.js';
 import { AcquireDeadlines, noWait } from './deadline.js';
 import { checkRecipePath } from './errors.js';
-import { type HoldingSpec, holdNode } from './lease.js';
+import { type HoldingSpec, holdNode, type RemovalWatcher } from './lease.js';
 import { deleteOwnNode } from './nodes.js';
 import { reenter } from './reentry.js';
 import { seamOf } from './seam.js';
@@ -223,6 +223,9 @@ export class QueueLock implements Lock {
 
 /** A queue lock's node once it holds: a class, so a grant makes no closure to delete it with. */
 class HeldQueueNode implements HoldingSpec {
+  /** deleteOwnNode tells the holding of a failure itself. */
+  readonly tellsRemovalFailure = true;
+
   constructor(
     readonly client: RecipeClient,
     readonly path: string,
@@ -232,7 +235,7 @@ class HeldQueueNode implements HoldingSpec {
     readonly lossPolicy: LossPolicy,
   ) {}
 
-  removeNode(): Promise<void> {
-    return deleteOwnNode(this.client, this.path);
+  removeNode(watcher: RemovalWatcher): Promise<void> {
+    return deleteOwnNode(this.client, this.path, watcher);
   }
 }

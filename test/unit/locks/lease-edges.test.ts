@@ -80,6 +80,30 @@ describe('lease hold events (zookeeper-ts:lock)', () => {
     expect(events.map((event) => event.type)).toEqual(['released']);
   });
 
+  it('a release nobody awaits whose delete fails is no unhandled rejection; the next one deletes', async () => {
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown) => {
+      unhandled.push(reason);
+    };
+    process.on('unhandledRejection', onUnhandled);
+    try {
+      const { server, lease } = await held();
+      server.fail({ op: 'delete', code: 'NOAUTH' });
+      void lease.release(); // started and left, as a fire-and-forget cleanup does
+      // The scripted server answers in microtasks: after them the process has looked for
+      // rejections nobody handled (it does so before the next immediate runs).
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(server.requests({ op: 'delete' }).map((request) => request.outcome)).toEqual([
+        'NOAUTH',
+      ]);
+      expect(unhandled).toEqual([]);
+      await lease.release();
+      expect(server.children('/t')).toEqual([]);
+    } finally {
+      process.off('unhandledRejection', onUnhandled);
+    }
+  });
+
   it('a lease released after its loss keeps the loss as its signal reason', async () => {
     const { client, lease } = await held();
     const signal = lease.signal;
