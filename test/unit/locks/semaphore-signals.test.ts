@@ -8,7 +8,7 @@ import { getEventListeners } from 'node:events';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '../../../src/client/client.js';
 import { deadlinesOf } from '../../../src/coordination/deadline.js';
-import { LockTimeoutError, Semaphore } from '../../../src/locks/index.js';
+import { LockTimeoutError, Mutex, Semaphore } from '../../../src/locks/index.js';
 import { startServer, type TestServer } from '../../../src/testing/index.js';
 import { signalCensus } from '../../support/signal-census.js';
 import { waitFor } from '../../support/wait.js';
@@ -84,6 +84,33 @@ describe('Semaphore.acquire with a timeout', () => {
       intervalMs: 5,
       what: "the timed-out waiter's nodes gone",
     });
+  });
+
+  it("a guard held by another: the semaphore's LockTimeoutError at its time, not the guard's", async () => {
+    const at = path();
+    // Another process between taking the guard and releasing it: the waiter's guard wait runs
+    // out with the acquire's deadline.
+    const guard = await new Mutex(client, `${at}/locks`).acquire();
+    const semaphore = new Semaphore(client, at, { maxLeases: 3 });
+    census = signalCensus();
+    for (const timeout of [50, 20]) {
+      const started = performance.now();
+      const error = await semaphore.acquire({ timeout }).catch((e: unknown) => e);
+      expect(performance.now() - started).toBeGreaterThanOrEqual(timeout - 1);
+      expect(error).toBeInstanceOf(LockTimeoutError);
+      expect((error as Error).message).toBe(
+        `timed out after ${timeout} ms waiting for one of the 3 leases of the semaphore ${at}`,
+      );
+    }
+    expect(counted()).toEqual({ joined: 0, controllers: 0 });
+    // The waiters' guard contender nodes go: only the holder's stays.
+    await waitFor(async () => (await client.getChildren(`${at}/locks`)).length === 1 || undefined, {
+      timeoutMs: 10_000,
+      intervalMs: 5,
+      what: "the timed-out waiters' guard nodes gone",
+    });
+    await guard.release();
+    expect(deadlinesOf(client).size).toBe(0);
   });
 
   it("the caller's signal rejects at once with its reason, no AbortController", async () => {
