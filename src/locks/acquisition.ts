@@ -51,6 +51,13 @@ export interface AcquisitionHost {
   ): Promise<Place | undefined>;
 }
 
+/** The acquisition whose promise is being made, and that promise's executor: no closure each. */
+let making: Acquisition | undefined;
+function takeSettlers(resolve: Acquisition['resolve'], reject: Acquisition['reject']): void {
+  making!.resolve = resolve;
+  making!.reject = reject;
+}
+
 /** The requests of one round, in the low bits of a step; the round number above them. */
 const Step = { create: 1, earlyList: 2, list: 3, watch: 4 } as const;
 const KIND_BITS = 3;
@@ -61,11 +68,15 @@ const KIND_MASK = (1 << KIND_BITS) - 1;
  * taken; it rejects with the signal's reason on abort (after cleaning up: its node deleted while
  * the client stays connected) or with the error that ended it.
  */
-export class Acquisition implements CallSink, BoundWaiter {
+export class Acquisition implements CallSink, BoundWaiter, Attempt {
   readonly promise: Promise<Lease | null>;
-  private resolve!: (lease: Lease | null) => void;
-  private reject!: (error: unknown) => void;
-  private readonly attempt: Attempt = {};
+  /** @internal Set by the promise's executor (takeSettlers). */
+  resolve!: (lease: Lease | null) => void;
+  /** @internal */
+  reject!: (error: unknown) => void;
+  // What this attempt has put on the server (an Attempt: the cleanup's and the rare steps' record).
+  prefix: string | undefined = undefined;
+  node: OwnNode | undefined = undefined;
   /** Counts the rounds of requests; a reply of an older round is stale and ignored. */
   private round = 0;
   private over = false;
@@ -101,10 +112,9 @@ export class Acquisition implements CallSink, BoundWaiter {
      */
     private readonly answersAtOnce = false,
   ) {
-    this.promise = new Promise((resolve, reject) => {
-      this.resolve = resolve;
-      this.reject = reject;
-    });
+    making = this;
+    this.promise = new Promise(takeSettlers);
+    making = undefined;
     if (bound?.ended) {
       // Stryker disable next-line BooleanLiteral: nothing runs after an abort before the start (no listener, no request)
       this.over = true;
@@ -132,7 +142,7 @@ export class Acquisition implements CallSink, BoundWaiter {
   private enqueue(): void {
     const { recipe, seam, data } = this.host;
     const prefix = newOwnerPrefix(recipe.style);
-    this.attempt.prefix = prefix;
+    this.prefix = prefix;
     this.created = false;
     this.early = undefined;
     const round = this.nextRound();
@@ -177,12 +187,12 @@ export class Acquisition implements CallSink, BoundWaiter {
 
   private onCreated(error: Error | null, node: CreatedNode): void {
     if (error) {
-      const prefix = this.attempt.prefix!;
+      const prefix = this.prefix!;
       this.slow(this.recoverCreate(error, prefix), (children) => this.decide(children));
       return;
     }
-    this.attempt.node = { path: node.path, name: baseName(node.path), stat: node.stat };
-    this.attempt.prefix = undefined;
+    this.node = { path: node.path, name: baseName(node.path), stat: node.stat };
+    this.prefix = undefined;
     this.created = true;
     if (this.early !== undefined) this.afterEarly(this.early);
   }
@@ -200,7 +210,7 @@ export class Acquisition implements CallSink, BoundWaiter {
    * a fresh listing decides. One pass over the names: the place says whether our node is there.
    */
   private afterEarly(early: Children | null): void {
-    const place = early ? placeAmong(early, this.attempt.node!.name, this.host.rule) : undefined;
+    const place = early ? placeAmong(early, this.node!.name, this.host.rule) : undefined;
     if (place === undefined) this.list();
     else this.decided(early!, place);
   }
@@ -224,12 +234,12 @@ export class Acquisition implements CallSink, BoundWaiter {
   }
 
   private decide(children: Children): void {
-    this.decided(children, placeAmong(children, this.attempt.node!.name, this.host.rule));
+    this.decided(children, placeAmong(children, this.node!.name, this.host.rule));
   }
 
   /** Goes on from our `place` in `children`. */
   private decided(children: Children, place: Place | undefined | typeof PAST_LIMIT): void {
-    const node = this.attempt.node!;
+    const node = this.node!;
     if (place === PAST_LIMIT) {
       this.czxids ??= new Map();
       const names = namesOf(children);
@@ -243,12 +253,12 @@ export class Acquisition implements CallSink, BoundWaiter {
   private placed(place: Place | undefined): void {
     if (place === undefined) {
       // Our node is gone (deleted by someone else): queue again, as Curator does.
-      this.attempt.node = undefined;
+      this.node = undefined;
       this.enqueue();
       return;
     }
     acquirePlaced(this.probe, place.ahead);
-    const node = this.attempt.node!;
+    const node = this.node!;
     if (place.ahead === 0) {
       // A listing on a renewed session may still show the old session's node: never ours.
       checkOwnSession(this.host.recipe.client, node);
@@ -262,7 +272,7 @@ export class Acquisition implements CallSink, BoundWaiter {
       this.end();
       this.bound?.end();
       const { client, path } = this.host.recipe;
-      cleanupAttempt(client, path, this.attempt).then(() => this.resolve(null));
+      cleanupAttempt(client, path, this).then(() => this.resolve(null));
       return;
     }
     this.watch(childPath(this.host.recipe.path, place.watch!));
@@ -340,27 +350,19 @@ export class Acquisition implements CallSink, BoundWaiter {
 
   /** A create failed: its parents are missing, or its outcome is unknown (find it by prefix). */
   private async recoverCreate(error: Error, prefix: string): Promise<string[]> {
-    const { recipe } = this.host;
+    const { recipe, data } = this.host;
     const signal = this.bound?.signal;
     if (signal?.aborted) throw error;
-    const spec: ProtectedCreate = {
-      client: recipe.client,
-      dir: recipe.path,
-      style: recipe.style,
-      lockName: recipe.lockName,
-      data: this.host.data,
-      signal,
-    };
+    const { client, path: dir, style, lockName } = recipe;
+    const spec: ProtectedCreate = { client, dir, style, lockName, data, signal };
     if (hasCode(error, 'NONODE')) {
       // The lock path is missing (first use, or its container was reaped): the create cannot
       // have landed, so it is sent again as it was once the parents are made.
       await ensurePath(recipe.client, recipe.path, { signal });
-      await createProtected(spec, this.attempt, prefix);
+      await createProtected(spec, this, prefix);
     } else if (isRetriable(error)) {
       await pauseBeforeRetry(error, signal);
-      if (!(await findOwnByPrefix(spec, this.attempt, prefix))) {
-        await createProtected(spec, this.attempt);
-      }
+      if (!(await findOwnByPrefix(spec, this, prefix))) await createProtected(spec, this);
     } else {
       throw error;
     }
@@ -383,7 +385,7 @@ export class Acquisition implements CallSink, BoundWaiter {
     this.end();
     const { client, path } = this.host.recipe;
     const bound = this.bound;
-    settleWhileConnected(client, cleanupAttempt(client, path, this.attempt)).then(() => {
+    settleWhileConnected(client, cleanupAttempt(client, path, this)).then(() => {
       if (bound?.ended) return this.reject(bound.reason);
       if (!renewedAfter(client, error)) {
         bound?.end(); // the attempt is over: it leaves the shared timer and the caller's signal
