@@ -27,7 +27,7 @@ import {
   WatcherEvent,
 } from './records.js';
 import * as rec from './requests.js';
-import { pooledBuffer } from './slab.js';
+import { takeWritten, writeInSlab } from './slab.js';
 import { frame, Writer } from './writer.js';
 
 /** One operation's client side: its opcode, how its request is written and its reply read. */
@@ -131,22 +131,20 @@ export type RequestOf<N extends CodecName> = Parameters<(typeof codecs)[N]['writ
 /** The response type of a codec in the table, e.g. `ResponseOf<'getData'>`. */
 export type ResponseOf<N extends CodecName> = ReturnType<(typeof codecs)[N]['read']>;
 
-/** A whole request frame: length + RequestHeader{xid, codec.code} + body. */
-// One scratch writer for every request: a request costs one exactly-sized copy, not a fresh
-// growable buffer and DataView (the hot path of pipelined requests).
-const scratch = new Writer(4096);
-const SCRATCH_KEEP = 64 * 1024;
+/**
+ * A whole request frame: length + RequestHeader{xid, codec.code} + body, written in place into
+ * the shared slab (slab.ts) by one reused writer: a request costs no buffer and no copy of its
+ * own (a large one, over the pooled size, is copied out of the writer's buffer into its own).
+ */
+const requestWriter = new Writer(16);
 
 export function encodeRequest<Req>(xid: number, codec: Codec<Req, unknown>, req: Req): Uint8Array {
-  scratch.reset();
-  scratch.int(0).int(xid).int(codec.code);
-  codec.write(scratch, req);
-  scratch.patchInt(0, scratch.length - 4);
-  const bytes = pooledBuffer(scratch.length);
-  scratch.copyInto(bytes);
-  // A huge request (1 MB of data) must not pin that much memory for the process's life.
-  if (scratch.capacity > SCRATCH_KEEP) scratch.shrink(4096);
-  return bytes;
+  const w = requestWriter;
+  writeInSlab(w);
+  w.int(0).int(xid).int(codec.code);
+  codec.write(w, req);
+  w.patchInt(0, w.length - 4);
+  return takeWritten(w);
 }
 
 /** The first client frame (no RequestHeader): 45-byte body, 49 bytes in all. */

@@ -2,24 +2,56 @@
 // buffer of its own costs V8 a backing store to allocate, track and sweep for each. Small frames
 // are carved out of shared slabs instead, as Node's Buffer pool does; a slab is freed once every
 // frame cut from it is gone.
+import type { Writer } from './writer.js';
 
 const SLAB_SIZE = 16 * 1024;
 /** Larger frames get a buffer of their own: a slab pinned by one retained frame stays small. */
 const POOLED_MAX = 1024;
 
 let slab = new Uint8Array(SLAB_SIZE);
+let slabView = new DataView(slab.buffer);
 let used = 0;
+
+function nextSlab(): void {
+  slab = new Uint8Array(SLAB_SIZE);
+  slabView = new DataView(slab.buffer);
+  used = 0;
+}
+
+/** Reserves `size` bytes at the free space's start; the next one starts 8-byte aligned. */
+function cut(size: number): Uint8Array {
+  // The constructor rather than subarray(), which looks up the species on every call.
+  const out = new Uint8Array(slab.buffer, used, size);
+  used += (size + 7) & ~7;
+  return out;
+}
 
 /** `size` bytes to fill (their content is undefined); small ones are carved from a shared slab. */
 export function pooledBuffer(size: number): Uint8Array {
   if (size > POOLED_MAX) return new Uint8Array(size);
-  if (used + size > SLAB_SIZE) {
-    slab = new Uint8Array(SLAB_SIZE);
-    used = 0;
-  }
-  // The constructor rather than subarray(), which looks up the species on every call.
-  const out = new Uint8Array(slab.buffer, used, size);
-  // The next one starts 8-byte aligned.
-  used += (size + 7) & ~7;
-  return out;
+  if (used + size > SLAB_SIZE) nextSlab();
+  return cut(size);
+}
+
+/**
+ * Points `writer` at the free space of the current slab (a new slab when less than the largest
+ * pooled frame is left), to write a frame in place: {@link takeWritten} then cuts it out with no
+ * copy. Nothing else may take from the slab in between.
+ */
+export function writeInSlab(writer: Writer): void {
+  if (used + POOLED_MAX > SLAB_SIZE) nextSlab();
+  writer.writeAt(slab, slabView, used);
+}
+
+/**
+ * What `writer` wrote since {@link writeInSlab}, as a frame of its own: cut from the slab where
+ * it lies, or, when it outgrew the pooled size (or the slab), copied out of the writer's buffer.
+ */
+export function takeWritten(writer: Writer): Uint8Array {
+  const size = writer.length;
+  if (size <= POOLED_MAX && writer.writesIn(slab)) return cut(size);
+  const frame = writer.copy();
+  // Back on the slab: a huge frame's buffer is not kept by the writer until its next frame.
+  writer.writeAt(slab, slabView, used);
+  return frame;
 }

@@ -39,6 +39,11 @@ export class Writer {
   private bytes: Uint8Array;
   private view: DataView;
   private pos = 0;
+  /**
+   * Where what is written starts in `bytes`: 0, except while writing in place into someone
+   * else's buffer (see {@link writeAt}).
+   */
+  private start = 0;
 
   constructor(initialCapacity = 256) {
     this.bytes = new Uint8Array(Math.max(16, initialCapacity));
@@ -47,8 +52,27 @@ export class Writer {
 
   /** Forgets what was written, keeping the buffer (for a reused scratch writer). */
   reset(): this {
-    this.pos = 0;
+    this.pos = this.start;
     return this;
+  }
+
+  /**
+   * Writes from now on in place into `bytes` (whose DataView is `view`) from `start`, forgetting
+   * what was written: the bytes between `start` and the end of `bytes` must be free for it. Should
+   * it need more room, it moves what it wrote to a buffer of its own, as a growing writer does
+   * (see {@link writesIn}). For request frames written straight into a shared slab (slab.ts)
+   * instead of into a scratch buffer and copied.
+   */
+  writeAt(bytes: Uint8Array, view: DataView, start: number): void {
+    this.bytes = bytes;
+    this.view = view;
+    this.start = start;
+    this.pos = start;
+  }
+
+  /** Whether what was written lies in `bytes` from the start given to {@link writeAt}. */
+  writesIn(bytes: Uint8Array): boolean {
+    return this.bytes === bytes;
   }
 
   /** Size of the underlying buffer. */
@@ -60,12 +84,13 @@ export class Writer {
   shrink(capacity: number): void {
     this.bytes = new Uint8Array(Math.max(16, capacity));
     this.view = new DataView(this.bytes.buffer);
+    this.start = 0;
     this.pos = 0;
   }
 
   /** A copy of the written bytes, exactly sized (the buffer stays reusable). */
   copy(): Uint8Array {
-    return this.bytes.slice(0, this.pos);
+    return this.bytes.slice(this.start, this.pos);
   }
 
   /**
@@ -74,18 +99,19 @@ export class Writer {
    * by a plain loop.
    */
   copyInto(target: Uint8Array): void {
-    const n = this.pos;
+    const start = this.start;
+    const n = this.pos - start;
     if (n > COPY_LOOP_MAX) {
-      target.set(this.bytes.subarray(0, n));
+      target.set(this.bytes.subarray(start, this.pos));
       return;
     }
     const bytes = this.bytes;
-    for (let i = 0; i < n; i++) target[i] = bytes[i]!;
+    for (let i = 0; i < n; i++) target[i] = bytes[start + i]!;
   }
 
   /** Bytes written so far. */
   get length(): number {
-    return this.pos;
+    return this.pos - this.start;
   }
 
   /** jute `int`: 4 bytes, signed. Rejects values that would silently wrap. */
@@ -158,27 +184,31 @@ export class Writer {
 
   /** Overwrites an int at an earlier offset (used to patch frame lengths). */
   patchInt(offset: number, v: number): this {
-    if (offset < 0 || offset + 4 > this.pos) {
+    if (offset < 0 || offset + 4 > this.length) {
       throw makeError('BADARGUMENTS', `patch offset ${offset} outside written bytes`);
     }
-    this.view.setInt32(offset, v);
+    this.view.setInt32(this.start + offset, v);
     return this;
   }
 
   /** The written bytes (a view, not a copy). The writer should not be reused afterwards. */
   finish(): Uint8Array {
-    return this.bytes.subarray(0, this.pos);
+    return this.bytes.subarray(this.start, this.pos);
   }
 
   private ensure(extra: number): void {
-    const needed = this.pos + extra;
-    if (needed <= this.bytes.length) return;
-    let capacity = this.bytes.length * 2;
+    if (this.pos + extra <= this.bytes.length) return;
+    // Out of room (in place, too: the written bytes move to a buffer of the writer's own).
+    const written = this.length;
+    const needed = written + extra;
+    let capacity = Math.max(16, this.bytes.length - this.start) * 2;
     while (capacity < needed) capacity *= 2;
     const next = new Uint8Array(capacity);
-    next.set(this.bytes.subarray(0, this.pos));
+    next.set(this.bytes.subarray(this.start, this.pos));
     this.bytes = next;
     this.view = new DataView(next.buffer);
+    this.start = 0;
+    this.pos = written;
   }
 }
 
