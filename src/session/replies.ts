@@ -2,7 +2,6 @@
 // Watch notifications go to the registry, pings and credentials are answered in place, and every
 // other reply must belong to the oldest written request (the server answers strictly in order).
 
-import { decodeWatcherEvent } from '../protocol/codecs.js';
 import { ErrorCode, errorFromCode, ProtocolError } from '../protocol/errors.js';
 import { Xid } from '../protocol/ops.js';
 import { stripChroot } from '../protocol/paths.js';
@@ -43,15 +42,18 @@ export function routeReply(
   const heartbeat = ctx.link?.heartbeat;
   heartbeat?.heard();
   if (xid === Xid.notification) {
-    const event = decodeWatcherEvent(reader);
-    const type = eventTypeName(event.type);
+    // The WatcherEvent (type, keeper state, path) read field by field, as the header is: no
+    // record object per notification (the state is always SyncConnected, and unused).
+    const type = eventTypeName(reader.int());
+    reader.int();
+    const serverPath = reader.string();
     if (type) {
-      const path = stripChroot(ctx.chroot, event.path);
+      const path = stripChroot(ctx.chroot, serverPath);
       // A path outside the chroot is the configuration node's: only getConfig watches it.
-      if (ctx.chroot === '' || path !== event.path) {
+      if (ctx.chroot === '' || path !== serverPath) {
         watchEventDelivered(ctx.identity.id, type, path, ctx.watches.dispatch(type, path));
       }
-      if (event.path === CONFIG_NODE) ctx.watches.dispatchConfig(type);
+      if (serverPath === CONFIG_NODE) ctx.watches.dispatchConfig(type);
     }
     return;
   }
