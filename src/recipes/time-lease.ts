@@ -7,12 +7,14 @@
 // writes nothing. Ends are compared with the clocks of the processes: they must roughly agree.
 import { Op } from '../client/multi.js';
 import type { RecipeClient } from '../client/recipe-client.js';
+import { stopping } from '../coordination/bound-signal.js';
 import { hasCode } from '../coordination/codes.js';
 import { retry } from '../coordination/retry.js';
-import { Mutex } from '../locks/index.js';
+import { type AcquireOptions, Mutex } from '../locks/index.js';
 import { InvalidArgumentError } from '../protocol/errors.js';
 import { pathProblem } from '../protocol/paths.js';
-import { ensurePath } from './paths.js';
+import type { StopSignal } from '../session/signal-waiters.js';
+import { ensurePathUntil } from './paths.js';
 import { startWait, type WaitOptions } from './wait.js';
 
 /** The node that holds the lease's holder and end, under the lease's path (kazoo's name). */
@@ -115,11 +117,19 @@ export class TimeLease {
    */
   async obtain(options: WaitOptions = {}): Promise<TimeLeaseGrant | null> {
     const bound = startWait(options, this.path, { client: this.client });
+    const stop = bound.signal;
+    // A slot's Mutex is waited for with the caller's signal and the time left of this wait's
+    // deadline (on the same client timer, never before it): no AbortController per obtain.
+    const mutexWait = (): AcquireOptions => {
+      const left = bound.timeLeft();
+      const { signal } = options;
+      return Number.isFinite(left) ? { signal, timeout: Math.max(1, Math.ceil(left)) } : { signal };
+    };
     try {
       for (const slot of this.slotPaths) {
-        // The slot's Mutex takes an AbortSignal only: this wait makes one (see abortSignal).
-        const signal = bound.abortSignal;
-        const grant = await retry(() => this.obtainAt(slot, signal), { signal });
+        const grant = await bound.within(
+          retry(() => this.obtainAt(slot, stop, mutexWait), { signal: stop }),
+        );
         if (grant) return grant;
       }
       return null;
@@ -143,11 +153,18 @@ export class TimeLease {
     );
   }
 
-  private async obtainAt(slot: string, signal: AbortSignal): Promise<TimeLeaseGrant | null> {
-    await ensurePath(this.client, slot, { containers: false, signal });
-    const lease = await new Mutex(this.client, slot, { naming: 'kazoo', data: this.id }).acquire({
-      signal,
-    });
+  /**
+   * One look-and-write at `slot` under its Mutex. `stop` ends the work (the obtain's bound: a
+   * write never goes out once it has); `mutexWait` says how long to wait for the Mutex.
+   */
+  private async obtainAt(
+    slot: string,
+    stop: StopSignal,
+    mutexWait: () => AcquireOptions,
+  ): Promise<TimeLeaseGrant | null> {
+    await ensurePathUntil(this.client, slot, false, stop);
+    const mutex = new Mutex(this.client, slot, { naming: 'kazoo', data: this.id });
+    const lease = await mutex.acquire(mutexWait());
     try {
       const holderPath = `${slot}/${LEASE_HOLDER_NODE}`;
       const found = await this.read(slot);
@@ -162,7 +179,7 @@ export class TimeLease {
       }
       const end = formatEnd(now + this.duration);
       ops.push(Op.create(holderPath, encodeHolder(this.id, end)));
-      await lease.multi(ops, { signal });
+      await lease.multi(ops, stopping({}, stop));
       return { holder: this.id, end: new Date(`${end}Z`), path: holderPath };
     } finally {
       await lease.release();

@@ -2,7 +2,12 @@
 // its reason), and a wait for one watch that leaves no closure behind when it gives up.
 import type { WatchedEvent } from '../client/types.js';
 import { BoundSignal } from '../coordination/bound-signal.js';
-import { Bound, checkTimeout as checkTimeoutRule, deadlinesOf } from '../coordination/deadline.js';
+import {
+  Bound,
+  checkTimeout as checkTimeoutRule,
+  deadlinesOf,
+  timeLeft,
+} from '../coordination/deadline.js';
 import { waitForWatch } from '../coordination/wait.js';
 import { makeError, TimeoutError } from '../protocol/errors.js';
 import type { StopSignal } from '../session/signal-waiters.js';
@@ -36,6 +41,8 @@ export interface WaitBound {
    * say): the caller hears of a timeout at its time. A later failure of `work` is handled here.
    */
   within<T>(work: Promise<T>): Promise<T>;
+  /** The ms left until the wait's deadline (Infinity without a timeout). */
+  timeLeft(): number;
   dispose(): void;
 }
 
@@ -99,6 +106,7 @@ export function startWait(
     get abortSignal() {
       return bound.signal;
     },
+    timeLeft: () => timeLeft(bound),
     timedOut: () => expired,
     listen: (ended) => bound.listen({ boundEnded: ended }),
     within: <T>(work: Promise<T>) =>

@@ -8,13 +8,14 @@ import { getEventListeners } from 'node:events';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { Client } from '../../../src/client/client.js';
 import { deadlinesOf } from '../../../src/coordination/deadline.js';
-import { LeaderSelector } from '../../../src/locks/index.js';
+import { LeaderSelector, Mutex } from '../../../src/locks/index.js';
 import {
   DistributedAtomicLong,
   DistributedBarrier,
   DistributedDoubleBarrier,
   DistributedQueue,
   PersistentNode,
+  TimeLease,
   TreeCache,
 } from '../../../src/recipes/index.js';
 import { within } from '../../../src/recipes/membership-view.js';
@@ -292,6 +293,43 @@ describe('DistributedBarrier.wait', () => {
       controllers: 0,
     });
     expect(listeners(caller.signal)).toBe(0);
+  });
+});
+
+describe('TimeLease.obtain', () => {
+  it('with a timeout and a signal makes no AbortController and leaves no listener', async () => {
+    const lease = new TimeLease(client, path(), { duration: 60_000, id: 'a' });
+    const caller = new AbortController();
+    census = signalCensus();
+    const grant = await lease.obtain({ timeout: 600_000, signal: caller.signal });
+    expect(grant?.holder).toBe('a');
+    expect({ joined: census.joined(), controllers: census.controllers() }).toEqual({
+      joined: 0,
+      controllers: 0,
+    });
+    expect(listeners(caller.signal)).toBe(0);
+    expect(deadlinesOf(client).size).toBe(0);
+  });
+
+  it("a slot's mutex held by another: the TimeoutError at its time, and no write after", async () => {
+    const at = path();
+    const lease = new TimeLease(client, at, { duration: 60_000, id: 'b' });
+    // Another process in the middle of its look-and-write: holds the slot's mutex.
+    const held = await new Mutex(client, at, { naming: 'kazoo' }).acquire();
+    census = signalCensus();
+    const began = performance.now();
+    const error = await lease.obtain({ timeout: 50 }).catch((e: unknown) => e);
+    expect(performance.now() - began).toBeGreaterThanOrEqual(49);
+    expect(error).toMatchObject({ name: 'TimeoutError', timeout: 50 });
+    expect(census.controllers()).toBe(0);
+    await held.release();
+    // The given-up obtain's mutex contender goes, and it wrote no grant.
+    await waitFor(
+      async () =>
+        (await client.getChildren(at)).every((name) => !name.includes('__lock__')) || undefined,
+      { timeoutMs: 10_000, intervalMs: 5, what: "the given-up obtain's contender gone" },
+    );
+    expect(await lease.holders()).toEqual([null]);
   });
 });
 
