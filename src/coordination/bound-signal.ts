@@ -4,8 +4,10 @@
 // through addWaiter (no listener function per request), and it listens to its Bound once, on the
 // first step that asks: a wait whose steps all finish before it ends costs one small object.
 import type { CallOptions } from '../client/types.js';
+import { TimeoutError } from '../protocol/errors.js';
 import type { AbortWaiter, StopSignal } from '../session/signal-waiters.js';
-import type { Bound, BoundWaiter } from './deadline.js';
+import { type Bound, type BoundWaiter, timeLeft } from './deadline.js';
+import { abortable } from './wait.js';
 
 type Listener = AbortWaiter | (() => void);
 
@@ -93,4 +95,45 @@ export function stopping<T extends object>(
   if (stop instanceof AbortSignal) call.signal = stop;
   else if (stop !== undefined) call.stop = stop;
   return call;
+}
+
+/** How long an acquire made inside a bounded wait may wait: the caller's signal, and a timeout. */
+export interface InnerWait {
+  signal?: AbortSignal;
+  timeout?: number;
+}
+
+/**
+ * The bound of a lock acquire made inside a wait bounded by `bound` (a Semaphore's guard, a
+ * TimeLease's slot mutex), which takes only an AbortSignal and a timeout: the caller's `signal`,
+ * and the time left of the bound's deadline in whole ms, rounded down (and a millisecond less)
+ * so that the inner acquire has given up (its listener off the caller's signal) by the time the
+ * wait ends, unless the process stalls between the two readings of the clock. Undefined when
+ * less than 1 ms is left: the wait is about to end (see {@link untilEnded}).
+ */
+export function innerWait(
+  bound: Bound | undefined,
+  signal: AbortSignal | undefined,
+): InnerWait | undefined {
+  const left = bound === undefined ? Number.POSITIVE_INFINITY : timeLeft(bound);
+  if (!Number.isFinite(left)) return { signal };
+  const whole = Math.floor(left);
+  if (whole < 1) return undefined;
+  // A millisecond early where there is room: the inner acquire starts its clock a moment after
+  // this reads the time left.
+  return { signal, timeout: whole > 1 ? whole - 1 : whole };
+}
+
+const never = new Promise<never>(() => {});
+
+/**
+ * For an inner acquire's failure: a timeout of its own (rounded down, it may come a moment
+ * before the wait's) waits for the wait's bound to end and rejects with its reason, so that the
+ * caller hears the wait's own error at its time; any other error is thrown as it is.
+ */
+export function untilEnded(stop: StopSignal | undefined, error?: unknown): Promise<never> {
+  if (stop === undefined || (error !== undefined && !(error instanceof TimeoutError))) {
+    return Promise.reject(error);
+  }
+  return abortable(never, stop);
 }

@@ -1,8 +1,8 @@
 // Up to N holders (Curator's InterProcessSemaphoreV2 layout).
 import type { RecipeClient } from '../client/recipe-client.js';
 import type { Data } from '../client/types.js';
-import { BoundSignal, stopping } from '../coordination/bound-signal.js';
-import { type Bound, timeLeft } from '../coordination/deadline.js';
+import { BoundSignal, innerWait, stopping, untilEnded } from '../coordination/bound-signal.js';
+import type { Bound } from '../coordination/deadline.js';
 import { childPath, LockName } from '../coordination/naming.js';
 import { deleteNode, settleWhileConnected } from '../coordination/nodes.js';
 import { sortContenders } from '../coordination/order.js';
@@ -98,7 +98,7 @@ export class Semaphore implements Lock {
       // A signal and no deadline: that signal itself (a client wrapper sees it on the calls).
       const timed = options?.timeout !== undefined && options.timeout > 0;
       const stop = d.bound && (timed ? new BoundSignal(d.bound) : options?.signal);
-      const guard = d.noWait ? undefined : guardWait(d.bound, options?.signal);
+      const guard = d.noWait ? undefined : { bound: d.bound, signal: options?.signal };
       return acrossRenewals(this.client, stop, () => this.contend(stop, guard));
     });
     return acquireSettles(probe, acquiring, options?.signal);
@@ -114,16 +114,32 @@ export class Semaphore implements Lock {
   }
 
   /**
+   * The guard, waited for with the caller's signal and the time left of the acquire's deadline
+   * (read now: again after a renewal), rounded down so that the guard's wait is over when the
+   * acquire's ends; a guard timeout a moment before it waits for it, so that the caller hears
+   * the semaphore's LockTimeoutError, at its time.
+   */
+  private waitForGuard(
+    { bound, signal }: { bound: Bound | undefined; signal: AbortSignal | undefined },
+    stop: StopSignal | undefined,
+  ): Promise<Lease> {
+    const wait = innerWait(bound, signal);
+    if (wait === undefined) return untilEnded(stop);
+    return this.guard.acquire(wait).catch((error: unknown) => untilEnded(stop, error));
+  }
+
+  /**
    * Takes the guard, then a lease. `signal` stops the work (the acquire's bound); `guardWait`
-   * says how long to wait for the guard, undefined not to wait (a `tryAcquire`, a `timeout: 0`).
+   * is the acquire's deadline and the caller's signal, for the wait for the guard (see
+   * innerWait), undefined not to wait (a `tryAcquire`, a `timeout: 0`).
    */
   private async contend(
     signal: StopSignal | undefined,
-    guardWait: (() => AcquireOptions) | undefined,
+    guardWait: { bound: Bound | undefined; signal: AbortSignal | undefined } | undefined,
   ): Promise<Lease | null> {
     if (signal?.aborted) throw signal.reason;
     const wait = guardWait !== undefined;
-    const guard = wait ? await this.guard.acquire(guardWait()) : await this.guard.tryAcquire();
+    const guard = wait ? await this.waitForGuard(guardWait, signal) : await this.guard.tryAcquire();
     if (!guard) return null;
     const { client } = this;
     const attempt: Attempt = {};
@@ -198,22 +214,6 @@ export class Semaphore implements Lock {
       await settleWhileConnected(client, guard.release());
     }
   }
-}
-
-/**
- * How an acquire waits for the guard: with the caller's signal and the time left of the
- * acquire's deadline (read when the guard is asked for: again after a renewal). The guard's own
- * deadline is never before the acquire's, on the same client timer, so the acquire's bound ends
- * first and its error is the one the caller hears.
- */
-function guardWait(
-  bound: Bound | undefined,
-  signal: AbortSignal | undefined,
-): () => AcquireOptions {
-  return () => {
-    const left = bound === undefined ? Number.POSITIVE_INFINITY : timeLeft(bound);
-    return Number.isFinite(left) ? { signal, timeout: Math.max(1, Math.ceil(left)) } : { signal };
-  };
 }
 
 /**

@@ -7,10 +7,10 @@
 // writes nothing. Ends are compared with the clocks of the processes: they must roughly agree.
 import { Op } from '../client/multi.js';
 import type { RecipeClient } from '../client/recipe-client.js';
-import { stopping } from '../coordination/bound-signal.js';
+import { type InnerWait, stopping, untilEnded } from '../coordination/bound-signal.js';
 import { hasCode } from '../coordination/codes.js';
 import { retry } from '../coordination/retry.js';
-import { type AcquireOptions, Mutex } from '../locks/index.js';
+import { Mutex } from '../locks/index.js';
 import { InvalidArgumentError } from '../protocol/errors.js';
 import { pathProblem } from '../protocol/paths.js';
 import type { StopSignal } from '../session/signal-waiters.js';
@@ -119,17 +119,13 @@ export class TimeLease {
     const bound = startWait(options, this.path, { client: this.client });
     const stop = bound.signal;
     // A slot's Mutex is waited for with the caller's signal and the time left of this wait's
-    // deadline (on the same client timer, never before it): no AbortController per obtain.
-    const mutexWait = (): AcquireOptions => {
-      const left = bound.timeLeft();
-      const { signal } = options;
-      return Number.isFinite(left) ? { signal, timeout: Math.max(1, Math.ceil(left)) } : { signal };
-    };
+    // deadline (see innerWait): no AbortController per obtain.
+    const mutexWait = () => bound.innerWait(options.signal);
     try {
       for (const slot of this.slotPaths) {
-        const grant = await bound.within(
-          retry(() => this.obtainAt(slot, stop, mutexWait), { signal: stop }),
-        );
+        // Not raced against the bound: the obtain settles once the mutex's wait is over, so it
+        // leaves nothing on the caller's signal (the mutex's deadline is never after the bound's).
+        const grant = await retry(() => this.obtainAt(slot, stop, mutexWait), { signal: stop });
         if (grant) return grant;
       }
       return null;
@@ -160,11 +156,15 @@ export class TimeLease {
   private async obtainAt(
     slot: string,
     stop: StopSignal,
-    mutexWait: () => AcquireOptions,
+    mutexWait: () => InnerWait | undefined,
   ): Promise<TimeLeaseGrant | null> {
     await ensurePathUntil(this.client, slot, false, stop);
     const mutex = new Mutex(this.client, slot, { naming: 'kazoo', data: this.id });
-    const lease = await mutex.acquire(mutexWait());
+    const wait = mutexWait();
+    // A timeout of the mutex's own (a moment before this wait's) waits for this wait's end.
+    const lease = await (wait === undefined
+      ? untilEnded(stop)
+      : mutex.acquire(wait).catch((error: unknown) => untilEnded(stop, error)));
     try {
       const holderPath = `${slot}/${LEASE_HOLDER_NODE}`;
       const found = await this.read(slot);

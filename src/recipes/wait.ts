@@ -1,13 +1,8 @@
 // Bounded waits of the recipes: a timeout (rejects with the one TimeoutError) and the caller's signal (rejects with
 // its reason), and a wait for one watch that leaves no closure behind when it gives up.
 import type { WatchedEvent } from '../client/types.js';
-import { BoundSignal } from '../coordination/bound-signal.js';
-import {
-  Bound,
-  checkTimeout as checkTimeoutRule,
-  deadlinesOf,
-  timeLeft,
-} from '../coordination/deadline.js';
+import { BoundSignal, type InnerWait, innerWait } from '../coordination/bound-signal.js';
+import { Bound, checkTimeout as checkTimeoutRule, deadlinesOf } from '../coordination/deadline.js';
 import { waitForWatch } from '../coordination/wait.js';
 import { makeError, TimeoutError } from '../protocol/errors.js';
 import type { StopSignal } from '../session/signal-waiters.js';
@@ -41,8 +36,11 @@ export interface WaitBound {
    * say): the caller hears of a timeout at its time. A later failure of `work` is handled here.
    */
   within<T>(work: Promise<T>): Promise<T>;
-  /** The ms left until the wait's deadline (Infinity without a timeout). */
-  timeLeft(): number;
+  /**
+   * How a lock acquire made inside this wait waits (see innerWait): the caller's `signal` and
+   * the time left, rounded down; undefined when the deadline is due.
+   */
+  innerWait(signal: AbortSignal | undefined): InnerWait | undefined;
   dispose(): void;
 }
 
@@ -106,7 +104,7 @@ export function startWait(
     get abortSignal() {
       return bound.signal;
     },
-    timeLeft: () => timeLeft(bound),
+    innerWait: (signal) => innerWait(bound, signal),
     timedOut: () => expired,
     listen: (ended) => bound.listen({ boundEnded: ended }),
     within: <T>(work: Promise<T>) =>

@@ -86,7 +86,7 @@ describe('Semaphore.acquire with a timeout', () => {
     });
   });
 
-  it("a guard held by another: the semaphore's LockTimeoutError at its time, not the guard's", async () => {
+  it("a guard held by another: the semaphore's LockTimeoutError at its time, not the guard's, and nothing left on the signal", async () => {
     const at = path();
     // Another process between taking the guard and releasing it: the waiter's guard wait runs
     // out with the acquire's deadline.
@@ -94,9 +94,19 @@ describe('Semaphore.acquire with a timeout', () => {
     const semaphore = new Semaphore(client, at, { maxLeases: 3 });
     census = signalCensus();
     for (const timeout of [50, 20]) {
+      const caller = new AbortController();
       const started = performance.now();
-      const error = await semaphore.acquire({ timeout }).catch((e: unknown) => e);
+      const error = await semaphore
+        .acquire({ timeout, signal: caller.signal })
+        .catch((e: unknown) => e);
       expect(performance.now() - started).toBeGreaterThanOrEqual(timeout - 1);
+      // The guard's wait, on the caller's signal too, ends by the acquire's deadline (a process
+      // stalled between the two readings of the clock may end it a moment after the caller heard).
+      await waitFor(async () => listeners(caller.signal) === 0 || undefined, {
+        timeoutMs: 1_000,
+        intervalMs: 1,
+        what: "the guard's listener off the caller's signal",
+      });
       expect(error).toBeInstanceOf(LockTimeoutError);
       expect((error as Error).message).toBe(
         `timed out after ${timeout} ms waiting for one of the 3 leases of the semaphore ${at}`,

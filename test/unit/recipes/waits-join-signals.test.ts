@@ -311,15 +311,20 @@ describe('TimeLease.obtain', () => {
     expect(deadlinesOf(client).size).toBe(0);
   });
 
-  it("a slot's mutex held by another: the TimeoutError at its time, and no write after", async () => {
+  it("a slot's mutex held by another: the TimeoutError at its time, nothing left on the signal, no write after", async () => {
     const at = path();
     const lease = new TimeLease(client, at, { duration: 60_000, id: 'b' });
     // Another process in the middle of its look-and-write: holds the slot's mutex.
     const held = await new Mutex(client, at, { naming: 'kazoo' }).acquire();
     census = signalCensus();
+    const caller = new AbortController();
     const began = performance.now();
-    const error = await lease.obtain({ timeout: 50 }).catch((e: unknown) => e);
+    const error = await lease
+      .obtain({ timeout: 50, signal: caller.signal })
+      .catch((e: unknown) => e);
     expect(performance.now() - began).toBeGreaterThanOrEqual(49);
+    // The mutex's wait, on the caller's signal too, was over before the caller heard.
+    expect(listeners(caller.signal)).toBe(0);
     expect(error).toMatchObject({ name: 'TimeoutError', timeout: 50 });
     expect(census.controllers()).toBe(0);
     await held.release();
