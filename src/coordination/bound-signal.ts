@@ -7,7 +7,6 @@ import type { CallOptions } from '../client/types.js';
 import { TimeoutError } from '../protocol/errors.js';
 import type { AbortWaiter, StopSignal } from '../session/signal-waiters.js';
 import { type Bound, type BoundWaiter, timeLeft } from './deadline.js';
-import { abortable } from './wait.js';
 
 type Listener = AbortWaiter | (() => void);
 
@@ -124,8 +123,6 @@ export function innerWait(
   return { signal, timeout: whole > 1 ? whole - 1 : whole };
 }
 
-const never = new Promise<never>(() => {});
-
 /**
  * For an inner acquire's failure: a timeout of its own (rounded down, it may come a moment
  * before the wait's) waits for the wait's bound to end and rejects with its reason, so that the
@@ -135,5 +132,10 @@ export function untilEnded(stop: StopSignal | undefined, error?: unknown): Promi
   if (stop === undefined || (error !== undefined && !(error instanceof TimeoutError))) {
     return Promise.reject(error);
   }
-  return abortable(never, stop);
+  // A promise of its own, not a shared one that never settles: that one would keep every
+  // reaction added to it.
+  return new Promise<never>((_resolve, reject) => {
+    if (stop.aborted) reject(stop.reason);
+    else stop.addEventListener('abort', () => reject(stop.reason), { once: true });
+  });
 }
