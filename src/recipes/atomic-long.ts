@@ -15,30 +15,10 @@ import {
   type Snapshot,
   unchanged,
 } from './atomic-promotion.js';
+import { type Run, type RunPolicy, startRun } from './atomic-run.js';
 import { checkRecipePath, createWithParents } from './paths.js';
 import { backoffDelay, checkPolicy, pauseUntil, type RetryPolicy, retryUntil } from './retry.js';
-import { checkWaitOptions, startWait, type WaitOptions } from './wait.js';
-
-/**
- * One operation's bound (see {@link WaitOptions}): the policy its reads retry with and the signal
- * its calls and pauses carry, both ending with the caller's signal, the timeout or the policy's
- * own signal; `end()` when the operation is over.
- */
-interface Run {
-  readonly policy: RunPolicy;
-  readonly signal: StopSignal | undefined;
-  /** The bound as an AbortSignal, for the lock of a promoted change (made only then). */
-  abortSignal(): AbortSignal | undefined;
-  /** `work`, or the bound's reason as soon as it ends (see WaitBound.within). */
-  within<T>(work: Promise<T>): Promise<T>;
-  end(): void;
-}
-
-/** A retry policy as one operation runs it: its `signal` may be the operation's own bound. */
-type RunPolicy = Omit<RetryPolicy, 'signal'> & { readonly signal?: StopSignal | undefined };
-
-const nothingToEnd = () => {};
-const asItIs = <T>(work: Promise<T>): Promise<T> => work;
+import type { WaitOptions } from './wait.js';
 
 /** How a change went (Curator's `AtomicStats`). */
 export interface AtomicStats {
@@ -266,31 +246,9 @@ export class DistributedAtomicLong {
     }
   }
 
-  /**
-   * Starts one operation's bound. Without `timeout` and `signal` it costs nothing: the policy's
-   * own signal (if any) bounds the operation as before.
-   */
+  /** Starts one operation's bound (see {@link startRun}). */
   private begin(options: WaitOptions): Run {
-    if (options.timeout === undefined && options.signal === undefined) {
-      checkWaitOptions(options, this.path);
-      const signal = this.policy.signal;
-      return {
-        policy: this.policy,
-        signal,
-        abortSignal: () => signal,
-        within: asItIs,
-        end: nothingToEnd,
-      };
-    }
-    const bound = startWait(options, this.path, { client: this.client, stop: this.policy.signal });
-    const signal = bound.signal;
-    return {
-      policy: { ...this.policy, signal },
-      signal,
-      abortSignal: () => bound.abortSignal,
-      within: (work) => bound.within(work),
-      end: () => bound.dispose(),
-    };
+    return startRun(options, this.path, this.client, this.policy);
   }
 
   /** The optimistic rounds, then (when they all lost and a lock is set up) the promoted ones. */
