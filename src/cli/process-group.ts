@@ -55,3 +55,43 @@ export function runningTarget(target: number, fs: ProcFiles): boolean {
   }
   return false;
 }
+
+/**
+ * The command zkts started with `ZKTS_RUN_ID=runId` in its environment, for a watchdog that zkts
+ * never told the pid (zkts died between the spawn and that write): of the live processes that
+ * carry the id (the command and what it started, which inherit it), the one started first, with
+ * its process group. Undefined where nothing carries it or there is no /proc to read.
+ * Self-contained (no imports, no helpers) because the watchdog embeds its source text.
+ */
+export function commandWithRunId(
+  runId: string,
+  fs: ProcFiles,
+): { pid: number; group: number } | undefined {
+  const wanted = `ZKTS_RUN_ID=${runId}`;
+  let names: string[];
+  try {
+    names = fs.readdirSync('/proc');
+  } catch {
+    return undefined;
+  }
+  let found: { pid: number; group: number } | undefined;
+  let foundStart = Number.POSITIVE_INFINITY;
+  for (const name of names) {
+    if (name.charCodeAt(0) < 48 || name.charCodeAt(0) > 57) continue;
+    try {
+      if (!fs.readFileSync(`/proc/${name}/environ`, 'latin1').split('\0').includes(wanted)) {
+        continue;
+      }
+      const stat = fs.readFileSync(`/proc/${name}/stat`, 'latin1');
+      // The fields after "pid (comm) ": state, ppid, pgrp, ...; the 20th is the start time.
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      const start = Number(fields[19]);
+      if (fields[0] === 'Z' || fields[0] === 'X' || !(start < foundStart)) continue;
+      found = { pid: Number(name), group: Number(fields[2]) };
+      foundStart = start;
+    } catch {
+      // Gone meanwhile, or not ours to read.
+    }
+  }
+  return found;
+}

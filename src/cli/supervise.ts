@@ -93,7 +93,7 @@ export async function superviseCommand(
   const [file, ...args] = run.command as [string, ...string[]];
   const group = ownGroup();
   // If zkts itself dies, the watchdog stops the command (see watchdog.ts).
-  const watchdog = startWatchdog(run.grace, (text) => run.note(text));
+  const watchdog = startWatchdog(run.grace, group, (text) => run.note(text));
   const child = spawn(file, args, {
     stdio: 'inherit',
     detached: group,
@@ -101,10 +101,12 @@ export async function superviseCommand(
       ...process.env,
       ZKTS_LOCK_PATH: lease.path,
       ZKTS_FENCING_TOKEN: String(lease.fencingToken),
+      // How the watchdog finds the command if zkts dies before telling it the pid (watchdog.ts).
+      ZKTS_RUN_ID: watchdog.runId,
     },
   });
   const pid = child.pid;
-  if (pid !== undefined) watchdog.watch(pid, group);
+  if (pid !== undefined) watchdog.watch(pid);
   const ended = new Promise<Ending>((resolve) => {
     child.once('exit', (code, signal) => resolve({ code, signal }));
     child.on('error', (error) => {

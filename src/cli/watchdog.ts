@@ -9,7 +9,7 @@
 // returns (one write on a pipe already open): zkts can die between the two only within that write,
 // not within a whole process start.
 import { spawn } from 'node:child_process';
-import { runningTarget } from './process-group.js';
+import { commandWithRunId, runningTarget } from './process-group.js';
 
 /**
  * The watchdog's program (plain JavaScript, run by the same `node`; exported so that tests run
@@ -21,10 +21,19 @@ import { runningTarget } from './process-group.js';
  * once zkts itself has sent SIGTERM (epoch ms at which SIGKILL is due), `done`. When zkts dies
  * after a `stop`, the watchdog keeps that deadline instead of starting a grace period of its own:
  * a lost lock never gets more than one grace.
+ *
+ * Its arguments: the grace (ms), the run id zkts puts in the command's environment
+ * (`ZKTS_RUN_ID`), and `group` or `pid` (whether the command has a process group of its own).
+ * When zkts dies after the spawn but before its `watch` reached the pipe, the run id finds the
+ * command on Linux (see {@link commandWithRunId}): no window is left in which the command
+ * outlives zkts unwatched.
  */
 export const WATCHDOG_PROGRAM = `
 const grace = Number(process.argv[1]);
+const runId = process.argv[2] ?? '';
+const inGroup = process.argv[3] === 'group';
 const runningTarget = ${runningTarget.toString()};
+const commandWithRunId = ${commandWithRunId.toString()};
 const fs = require('node:fs');
 let target = 0;
 let deadline = 0;
@@ -40,7 +49,12 @@ process.stdin.on('data', (chunk) => {
 });
 process.stdin.on('error', () => {});
 process.stdin.on('close', () => {
-  if (said.includes('done') || target === 0 || !alive()) process.exit(0);
+  if (said.includes('done')) process.exit(0);
+  if (target === 0 && runId !== '') {
+    const command = commandWithRunId(runId, fs);
+    if (command) target = inGroup ? -command.group : command.pid;
+  }
+  if (target === 0 || !alive()) process.exit(0);
   if (deadline === 0) {
     try { process.kill(target, 'SIGTERM'); } catch {}
     deadline = Date.now() + grace;
@@ -59,8 +73,13 @@ process.stdin.on('close', () => {
 
 /** A running watchdog. */
 export interface Watchdog {
-  /** The command to stop if zkts dies: `pid`, or its whole process group when `group`. */
-  watch(pid: number, group: boolean): void;
+  /**
+   * Goes into the command's environment as `ZKTS_RUN_ID`: how the watchdog finds the command if
+   * zkts dies before {@link watch} (random, one per command started).
+   */
+  readonly runId: string;
+  /** The command to stop if zkts dies: `pid`, or its whole process group (see startWatchdog). */
+  watch(pid: number): void;
   /** zkts has sent SIGTERM itself: SIGKILL is due at `deadline` (epoch ms), whoever sends it. */
   stopBy(deadline: number): void;
   /** zkts is done with the command: the watchdog just exits. */
@@ -68,12 +87,19 @@ export interface Watchdog {
 }
 
 /**
- * Starts a watchdog (before the command: see above). Never throws: where no watchdog can be
- * started, the command runs without one (as before), which the caller is told through `note`.
+ * Starts a watchdog (before the command: see above) for a command that will run in a process
+ * group of its own when `group`. Never throws: where no watchdog can be started, the command runs
+ * without one (as before), which the caller is told through `note`.
  */
-export function startWatchdog(grace: number, note: (text: string) => void): Watchdog {
+export function startWatchdog(
+  grace: number,
+  group: boolean,
+  note: (text: string) => void,
+): Watchdog {
+  const runId = crypto.randomUUID();
   try {
-    const watchdog = spawn(process.execPath, ['-e', WATCHDOG_PROGRAM, String(grace)], {
+    const args = ['-e', WATCHDOG_PROGRAM, String(grace), runId, group ? 'group' : 'pid'];
+    const watchdog = spawn(process.execPath, args, {
       stdio: ['pipe', 'ignore', 'ignore'],
       detached: true,
     });
@@ -86,7 +112,8 @@ export function startWatchdog(grace: number, note: (text: string) => void): Watc
     watchdog.unref();
     (watchdog.stdin as { unref?(): void } | null)?.unref?.();
     return {
-      watch: (pid, group) => {
+      runId,
+      watch: (pid) => {
         watchdog.stdin?.write(`watch ${group ? -pid : pid} `);
       },
       stopBy: (deadline) => {
@@ -98,6 +125,6 @@ export function startWatchdog(grace: number, note: (text: string) => void): Watc
     };
   } catch (error) {
     note(`no watchdog for the command: ${(error as Error).message}`);
-    return { watch: () => {}, stopBy: () => {}, release: () => {} };
+    return { runId, watch: () => {}, stopBy: () => {}, release: () => {} };
   }
 }

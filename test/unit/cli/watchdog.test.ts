@@ -2,9 +2,10 @@
 // a grace period already running when zkts died is not started again, and a process group
 // holding only zombies counts as ended.
 import { type ChildProcess, spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import * as fs from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { runningTarget } from '../../../src/cli/process-group.js';
+import { commandWithRunId, runningTarget } from '../../../src/cli/process-group.js';
 import { WATCHDOG_PROGRAM } from '../../../src/cli/watchdog.js';
 
 const started: ChildProcess[] = [];
@@ -19,13 +20,19 @@ afterEach(() => {
   }
 });
 
-/** A watchdog with a long grace, and a way to die as zkts dies (the pipe closes, no "done"). */
-function watchdog(grace: number): {
+/**
+ * A watchdog with a grace, and a way to die as zkts dies (the pipe closes, no "done"); started as
+ * zkts starts it, with the command's run id and `group` (a command in a process group of its own).
+ */
+function watchdog(
+  grace: number,
+  runId = 'none',
+): {
   tell(text: string): void;
   zktsDies(): void;
   exited: Promise<void>;
 } {
-  const child = spawn(process.execPath, ['-e', WATCHDOG_PROGRAM, String(grace)], {
+  const child = spawn(process.execPath, ['-e', WATCHDOG_PROGRAM, String(grace), runId, 'group'], {
     stdio: ['pipe', 'ignore', 'inherit'],
     detached: true,
   });
@@ -38,11 +45,15 @@ function watchdog(grace: number): {
   };
 }
 
-/** A command in a group of its own that ignores SIGTERM; resolves its ending signal. */
-function stubbornGroup(): { pgid: number; ended: Promise<NodeJS.Signals | null> } {
+/**
+ * A command in a group of its own that ignores SIGTERM (with `runId` in its environment as zkts
+ * puts it there); resolves its ending signal.
+ */
+function stubbornGroup(runId?: string): { pgid: number; ended: Promise<NodeJS.Signals | null> } {
   const child = spawn('sh', ['-c', 'trap "" TERM; sleep 60 & wait'], {
     stdio: 'ignore',
     detached: true,
+    env: runId === undefined ? process.env : { ...process.env, ZKTS_RUN_ID: runId },
   });
   started.push(child);
   const ended = new Promise<NodeJS.Signals | null>((resolve) =>
@@ -93,6 +104,27 @@ describe('the watchdog', () => {
     dog.zktsDies();
     expect(await command.ended).toBe('SIGKILL');
     await dog.exited;
+  });
+
+  it('zkts died before it told the pid (between the spawn and the write): the run id in the environment finds the command, which is stopped as if told', async () => {
+    const runId = randomUUID();
+    const command = stubbornGroup(runId);
+    // Never told `watch`: only the run id can lead the watchdog to the command.
+    const dog = watchdog(300, runId);
+    dog.zktsDies();
+    expect(await command.ended).toBe('SIGKILL');
+    await dog.exited;
+  });
+
+  it('finds by run id the command started first, with its group, and nothing that does not carry the id', async () => {
+    const runId = randomUUID();
+    const command = stubbornGroup(runId);
+    const other = stubbornGroup(randomUUID());
+    // The spawn returned after the exec, so the environment is in place; the command's own sh
+    // started first, and its `sleep` inherits the id and the group.
+    expect(commandWithRunId(runId, fs)).toEqual({ pid: command.pgid, group: command.pgid });
+    expect(commandWithRunId(randomUUID(), fs)).toBeUndefined();
+    expect(runningTarget(-other.pgid, fs)).toBe(true);
   });
 
   it('a group of zombies counts as ended: the watchdog exits at once instead of waiting out its grace', async () => {
