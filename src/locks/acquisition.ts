@@ -18,6 +18,7 @@ import { isRetriable, pauseBeforeRetry } from '../coordination/retry.js';
 import { dataWatchKey, joinWatcher, type WatcherMembership } from '../coordination/watchers.js';
 import { ErrorCode } from '../protocol/errors.js';
 import type { CallSink } from '../session/session.js';
+import { promiseSettledBy } from '../session/settlers.js';
 import { type AcquireProbe, acquirePlaced } from '../telemetry/lock.js';
 import { hasCode } from './errors.js';
 import {
@@ -51,13 +52,6 @@ export interface AcquisitionHost {
   ): Promise<Place | undefined>;
 }
 
-/** The acquisition whose promise is being made, and that promise's executor: no closure each. */
-let making: Acquisition | undefined;
-function takeSettlers(resolve: Acquisition['resolve'], reject: Acquisition['reject']): void {
-  making!.resolve = resolve;
-  making!.reject = reject;
-}
-
 /** The requests of one round, in the low bits of a step; the round number above them. */
 const Step = { create: 1, earlyList: 2, list: 3, watch: 4 } as const;
 const KIND_BITS = 3;
@@ -70,7 +64,7 @@ const KIND_MASK = (1 << KIND_BITS) - 1;
  */
 export class Acquisition implements CallSink, BoundWaiter, Attempt {
   readonly promise: Promise<Lease | null>;
-  /** @internal Set by the promise's executor (takeSettlers). */
+  /** @internal Set by the promise's executor (see promiseSettledBy). */
   resolve!: (lease: Lease | null) => void;
   /** @internal */
   reject!: (error: unknown) => void;
@@ -112,9 +106,7 @@ export class Acquisition implements CallSink, BoundWaiter, Attempt {
      */
     private readonly answersAtOnce = false,
   ) {
-    making = this;
-    this.promise = new Promise(takeSettlers);
-    making = undefined;
+    this.promise = promiseSettledBy(this);
     if (bound?.ended) {
       // Stryker disable next-line BooleanLiteral: nothing runs after an abort before the start (no listener, no request)
       this.over = true;

@@ -14,6 +14,7 @@ import { deleteNode, isGone, syncFirst } from '../coordination/nodes.js';
 import { createWithParents } from '../coordination/paths.js';
 import { isRetriable, pauseBeforeRetry, retry } from '../coordination/retry.js';
 import type { CallSink } from '../session/session.js';
+import { promiseSettledBy } from '../session/settlers.js';
 import type { StopSignal } from '../session/signal-waiters.js';
 import { hasCode } from './errors.js';
 import type { RemovalWatcher } from './lease.js';
@@ -37,20 +38,11 @@ export function deleteOwnNode(
   return removal.promise;
 }
 
-/** The removal whose promise is being made (see {@link takeSettlers}). */
-let making: NodeRemoval | undefined;
-
-/** A promise's executor that hands its settlers to `making`: no closure per removal. */
-function takeSettlers(resolve: () => void, reject: (error: unknown) => void): void {
-  making!.resolve = resolve;
-  making!.reject = reject;
-}
-
 const ignore = (): void => {};
 
 class NodeRemoval implements CallSink {
   readonly promise: Promise<void>;
-  /** @internal Set by the promise's executor. */
+  /** @internal Set by the promise's executor (see promiseSettledBy: no closure per removal). */
   resolve!: () => void;
   /** @internal Set by the promise's executor. */
   reject!: (error: unknown) => void;
@@ -60,9 +52,7 @@ class NodeRemoval implements CallSink {
     private readonly path: string,
     private readonly watcher: RemovalWatcher,
   ) {
-    making = this;
-    this.promise = new Promise(takeSettlers);
-    making = undefined;
+    this.promise = promiseSettledBy(this);
   }
 
   replied(_step: number, error: Error | null): void {

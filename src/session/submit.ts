@@ -11,6 +11,7 @@ import type { Clock } from './clock.js';
 import type { Outbox } from './outbox.js';
 import { replyError } from './reply-errors.js';
 import type { Outbound, PendingRequest } from './requests.js';
+import { promiseSettledBy } from './settlers.js';
 import { type AbortWaiter, type StopSignal, stopWaiting, waitOn } from './signal-waiters.js';
 
 /** The int32 length that starts every frame: jute.maxbuffer limits what follows it. */
@@ -182,11 +183,14 @@ class PromisedRequest<Res, Out> extends Submitted<Res> {
     route: SubmitRoute,
     frame: Uint8Array,
     shape: ((reply: Res) => Out) | undefined,
-    private readonly resolve: (value: Out) => void,
-    private readonly reject: (error: Error) => void,
   ) {
     super(xid, codec, details, route, frame, shape);
   }
+
+  /** @internal Set by the promise's executor (see promiseSettledBy: no closure per request). */
+  resolve!: (value: Out) => void;
+  /** @internal */
+  reject!: (error: Error) => void;
 
   protected deliver(error: Error | null, value: unknown): void {
     if (error) {
@@ -266,7 +270,6 @@ export function queueRequest<Req, Res, Out = Res>(
   } catch (error) {
     return Promise.reject(error);
   }
-  const promise = new Promise<Out>(capture);
   const request = new PromisedRequest<Res, Out>(
     xid,
     codec as Codec<unknown, Res>,
@@ -274,9 +277,8 @@ export function queueRequest<Req, Res, Out = Res>(
     route,
     frame,
     shape,
-    captured.resolve as (value: Out) => void,
-    captured.reject,
   );
+  const promise = promiseSettledBy(request);
   enqueue(route, request, details, frame, trace);
   return promise;
 }
@@ -376,19 +378,4 @@ function armTimeout<Res>(clock: Clock, request: Submitted<Res>, timeout: number)
       ),
     timeout,
   );
-}
-
-/**
- * The settle functions of the promise being made, handed over by {@link capture}: an executor
- * that closes over nothing, so making a request's promise allocates no closure and no context for
- * it (a Promise runs its executor synchronously, so the next line reads them back).
- */
-const captured: { resolve: (value: unknown) => void; reject: (error: Error) => void } = {
-  resolve: () => {},
-  reject: () => {},
-};
-
-function capture(resolve: (value: never) => void, reject: (error: Error) => void): void {
-  captured.resolve = resolve as (value: unknown) => void;
-  captured.reject = reject;
 }
