@@ -139,3 +139,17 @@ export function untilEnded(stop: StopSignal | undefined, error?: unknown): Promi
     else stop.addEventListener('abort', () => reject(stop.reason), { once: true });
   });
 }
+
+/**
+ * A lock acquire made inside a wait (a Semaphore's guard, a TimeLease's slot mutex): `acquire`
+ * with `wait` (see {@link innerWait}), its own timeout answered by the wait's end (see
+ * {@link untilEnded}); with no `wait` (the deadline is due) the wait's end itself.
+ */
+export function acquireInside<T>(
+  wait: InnerWait | undefined,
+  stop: StopSignal | undefined,
+  acquire: (wait: InnerWait) => Promise<T>,
+): Promise<T> {
+  if (wait === undefined) return untilEnded(stop);
+  return acquire(wait).catch((error: unknown) => untilEnded(stop, error));
+}

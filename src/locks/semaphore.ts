@@ -1,7 +1,7 @@
 // Up to N holders (Curator's InterProcessSemaphoreV2 layout).
 import type { RecipeClient } from '../client/recipe-client.js';
 import type { Data } from '../client/types.js';
-import { BoundSignal, innerWait, stopping, untilEnded } from '../coordination/bound-signal.js';
+import { acquireInside, BoundSignal, innerWait, stopping } from '../coordination/bound-signal.js';
 import type { Bound } from '../coordination/deadline.js';
 import { childPath, LockName } from '../coordination/naming.js';
 import { deleteNode, settleWhileConnected } from '../coordination/nodes.js';
@@ -123,9 +123,7 @@ export class Semaphore implements Lock {
     { bound, signal }: { bound: Bound | undefined; signal: AbortSignal | undefined },
     stop: StopSignal | undefined,
   ): Promise<Lease> {
-    const wait = innerWait(bound, signal);
-    if (wait === undefined) return untilEnded(stop);
-    return this.guard.acquire(wait).catch((error: unknown) => untilEnded(stop, error));
+    return acquireInside(innerWait(bound, signal), stop, (wait) => this.guard.acquire(wait));
   }
 
   /**

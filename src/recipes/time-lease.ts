@@ -7,7 +7,7 @@
 // writes nothing. Ends are compared with the clocks of the processes: they must roughly agree.
 import { Op } from '../client/multi.js';
 import type { RecipeClient } from '../client/recipe-client.js';
-import { type InnerWait, stopping, untilEnded } from '../coordination/bound-signal.js';
+import { acquireInside, type InnerWait, stopping } from '../coordination/bound-signal.js';
 import { hasCode } from '../coordination/codes.js';
 import { retry } from '../coordination/retry.js';
 import { Mutex } from '../locks/index.js';
@@ -160,11 +160,8 @@ export class TimeLease {
   ): Promise<TimeLeaseGrant | null> {
     await ensurePathUntil(this.client, slot, false, stop);
     const mutex = new Mutex(this.client, slot, { naming: 'kazoo', data: this.id });
-    const wait = mutexWait();
     // A timeout of the mutex's own (a moment before this wait's) waits for this wait's end.
-    const lease = await (wait === undefined
-      ? untilEnded(stop)
-      : mutex.acquire(wait).catch((error: unknown) => untilEnded(stop, error)));
+    const lease = await acquireInside(mutexWait(), stop, (wait) => mutex.acquire(wait));
     try {
       const holderPath = `${slot}/${LEASE_HOLDER_NODE}`;
       const found = await this.read(slot);
