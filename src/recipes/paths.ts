@@ -9,7 +9,7 @@ import * as parents from '../coordination/paths.js';
 import { InvalidArgumentError } from '../protocol/errors.js';
 import { pathProblem } from '../protocol/paths.js';
 import type { StopSignal } from '../session/signal-waiters.js';
-import { checkPolicy, type RetryPolicy, retry, retryUntil } from './retry.js';
+import { checkedRetry, type RetryPolicy, retry } from './retry.js';
 
 /** @internal Throws an `InvalidArgumentError` unless `path` is a valid node path for `recipe`. */
 export function checkRecipePath(path: string, recipe: string): void {
@@ -36,31 +36,17 @@ export interface EnsurePathOptions {
   retry?: RetryPolicy;
 }
 
-/** The rules of making parents for the public options: retried by the public policy. */
+/**
+ * The rules of making parents for the public options: retried by the public policy, stopped by
+ * `signal` (the call's signal, or a recipe's own wait) in place of the policy's own signal.
+ */
 function parentRules(
   containers: boolean | undefined,
   signal: StopSignal | undefined,
   retryPolicy: RetryPolicy | undefined,
 ): parents.ParentRules {
-  if (signal === undefined || signal instanceof AbortSignal) {
-    const policy: RetryPolicy = { ...retryPolicy, signal };
-    return { containers, signal, retry: (op) => retry(op, policy) };
-  }
-  // A recipe's own wait (see StopSignal), which the public policy cannot carry: the same
-  // policy, checked the same way, stopped by the wait.
   const policy: RetryPolicy = { ...retryPolicy, signal: undefined };
-  return {
-    containers,
-    signal,
-    retry: (op) => {
-      try {
-        checkPolicy(policy);
-      } catch (error) {
-        return Promise.reject(error);
-      }
-      return retryUntil(op, policy, signal);
-    },
-  };
+  return { containers, signal, retry: (op) => checkedRetry(op, policy, signal) };
 }
 
 /**
@@ -90,15 +76,8 @@ export function ensurePathUntil(
   containers: boolean,
   stop: StopSignal | undefined,
 ): Promise<void> {
-  const rules: parents.ParentRules = {
-    containers,
-    signal: stop,
-    retry: (op) => retryUntil(op, NO_POLICY, stop),
-  };
-  return parents.ensurePath(client, path, rules);
+  return parents.ensurePath(client, path, parentRules(containers, stop, undefined));
 }
-
-const NO_POLICY: RetryPolicy = {};
 
 /** Options of {@link createWithParents}: the node's own create options, and how parents are made. */
 export interface CreateWithParentsOptions extends CreateOptions, CallOptions {

@@ -89,12 +89,25 @@ export function retry<T>(
   op: (attempt: number) => Promise<T>,
   policy: RetryPolicy = {},
 ): Promise<T> {
+  return checkedRetry(op, policy, policy.signal);
+}
+
+/**
+ * @internal {@link retry} of `policy` (checked first: a bad one rejects), stopped by `stop` instead
+ * of the policy's own signal: a call's signal, or a recipe's wait (see StopSignal), which the
+ * public policy cannot carry.
+ */
+export function checkedRetry<T>(
+  op: (attempt: number) => Promise<T>,
+  policy: RetryPolicy,
+  stop: StopSignal | undefined,
+): Promise<T> {
   try {
     checkPolicy(policy);
   } catch (error) {
     return Promise.reject(error);
   }
-  return retryUntil(op, policy, policy.signal);
+  return retryUntil(op, policy, stop);
 }
 
 /**
