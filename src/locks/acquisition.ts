@@ -139,13 +139,13 @@ export class Acquisition implements CallSink, BoundWaiter, Attempt {
     this.early = undefined;
     const round = this.nextRound();
     const nodePath = childPath(recipe.path, prefix + recipe.lockName);
-    seam.createSequential(nodePath, data, undefined, this, round | Step.create);
-    seam.getChildren(recipe.path, undefined, this, round | Step.earlyList);
+    seam.createSequential(nodePath, data, this, round | Step.create);
+    seam.getChildren(recipe.path, this, round | Step.earlyList);
   }
 
   private list(): void {
     const { seam, recipe } = this.host;
-    seam.getChildren(recipe.path, undefined, this, this.nextRound() | Step.list);
+    seam.getChildren(recipe.path, this, this.nextRound() | Step.list);
   }
 
   private nextRound(): number {
@@ -282,7 +282,7 @@ export class Acquisition implements CallSink, BoundWaiter, Attempt {
     this.watchSet = false;
     this.woken = false;
     const step = this.nextRound() | Step.watch;
-    this.host.seam.watchData(path, membership.watcher, undefined, this, step);
+    this.host.seam.watchData(path, membership.watcher, this, step);
   }
 
   private armedWatch(step: number): void {

@@ -13,7 +13,7 @@ import { EncodedChildren } from '../coordination/children.js';
 import { type Codec, codecs, type RequestOf } from '../protocol/codecs.js';
 import { ErrorCode } from '../protocol/errors.js';
 import type { Reader } from '../protocol/reader.js';
-import type { CallSink } from '../session/session.js';
+import type { CallSink, Session, SubmitDetails } from '../session/session.js';
 import type { LockClient } from './types.js';
 
 /** A node created by {@link LockSeam.createSequential}, in the client's paths. */
@@ -28,20 +28,13 @@ export interface CreatedNode {
  */
 export interface LockSeam {
   /** create2 of an EPHEMERAL_SEQUENTIAL node `path` + sequence; replies a {@link CreatedNode}. */
-  createSequential(
-    path: string,
-    data: Uint8Array,
-    signal: AbortSignal | undefined,
-    sink: CallSink,
-    step: number,
-  ): void;
+  createSequential(path: string, data: Uint8Array, sink: CallSink, step: number): void;
   /** getChildren of `path` without a watch; replies the names ({@link Children}). */
-  getChildren(path: string, signal: AbortSignal | undefined, sink: CallSink, step: number): void;
+  getChildren(path: string, sink: CallSink, step: number): void;
   /** getData of `path` leaving `watcher` as its one-shot data watch when it succeeds. */
   watchData(
     path: string,
     watcher: (event: WatchedEvent) => void,
-    signal: AbortSignal | undefined,
     sink: CallSink,
     step: number,
   ): void;
@@ -127,8 +120,39 @@ const deleteCodec: Codec<RequestOf<'delete'>, undefined> = {
   read: () => undefined,
 };
 
+/**
+ * The details of a getData that sets a watch, which also registers the watcher once the server
+ * answers OK: one object per wait where a details record and an `onReply` closure (with its
+ * context) were two, on every wait of a contended lock.
+ */
+class WatchingRead implements SubmitDetails {
+  readonly op = 'getData';
+
+  constructor(
+    readonly path: string,
+    private readonly session: Session,
+    private readonly watcher: (event: WatchedEvent) => void,
+  ) {}
+
+  onReply(err: number): void {
+    if (err === ErrorCode.OK) this.session.watches.add('data', this.path, this.watcher);
+  }
+}
+
+/** A getChildren request without a watch, as the session takes it. */
+interface Listing {
+  readonly body: RequestOf<'getChildren'>;
+  readonly details: { readonly path: string; readonly op: string };
+}
+
 /** Requests queued on the session itself. */
 class SessionSeam implements LockSeam {
+  /**
+   * The last listing's request body and details, sent again as they are: a client's locks list
+   * the same path over and over (nearly always one path per client), and the session neither
+   * changes nor keeps either past encoding and answering the request.
+   */
+  private listing: Listing | undefined = undefined;
   /** Maps a created node's path out of the chroot; undefined without a chroot. */
   private readonly created: ((reply: CreatedNode) => CreatedNode) | undefined;
 
@@ -141,13 +165,7 @@ class SessionSeam implements LockSeam {
         : (reply) => ({ path: paths.fromServer(reply.path), stat: reply.stat });
   }
 
-  createSequential(
-    path: string,
-    data: Uint8Array,
-    signal: AbortSignal | undefined,
-    sink: CallSink,
-    step: number,
-  ): void {
+  createSequential(path: string, data: Uint8Array, sink: CallSink, step: number): void {
     const body = {
       path: this.core.paths.toServer(path),
       data,
@@ -155,29 +173,31 @@ class SessionSeam implements LockSeam {
       flags: CreateMode.EPHEMERAL_SEQUENTIAL,
       ttl: -1n,
     };
-    const details = { path, op: 'create2', signal };
+    const details = { path, op: 'create2' };
     this.core.session.call(createCodec, body, details, sink, step, this.created);
   }
 
-  getChildren(path: string, signal: AbortSignal | undefined, sink: CallSink, step: number): void {
-    const body = { path: this.core.paths.toServer(path), watch: false };
-    const details = { path, op: 'getChildren', signal };
-    this.core.session.call(listCodec, body, details, sink, step);
+  getChildren(path: string, sink: CallSink, step: number): void {
+    let listing = this.listing;
+    if (listing === undefined || listing.details.path !== path) {
+      listing = {
+        body: { path: this.core.paths.toServer(path), watch: false },
+        details: { path, op: 'getChildren' },
+      };
+      this.listing = listing;
+    }
+    this.core.session.call(listCodec, listing.body, listing.details, sink, step);
   }
 
   watchData(
     path: string,
     watcher: (event: WatchedEvent) => void,
-    signal: AbortSignal | undefined,
     sink: CallSink,
     step: number,
   ): void {
     const session = this.core.session;
     const body = { path: this.core.paths.toServer(path), watch: true };
-    const onReply = (err: number) => {
-      if (err === ErrorCode.OK) session.watches.add('data', path, watcher);
-    };
-    const details = { path, op: 'getData', signal, onReply };
+    const details = new WatchingRead(path, session, watcher);
     session.call(watchCodec, body, details, sink, step);
   }
 
@@ -191,29 +211,22 @@ class SessionSeam implements LockSeam {
 class CallsSeam implements LockSeam {
   constructor(private readonly client: LockClient) {}
 
-  createSequential(
-    path: string,
-    data: Uint8Array,
-    signal: AbortSignal | undefined,
-    sink: CallSink,
-    step: number,
-  ): void {
+  createSequential(path: string, data: Uint8Array, sink: CallSink, step: number): void {
     const mode = CreateMode.EPHEMERAL_SEQUENTIAL;
-    tell(sink, step, () => this.client.create2(path, data, { mode, signal }));
+    tell(sink, step, () => this.client.create2(path, data, { mode }));
   }
 
-  getChildren(path: string, signal: AbortSignal | undefined, sink: CallSink, step: number): void {
-    tell(sink, step, () => this.client.getChildren(path, signal ? { signal } : {}));
+  getChildren(path: string, sink: CallSink, step: number): void {
+    tell(sink, step, () => this.client.getChildren(path));
   }
 
   watchData(
     path: string,
     watcher: (event: WatchedEvent) => void,
-    signal: AbortSignal | undefined,
     sink: CallSink,
     step: number,
   ): void {
-    tell(sink, step, () => this.client.getData(path, { watch: watcher, signal }));
+    tell(sink, step, () => this.client.getData(path, { watch: watcher }));
   }
 
   delete(path: string, sink: CallSink, step: number): void {
