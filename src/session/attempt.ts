@@ -121,12 +121,17 @@ export class Attempt implements Interruptible, ChunkConsumer, FrameSink {
   chunk(chunk: Uint8Array): boolean {
     // Frames are handled as they are decoded, so that the replies ahead of an oversized one in
     // the same chunk are delivered before the oversized length ends the stream.
-    const outbox = this.ctx.outbox;
+    // One clock read per chunk: the link's heartbeat hears of every frame in it at once (all had
+    // arrived by now), and what their routing queues is written stamped with it (Outbox.release).
+    const ctx = this.ctx;
+    const now = ctx.clock.now();
+    if (this.established) ctx.link?.heartbeat.heard(now);
+    const outbox = ctx.outbox;
     outbox.hold();
     try {
       this.decoder!.decode(chunk, this);
     } finally {
-      outbox.release();
+      outbox.release(now);
     }
     return !this.refused;
   }

@@ -248,10 +248,9 @@ export class SessionContext
     }
   }
 
-  /** The outbox's: `item` is being written on the current connection. */
-  written(item: Outbound): void {
-    // One clock read per frame serves the request's send time and the heartbeat's.
-    const now = this.clock.now();
+  /** The outbox's: `item` is being written on the current connection, at `now` (or just after). */
+  written(item: Outbound, now: number): void {
+    // The outbox's one clock reading per write serves the request's send time and the heartbeat's.
     if (item.kind === 'auth') this.authInFlight.push(item.entry);
     else if (item.request) {
       // Its reply will prove the server heard from us no earlier than now (see heartbeat.ts).

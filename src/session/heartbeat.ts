@@ -71,9 +71,12 @@ export class Heartbeat {
     this.timer = null;
   }
 
-  /** A frame arrived. Cheap on purpose: it runs for every reply; the timer re-checks on expiry. */
-  heard(): void {
-    this.heardAt = this.clock.now();
+  /**
+   * Bytes arrived (at `at`: the caller's clock read, one per chunk read). Cheap on purpose: it
+   * runs for every chunk; the timer re-checks on expiry.
+   */
+  heard(at: number = this.clock.now()): void {
+    this.heardAt = at;
   }
 
   /** When the server was last heard from on this connection (the handshake counts). */

@@ -2,6 +2,7 @@
 // that respect backpressure. User requests survive a broken link and go out on the next one;
 // control frames (pings, SetWatches, auth) belong to the connection they were made for.
 import { pooledBuffer } from '../protocol/slab.js';
+import type { Clock } from './clock.js';
 import { Deque } from './queue.js';
 import type { Outbound } from './requests.js';
 import type { Connection } from './transport.js';
@@ -24,8 +25,13 @@ function flushOldest(): void {
 
 /** Who is told of each item as it is written (the session: it then awaits the reply). */
 export interface OutboxOwner {
-  /** Runs for each item as it is handed to the connection, before the write. */
-  written(item: Outbound): void;
+  /** The session's clock: read once per write (see {@link Outbox.takeBatch}). */
+  readonly clock: Clock;
+  /**
+   * Runs for each item as it is handed to the connection, before the write; `at` is one clock
+   * reading for the whole write, taken no later than the write itself.
+   */
+  written(item: Outbound, at: number): void;
 }
 
 export class Outbox {
@@ -85,12 +91,17 @@ export class Outbox {
     this.holding = true;
   }
 
-  /** The chunk is routed: writes what was queued meanwhile (see {@link hold}). */
-  release(): void {
+  /**
+   * The chunk is routed: writes what was queued meanwhile (see {@link hold}), stamped with `at`,
+   * the clock when the chunk arrived, instead of a clock reading of its own. A send time no later
+   * than the write is what a request's reply may prove (see heartbeat.ts): an earlier one proves
+   * less, never more.
+   */
+  release(at: number): void {
     this.holding = false;
     if (!this.flushOnRelease) return;
     this.flushOnRelease = false;
-    this.flush();
+    this.flush(at);
   }
 
   private schedule(): void {
@@ -118,11 +129,14 @@ export class Outbox {
     this.flush();
   }
 
-  /** Writes until the queue is empty or the connection pushes back (then again once drained). */
-  private flush(): void {
+  /**
+   * Writes until the queue is empty or the connection pushes back (then again once drained);
+   * `at` stamps the writes (see {@link release}), else each reads the clock.
+   */
+  private flush(at?: number): void {
     if (this.flushing) return;
     while (this.connection && this.queue.length > 0) {
-      const drained = this.connection.write(this.takeBatch());
+      const drained = this.connection.write(this.takeBatch(at ?? this.owner.clock.now()));
       if (drained) {
         this.flushing = true;
         // Items queued while waiting on a connection that has since broken wait for the next
@@ -138,10 +152,11 @@ export class Outbox {
   }
 
   /**
-   * Takes up to MAX_COALESCED_BYTES of queued frames (at least one) as one write: their size is
-   * summed first, so that they are copied straight into the write, with no list of them.
+   * Takes up to MAX_COALESCED_BYTES of queued frames (at least one) as one write, stamped `at`:
+   * their size is summed first, so that they are copied straight into the write, with no list of
+   * them.
    */
-  private takeBatch(): Uint8Array {
+  private takeBatch(at: number): Uint8Array {
     const queue = this.queue;
     let count = 1;
     let size = queue.peek(0)!.frame.length;
@@ -153,20 +168,20 @@ export class Outbox {
       size += next.frame.length;
       count++;
     }
-    if (count === 1) return this.take();
+    if (count === 1) return this.take(at);
     const bytes = pooledBuffer(size);
     for (let offset = 0; count > 0; count--) {
-      const frame = this.take();
+      const frame = this.take(at);
       bytes.set(frame, offset);
       offset += frame.length;
     }
     return bytes;
   }
 
-  /** Takes the oldest item, tells the owner it is written, and returns its frame. */
-  private take(): Uint8Array {
+  /** Takes the oldest item, tells the owner it is written (at `at`), and returns its frame. */
+  private take(at: number): Uint8Array {
     const item = this.queue.shift()!;
-    this.owner.written(item);
+    this.owner.written(item, at);
     return item.frame;
   }
 }
