@@ -15,6 +15,25 @@ export interface WatcherMembership {
   leave(): void;
 }
 
+/**
+ * A waiter woken through a method: an object that waits again and again (a lock's acquisition,
+ * once per contender ahead of it) joins as itself, with no closure made for it.
+ */
+export interface WatchWaiter {
+  /** The watched node changed (or the session's watches were dropped). */
+  watchFired(event: WatchedEvent): void;
+}
+
+/** A node's shared watcher as a {@link WatchWaiter} holds it (see {@link joinWatch}). */
+export interface SharedWatch {
+  /** The closure to pass as the read's `watch`. */
+  readonly watcher: (event: WatchedEvent) => void;
+  /** As {@link WatcherMembership.armed}. */
+  armed(): void;
+  /** `waiter`'s wait is over (for any reason), as {@link WatcherMembership.leave}. */
+  leave(waiter: WatchWaiter): void;
+}
+
 /** Per client: what is watched (see {@link dataWatchKey}) and its shared watcher. */
 const byClient = new WeakMap<object, Map<string, SharedWatcher>>();
 
@@ -33,6 +52,19 @@ export function joinWatcher(
   key: string,
   wake: (event: WatchedEvent) => void,
 ): WatcherMembership {
+  return new Membership(sharedFor(client, key, wake), wake);
+}
+
+/**
+ * {@link joinWatcher} for a waiter that is an object: the shared watcher itself is the membership
+ * (no object per wait), and the waiter names itself when it leaves.
+ */
+export function joinWatch(client: object, key: string, waiter: WatchWaiter): SharedWatch {
+  return sharedFor(client, key, waiter);
+}
+
+/** The shared watcher of `key` on `client`, made when there is none, with `wake` among its waiters. */
+function sharedFor(client: object, key: string, wake: Wake): SharedWatcher {
   let watched = byClient.get(client);
   if (!watched) {
     watched = new Map();
@@ -44,22 +76,27 @@ export function joinWatcher(
     watched.set(key, shared);
   }
   shared.join(wake);
-  return new Membership(shared, wake);
+  return shared;
 }
 
-type Wake = (event: WatchedEvent) => void;
+type Wake = ((event: WatchedEvent) => void) | WatchWaiter;
+
+function wakeWith(wake: Wake, event: WatchedEvent): void {
+  if (typeof wake === 'function') wake(event);
+  else wake.watchFired(event);
+}
 
 // Classes rather than closures: a wait joins and leaves once per acquisition of a contended lock,
 // and an object with methods costs less than an object holding two closures and their context.
 
 /** The one closure registered with the client for a watched node, and the waits it wakes. */
-class SharedWatcher {
+class SharedWatcher implements SharedWatch {
   // The waiters: the first as it is, any more in a set. Nearly every watched node has one waiter
   // (a lock's next contender), and a set per wait was made, copied when it fired, and dropped.
   private first: Wake | undefined = undefined;
   private more: Set<Wake> | undefined = undefined;
   /** A read with this watcher succeeded: the client holds the closure until the node changes. */
-  armed = false;
+  private set = false;
   /** The closure registered with the client: it wakes every current waiter. */
   readonly watcher = (event: WatchedEvent): void => this.fire(event);
 
@@ -68,7 +105,7 @@ class SharedWatcher {
     readonly key: string,
   ) {}
 
-  get waiting(): boolean {
+  private get waiting(): boolean {
     return this.first !== undefined || (this.more !== undefined && this.more.size > 0);
   }
 
@@ -83,9 +120,19 @@ class SharedWatcher {
     this.more.add(wake);
   }
 
+  armed(): void {
+    this.set = true;
+    // A read that was given up on came back and set the watch: share the closure again.
+    if (!this.watched.has(this.key)) this.watched.set(this.key, this);
+  }
+
   leave(wake: Wake): void {
     if (wake === this.first) this.first = undefined;
     else this.more?.delete(wake);
+    // No read set the watch (the node was gone, the link broke, the wait was given up): the
+    // client holds no closure, so neither must the map, or every such wait would leave one.
+    if (!this.waiting && !this.set && this.watched.get(this.key) === this)
+      this.watched.delete(this.key);
   }
 
   private fire(event: WatchedEvent): void {
@@ -95,8 +142,8 @@ class SharedWatcher {
     const { first, more } = this;
     this.first = undefined;
     this.more = undefined;
-    if (first !== undefined) first(event);
-    if (more !== undefined) for (const waiter of more) waiter(event);
+    if (first !== undefined) wakeWith(first, event);
+    if (more !== undefined) for (const waiter of more) wakeWith(waiter, event);
   }
 }
 
@@ -106,24 +153,16 @@ class Membership implements WatcherMembership {
     private readonly wake: Wake,
   ) {}
 
-  get watcher(): Wake {
+  get watcher(): (event: WatchedEvent) => void {
     return this.shared.watcher;
   }
 
   armed(): void {
-    const { shared } = this;
-    shared.armed = true;
-    // A read that was given up on came back and set the watch: share the closure again.
-    if (!shared.watched.has(shared.key)) shared.watched.set(shared.key, shared);
+    this.shared.armed();
   }
 
   leave(): void {
-    const { shared } = this;
-    shared.leave(this.wake);
-    // No read set the watch (the node was gone, the link broke, the wait was given up): the
-    // client holds no closure, so neither must the map, or every such wait would leave one.
-    if (!shared.waiting && !shared.armed && shared.watched.get(shared.key) === shared)
-      shared.watched.delete(shared.key);
+    this.shared.leave(this.wake);
   }
 }
 

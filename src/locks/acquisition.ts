@@ -5,7 +5,6 @@
 // what is rare (a create whose outcome is unknown, missing parents, a retry after a lost reply, the
 // order past the sequence limit) runs through the general helpers of nodes.ts and comes back.
 
-import type { WatchedEvent } from '../client/types.js';
 import { type Children, namesOf, placeAmong } from '../coordination/children.js';
 import type { Bound, BoundWaiter } from '../coordination/deadline.js';
 import type { OwnNode } from '../coordination/naming.js';
@@ -15,7 +14,12 @@ import { ensurePath } from '../coordination/paths.js';
 import { PAST_LIMIT, type Place, type QueueRule } from '../coordination/place.js';
 import { checkOwnSession, renewedAfter } from '../coordination/renewal.js';
 import { isRetriable, pauseBeforeRetry } from '../coordination/retry.js';
-import { dataWatchKey, joinWatcher, type WatcherMembership } from '../coordination/watchers.js';
+import {
+  dataWatchKey,
+  joinWatch,
+  type SharedWatch,
+  type WatchWaiter,
+} from '../coordination/watchers.js';
 import { ErrorCode } from '../protocol/errors.js';
 import type { CallSink } from '../session/session.js';
 import { promiseSettledBy } from '../session/settlers.js';
@@ -62,7 +66,7 @@ const KIND_MASK = (1 << KIND_BITS) - 1;
  * taken; it rejects with the signal's reason on abort (after cleaning up: its node deleted while
  * the client stays connected) or with the error that ended it.
  */
-export class Acquisition implements CallSink, BoundWaiter, Attempt {
+export class Acquisition implements CallSink, BoundWaiter, Attempt, WatchWaiter {
   readonly promise: Promise<Lease | null>;
   /** @internal Set by the promise's executor (see promiseSettledBy). */
   resolve!: (lease: Lease | null) => void;
@@ -80,16 +84,15 @@ export class Acquisition implements CallSink, BoundWaiter, Attempt {
   /** The early listing's answer when it came before the create's (null: it failed). */
   private early: Children | null | undefined;
   /** Waiting for the predecessor's watch: our place among its shared watcher's waiters. */
-  private membership: WatcherMembership | undefined;
+  private membership: SharedWatch | undefined;
   /** The membership whose getData went out last (its watch, once set, keeps the entry). */
-  private watched: WatcherMembership | undefined;
+  private watched: SharedWatch | undefined;
   /** The getData of the current wait was answered: the watch is set, nothing is in flight. */
   // Stryker disable next-line BooleanLiteral: watch() sets it before anything reads it
   private watchSet = false;
   /** The predecessor's watch fired before the getData that set it was answered. */
   // Stryker disable next-line BooleanLiteral: watch() sets it before anything reads it
   private woken = false;
-  private wake: ((event: WatchedEvent) => void) | undefined;
   private czxids: Map<string, bigint> | undefined;
   /** A rare step runs through the general helpers (see {@link slow}). */
   private slowRunning = false;
@@ -275,8 +278,7 @@ export class Acquisition implements CallSink, BoundWaiter, Attempt {
    * on a missing node), joined to the client's shared watcher for that node.
    */
   private watch(path: string): void {
-    this.wake ??= () => this.onWake();
-    const membership = joinWatcher(this.host.recipe.client, dataWatchKey(path), this.wake);
+    const membership = joinWatch(this.host.recipe.client, dataWatchKey(path), this);
     this.membership = membership;
     this.watched = membership;
     this.watchSet = false;
@@ -300,7 +302,8 @@ export class Acquisition implements CallSink, BoundWaiter, Attempt {
     if (this.woken) this.relist();
   }
 
-  private onWake(): void {
+  /** The contender ahead changed (as a {@link WatchWaiter}: no closure per acquisition). */
+  watchFired(): void {
     if (this.over || !this.membership) return;
     // Fired before the getData that set it was answered: list once that answer is in.
     if (this.watchSet) this.relist();
@@ -314,7 +317,7 @@ export class Acquisition implements CallSink, BoundWaiter, Attempt {
   }
 
   private leaveWatch(): void {
-    this.membership?.leave();
+    this.membership?.leave(this);
     this.membership = undefined;
   }
 
