@@ -4,6 +4,7 @@ import type * as tls from 'node:tls';
 import { makeError } from '../../protocol/errors.js';
 import type { Connection, Transport, TransportConnectOptions } from '../transport.js';
 import { ChunkQueue } from './chunk-queue.js';
+import { detectRuntime } from './runtime.js';
 
 interface NodeSockets {
   net: typeof net;
@@ -39,8 +40,34 @@ export function loadNodeSockets(): Promise<NodeSockets> {
   return modules;
 }
 
+/** What node:net's `onread` reads into: one buffer for every plain TCP socket of the process. */
+const READ_BUFFER_BYTES = 64 * 1024;
+let sharedReadBuffer: Uint8Array | null = null;
+
+/**
+ * node:net's `onread` for one connection: each read lands in the process's one read buffer and is
+ * copied out into a chunk of its own, in the read's callback. Cheaper than 'data' events, which
+ * pass every read through the stream machinery (a Buffer object, an event, and a tick to check
+ * for more) at several reads per lock acquisition. One buffer serves all sockets, as nothing
+ * reads into it until this callback has returned, and an idle connection holds none. The copy
+ * is what makes that safe: a chunk's bytes outlive the read (the data getData returns is a view
+ * of them), and each chunk has a buffer of its own, as node:net's are, so a retained view holds
+ * its chunk alone.
+ */
+function readInto(chunks: ChunkQueue): net.OnReadOpts {
+  sharedReadBuffer ??= new Uint8Array(READ_BUFFER_BYTES);
+  return {
+    buffer: sharedReadBuffer,
+    callback(length: number, buffer: Uint8Array): boolean {
+      const chunk = new Uint8Array(length);
+      chunk.set(length === buffer.length ? buffer : buffer.subarray(0, length));
+      chunks.push(chunk);
+      return true;
+    },
+  };
+}
+
 class NodeConnection implements Connection {
-  readonly chunks = new ChunkQueue();
   private drain: Promise<void> | null = null;
   private error: Error | undefined;
   private isClosed = false;
@@ -51,12 +78,20 @@ class NodeConnection implements Connection {
   private whenClosed: Promise<void> | null = null;
   private resolveClosed: (() => void) | null = null;
 
-  constructor(private readonly socket: net.Socket) {
+  /**
+   * @param readsInto the socket reads through `onread` into `chunks` ({@link readInto}); else its
+   * 'data' events are pushed there
+   */
+  constructor(
+    private readonly socket: net.Socket,
+    readonly chunks: ChunkQueue,
+    readsInto: boolean,
+  ) {
     socket.setNoDelay(true);
     // The Buffers go to the frame decoder as they are: the frames it cuts from them are plain
     // Uint8Array views (made with the Uint8Array constructor), so decoded data handed to users
     // is never a Buffer, and no view per chunk is made here.
-    socket.on('data', (chunk: Uint8Array) => this.chunks.push(chunk));
+    if (!readsInto) socket.on('data', (chunk: Uint8Array) => chunks.push(chunk));
     // 'close' comes once; `on` rather than `once`, whose wrapper costs a bound function and a
     // state object per connection.
     socket.on('close', () => this.ended());
@@ -118,6 +153,10 @@ export const nodeTransport: Transport = {
     const { net, tls } = await loadNodeSockets();
     return new Promise((resolve, reject) => {
       const { host, port, signal } = options;
+      const chunks = new ChunkQueue();
+      // `onread` on Node's plain TCP only: a TLS socket decrypts through its own stream, and
+      // Bun's and Deno's node:net are not Node's (their own transports read their own way).
+      const readsInto = !options.tls && detectRuntime() === 'node';
       if (signal.aborted) {
         reject(signal.reason);
         return;
@@ -132,7 +171,7 @@ export const nodeTransport: Transport = {
             servername: options.tls.servername ?? (net.isIP(host) ? undefined : host),
             rejectUnauthorized: options.tls.rejectUnauthorized ?? true,
           })
-        : net.connect({ host, port });
+        : net.connect(readsInto ? { host, port, onread: readInto(chunks) } : { host, port });
       const readyEvent = options.tls ? 'secureConnect' : 'connect';
       const cleanup = () => {
         signal.removeEventListener('abort', onAbort);
@@ -151,7 +190,7 @@ export const nodeTransport: Transport = {
       };
       const onReady = () => {
         cleanup();
-        resolve(new NodeConnection(socket));
+        resolve(new NodeConnection(socket, chunks, readsInto));
       };
       signal.addEventListener('abort', onAbort, { once: true });
       socket.once('error', onError);

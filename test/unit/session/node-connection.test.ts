@@ -5,7 +5,10 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { nodeTransport } from '../../../src/session/transports/node.js';
 
 let server: Server | undefined;
+/** The server's side of every connection, ended after each test: a failed one leaves none open. */
+const serverSockets: Socket[] = [];
 afterEach(async () => {
+  for (const socket of serverSockets.splice(0)) socket.destroy();
   await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
   server = undefined;
 });
@@ -13,7 +16,10 @@ afterEach(async () => {
 /** A loopback server; resolves with its port and the sockets it accepts, in order. */
 async function listen(): Promise<{ port: number; accepted: Socket[] }> {
   const accepted: Socket[] = [];
-  server = createServer((socket) => accepted.push(socket));
+  server = createServer((socket) => {
+    accepted.push(socket);
+    serverSockets.push(socket);
+  });
   await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve));
   const address = server.address();
   if (address === null || typeof address === 'string') throw new Error('no port');
@@ -57,5 +63,78 @@ describe('node:net connection closed', () => {
     });
     await Promise.resolve();
     expect(settled).toBe(true);
+  });
+});
+
+/** Takes chunks from `connection` until `bytes` bytes have come; returns them in order. */
+async function readAtLeast(
+  iterator: AsyncIterator<Uint8Array>,
+  bytes: number,
+): Promise<Uint8Array[]> {
+  const got: Uint8Array[] = [];
+  let total = 0;
+  while (total < bytes) {
+    const next = await iterator.next();
+    if (next.done) throw new Error(`stream ended after ${total} of ${bytes} bytes`);
+    got.push(next.value);
+    total += next.value.length;
+  }
+  return got;
+}
+
+describe('node:net connection reads', () => {
+  it('a chunk keeps its bytes after later reads (each chunk has a buffer of its own)', async () => {
+    const { port, accepted } = await listen();
+    const connection = await dial(port);
+    const iterator = connection.chunks[Symbol.asyncIterator]();
+    await expect.poll(() => accepted.length).toBe(1);
+    accepted[0]!.write(Buffer.alloc(1000, 0x41));
+    const first = await readAtLeast(iterator, 1000);
+    // The next read comes after the first was handed out: on Node both land in the process's one
+    // read buffer, so a chunk that were a view of it would now read as B.
+    accepted[0]!.write(Buffer.alloc(1000, 0x42));
+    const second = await readAtLeast(iterator, 1000);
+    expect(first.every((chunk) => chunk.every((byte) => byte === 0x41))).toBe(true);
+    expect(second.every((chunk) => chunk.every((byte) => byte === 0x42))).toBe(true);
+    expect(new Set([...first, ...second].map((chunk) => chunk.buffer)).size).toBe(
+      first.length + second.length,
+    );
+    connection.close();
+  });
+
+  it('more than the read buffer holds arrives whole and in order', async () => {
+    const { port, accepted } = await listen();
+    const connection = await dial(port);
+    const iterator = connection.chunks[Symbol.asyncIterator]();
+    await expect.poll(() => accepted.length).toBe(1);
+    const sent = Buffer.alloc(300 * 1024);
+    for (let i = 0; i < sent.length; i++) sent[i] = (i * 7 + (i >> 10)) & 0xff;
+    accepted[0]!.write(sent);
+    const chunks = await readAtLeast(iterator, sent.length);
+    expect(Buffer.concat(chunks).equals(sent)).toBe(true);
+    expect(chunks.every((chunk) => !Buffer.isBuffer(chunk))).toBe(true);
+    connection.close();
+  });
+
+  it('on Node, plain TCP reads go through onread: the socket emits no data events', async () => {
+    const net = await import('node:net');
+    const emitted: string[] = [];
+    const emit = net.Socket.prototype.emit;
+    net.Socket.prototype.emit = function (this: unknown, event: string | symbol, ...args: unknown[]) {
+      if (event === 'data' && this !== accepted[0]) emitted.push('data');
+      return emit.call(this, event, ...args);
+    } as typeof emit;
+    const { port, accepted } = await listen();
+    try {
+      const connection = await dial(port);
+      const iterator = connection.chunks[Symbol.asyncIterator]();
+      await expect.poll(() => accepted.length).toBe(1);
+      accepted[0]!.write(Buffer.alloc(64, 0x43));
+      await readAtLeast(iterator, 64);
+      connection.close();
+    } finally {
+      net.Socket.prototype.emit = emit;
+    }
+    expect(emitted).toEqual([]);
   });
 });
