@@ -120,9 +120,13 @@ describe('node:net connection reads', () => {
     const net = await import('node:net');
     const emitted: string[] = [];
     const emit = net.Socket.prototype.emit;
-    net.Socket.prototype.emit = function (this: unknown, event: string | symbol, ...args: unknown[]) {
+    net.Socket.prototype.emit = function (
+      this: InstanceType<typeof net.Socket>,
+      event: string | symbol,
+      ...args: unknown[]
+    ): boolean {
       if (event === 'data' && this !== accepted[0]) emitted.push('data');
-      return emit.call(this, event, ...args);
+      return Reflect.apply(emit, this, [event, ...args]) as boolean;
     } as typeof emit;
     const { port, accepted } = await listen();
     try {
