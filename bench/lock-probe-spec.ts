@@ -41,6 +41,12 @@ export interface ProbeSpec {
    * one contender per session, so `sessions` = paths x contenders per path.
    */
   layout?: 'every-path' | 'one-path';
+  /**
+   * The floor: read through node:net's `onread` into a shared buffer, as our Node transport does,
+   * instead of 'data' events (bench/baselines/floor.ts). Not used by bench/main.ts: for a probe run
+   * by hand that tells the read path's share of a difference.
+   */
+  floorReads?: 'data' | 'onread';
   /** Ours: call `acquire()` with no options instead of `acquire({ timeout: ACQUIRE_TIMEOUT_MS })`. */
   bare?: boolean;
   /** rwlock: share of reads; semaphore: number of leases. */

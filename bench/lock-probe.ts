@@ -139,7 +139,7 @@ async function measure(spec: ProbeSpec, contenders: Acquire[]) {
 async function runFloor(spec: ProbeSpec): Promise<ProbeResult> {
   const sessions = await openMany(
     spec.sessions,
-    () => FloorSession.open(spec.server),
+    () => FloorSession.open(spec.server, undefined, spec.floorReads),
     (s) => s.close(),
   );
   try {

@@ -25,6 +25,12 @@ function requestFrame(op: number, fields: (b: JuteFrame) => void): Buffer {
 
 type Reply = (err: number, body: Buffer, offset: number) => void;
 
+/** How a floor session reads its socket (see {@link FloorSession.open}). */
+export type FloorReads = 'data' | 'onread';
+
+/** What `onread` sessions read into: one buffer for all, each read consumed before the next. */
+const sharedReadBuffer = new Uint8Array(64 * 1024);
+
 /** One session: a socket, the replies awaited by xid, and the exists watches by path. */
 export class FloorSession {
   private xid = 0;
@@ -37,17 +43,43 @@ export class FloorSession {
   private constructor(
     private readonly socket: Socket,
     sessionTimeoutMs: number,
+    reads: FloorReads,
   ) {
     this.pingFrame.writeInt32BE(XID.ping, 4);
-    socket.on('data', (chunk: Buffer) => this.onData(chunk));
+    if (reads === 'data') socket.on('data', (chunk: Buffer) => this.onData(chunk));
     this.pinger = setInterval(() => socket.write(this.pingFrame), sessionTimeoutMs / 3);
   }
 
-  /** Connects and completes the handshake (a new session, no password, not read-only). */
-  static open(server: string, sessionTimeoutMs = 30_000): Promise<FloorSession> {
+  /**
+   * Connects and completes the handshake (a new session, no password, not read-only). `reads`:
+   * through 'data' events (the floor as the benchmark runs it), or through node:net's `onread`
+   * into one buffer all sessions share, as our Node transport reads: for telling how much of a
+   * difference between the two clients is that read path alone.
+   */
+  static open(
+    server: string,
+    sessionTimeoutMs = 30_000,
+    reads: FloorReads = 'data',
+  ): Promise<FloorSession> {
     const [host, port] = server.split(',')[0]!.split(':');
     return new Promise((resolve, reject) => {
-      const socket = connectTcp({ host: host!, port: Number(port) });
+      // With onread there are no 'data' events: every read goes to whoever reads now.
+      let reader: (chunk: Buffer) => void = () => {};
+      const socket = connectTcp(
+        reads === 'onread'
+          ? {
+              host: host!,
+              port: Number(port),
+              onread: {
+                buffer: sharedReadBuffer,
+                callback: (length: number, buffer: Uint8Array): boolean => {
+                  reader(Buffer.from(buffer.buffer, buffer.byteOffset, length));
+                  return true;
+                },
+              },
+            }
+          : { host: host!, port: Number(port) },
+      );
       socket.setNoDelay(true);
       socket.once('error', reject);
       socket.once('connect', () => {
@@ -67,12 +99,14 @@ export class FloorSession {
         if (got.length < 4 || got.length < 4 + got.readInt32BE(0)) return;
         socket.off('data', onHandshake);
         socket.off('error', reject);
-        const session = new FloorSession(socket, got.readInt32BE(8));
+        const session = new FloorSession(socket, got.readInt32BE(8), reads);
+        reader = (next) => session.onData(next);
         const rest = got.subarray(4 + got.readInt32BE(0));
         if (rest.length > 0) session.onData(rest);
         resolve(session);
       };
-      socket.on('data', onHandshake);
+      if (reads === 'onread') reader = onHandshake;
+      else socket.on('data', onHandshake);
     });
   }
 
@@ -124,7 +158,9 @@ export class FloorSession {
       this.onFrame(data.subarray(offset + 4, offset + 4 + size));
       offset += 4 + size;
     }
-    this.input = offset === data.length ? Buffer.alloc(0) : data.subarray(offset);
+    // A part of a frame is kept for the next read: copied, as a chunk read into the shared buffer
+    // is overwritten by the next read (with 'data' events the copy is of a few bytes, rarely).
+    this.input = offset === data.length ? Buffer.alloc(0) : Buffer.from(data.subarray(offset));
   }
 
   private onFrame(frame: Buffer): void {
