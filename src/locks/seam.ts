@@ -127,6 +127,8 @@ const deleteCodec: Codec<RequestOf<'delete'>, undefined> = {
  */
 class WatchingRead implements SubmitDetails {
   readonly op = 'getData';
+  /** As a getData body (see {@link SessionSeam}): the read sets a watch. */
+  readonly watch = true;
 
   constructor(
     readonly path: string,
@@ -145,7 +147,12 @@ interface Listing {
   readonly details: { readonly path: string; readonly op: string };
 }
 
-/** Requests queued on the session itself. */
+/**
+ * Requests queued on the session itself. Without a chroot the server's path is the caller's, and
+ * one object serves as both the request's body and its details (the codec writes only the fields
+ * its record declares; the session reads only the details' path, op and callbacks, and changes
+ * neither): one object per request fewer.
+ */
 class SessionSeam implements LockSeam {
   /**
    * The last listing's request body and details, sent again as they are: a client's locks list
@@ -166,24 +173,24 @@ class SessionSeam implements LockSeam {
   }
 
   createSequential(path: string, data: Uint8Array, sink: CallSink, step: number): void {
+    const serverPath = this.core.paths.toServer(path);
     const body = {
-      path: this.core.paths.toServer(path),
+      path: serverPath,
       data,
       acl: DEFAULT_ACL,
       flags: CreateMode.EPHEMERAL_SEQUENTIAL,
       ttl: -1n,
+      op: 'create2',
     };
-    const details = { path, op: 'create2' };
+    const details = serverPath === path ? body : { path, op: 'create2' };
     this.core.session.call(createCodec, body, details, sink, step, this.created);
   }
 
   getChildren(path: string, sink: CallSink, step: number): void {
     let listing = this.listing;
     if (listing === undefined || listing.details.path !== path) {
-      listing = {
-        body: { path: this.core.paths.toServer(path), watch: false },
-        details: { path, op: 'getChildren' },
-      };
+      const body = { path: this.core.paths.toServer(path), watch: false, op: 'getChildren' };
+      listing = { body, details: body.path === path ? body : { path, op: 'getChildren' } };
       this.listing = listing;
     }
     this.core.session.call(listCodec, listing.body, listing.details, sink, step);
@@ -196,14 +203,17 @@ class SessionSeam implements LockSeam {
     step: number,
   ): void {
     const session = this.core.session;
-    const body = { path: this.core.paths.toServer(path), watch: true };
+    const serverPath = this.core.paths.toServer(path);
     const details = new WatchingRead(path, session, watcher);
+    const body = serverPath === path ? details : { path: serverPath, watch: true };
     session.call(watchCodec, body, details, sink, step);
   }
 
   delete(path: string, sink: CallSink, step: number): void {
-    const body = { path: this.core.paths.toServer(path), version: -1 };
-    this.core.session.call(deleteCodec, body, { path, op: 'delete' }, sink, step);
+    const serverPath = this.core.paths.toServer(path);
+    const body = { path: serverPath, version: -1, op: 'delete' };
+    const details = serverPath === path ? body : { path, op: 'delete' };
+    this.core.session.call(deleteCodec, body, details, sink, step);
   }
 }
 
