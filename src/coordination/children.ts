@@ -7,10 +7,10 @@ import { int32At, Reader } from '../protocol/reader.js';
 import { INT32_MIN, SEQUENCE_LIMIT } from './naming.js';
 import {
   MINUS,
+  ownSequenceOf,
   PAST_LIMIT,
   type Parsed,
   type Place,
-  parseInto,
   placeInQueue,
   type QueueRule,
   ZERO,
@@ -116,7 +116,6 @@ function isName(bytes: Uint8Array, start: number, length: number, name: string):
   return length === name.length;
 }
 
-const ownScratch: Parsed = { kind: -1, sequence: 0 };
 const childScratch: Parsed = { kind: -1, sequence: 0 };
 
 /**
@@ -166,12 +165,16 @@ export class EncodedChildren {
    * The same answer as `placeInQueue(this.names(), own, rule)`, decoding at most the contender to
    * watch (and, for two contenders with one sequence number, which only names made by hand can
    * be, the names to compare).
+   * @param ownSequence `ownSequenceOf(own, rule.names)`, when the caller keeps it
    */
-  place(own: string, rule: QueueRule): Place | undefined | typeof PAST_LIMIT {
+  place(
+    own: string,
+    rule: QueueRule,
+    ownSequence = ownSequenceOf(own, rule.names),
+  ): Place | undefined | typeof PAST_LIMIT {
     if (this.decoded) return placeInQueue(this.decoded, own, rule);
     const { names, blockedBy } = rule;
-    if (!parseInto(own, names, ownScratch)) return undefined;
-    const ownSequence = ownScratch.sequence;
+    if (Number.isNaN(ownSequence)) return undefined;
     if (ownSequence === SEQUENCE_LIMIT || ownSequence < 0) return PAST_LIMIT;
     const lockNames = namesAsBytes(names);
     const bytes = this.bytes;
@@ -214,14 +217,18 @@ export class EncodedChildren {
 /** A listing as the lock engine gets it: names from the public calls, or left encoded. */
 export type Children = readonly string[] | EncodedChildren;
 
-/** Our place among `children` (see {@link placeInQueue}). */
+/**
+ * Our place among `children` (see {@link placeInQueue}); `ownSequence` is
+ * `ownSequenceOf(own, rule.names)`, when the caller keeps it (once per node).
+ */
 export function placeAmong(
   children: Children,
   own: string,
   rule: QueueRule,
+  ownSequence = ownSequenceOf(own, rule.names),
 ): Place | undefined | typeof PAST_LIMIT {
   return children instanceof EncodedChildren
-    ? children.place(own, rule)
+    ? children.place(own, rule, ownSequence)
     : placeInQueue(children, own, rule);
 }
 

@@ -86,6 +86,14 @@ export interface QueueRule {
 const scratch: Parsed = { kind: -1, sequence: 0 };
 
 /**
+ * The sequence number of our node `own` under `names` (as {@link parseInto} reads it), or NaN when
+ * `own` is no contender: the lock engine reads it once per node instead of on every listing.
+ */
+export function ownSequenceOf(own: string, names: readonly string[]): number {
+  return parseInto(own, names, scratch) ? scratch.sequence : Number.NaN;
+}
+
+/**
  * Our place among `children` (one pass, no sort), or undefined when our node `own` is not among
  * them, or {@link PAST_LIMIT} when some contender is at the sequence limit or past a wrap (then
  * only the creation order is sound: see {@link placeInOrder}). Below the limit sequence numbers

@@ -10,8 +10,7 @@ import type { Bound, BoundWaiter } from '../coordination/deadline.js';
 import type { OwnNode } from '../coordination/naming.js';
 import { baseName, childPath, newOwnerPrefix } from '../coordination/naming.js';
 import { settleWhileConnected } from '../coordination/nodes.js';
-import { ensurePath } from '../coordination/paths.js';
-import { PAST_LIMIT, type Place, type QueueRule } from '../coordination/place.js';
+import { ownSequenceOf, PAST_LIMIT, type Place, type QueueRule } from '../coordination/place.js';
 import { checkOwnSession, renewedAfter } from '../coordination/renewal.js';
 import { isRetriable, pauseBeforeRetry } from '../coordination/retry.js';
 import {
@@ -25,13 +24,7 @@ import type { CallSink } from '../session/session.js';
 import { promiseSettledBy } from '../session/settlers.js';
 import { type AcquireProbe, acquirePlaced } from '../telemetry/lock.js';
 import { hasCode } from './errors.js';
-import {
-  type Attempt,
-  cleanupAttempt,
-  createProtected,
-  findOwnByPrefix,
-  type ProtectedCreate,
-} from './nodes.js';
+import { type Attempt, cleanupAttempt, recoverCreate } from './nodes.js';
 import type { QueueRecipe } from './queue-lock.js';
 import type { CreatedNode, LockSeam } from './seam.js';
 import type { Lease } from './types.js';
@@ -94,6 +87,9 @@ export class Acquisition implements CallSink, BoundWaiter, Attempt, WatchWaiter 
   // Stryker disable next-line BooleanLiteral: watch() sets it before anything reads it
   private woken = false;
   private czxids: Map<string, bigint> | undefined;
+  /** Our node's sequence number (see ownSequenceOf), for the node `sequenceOf`. */
+  private ownSequence = 0;
+  private sequenceOf: OwnNode | undefined = undefined;
   /** A rare step runs through the general helpers (see {@link slow}). */
   private slowRunning = false;
 
@@ -205,7 +201,7 @@ export class Acquisition implements CallSink, BoundWaiter, Attempt, WatchWaiter 
    * a fresh listing decides. One pass over the names: the place says whether our node is there.
    */
   private afterEarly(early: Children | null): void {
-    const place = early ? placeAmong(early, this.node!.name, this.host.rule) : undefined;
+    const place = early ? this.placeAmong(early) : undefined;
     if (place === undefined) this.list();
     else this.decided(early!, place);
   }
@@ -229,7 +225,18 @@ export class Acquisition implements CallSink, BoundWaiter, Attempt, WatchWaiter 
   }
 
   private decide(children: Children): void {
-    this.decided(children, placeAmong(children, this.node!.name, this.host.rule));
+    this.decided(children, this.placeAmong(children));
+  }
+
+  /** Our node's place among `children`, its sequence read once per node (not per listing). */
+  private placeAmong(children: Children): Place | undefined | typeof PAST_LIMIT {
+    const node = this.node!;
+    const { rule } = this.host;
+    if (this.sequenceOf !== node) {
+      this.sequenceOf = node;
+      this.ownSequence = ownSequenceOf(node.name, rule.names);
+    }
+    return placeAmong(children, node.name, rule, this.ownSequence);
   }
 
   /** Goes on from our `place` in `children`. */
@@ -343,24 +350,12 @@ export class Acquisition implements CallSink, BoundWaiter, Attempt, WatchWaiter 
     );
   }
 
-  /** A create failed: its parents are missing, or its outcome is unknown (find it by prefix). */
+  /** A create failed: its parents are missing, or its outcome is unknown (see recoverCreate). */
   private async recoverCreate(error: Error, prefix: string): Promise<string[]> {
     const { recipe, data } = this.host;
     const signal = this.bound?.signal;
-    if (signal?.aborted) throw error;
     const { client, path: dir, style, lockName } = recipe;
-    const spec: ProtectedCreate = { client, dir, style, lockName, data, signal };
-    if (hasCode(error, 'NONODE')) {
-      // The lock path is missing (first use, or its container was reaped): the create cannot
-      // have landed, so it is sent again as it was once the parents are made.
-      await ensurePath(recipe.client, recipe.path, { signal });
-      await createProtected(spec, this, prefix);
-    } else if (isRetriable(error)) {
-      await pauseBeforeRetry(error, signal);
-      if (!(await findOwnByPrefix(spec, this, prefix))) await createProtected(spec, this);
-    } else {
-      throw error;
-    }
+    await recoverCreate({ client, dir, style, lockName, data, signal }, this, error, prefix);
     return this.host.list(signal);
   }
 

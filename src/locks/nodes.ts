@@ -11,7 +11,7 @@ import {
   type OwnNode,
 } from '../coordination/naming.js';
 import { deleteNode, isGone, syncFirst } from '../coordination/nodes.js';
-import { createWithParents } from '../coordination/paths.js';
+import { createWithParents, ensurePath } from '../coordination/paths.js';
 import { isRetriable, pauseBeforeRetry, retry } from '../coordination/retry.js';
 import type { CallSink } from '../session/session.js';
 import { promiseSettledBy } from '../session/settlers.js';
@@ -123,6 +123,31 @@ export interface ProtectedCreate {
   data: Uint8Array | string | undefined;
   /** Stops the work: an AbortSignal, or an acquire's own bound read as one (see BoundSignal). */
   signal: StopSignal | undefined;
+}
+
+/**
+ * The create of `attempt` with `prefix` failed with `error`. Missing parents (the lock path's first
+ * use, or its container was reaped): the create cannot have landed, so it is sent again as it was
+ * once the parents are made. An unknown outcome (a retriable error): the node is looked for by its
+ * prefix, and created afresh when it is not there. Anything else is thrown.
+ */
+export async function recoverCreate(
+  spec: ProtectedCreate,
+  attempt: Attempt,
+  error: Error,
+  prefix: string,
+): Promise<void> {
+  const { signal } = spec;
+  if (signal?.aborted) throw error;
+  if (hasCode(error, 'NONODE')) {
+    await ensurePath(spec.client, spec.dir, { signal });
+    await createProtected(spec, attempt, prefix);
+  } else if (isRetriable(error)) {
+    await pauseBeforeRetry(error, signal);
+    if (!(await findOwnByPrefix(spec, attempt, prefix))) await createProtected(spec, attempt);
+  } else {
+    throw error;
+  }
 }
 
 /**
