@@ -30,8 +30,6 @@ function writeAscii(v: string, bytes: Uint8Array, at: number): number {
 /** Frames up to this size are copied out by a loop (see {@link Writer.copyInto}). */
 const COPY_LOOP_MAX = 256;
 
-const INT_MIN = -0x8000_0000;
-const INT_MAX = 0x7fff_ffff;
 const LONG_MIN = -(1n << 63n);
 const LONG_MAX = (1n << 63n) - 1n;
 
@@ -116,8 +114,9 @@ export class Writer {
 
   /** jute `int`: 4 bytes, signed. Rejects values that would silently wrap. */
   int(v: number): this {
-    if (!Number.isInteger(v) || v < INT_MIN || v > INT_MAX) {
-      throw makeError('BADARGUMENTS', `int out of range: ${v}`);
+    // `(v | 0) === v` holds exactly for the integers in int32 range (and -0, written as 0).
+    if (typeof v !== 'number' || (v | 0) !== v) {
+      throw makeError('BADARGUMENTS', `int out of range: ${String(v)}`);
     }
     this.ensure(4);
     this.view.setInt32(this.pos, v);

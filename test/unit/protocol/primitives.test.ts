@@ -68,6 +68,18 @@ describe('Writer exact bytes', () => {
     expect(r.ustring()).toBe('x'.repeat(3000));
   });
 
+  it('writes the ints at both ends of the range, and -0 as 0', () => {
+    expect(
+      bytesOf((w) =>
+        w
+          .int(2 ** 31 - 1)
+          .int(-(2 ** 31))
+          .int(-0)
+          .int(-1),
+      ),
+    ).toBe('7fffffff8000000000000000ffffffff');
+  });
+
   it('raw appends bytes without a length', () => {
     expect(bytesOf((w) => w.raw(unhex('0102')).raw(new Uint8Array(0)))).toBe('0102');
   });
@@ -78,6 +90,12 @@ describe('Writer exact bytes', () => {
     expect(() => w.int(-(2 ** 31) - 1)).toThrow(ZooKeeperError);
     expect(() => w.int(1.5)).toThrow(ZooKeeperError);
     expect(() => w.int(Number.NaN)).toThrow(ZooKeeperError);
+    expect(() => w.int(Number.POSITIVE_INFINITY)).toThrow(ZooKeeperError);
+    expect(() => w.int(2 ** 32)).toThrow(ZooKeeperError);
+    // What a JavaScript caller may pass where a number belongs: refused as such, not a TypeError.
+    for (const wrong of [1n, '1', undefined, null, true, Symbol('int'), {}]) {
+      expect(() => w.int(wrong as unknown as number)).toThrow(ZooKeeperError);
+    }
     expect(() => w.long(2n ** 63n)).toThrow(ZooKeeperError);
     expect(() => w.long(-(2n ** 63n) - 1n)).toThrow(ZooKeeperError);
     expect(w.length).toBe(0);
