@@ -60,13 +60,22 @@ export function seamOf(client: LockClient): LockSeam {
 // into the public form, the names of a listing without a wrapping record, nothing of the getData
 // that sets a watch (its data and Stat are not looked at) or of a delete.
 
+/**
+ * A jute long as the number `Number(r.long())` gives, with no bigint made for it: the high word
+ * times 2^32 is exact, and adding the low word rounds once, to the nearest as Number() does.
+ */
+function longAsNumber(r: Reader): number {
+  const high = r.int();
+  return high * 4_294_967_296 + (r.int() >>> 0);
+}
+
 /** A create2 reply: the server's path and the public Stat, with no wire Stat in between. */
 function readCreated(r: Reader): CreatedNode {
   const path = r.string();
   const czxid = r.long();
   const mzxid = r.long();
-  const ctime = Number(r.long());
-  const mtime = Number(r.long());
+  const ctime = longAsNumber(r);
+  const mtime = longAsNumber(r);
   const version = r.int();
   const cversion = r.int();
   const aversion = r.int();
