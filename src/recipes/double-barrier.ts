@@ -284,7 +284,13 @@ export class DistributedDoubleBarrier implements AsyncDisposable {
         () => this.client.getChildren(this.path, stopping({}, signal)),
         FOREVER,
         signal,
-      )
+      ).catch((error: unknown) => {
+        // The barrier node is a container: with no member left in it (ours went with an expired
+        // session) the server may have removed it. No members, then: ours is made again below,
+        // with the barrier node.
+        if (hasCode(error, 'NONODE')) return [] as string[];
+        throw error;
+      })
     ).filter((name) => name !== READY_NODE);
     if (!(await this.holdsMember(signal))) {
       // The session that held our node expired and a new one took over: enter again. A node of

@@ -183,6 +183,26 @@ describe('DistributedDoubleBarrier at a renewal', () => {
     expect(await other.getChildren(path)).toEqual([]);
   });
 
+  it('a waiting enter whose barrier node went while the session was gone makes it again and enters', async () => {
+    // The barrier node is a container: once the old session's member node went with it, the
+    // server may remove the empty barrier node before the client is back (here another client
+    // deletes it, as the server's container sweep does on its own schedule). The enter's
+    // listing on the new session then finds no barrier node at all.
+    const { client, proxy, peer: other, path } = await cutAndPeer('double-gone', SHORT_SESSION);
+    const mine = new DistributedDoubleBarrier(client, path, { memberQty: 2 });
+    const entering = mine.enter({ timeout: 30_000 });
+    entering.catch(() => {});
+    await until(async () => (await other.exists(mine.memberPath)) !== null, 'our member node');
+    await expireSession(client, proxy, async () => {
+      expect(await other.exists(mine.memberPath)).toBeNull();
+      await other.delete(path);
+    });
+    await until(async () => (await other.exists(mine.memberPath)) !== null, 'our node again');
+    const theirs = new DistributedDoubleBarrier(other, path, { memberQty: 2 });
+    await theirs.enter({ timeout: 10_000 });
+    await entering;
+  });
+
   it("an enter does not count its old session's node, still on the server, as its own", async () => {
     // The client gave its session up while the server kept it (another connection kept it
     // alive): the old member node is still there after the renewal, and vanishes later.
