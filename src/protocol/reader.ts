@@ -6,6 +6,7 @@
  */
 
 import { ProtocolError } from './errors.js';
+import { isPooled } from './slab.js';
 
 const decoder = new TextDecoder('utf-8');
 
@@ -102,18 +103,28 @@ export class Reader {
     return type.read(this);
   }
 
-  /** A view into the input (not a copy); null for length -1. */
+  /**
+   * jute `buffer`: a view into the input (not a copy), or, when the input lies in a shared slab (a
+   * small socket read, see slab.ts), a copy, as a view would keep the whole slab alive for as long
+   * as the caller keeps the value; null for length -1.
+   */
   buffer(): Uint8Array | null {
+    const bytes = this.bytesField();
+    return bytes !== null && isPooled(bytes) ? bytes.slice() : bytes;
+  }
+
+  ustring(): string | null {
+    const bytes = this.bytesField();
+    return bytes === null ? null : decoder.decode(bytes);
+  }
+
+  /** A length-prefixed field as a view into the input; null for length -1. */
+  private bytesField(): Uint8Array | null {
     const len = this.length('buffer');
     if (len < 0) return null;
     const out = this.view(this.pos, len);
     this.pos += len;
     return out;
-  }
-
-  ustring(): string | null {
-    const bytes = this.buffer();
-    return bytes === null ? null : decoder.decode(bytes);
   }
 
   /**

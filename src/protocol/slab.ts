@@ -8,14 +8,27 @@ const SLAB_SIZE = 16 * 1024;
 /** Larger frames get a buffer of their own: a slab pinned by one retained frame stays small. */
 const POOLED_MAX = 1024;
 
+/** Every slab's buffer, for {@link isPooled}. */
+const slabBuffers = new WeakSet<ArrayBufferLike>();
+
 let slab = new Uint8Array(SLAB_SIZE);
+slabBuffers.add(slab.buffer);
 let slabView = new DataView(slab.buffer);
 let used = 0;
 
 function nextSlab(): void {
   slab = new Uint8Array(SLAB_SIZE);
+  slabBuffers.add(slab.buffer);
   slabView = new DataView(slab.buffer);
   used = 0;
+}
+
+/**
+ * Whether `bytes` lie in a shared slab: a view of them keeps the whole slab alive, so a value
+ * that may outlive its frame (data handed to the caller) is copied out instead (Reader.buffer).
+ */
+export function isPooled(bytes: Uint8Array): boolean {
+  return slabBuffers.has(bytes.buffer);
 }
 
 /** Reserves `size` bytes at the free space's start; the next one starts 8-byte aligned. */

@@ -2,6 +2,7 @@
 import type * as net from 'node:net';
 import type * as tls from 'node:tls';
 import { makeError } from '../../protocol/errors.js';
+import { pooledBuffer } from '../../protocol/slab.js';
 import type { Connection, Transport, TransportConnectOptions } from '../transport.js';
 import { ChunkQueue } from './chunk-queue.js';
 import { detectRuntime } from './runtime.js';
@@ -46,20 +47,22 @@ let sharedReadBuffer: Uint8Array | null = null;
 
 /**
  * node:net's `onread` for one connection: each read lands in the process's one read buffer and is
- * copied out into a chunk of its own, in the read's callback. Cheaper than 'data' events, which
- * pass every read through the stream machinery (a Buffer object, an event, and a tick to check
- * for more) at several reads per lock acquisition. One buffer serves all sockets, as nothing
- * reads into it until this callback has returned, and an idle connection holds none. The copy
- * is what makes that safe: a chunk's bytes outlive the read (the data getData returns is a view
- * of them), and each chunk has a buffer of its own, as node:net's are, so a retained view holds
- * its chunk alone.
+ * copied out into a chunk, in the read's callback. Cheaper than 'data' events, which pass every
+ * read through the stream machinery (a Buffer object, an event, and a tick to check for more) at
+ * several reads per lock acquisition. One buffer serves all sockets, as nothing reads into it
+ * until this callback has returned, and an idle connection holds none. The copy is what makes
+ * that safe: a chunk's bytes outlive the read (frames are routed from it, a listing is read off
+ * it). A small read is cut from the shared slabs request frames come from (a buffer of its own
+ * per read cost more than the rest of the callback); a value that may outlive its reply, getData's
+ * data, is copied out of a slab by the reader (Reader.buffer), so a kept value pins no slab. A
+ * larger read gets a buffer of its own.
  */
 function readInto(chunks: ChunkQueue): net.OnReadOpts {
   sharedReadBuffer ??= new Uint8Array(READ_BUFFER_BYTES);
   return {
     buffer: sharedReadBuffer,
     callback(length: number, buffer: Uint8Array): boolean {
-      const chunk = new Uint8Array(length);
+      const chunk = pooledBuffer(length);
       chunk.set(length === buffer.length ? buffer : buffer.subarray(0, length));
       chunks.push(chunk);
       return true;

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ProtocolError, ZooKeeperError } from '../../../src/protocol/errors.js';
 import { Reader } from '../../../src/protocol/reader.js';
+import { isPooled, pooledBuffer } from '../../../src/protocol/slab.js';
 import { frame, Writer } from '../../../src/protocol/writer.js';
 import { thrown } from '../../support/thrown.js';
 import { hex, unhex, utf8 } from './helpers.js';
@@ -217,4 +218,39 @@ describe('Reader', () => {
       expect((caught as ProtocolError).code).toBe('MARSHALLINGERROR');
     });
   }
+});
+
+describe('Reader.buffer and shared slabs', () => {
+  /** A jute buffer field (length, then bytes 1..n) laid out in `into`. */
+  function field(into: Uint8Array, n: number): Uint8Array {
+    new DataView(into.buffer, into.byteOffset, into.byteLength).setInt32(0, n);
+    for (let i = 0; i < n; i++) into[4 + i] = i + 1;
+    return into;
+  }
+
+  it('copies a value that lies in a shared slab, so that keeping it keeps no slab alive', () => {
+    const input = field(pooledBuffer(4 + 40), 40);
+    expect(isPooled(input)).toBe(true);
+    const value = new Reader(input).buffer()!;
+    expect([...value]).toEqual(Array.from({ length: 40 }, (_, i) => i + 1));
+    expect(value.buffer).not.toBe(input.buffer);
+    expect(value.buffer.byteLength).toBe(40);
+    expect(isPooled(value)).toBe(false);
+  });
+
+  it('hands out a view of input that has a buffer of its own (no copy)', () => {
+    const input = field(new Uint8Array(4 + 40), 40);
+    const value = new Reader(input).buffer()!;
+    expect(value.buffer).toBe(input.buffer);
+    expect(value.byteOffset).toBe(4);
+  });
+
+  it('reads a string out of a slab without copying it first', () => {
+    const w = new Writer(16);
+    w.ustring('lock-0000000001');
+    const written = w.finish();
+    const input = pooledBuffer(written.length);
+    input.set(written);
+    expect(new Reader(input).ustring()).toBe('lock-0000000001');
+  });
 });
