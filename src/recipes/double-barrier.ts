@@ -161,18 +161,7 @@ export class DistributedDoubleBarrier implements AsyncDisposable {
     bound: WaitBound,
     ours: { shouldExist: boolean },
   ): Promise<'done' | 'again'> {
-    const children = (
-      await retryUntil(
-        () => this.client.getChildren(this.path, stopping({}, bound.signal)),
-        FOREVER,
-        bound.signal,
-      ).catch((error: unknown) => {
-        if (hasCode(error, 'NONODE')) return [] as string[];
-        throw error;
-      })
-    )
-      .filter((name) => name !== READY_NODE)
-      .sort();
+    const children = (await this.listMembers(bound.signal)).sort();
     if (children.length === 0) return 'done';
     const ourIndex = children.indexOf(this.memberName);
     if (ourIndex < 0 && ours.shouldExist) {
@@ -260,6 +249,23 @@ export class DistributedDoubleBarrier implements AsyncDisposable {
     }
   }
 
+  /**
+   * The members' node names (`ready` left out), none when the barrier node is gone: it is a
+   * container, which the server removes once it is empty (when the last member left, or when the
+   * only member's node went with its expired session).
+   */
+  private async listMembers(signal: StopSignal): Promise<string[]> {
+    const children = await retryUntil(
+      () => this.client.getChildren(this.path, stopping({}, signal)),
+      FOREVER,
+      signal,
+    ).catch((error: unknown) => {
+      if (hasCode(error, 'NONODE')) return [] as string[];
+      throw error;
+    });
+    return children.filter((name) => name !== READY_NODE);
+  }
+
   /** Whether this member's node exists and belongs to the client's current session. */
   private async holdsMember(signal: StopSignal): Promise<boolean> {
     const stat = await retryUntil(
@@ -279,19 +285,8 @@ export class DistributedDoubleBarrier implements AsyncDisposable {
       signal,
     );
     if (ready) return true;
-    const members = (
-      await retryUntil(
-        () => this.client.getChildren(this.path, stopping({}, signal)),
-        FOREVER,
-        signal,
-      ).catch((error: unknown) => {
-        // The barrier node is a container: with no member left in it (ours went with an expired
-        // session) the server may have removed it. No members, then: ours is made again below,
-        // with the barrier node.
-        if (hasCode(error, 'NONODE')) return [] as string[];
-        throw error;
-      })
-    ).filter((name) => name !== READY_NODE);
+    // No barrier node (see listMembers): ours is made again below, with the barrier node.
+    const members = await this.listMembers(signal);
     if (!(await this.holdsMember(signal))) {
       // The session that held our node expired and a new one took over: enter again. A node of
       // the old session still listed does not count: it goes when the server ends that session.
