@@ -67,7 +67,19 @@ describe('node:net connection closed', () => {
   });
 });
 
-/** Takes chunks from `connection` until `bytes` bytes have come; returns them in order. */
+/**
+ * A connection dialled to a fresh loopback server, its chunks as an iterator, and the server's
+ * side of it (`peer`), once the server has accepted it.
+ */
+async function linked() {
+  const { port, accepted } = await listen();
+  const connection = await dial(port);
+  const iterator = connection.chunks[Symbol.asyncIterator]();
+  await expect.poll(() => accepted.length).toBe(1);
+  return { connection, iterator, peer: accepted[0]! };
+}
+
+/** Takes chunks from `iterator` until `bytes` bytes have come; returns them in order. */
 async function readAtLeast(
   iterator: AsyncIterator<Uint8Array>,
   bytes: number,
@@ -85,15 +97,12 @@ async function readAtLeast(
 
 describe('node:net connection reads', () => {
   it('a chunk keeps its bytes after later reads (each is copied out of the read buffer)', async () => {
-    const { port, accepted } = await listen();
-    const connection = await dial(port);
-    const iterator = connection.chunks[Symbol.asyncIterator]();
-    await expect.poll(() => accepted.length).toBe(1);
-    accepted[0]!.write(Buffer.alloc(1000, 0x41));
+    const { connection, iterator, peer } = await linked();
+    peer.write(Buffer.alloc(1000, 0x41));
     const first = await readAtLeast(iterator, 1000);
     // The next read comes after the first was handed out: on Node both land in the process's one
     // read buffer, so a chunk that were a view of it would now read as B.
-    accepted[0]!.write(Buffer.alloc(1000, 0x42));
+    peer.write(Buffer.alloc(1000, 0x42));
     const second = await readAtLeast(iterator, 1000);
     expect(first.every((chunk) => chunk.every((byte) => byte === 0x41))).toBe(true);
     expect(second.every((chunk) => chunk.every((byte) => byte === 0x42))).toBe(true);
@@ -101,14 +110,11 @@ describe('node:net connection reads', () => {
   });
 
   it('a small read is cut from a shared slab, a large one has a buffer of its own', async () => {
-    const { port, accepted } = await listen();
-    const connection = await dial(port);
-    const iterator = connection.chunks[Symbol.asyncIterator]();
-    await expect.poll(() => accepted.length).toBe(1);
-    accepted[0]!.write(Buffer.alloc(200, 0x44));
+    const { connection, iterator, peer } = await linked();
+    peer.write(Buffer.alloc(200, 0x44));
     const small = await readAtLeast(iterator, 200);
     expect(small.every((chunk) => isPooled(chunk))).toBe(true);
-    accepted[0]!.write(Buffer.alloc(8 * 1024, 0x45));
+    peer.write(Buffer.alloc(8 * 1024, 0x45));
     const large = await readAtLeast(iterator, 8 * 1024);
     // A read over the pooled size gets a buffer of its own (TCP may split it: each part over 1 KiB).
     for (const chunk of large) expect(isPooled(chunk)).toBe(chunk.length <= 1024);
@@ -116,13 +122,10 @@ describe('node:net connection reads', () => {
   });
 
   it('more than the read buffer holds arrives whole and in order', async () => {
-    const { port, accepted } = await listen();
-    const connection = await dial(port);
-    const iterator = connection.chunks[Symbol.asyncIterator]();
-    await expect.poll(() => accepted.length).toBe(1);
+    const { connection, iterator, peer } = await linked();
     const sent = Buffer.alloc(300 * 1024);
     for (let i = 0; i < sent.length; i++) sent[i] = (i * 7 + (i >> 10)) & 0xff;
-    accepted[0]!.write(sent);
+    peer.write(sent);
     const chunks = await readAtLeast(iterator, sent.length);
     expect(Buffer.concat(chunks).equals(sent)).toBe(true);
     expect(chunks.every((chunk) => !Buffer.isBuffer(chunk))).toBe(true);
@@ -138,15 +141,16 @@ describe('node:net connection reads', () => {
       event: string | symbol,
       ...args: unknown[]
     ): boolean {
-      if (event === 'data' && this !== accepted[0]) emitted.push('data');
+      // The server's side reads with 'data' events: only our connection's count.
+      if (event === 'data' && this !== peer) emitted.push('data');
       return Reflect.apply(emit, this, [event, ...args]) as boolean;
     } as typeof emit;
-    const { port, accepted } = await listen();
+    let peer: Socket | undefined;
     try {
-      const connection = await dial(port);
-      const iterator = connection.chunks[Symbol.asyncIterator]();
-      await expect.poll(() => accepted.length).toBe(1);
-      accepted[0]!.write(Buffer.alloc(64, 0x43));
+      const link = await linked();
+      peer = link.peer;
+      const { connection, iterator } = link;
+      peer.write(Buffer.alloc(64, 0x43));
       await readAtLeast(iterator, 64);
       connection.close();
     } finally {
