@@ -2,7 +2,8 @@
  * What one socket read costs a Node client, by the way it reads: through 'data' events (the
  * stream machinery: a Buffer, an event and a tick per read) or through node:net's `onread` into
  * one shared buffer, each read copied out into a buffer of its own (as src/session/transports/
- * node.ts reads). A ping-pong of small messages with an echo server in another process, so that
+ * node.ts first read; it now cuts reads of up to 1 KiB from shared slabs, which the copy here
+ * leaves out, so this measures the read path itself). A ping-pong of small messages with an echo server in another process, so that
  * every round trip is one write and one read of the client, and the client's CPU per round trip
  * is the figure.
  *
