@@ -4,22 +4,46 @@
 // frame cut from it is gone.
 import type { Writer } from './writer.js';
 
-const SLAB_SIZE = 16 * 1024;
+/**
+ * 64 KiB: at 256 sessions a lock acquisition cuts about 1.5 KiB (its request frames and, on
+ * Node, its reads), so a 16 KiB slab lasted some ten acquisitions, and a new slab (a backing
+ * store, its pages touched for the first time) cost more than all the cuts from it together.
+ */
+const SLAB_SIZE = 64 * 1024;
 /** Larger frames get a buffer of their own: a slab pinned by one retained frame stays small. */
 const POOLED_MAX = 1024;
 
 /** Every slab's buffer, for {@link isPooled}. */
 const slabBuffers = new WeakSet<ArrayBufferLike>();
 
-let slab = new Uint8Array(SLAB_SIZE);
+/** The part of Node's Buffer (also Bun's, and Deno's and workerd's with Node compatibility) used here. */
+interface UnzeroedAllocator {
+  allocUnsafeSlow(size: number): Uint8Array;
+}
+
+const unzeroed = (globalThis as { Buffer?: Partial<UnzeroedAllocator> }).Buffer?.allocUnsafeSlow;
+
+/**
+ * A slab's bytes. Where the runtime has Buffer.allocUnsafeSlow, without zeroing them: nothing is
+ * read from a slab before it is written (a frame is written whole, a read copied in whole, and
+ * the gaps between them are never sent), and zeroing 64 KiB costs more than the allocation. A
+ * plain Uint8Array over the buffer, so frames cut from it are never Buffers.
+ */
+function allocateSlab(): Uint8Array {
+  if (!unzeroed) return new Uint8Array(SLAB_SIZE);
+  const bytes = unzeroed(SLAB_SIZE);
+  return new Uint8Array(bytes.buffer, bytes.byteOffset, SLAB_SIZE);
+}
+
+let slab = allocateSlab();
 slabBuffers.add(slab.buffer);
-let slabView = new DataView(slab.buffer);
+let slabView = new DataView(slab.buffer, slab.byteOffset, SLAB_SIZE);
 let used = 0;
 
 function nextSlab(): void {
-  slab = new Uint8Array(SLAB_SIZE);
+  slab = allocateSlab();
   slabBuffers.add(slab.buffer);
-  slabView = new DataView(slab.buffer);
+  slabView = new DataView(slab.buffer, slab.byteOffset, SLAB_SIZE);
   used = 0;
 }
 
@@ -34,7 +58,7 @@ export function isPooled(bytes: Uint8Array): boolean {
 /** Reserves `size` bytes at the free space's start; the next one starts 8-byte aligned. */
 function cut(size: number): Uint8Array {
   // The constructor rather than subarray(), which looks up the species on every call.
-  const out = new Uint8Array(slab.buffer, used, size);
+  const out = new Uint8Array(slab.buffer, slab.byteOffset + used, size);
   used += (size + 7) & ~7;
   return out;
 }
