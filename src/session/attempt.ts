@@ -138,12 +138,13 @@ export class Attempt implements Interruptible, ChunkConsumer, FrameSink {
 
   /** @internal The decoder's: one whole frame, `length` bytes of `bytes` from `start`. */
   frame(bytes: Uint8Array, start: number, length: number): void {
-    const { ctx, connection, host } = this;
     if (this.refused) return;
+    // Every frame but the first: straight to the reply path, reading nothing else of the attempt.
     if (this.established) {
-      routeReply(bytes, start, length, ctx);
+      routeReply(bytes, start, length, this.ctx);
       return;
     }
+    const { ctx, connection, host } = this;
     this.stopHandshakeTimer();
     const frame = new Uint8Array(bytes.buffer, bytes.byteOffset + start, length);
     if (!handshake(ctx, frame, connection!, host, this.connectSentAt)) {

@@ -38,9 +38,6 @@ export function routeReply(
   const zxidHigh = reader.int();
   const zxidLow = reader.int();
   const err = reader.int();
-  // The link is alive (the chunk's arrival told its heartbeat: see Attempt.chunk), and the reply
-  // below proves the session alive too.
-  const heartbeat = ctx.link?.heartbeat;
   if (xid === Xid.notification) {
     // The WatcherEvent (type, keeper state, path) read field by field, as the header is: no
     // record object per notification (the state is always SyncConnected, and unused).
@@ -57,6 +54,9 @@ export function routeReply(
     }
     return;
   }
+  // The link is alive (the chunk's arrival told its heartbeat: see Attempt.chunk), and the reply
+  // below proves the session alive too.
+  const heartbeat = ctx.link?.heartbeat;
   if (xid === Xid.ping) {
     heartbeat?.pingAnswered();
     return;

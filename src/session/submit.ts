@@ -68,6 +68,17 @@ export interface CallSink {
   refused?(step: number, code: number): boolean;
 }
 
+/** Where a request is in its life (see Submitted.life). */
+const Life = {
+  /** Queued or written: the caller waits for the outcome. */
+  waiting: 0,
+  /** The outcome was told. */
+  settled: 1,
+  /** The caller stopped waiting after the request was written: its reply is consumed unread. */
+  abandoned: 2,
+} as const;
+type Life = (typeof Life)[keyof typeof Life];
+
 /** What queueing a request needs from the session. */
 export interface SubmitRoute {
   readonly clock: Clock;
@@ -85,14 +96,15 @@ export interface SubmitRoute {
  * are held as they are, not copied field by field), as it is made for every request.
  */
 abstract class Submitted<Res> implements PendingRequest, AbortWaiter {
-  abandoned = false;
+  /**
+   * Where the request is in its life ({@link Life}): one field where `settled` and `abandoned`
+   * were two (each field is 8 bytes of every request).
+   */
+  protected life: Life = Life.waiting;
   /** When it was written (see PendingRequest): one number, no object per request. */
   sentAt = 0;
-  protected settled = false;
   /** The requestTimeout timer, when there is one. */
   timer: unknown = null;
-  /** The request's telemetry context, when someone listens to requests. */
-  trace: RequestMessage | undefined = undefined;
 
   constructor(
     readonly xid: number,
@@ -103,6 +115,11 @@ abstract class Submitted<Res> implements PendingRequest, AbortWaiter {
     readonly frame: Uint8Array,
     protected readonly shape: ((reply: Res) => unknown) | undefined,
   ) {}
+
+  /** The caller stopped waiting (see {@link giveUp}); the reply is still consumed in order. */
+  get abandoned(): boolean {
+    return this.life === Life.abandoned;
+  }
 
   /** The request is its own outbox item (see {@link request}): no second object per request. */
   get kind(): 'request' {
@@ -135,9 +152,8 @@ abstract class Submitted<Res> implements PendingRequest, AbortWaiter {
   }
 
   settle(error: Error | null, value?: unknown): void {
-    if (this.settled) return;
-    this.finish();
-    if (this.trace) requestSettled(this.trace, error);
+    if (this.life !== Life.waiting) return;
+    this.finish(Life.settled);
     this.deliver(error, value);
   }
 
@@ -146,13 +162,13 @@ abstract class Submitted<Res> implements PendingRequest, AbortWaiter {
 
   /** The server refused the request with `code`: the caller gets the reply's error. */
   refuse(code: number, chroot: string): void {
-    if (this.settled) return;
+    if (this.life !== Life.waiting) return;
     this.settle(replyError(code, this.path, this.op, chroot));
   }
 
-  /** Settled: off the signal's shared listener and the requestTimeout timer. */
-  protected finish(): void {
-    this.settled = true;
+  /** Settled (`life`): off the signal's shared listener and the requestTimeout timer. */
+  protected finish(life: Life): void {
+    this.life = life;
     // The signal's one listener is shared with every other request waiting on it (signal-waiters).
     const signal = this.details.signal;
     if (signal) stopWaiting(signal, this);
@@ -169,8 +185,11 @@ abstract class Submitted<Res> implements PendingRequest, AbortWaiter {
    * reply must still be consumed in order, so it stays pending, abandoned.
    */
   giveUp(reason: unknown): void {
-    if (!this.route.outbox.remove(this)) this.abandoned = true;
-    this.settle(reason instanceof Error ? reason : new Error(String(reason)));
+    if (this.life !== Life.waiting) return;
+    const written = !this.route.outbox.remove(this);
+    const error = reason instanceof Error ? reason : new Error(String(reason));
+    this.finish(written ? Life.abandoned : Life.settled);
+    this.deliver(error, undefined);
   }
 }
 
@@ -187,12 +206,19 @@ class PromisedRequest<Res, Out> extends Submitted<Res> {
     super(xid, codec, details, route, frame, shape);
   }
 
+  /**
+   * The request's telemetry context, when someone listens to requests: only a promised request
+   * has one (Session.call sends a traced request through submit), so a sunk one has no field for it.
+   */
+  trace: RequestMessage | undefined = undefined;
+
   /** @internal Set by the promise's executor (see promiseSettledBy: no closure per request). */
   resolve!: (value: Out) => void;
   /** @internal */
   reject!: (error: Error) => void;
 
   protected deliver(error: Error | null, value: unknown): void {
+    if (this.trace) requestSettled(this.trace, error);
     if (error) {
       this.reject(error);
       return;
@@ -234,17 +260,17 @@ class SunkRequest<Res> extends Submitted<Res> {
 
   /**
    * A sink that expects the code hears it as such, with no Error made (see
-   * {@link CallSink.refused}); otherwise as any request. Traced requests never get here
-   * (Session.call sends them through submit).
+   * {@link CallSink.refused}); otherwise as any request. Never traced (Session.call sends traced
+   * requests through submit).
    */
   override refuse(code: number, chroot: string): void {
-    if (this.settled) return;
+    if (this.life !== Life.waiting) return;
     const sink = this.sink;
-    if (sink.refused === undefined || this.trace !== undefined) {
+    if (sink.refused === undefined) {
       super.refuse(code, chroot);
       return;
     }
-    this.finish();
+    this.finish(Life.settled);
     if (sink.refused(this.step, code)) return;
     sink.replied(this.step, replyError(code, this.path, this.op, chroot), undefined);
   }
@@ -278,8 +304,12 @@ export function queueRequest<Req, Res, Out = Res>(
     frame,
     shape,
   );
+  if (trace) {
+    trace.bytesSent = frame.length;
+    request.trace = trace;
+  }
   const promise = promiseSettledBy(request);
-  enqueue(route, request, details, frame, trace);
+  enqueue(route, request, details);
   return promise;
 }
 
@@ -316,7 +346,7 @@ export function queueCall<Req, Res, Out = Res>(
     sink,
     step,
   );
-  enqueue(route, request, details, frame, undefined);
+  enqueue(route, request, details);
 }
 
 /**
@@ -337,24 +367,17 @@ function requestFrame<Req>(
   details: SubmitDetails,
 ): Uint8Array {
   const frame = encodeRequest(xid, codec, body);
-  const tooLarge = frameTooLarge(frame, route.maxFrameSize, details.op ?? codec.name, details.path);
-  if (tooLarge) throw tooLarge;
+  // The op and path are read only for the error: details come in many shapes, and a read of
+  // them per request is a lookup the common case has no use for.
+  if (frame.length - LENGTH_PREFIX > route.maxFrameSize) {
+    throw frameTooLarge(frame, route.maxFrameSize, details.op ?? codec.name, details.path);
+  }
   return frame;
 }
 
 /** Arms the request's timeout and abort, and queues it. */
-function enqueue<Res>(
-  route: SubmitRoute,
-  request: Submitted<Res>,
-  details: SubmitDetails,
-  frame: Uint8Array,
-  trace: RequestMessage | undefined,
-): void {
+function enqueue<Res>(route: SubmitRoute, request: Submitted<Res>, details: SubmitDetails): void {
   const signal = details.signal;
-  if (trace) {
-    trace.bytesSent = frame.length;
-    request.trace = trace;
-  }
   const timeout = route.requestTimeout;
   if (timeout && timeout > 0) armTimeout(route.clock, request, timeout);
   // Not aborted yet: the session rejects a call on an aborted signal before it gets here.
