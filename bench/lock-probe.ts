@@ -9,7 +9,7 @@ import { closeNzk, mkdirpNzk } from './baselines/nzk.js';
 import { NzkRecipeMutex } from './baselines/nzk-lock.js';
 import { type Acquire, runContenders } from './drivers/contenders.js';
 import { closeAll, closeOurs, openMany, openNzk, openOurs } from './drivers/sessions.js';
-import { WatchCounter } from './drivers/watch-counter.js';
+import { type HeldNode, WatchCounter } from './drivers/watch-counter.js';
 import {
   ACQUIRE_TIMEOUT_MS,
   PROBE_LOCK,
@@ -19,50 +19,38 @@ import {
 import { deriveSeed, seededRng } from './rng.js';
 import { RoundClock, RoundRecorder } from './stats.js';
 
-/** What a contender tells the watch counter: the node it holds, and when it no longer does. */
-interface HeldNodes {
-  hold(path: string): void;
-  forget(path: string): void;
-}
-
 /**
- * A contender that tells `held` which lock node it holds, from its grant until its next acquire
+ * A contender that notes in `held` which lock node it holds, from its grant until its next acquire
  * begins: its release's deletion event comes before the delete's reply, so it is counted as the
  * session's own, while the events of its next wait (the same path, for an ExclusiveLock) are not.
  * No promise step is added to the release.
  */
-function leaseAcquire(acquire: () => Promise<Lease>, held: HeldNodes): Acquire {
-  let last: string | undefined;
+function leaseAcquire(acquire: () => Promise<Lease>, held: HeldNode): Acquire {
   // A promise step rather than an async function: the floor's acquire adds no step of its own,
   // and the probe's bookkeeping should cost ours as little as it can.
   const granted = (lease: Lease) => {
-    last = lease.path;
-    held.hold(last);
+    held.node = lease.path;
     return () => lease.release();
   };
   return () => {
-    if (last !== undefined) held.forget(last);
+    held.node = undefined;
     return acquire().then(granted);
   };
 }
 
 function oursContenders(spec: ProbeSpec, clients: Client[], counter: WatchCounter): Acquire[] {
-  const on = (client: Client): HeldNodes => ({
-    hold: (path) => counter.holds(client, path),
-    forget: (path) => counter.forgets(client, path),
-  });
   // As users call it, with a timeout (one options object for all: nothing allocated per call).
   const options = spec.bare ? undefined : { timeout: ACQUIRE_TIMEOUT_MS };
   switch (spec.lock) {
     case PROBE_LOCK.mutex:
       return clients.map((client) => {
         const lock = new Mutex(client, spec.path);
-        return leaseAcquire(() => lock.acquire(options), on(client));
+        return leaseAcquire(() => lock.acquire(options), counter.contender(client, spec.path));
       });
     case PROBE_LOCK.manyPaths:
       return spreadOverPaths(spec, clients, (client, path) => {
         const lock = new Mutex(client, path);
-        return leaseAcquire(() => lock.acquire(options), on(client));
+        return leaseAcquire(() => lock.acquire(options), counter.contender(client, path));
       });
     case PROBE_LOCK.rwlock:
       return clients.map((client, i) => {
@@ -71,18 +59,18 @@ function oursContenders(spec: ProbeSpec, clients: Client[], counter: WatchCounte
         const share = spec.readShare ?? 0.9;
         return leaseAcquire(
           () => (rng() < share ? lock.read.acquire(options) : lock.write.acquire(options)),
-          on(client),
+          counter.contender(client, spec.path),
         );
       });
     case PROBE_LOCK.semaphore:
       return clients.map((client) => {
         const lock = new Semaphore(client, spec.path, { maxLeases: spec.leases ?? 1 });
-        return leaseAcquire(() => lock.acquire(options), on(client));
+        return leaseAcquire(() => lock.acquire(options), counter.contender(client, spec.path));
       });
     case PROBE_LOCK.exclusive:
       return clients.map((client) => {
         const lock = new ExclusiveLock(client, spec.path);
-        return leaseAcquire(() => lock.acquire(options), on(client));
+        return leaseAcquire(() => lock.acquire(options), counter.contender(client, spec.path));
       });
     default:
       throw new Error(`not one of our locks: ${spec.lock}`);
