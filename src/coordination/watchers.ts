@@ -34,8 +34,64 @@ export interface SharedWatch {
   leave(waiter: WatchWaiter): void;
 }
 
+/**
+ * The shared watchers of one client, by key. Nearly always there is one at a time (a lock's
+ * contender waits on the one node ahead of it, a new node each time): that one is kept in a field,
+ * and a map is made only for a second key. A map whose one entry came and went on every wait cost
+ * a hash of the key to set, look up and delete it, and V8 shrinks a map's table as its last entry
+ * goes, allocating a new one on every wait.
+ */
+export class WatchedNodes {
+  /** One shared watcher, when there is any; never a key of `more` too. */
+  private one: SharedWatcher | undefined = undefined;
+  /** The others, by key (made for a second key at once). */
+  private more: Map<string, SharedWatcher> | undefined = undefined;
+
+  /** How many keys have a shared watcher. */
+  get size(): number {
+    return (this.one === undefined ? 0 : 1) + (this.more?.size ?? 0);
+  }
+
+  /** The shared watcher of `key`, if there is one. */
+  get(key: string): SharedWatcher | undefined {
+    const one = this.one;
+    if (one !== undefined && one.key === key) return one;
+    return this.more?.get(key);
+  }
+
+  /** Makes `shared` the entry of its key, in place of any other. */
+  put(shared: SharedWatcher): void {
+    const one = this.one;
+    if (one === undefined ? this.more?.has(shared.key) !== true : one.key === shared.key) {
+      this.one = shared;
+      return;
+    }
+    this.more ??= new Map();
+    this.more.set(shared.key, shared);
+  }
+
+  /** Removes `shared` if it is the entry of its key (a newer one stays). */
+  drop(shared: SharedWatcher): void {
+    if (this.one === shared) this.one = undefined;
+    else if (this.more?.get(shared.key) === shared) this.more.delete(shared.key);
+  }
+}
+
 /** Per client: what is watched (see {@link dataWatchKey}) and its shared watcher. */
-const byClient = new WeakMap<object, Map<string, SharedWatcher>>();
+const byClient = new WeakMap<object, WatchedNodes>();
+
+/**
+ * The shared watchers of `client`: a recipe that waits again and again on one client (a lock)
+ * looks them up once and passes them to {@link joinWatch}, instead of once per wait.
+ */
+export function watchedNodesOf(client: object): WatchedNodes {
+  let watched = byClient.get(client);
+  if (!watched) {
+    watched = new WatchedNodes();
+    byClient.set(client, watched);
+  }
+  return watched;
+}
 
 /**
  * The watcher to register for `key` (the kind of watch and the path, see {@link dataWatchKey}),
@@ -52,28 +108,24 @@ export function joinWatcher(
   key: string,
   wake: (event: WatchedEvent) => void,
 ): WatcherMembership {
-  return new Membership(sharedFor(client, key, wake), wake);
+  return new Membership(sharedFor(watchedNodesOf(client), key, wake), wake);
 }
 
 /**
- * {@link joinWatcher} for a waiter that is an object: the shared watcher itself is the membership
- * (no object per wait), and the waiter names itself when it leaves.
+ * {@link joinWatcher} for a waiter that is an object, on the shared watchers of its client (see
+ * {@link watchedNodesOf}): the shared watcher itself is the membership (no object per wait), and
+ * the waiter names itself when it leaves.
  */
-export function joinWatch(client: object, key: string, waiter: WatchWaiter): SharedWatch {
-  return sharedFor(client, key, waiter);
+export function joinWatch(watched: WatchedNodes, key: string, waiter: WatchWaiter): SharedWatch {
+  return sharedFor(watched, key, waiter);
 }
 
-/** The shared watcher of `key` on `client`, made when there is none, with `wake` among its waiters. */
-function sharedFor(client: object, key: string, wake: Wake): SharedWatcher {
-  let watched = byClient.get(client);
-  if (!watched) {
-    watched = new Map();
-    byClient.set(client, watched);
-  }
+/** The shared watcher of `key` in `watched`, made when there is none, with `wake` among its waiters. */
+function sharedFor(watched: WatchedNodes, key: string, wake: Wake): SharedWatcher {
   let shared = watched.get(key);
   if (!shared) {
     shared = new SharedWatcher(watched, key);
-    watched.set(key, shared);
+    watched.put(shared);
   }
   shared.join(wake);
   return shared;
@@ -101,7 +153,7 @@ class SharedWatcher implements SharedWatch {
   readonly watcher = (event: WatchedEvent): void => this.fire(event);
 
   constructor(
-    readonly watched: Map<string, SharedWatcher>,
+    readonly watched: WatchedNodes,
     readonly key: string,
   ) {}
 
@@ -123,7 +175,7 @@ class SharedWatcher implements SharedWatch {
   armed(): void {
     this.set = true;
     // A read that was given up on came back and set the watch: share the closure again.
-    if (!this.watched.has(this.key)) this.watched.set(this.key, this);
+    if (this.watched.get(this.key) === undefined) this.watched.put(this);
   }
 
   leave(wake: Wake): void {
@@ -131,13 +183,12 @@ class SharedWatcher implements SharedWatch {
     else this.more?.delete(wake);
     // No read set the watch (the node was gone, the link broke, the wait was given up): the
     // client holds no closure, so neither must the map, or every such wait would leave one.
-    if (!this.waiting && !this.set && this.watched.get(this.key) === this)
-      this.watched.delete(this.key);
+    if (!this.waiting && !this.set) this.watched.drop(this);
   }
 
   private fire(event: WatchedEvent): void {
     // The client has dropped this one-shot watcher: a later wait registers afresh.
-    if (this.watched.get(this.key) === this) this.watched.delete(this.key);
+    this.watched.drop(this);
     // Those waiting now are woken; a wait that joins meanwhile waits for the next event.
     const { first, more } = this;
     this.first = undefined;

@@ -17,6 +17,7 @@ import {
   dataWatchKey,
   joinWatch,
   type SharedWatch,
+  type WatchedNodes,
   type WatchWaiter,
 } from '../coordination/watchers.js';
 import { ErrorCode } from '../protocol/errors.js';
@@ -34,6 +35,8 @@ export interface AcquisitionHost {
   readonly recipe: QueueRecipe;
   readonly rule: QueueRule;
   readonly seam: LockSeam;
+  /** The shared watchers of the recipe's client (see watchedNodesOf), looked up once per lock. */
+  readonly watched: WatchedNodes;
   /** The node's data, as bytes. */
   readonly data: Uint8Array;
   /** The lock is ours: the lease on `node`. */
@@ -285,7 +288,7 @@ export class Acquisition implements CallSink, BoundWaiter, Attempt, WatchWaiter 
    * on a missing node), joined to the client's shared watcher for that node.
    */
   private watch(path: string): void {
-    const membership = joinWatch(this.host.recipe.client, dataWatchKey(path), this);
+    const membership = joinWatch(this.host.watched, dataWatchKey(path), this);
     this.membership = membership;
     this.watched = membership;
     this.watchSet = false;

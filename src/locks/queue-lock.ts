@@ -11,6 +11,7 @@ import type { NamingStyle, OwnNode } from '../coordination/naming.js';
 import type { SequenceOrder } from '../coordination/order.js';
 import { type Place, placeInOrder, type QueueRule } from '../coordination/place.js';
 import { retry } from '../coordination/retry.js';
+import { watchedNodesOf } from '../coordination/watchers.js';
 import { type AcquireProbe, acquireSettles, acquireStarted } from '../telemetry/lock.js';
 import { Acquisition, type AcquisitionHost } from './acquisition.js';
 import { AcquireDeadlines, noWait } from './deadline.js';
@@ -98,6 +99,7 @@ export class QueueLock implements Lock {
       recipe,
       rule: this.rule,
       seam: seamOf(recipe.client),
+      watched: watchedNodesOf(recipe.client),
       data:
         recipe.data === undefined ? EMPTY : toBytes(recipe.data, recipe.path, recipe.recipeName),
       hold: (node) => this.hold(node),

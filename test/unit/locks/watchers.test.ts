@@ -130,6 +130,38 @@ describe('joinWatcher', () => {
     second.leave();
   });
 
+  it('keeps the entries of several keys on one client apart, whichever key came first', () => {
+    const client = {} as LockClient;
+    const a = joinWatcher(client, dataWatchKey('/a'), () => {});
+    const b = joinWatcher(client, dataWatchKey('/b'), () => {});
+    const c = joinWatcher(client, dataWatchKey('/c'), () => {});
+    expect(new Set([a.watcher, b.watcher, c.watcher]).size).toBe(3);
+    expect(watchedKeyCount(client)).toBe(3);
+    // The first key's entry goes; the others are still found and shared.
+    a.leave();
+    expect(watchedKeyCount(client)).toBe(2);
+    const b2 = joinWatcher(client, dataWatchKey('/b'), () => {});
+    expect(b2.watcher).toBe(b.watcher);
+    expect(joinWatcher(client, dataWatchKey('/c'), () => {}).watcher).toBe(c.watcher);
+    // A new key takes the free place; the first key comes back with a fresh closure.
+    const d = joinWatcher(client, dataWatchKey('/d'), () => {});
+    const a2 = joinWatcher(client, dataWatchKey('/a'), () => {});
+    expect(a2.watcher).not.toBe(a.watcher);
+    expect(watchedKeyCount(client)).toBe(4);
+    // A key's watch fires: its entry goes, the others stay, and its next wait registers afresh.
+    b.armed();
+    b.watcher({ type: 'NodeDeleted', path: '/b' });
+    expect(watchedKeyCount(client)).toBe(3);
+    expect(joinWatcher(client, dataWatchKey('/d'), () => {}).watcher).toBe(d.watcher);
+    const b3 = joinWatcher(client, dataWatchKey('/b'), () => {});
+    expect(b3.watcher).not.toBe(b.watcher);
+    // An older closure of a key, armed late and fired, leaves the newer entry alone.
+    a.armed();
+    a.watcher({ type: 'NodeDataChanged', path: '/a' });
+    expect(joinWatcher(client, dataWatchKey('/a'), () => {}).watcher).toBe(a2.watcher);
+    expect(watchedKeyCount(client)).toBe(4);
+  });
+
   it('keeps an entry while another wait is still in it', () => {
     const client = {} as LockClient;
     // Distinct wake functions: each wait is its own member.
