@@ -16,6 +16,8 @@ export const PROBE_LOCK = {
   floorManyPaths: 'floor-many-paths',
   /** The floor with Curator's protected node names (`_c_<uuid>-lock-`), as our Mutex names them. */
   floorNamed: 'floor-named',
+  /** `floor-many-paths` with Curator's protected node names, as `floor-named`. */
+  floorManyPathsNamed: 'floor-many-paths-named',
 } as const;
 export type ProbeLock = (typeof PROBE_LOCK)[keyof typeof PROBE_LOCK];
 

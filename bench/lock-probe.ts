@@ -132,7 +132,8 @@ async function runFloor(spec: ProbeSpec): Promise<ProbeResult> {
   );
   try {
     for (const path of lockPaths(spec)) await sessions[0]!.mkdirp(path);
-    const named = spec.lock === PROBE_LOCK.floorNamed;
+    const named =
+      spec.lock === PROBE_LOCK.floorNamed || spec.lock === PROBE_LOCK.floorManyPathsNamed;
     const locks = spreadOverPaths(
       spec,
       sessions,
@@ -152,6 +153,7 @@ async function run(spec: ProbeSpec): Promise<ProbeResult> {
   if (
     spec.lock === PROBE_LOCK.floor ||
     spec.lock === PROBE_LOCK.floorManyPaths ||
+    spec.lock === PROBE_LOCK.floorManyPathsNamed ||
     spec.lock === PROBE_LOCK.floorNamed
   ) {
     return runFloor(spec);
