@@ -34,8 +34,14 @@ export interface OutboxOwner {
   written(item: Outbound, at: number): void;
 }
 
-export class Outbox {
-  private readonly queue = new Deque<Outbound>();
+/**
+ * The frames not yet written, oldest first. The outbox is its own queue (a {@link Deque}, not one
+ * it holds): every request is pushed into it and taken out of it, and with many sessions each is
+ * a cold object to reach, so one object fewer to touch per request (and 32 bytes less per session).
+ * The ring's methods are the outbox's own inside this file; others use push, pushFront, remove and
+ * drain.
+ */
+export class Outbox extends Deque<Outbound> {
   private connection: Connection | null = null;
   private flushing = false;
   private flushQueued = false;
@@ -44,22 +50,20 @@ export class Outbox {
   /** Something was queued while holding: the release flushes. */
   private flushOnRelease = false;
 
-  constructor(private readonly owner: OutboxOwner) {}
+  constructor(private readonly owner: OutboxOwner) {
+    super();
+  }
 
-  push(item: Outbound): void {
-    this.queue.push(item);
+  /** Queues `item` to be written (at once if a write is under way, else as scheduled). */
+  override push(item: Outbound): void {
+    super.push(item);
     this.schedule();
   }
 
   /** Puts items ahead of everything queued, in the order given. */
   pushFront(items: readonly Outbound[]): void {
-    for (let i = items.length - 1; i >= 0; i--) this.queue.unshift(items[i]!);
+    for (let i = items.length - 1; i >= 0; i--) this.unshift(items[i]!);
     this.schedule();
-  }
-
-  /** Takes a not-yet-written item out; false when it was already written (or never queued). */
-  remove(item: Outbound): boolean {
-    return this.queue.remove(item);
   }
 
   /** Starts writing to `connection`. */
@@ -71,13 +75,13 @@ export class Outbox {
   /** The connection broke: keep user requests for the next one, drop its control frames. */
   detach(): void {
     this.connection = null;
-    for (const item of this.queue.drain()) if (item.kind === 'request') this.queue.push(item);
+    for (const item of super.drain()) if (item.kind === 'request') super.push(item);
   }
 
   /** Removes and returns everything queued (the session ended). */
-  drain(): Outbound[] {
+  override drain(): Outbound[] {
     this.connection = null;
-    return this.queue.drain();
+    return super.drain();
   }
 
   /**
@@ -135,7 +139,7 @@ export class Outbox {
    */
   private flush(at?: number): void {
     if (this.flushing) return;
-    while (this.connection && this.queue.length > 0) {
+    while (this.connection && this.length > 0) {
       const drained = this.connection.write(this.takeBatch(at ?? this.owner.clock.now()));
       if (drained) {
         this.flushing = true;
@@ -157,14 +161,9 @@ export class Outbox {
    * them.
    */
   private takeBatch(at: number): Uint8Array {
-    const queue = this.queue;
     let count = 1;
-    let size = queue.peek(0)!.frame.length;
-    for (
-      let next = queue.peek(count);
-      next && size < MAX_COALESCED_BYTES;
-      next = queue.peek(count)
-    ) {
+    let size = this.peek(0)!.frame.length;
+    for (let next = this.peek(count); next && size < MAX_COALESCED_BYTES; next = this.peek(count)) {
       size += next.frame.length;
       count++;
     }
@@ -180,7 +179,7 @@ export class Outbox {
 
   /** Takes the oldest item, tells the owner it is written (at `at`), and returns its frame. */
   private take(at: number): Uint8Array {
-    const item = this.queue.shift()!;
+    const item = this.shift()!;
     this.owner.written(item, at);
     return item.frame;
   }

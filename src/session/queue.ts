@@ -52,13 +52,22 @@ export class Deque<T> {
     return out;
   }
 
-  /** Removes one item (by identity); O(n), for the rare cancellation path. */
+  /**
+   * Removes one item (by identity); O(n), for the rare cancellation path. In place, the items
+   * behind it moved up one: it calls no other method, so a subclass's push (the outbox's, which
+   * schedules a write) never runs from it.
+   */
   remove(item: T): boolean {
-    const all = this.drain();
-    const index = all.indexOf(item);
-    if (index >= 0) all.splice(index, 1);
-    for (const kept of all) this.push(kept);
-    return index >= 0;
+    const items = this.items;
+    const mask = items.length - 1;
+    const last = this.count - 1;
+    let at = 0;
+    while (at <= last && items[(this.head + at) & mask] !== item) at++;
+    if (at > last) return false;
+    for (; at < last; at++) items[(this.head + at) & mask] = items[(this.head + at + 1) & mask];
+    items[(this.head + last) & mask] = undefined;
+    this.count--;
+    return true;
   }
 
   private grow(): void {

@@ -30,8 +30,31 @@ describe('Deque', () => {
       expect(dq.peek(at)).toBe(model[at]);
     }
     expect(dq.peek(-1)).toBeUndefined();
+    expect(dq.remove(-1)).toBe(false);
     expect(dq.drain()).toEqual(model);
     expect(dq.length).toBe(0);
     expect(dq.shift()).toBeUndefined();
+  });
+
+  it('removes in place, calling no method a subclass may override (the outbox schedules writes in push)', () => {
+    const pushed: string[] = [];
+    class Counting extends Deque<string> {
+      override push(item: string): void {
+        pushed.push(item);
+        super.push(item);
+      }
+      override drain(): string[] {
+        throw new Error('remove must not drain');
+      }
+    }
+    const dq = new Counting();
+    for (const item of ['a', 'b', 'c', 'd']) dq.push(item);
+    dq.shift();
+    dq.push('e'); // wraps nothing yet, but the head has moved
+    pushed.length = 0;
+    expect(dq.remove('c')).toBe(true);
+    expect(dq.remove('x')).toBe(false);
+    expect(pushed).toEqual([]);
+    expect([dq.shift(), dq.shift(), dq.shift(), dq.shift()]).toEqual(['b', 'd', 'e', undefined]);
   });
 });
