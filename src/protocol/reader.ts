@@ -7,8 +7,7 @@
 
 import { ProtocolError } from './errors.js';
 import { isPooled } from './slab.js';
-
-const decoder = new TextDecoder('utf-8');
+import { decodeUtf8 } from './utf8.js';
 
 /**
  * A vector of strings up to this many bytes is decoded in one call and cut apart. The names are
@@ -113,9 +112,13 @@ export class Reader {
     return bytes !== null && isPooled(bytes) ? bytes.slice() : bytes;
   }
 
+  /** jute `ustring`, decoded where it lies (no view of its bytes); null for length -1. */
   ustring(): string | null {
-    const bytes = this.bytesField();
-    return bytes === null ? null : decoder.decode(bytes);
+    const len = this.length('buffer');
+    if (len < 0) return null;
+    const start = this.pos;
+    this.pos += len;
+    return decodeUtf8(this.bytes, start, this.pos);
   }
 
   /** A length-prefixed field as a view into the input; null for length -1. */
@@ -146,7 +149,7 @@ export class Reader {
     }
     const end = this.pos;
     if (end - start <= BULK_STRINGS_MAX) {
-      const text = decoder.decode(this.view(start, end - start));
+      const text = decodeUtf8(this.bytes, start, end);
       if (text.length === end - start) {
         for (let at = start, i = 0; i < count; i++) {
           const len = int32At(this.bytes, at);
