@@ -7,6 +7,7 @@
  */
 
 import { makeError } from './errors.js';
+import { utf8Write } from './utf8.js';
 
 const encoder = new TextEncoder();
 
@@ -156,9 +157,14 @@ export class Writer {
     const max = v.length * 3;
     this.ensure(4 + max);
     const start = this.pos + 4;
-    let written = v.length <= ASCII_LOOP_MAX ? writeAscii(v, this.bytes, start) : -1;
-    if (written < 0) {
-      written = encoder.encodeInto(v, this.bytes.subarray(start, start + max)).written;
+    let written: number;
+    // On Node, its native write (see utf8.ts); elsewhere the loop, or the encoder past ASCII.
+    if (utf8Write !== undefined) written = utf8Write.call(this.bytes, v, start, max);
+    else {
+      written = v.length <= ASCII_LOOP_MAX ? writeAscii(v, this.bytes, start) : -1;
+      if (written < 0) {
+        written = encoder.encodeInto(v, this.bytes.subarray(start, start + max)).written;
+      }
     }
     this.view.setInt32(this.pos, written);
     this.pos = start + written;

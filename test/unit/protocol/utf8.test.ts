@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { codecs, encodeRequest } from '../../../src/protocol/codecs.js';
 import { Reader } from '../../../src/protocol/reader.js';
 import { decodeUtf8 } from '../../../src/protocol/utf8.js';
 import { Writer } from '../../../src/protocol/writer.js';
@@ -58,6 +59,65 @@ describe('decodeUtf8', () => {
       expect(reader.ustring()).toBe('/aé');
       expect(reader.ustring()).toBe('/\ufeffb');
       expect(reader.remaining).toBe(0);
+    }
+  });
+});
+
+describe('Writer.ustring', () => {
+  const encoder = new TextEncoder();
+  /** Units drawn to cover ASCII, two-, three- and four-byte characters and lone surrogates. */
+  const units = [
+    '/',
+    'a',
+    'Z',
+    '-',
+    '0',
+    'é',
+    'ß',
+    '€',
+    '中',
+    '😀',
+    '\ud800',
+    '\udfff',
+    '\u0000',
+    '\u007f',
+  ];
+
+  function text(next: () => number): string {
+    let out = '';
+    const n = next() % 40;
+    // Built by concatenation, as a lock's paths are (a rope until something flattens it).
+    for (let i = 0; i < n; i++) out += units[next() % units.length];
+    return out;
+  }
+
+  it('writes any string, lone surrogates included, as TextEncoder encodes it, wherever it lands', () => {
+    const next = random(17);
+    for (let round = 0; round < 5_000; round++) {
+      const value = text(next);
+      const expected = encoder.encode(value);
+      // A small writer, so that some strings land at the very end of its buffer and some grow it.
+      const w = new Writer(16);
+      w.raw(new Uint8Array(next() % 13));
+      const before = w.length;
+      w.ustring(value);
+      const bytes = w.finish().subarray(before);
+      expect(new Reader(bytes).int()).toBe(expected.length);
+      expect([...bytes.subarray(4)]).toEqual([...expected]);
+      expect(new Reader(bytes).ustring()).toBe(decoder.decode(expected));
+    }
+  });
+
+  it('writes a request frame in place in the shared slab with the path as TextEncoder encodes it', () => {
+    const next = random(5);
+    for (let round = 0; round < 2_000; round++) {
+      const path = `/${text(next)}`;
+      const frame = encodeRequest(7, codecs.getData, { path, watch: true });
+      const r = new Reader(frame);
+      expect([r.int(), r.int(), r.int()]).toEqual([frame.length - 4, 7, codecs.getData.code]);
+      expect(r.int()).toBe(encoder.encode(path).length);
+      expect([...frame.subarray(16, frame.length - 1)]).toEqual([...encoder.encode(path)]);
+      expect(frame[frame.length - 1]).toBe(1);
     }
   });
 });
