@@ -6,7 +6,7 @@
  */
 
 import { ProtocolError } from './errors.js';
-import { isPooled } from './slab.js';
+import { isPooled, isTransient, pooledCopy } from './slab.js';
 import { decodeUtf8 } from './utf8.js';
 
 /**
@@ -171,7 +171,7 @@ export class Reader {
 
   /**
    * jute `vector<ustring>` left encoded: a view of its bytes (the count, then each length and
-   * name; not a copy, as {@link buffer}), checked as {@link strings} checks them. For a reader
+   * name; not a copy, as {@link buffer}, unless they lie in the transient read buffer), checked as {@link strings} checks them. For a reader
    * that looks at a few names of a long list (a lock's queue) without a string per name;
    * `new Reader(view).strings()` decodes it. A copy would cost a new backing store per listing,
    * which V8 counts as external memory: at hundreds of contenders its growth alone set off a
@@ -184,7 +184,10 @@ export class Reader {
       const len = this.length('buffer');
       if (len > 0) this.pos += len;
     }
-    return this.view(start, this.pos - start);
+    const encoded = this.view(start, this.pos - start);
+    // Kept past the read (a lock keeps its listing while it waits): the transient read buffer is
+    // overwritten by the next read, so copy out of it (into a slab, as a small read would be).
+    return isTransient(encoded) ? pooledCopy(encoded) : encoded;
   }
 
   /**

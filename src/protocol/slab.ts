@@ -48,11 +48,45 @@ function nextSlab(): void {
 }
 
 /**
- * Whether `bytes` lie in a shared slab: a view of them keeps the whole slab alive, so a value
- * that may outlive its frame (data handed to the caller) is copied out instead (Reader.buffer).
+ * The buffer a transport reads every socket into and hands on without a copy, whose bytes are
+ * valid only until the transport's next read (see transports/node.ts): set once by the transport.
+ */
+let transientBuffer: ArrayBufferLike | null = null;
+
+/**
+ * Declares `buffer` the transient read buffer: a value read from it that may outlive the read is
+ * copied out ({@link isPooled}, {@link isTransient}). One per process; returns the one before.
+ * @internal
+ */
+export function setTransientBuffer(buffer: ArrayBufferLike | null): ArrayBufferLike | null {
+  const previous = transientBuffer;
+  transientBuffer = buffer;
+  return previous;
+}
+
+/**
+ * Whether `bytes` lie in a shared slab or in the transient read buffer: a view of a slab keeps the
+ * whole slab alive, and one of the read buffer is overwritten by the next read, so a value that may
+ * outlive its frame (data handed to the caller) is copied out instead (Reader.buffer).
  */
 export function isPooled(bytes: Uint8Array): boolean {
-  return slabBuffers.has(bytes.buffer);
+  const buffer = bytes.buffer;
+  return buffer === transientBuffer || slabBuffers.has(buffer);
+}
+
+/**
+ * Whether `bytes` lie in the transient read buffer: a view kept past the read that brought them
+ * (a listing a lock keeps while it waits) must be a copy.
+ */
+export function isTransient(bytes: Uint8Array): boolean {
+  return bytes.buffer === transientBuffer;
+}
+
+/** A copy of `bytes` (up to the pooled size cut from a slab, as a read is). */
+export function pooledCopy(bytes: Uint8Array): Uint8Array {
+  const copy = pooledBuffer(bytes.length);
+  copy.set(bytes);
+  return copy;
 }
 
 /** Reserves `size` bytes at the free space's start; the next one starts 8-byte aligned. */

@@ -29,3 +29,9 @@ afterAll(() => {
   vi.unstubAllGlobals();
   vi.unstubAllEnvs();
 });
+// Opt-in (docs/testing.md): Node's shared read buffer is overwritten with garbage after every
+// read, so a decoded value that kept a view of a read instead of a copy fails its test.
+if (process.env.ZKTS_POISON_READS) {
+  const { poisonReadsForTesting } = await import('../../src/session/transports/node.js');
+  poisonReadsForTesting(true);
+}

@@ -8,7 +8,11 @@
  * so that a connection that stays open for hours holds no closures or promise for its reader.
  */
 export interface ChunkConsumer {
-  /** A chunk arrived; return false to stop reading (the queue then ends). */
+  /**
+   * A chunk arrived; return false to stop reading (the queue then ends). The chunk's bytes may be
+   * valid only during the call and the microtasks it queues (see {@link ChunkQueue.feeding}):
+   * what is kept longer is copied.
+   */
   chunk(chunk: Uint8Array): boolean;
   /**
    * Reading is over: the stream ended, `chunk` returned false (`error` undefined), or `chunk`
@@ -23,6 +27,15 @@ export class ChunkQueue implements AsyncIterable<Uint8Array> {
   /** The reader of {@link feed}, while it reads. */
   private consumer: ChunkConsumer | null = null;
   private ended = false;
+
+  /**
+   * Whether a chunk pushed now goes straight to a {@link feed} consumer, inside the push: then
+   * the consumer is done with it (and keeps copies of what it keeps) when the push returns, so a
+   * transport may push bytes that it overwrites afterwards. Otherwise a chunk is kept for later.
+   */
+  get feeding(): boolean {
+    return this.consumer !== null;
+  }
 
   push(chunk: Uint8Array): void {
     if (this.ended) return;

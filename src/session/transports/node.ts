@@ -2,7 +2,7 @@
 import type * as net from 'node:net';
 import type * as tls from 'node:tls';
 import { makeError } from '../../protocol/errors.js';
-import { pooledBuffer } from '../../protocol/slab.js';
+import { pooledBuffer, setTransientBuffer } from '../../protocol/slab.js';
 import type { Connection, Transport, TransportConnectOptions } from '../transport.js';
 import { ChunkQueue } from './chunk-queue.js';
 import { detectRuntime } from './runtime.js';
@@ -45,26 +45,67 @@ export function loadNodeSockets(): Promise<NodeSockets> {
 const READ_BUFFER_BYTES = 64 * 1024;
 let sharedReadBuffer: Uint8Array | null = null;
 
+function readBuffer(): Uint8Array {
+  if (!sharedReadBuffer) {
+    sharedReadBuffer = new Uint8Array(READ_BUFFER_BYTES);
+    setTransientBuffer(sharedReadBuffer.buffer);
+  }
+  return sharedReadBuffer;
+}
+
+/** Tests only: see {@link poisonReadsForTesting}. */
+let poisonReads = false;
+let poisonQueued = false;
+
+function poison(): void {
+  poisonQueued = false;
+  sharedReadBuffer?.fill(0xee);
+}
+
 /**
- * node:net's `onread` for one connection: each read lands in the process's one read buffer and is
- * copied out into a chunk, in the read's callback. Cheaper than 'data' events, which pass every
- * read through the stream machinery (a Buffer object, an event, and a tick to check for more) at
- * several reads per lock acquisition. One buffer serves all sockets, as nothing reads into it
- * until this callback has returned, and an idle connection holds none. The copy is what makes
- * that safe: a chunk's bytes outlive the read (frames are routed from it, a listing is read off
- * it). A small read is cut from the shared slabs request frames come from (a buffer of its own
- * per read cost more than the rest of the callback); a value that may outlive its reply, getData's
- * data, is copied out of a slab by the reader (Reader.buffer), so a kept value pins no slab. A
- * larger read gets a buffer of its own.
+ * Tests only: after each read, once the read's callback and the microtasks it queued have run,
+ * fill the shared read buffer with garbage, as the next read of any socket would overwrite it.
+ * A value kept from a read without a copy then shows as garbage at once, not only when another
+ * socket happens to read in between.
+ * @internal
+ */
+export function poisonReadsForTesting(on: boolean): void {
+  poisonReads = on;
+}
+
+/**
+ * node:net's `onread` for one connection: each read lands in the process's one read buffer.
+ * Cheaper than 'data' events, which pass every read through the stream machinery (a Buffer
+ * object, an event, and a tick to check for more) at several reads per lock acquisition. One
+ * buffer serves all sockets, as nothing reads into it until this callback has returned, and an
+ * idle connection holds none.
+ *
+ * While the session reads (the queue feeds it), the read is handed over in place, with no copy:
+ * the session decodes and routes every whole frame in it inside the push, a partial frame at the
+ * end is copied by the frame decoder, and a value that outlives its reply is copied out by the
+ * protocol reader (Reader.buffer: getData's data, a SASL token; Reader.encodedStrings: a listing
+ * a lock keeps while it waits), which knows the buffer as transient (slab.ts). The promise
+ * reactions a reply sets off run before the next read too: Node runs the microtask queue when
+ * the callback returns. Otherwise (before the session reads, or a reader that pulls chunks) the
+ * read is copied into a chunk of its own: a small one cut from the shared slabs request frames
+ * come from, a larger one a buffer of its own.
  */
 function readInto(chunks: ChunkQueue): net.OnReadOpts {
-  sharedReadBuffer ??= new Uint8Array(READ_BUFFER_BYTES);
+  const buffer = readBuffer();
   return {
-    buffer: sharedReadBuffer,
-    callback(length: number, buffer: Uint8Array): boolean {
-      const chunk = pooledBuffer(length);
-      chunk.set(length === buffer.length ? buffer : buffer.subarray(0, length));
-      chunks.push(chunk);
+    buffer,
+    callback(length: number): boolean {
+      if (chunks.feeding) {
+        chunks.push(length === buffer.length ? buffer : new Uint8Array(buffer.buffer, 0, length));
+      } else {
+        const chunk = pooledBuffer(length);
+        chunk.set(length === buffer.length ? buffer : new Uint8Array(buffer.buffer, 0, length));
+        chunks.push(chunk);
+      }
+      if (poisonReads && !poisonQueued) {
+        poisonQueued = true;
+        setImmediate(poison);
+      }
       return true;
     },
   };
