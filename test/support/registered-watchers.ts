@@ -6,13 +6,15 @@ import type { Client } from '../../src/index.js';
  * to the client; tests read it to count closures, which no timing can show.
  */
 export function registeredWatchers(client: Client, path: string): number {
+  type OneShotMap = Map<string, unknown>;
   const registry = (
     client as unknown as {
-      session: { watches: { oneShot: Record<string, Map<string, unknown>> } };
+      session: { watches: { data: OneShotMap; exist: OneShotMap; child: OneShotMap } };
     }
-  ).session.watches.oneShot;
+  ).session.watches;
   let count = 0;
-  for (const kind of Object.values(registry)) {
+  // The registry's one-shot maps, one field per kind.
+  for (const kind of [registry.data, registry.exist, registry.child]) {
     // One watcher is kept as it is, several as a set (see WatchRegistry).
     const entry = kind.get(path);
     if (typeof entry === 'function') count += 1;
