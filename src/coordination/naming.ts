@@ -37,6 +37,41 @@ export function newOwnerPrefix(style: NamingStyle): string {
   return style === 'curator' ? `_c_${uuid}-` : uuid.replaceAll('-', '');
 }
 
+/** 16^12: the counter of {@link OwnerPrefixes} fills the last 12 hex digits of a UUID. */
+const COUNTER_SPAN = 2 ** 48;
+
+/**
+ * Owner prefixes for the attempts of one lock object, each as {@link newOwnerPrefix} spells it
+ * (a canonical version 4 UUID, so Curator still reads the name as protected) and unique: one
+ * random UUID is drawn per object, and the last 12 hex digits of each prefix count its attempts.
+ * Uniqueness is all a prefix is for (an attempt finds its own node by it): across objects and
+ * processes the 74 random bits drawn per object keep prefixes apart, within one object the count
+ * does. A UUID per attempt cost about 0.5 KiB of garbage to spell (its 16 bytes concatenated one
+ * by one) on every acquisition.
+ */
+export class OwnerPrefixes {
+  /** The prefix up to the counted digits; drawn on the first attempt. */
+  private base: string | undefined = undefined;
+  private count = 0;
+
+  constructor(private readonly style: NamingStyle) {}
+
+  /** A prefix no attempt of any object has had. */
+  next(): string {
+    if (this.base === undefined || this.count === COUNTER_SPAN) {
+      const uuid = crypto.randomUUID();
+      // The first four groups: `xxxxxxxx-xxxx-4xxx-yxxx-` (kazoo's form without the dashes).
+      this.base =
+        this.style === 'curator'
+          ? `_c_${uuid.slice(0, 24)}`
+          : uuid.slice(0, 23).replaceAll('-', '');
+      this.count = 0;
+    }
+    const digits = (COUNTER_SPAN + this.count++).toString(16).slice(1);
+    return this.style === 'curator' ? `${this.base}${digits}-` : this.base + digits;
+  }
+}
+
 /** A node this process created and owns. */
 export interface OwnNode {
   readonly path: string;

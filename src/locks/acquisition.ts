@@ -8,7 +8,7 @@
 import { type Children, namesOf, placeAmong } from '../coordination/children.js';
 import type { Bound, BoundWaiter } from '../coordination/deadline.js';
 import type { OwnNode } from '../coordination/naming.js';
-import { baseName, childPath, newOwnerPrefix } from '../coordination/naming.js';
+import { baseName, childPath, type OwnerPrefixes } from '../coordination/naming.js';
 import { settleWhileConnected } from '../coordination/nodes.js';
 import { ownSequenceOf, PAST_LIMIT, type Place, type QueueRule } from '../coordination/place.js';
 import { checkOwnSession, renewedAfter } from '../coordination/renewal.js';
@@ -39,6 +39,8 @@ export interface AcquisitionHost {
   readonly watched: WatchedNodes;
   /** The node's data, as bytes. */
   readonly data: Uint8Array;
+  /** The owner prefixes of this lock's attempts (one per create). */
+  readonly prefixes: OwnerPrefixes;
   /** The lock is ours: the lease on `node`. */
   hold(node: OwnNode): Lease;
   /** Lists the children, retrying lost replies (the slow path's listing). */
@@ -135,7 +137,7 @@ export class Acquisition implements CallSink, BoundWaiter, Attempt, WatchWaiter 
   /** Creates our node and lists the children in one write (see QueueLock). */
   private enqueue(): void {
     const { recipe, seam, data } = this.host;
-    const prefix = newOwnerPrefix(recipe.style);
+    const prefix = this.host.prefixes.next();
     this.prefix = prefix;
     this.created = false;
     this.early = undefined;

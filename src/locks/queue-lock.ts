@@ -7,7 +7,7 @@ import type { RecipeClient } from '../client/recipe-client.js';
 import type { Data } from '../client/types.js';
 import { queueOrder } from '../coordination/creation-order.js';
 import { Bound } from '../coordination/deadline.js';
-import type { NamingStyle, OwnNode } from '../coordination/naming.js';
+import { type NamingStyle, OwnerPrefixes, type OwnNode } from '../coordination/naming.js';
 import type { SequenceOrder } from '../coordination/order.js';
 import { type Place, placeInOrder, type QueueRule } from '../coordination/place.js';
 import { retry } from '../coordination/retry.js';
@@ -102,6 +102,7 @@ export class QueueLock implements Lock {
       watched: watchedNodesOf(recipe.client),
       data:
         recipe.data === undefined ? EMPTY : toBytes(recipe.data, recipe.path, recipe.recipeName),
+      prefixes: new OwnerPrefixes(recipe.style),
       hold: (node) => this.hold(node),
       list: (signal) => this.list(signal),
       placeByCreation: (children, node, czxids, signal) =>

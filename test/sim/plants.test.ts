@@ -61,8 +61,10 @@ describe('planted bugs are found', () => {
     // holders once the server gives the lock away), and its waiters wait on watches that ended.
     ['lease-outlives-expiry', /two mutex holders|did not settle/, 8],
     // A lock that takes its old session's node for its own after a renewal holds through a node
-    // that belongs to an expired session.
-    ['waiter-keeps-old-node', /through session 0x[0-9a-f]+, not its own/, 70],
+    // that belongs to an expired session. Rare: 5 of seeds 1 to 300 since a lock draws one random
+    // owner prefix per object instead of one per attempt (fewer draws changed the mutex worlds),
+    // first at 135 (it was 8 of 300, first at 16).
+    ['waiter-keeps-old-node', /through session 0x[0-9a-f]+, not its own/, 150],
     // An election that never hears of the expiry: its waiters wait on ended watches, and a term
     // outlives the session it was granted on (two leaders in some seeds).
     ['term-outlives-expiry', /two leaders|did not settle/, 8],

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   LockName,
   newOwnerPrefix,
+  OwnerPrefixes,
   parseContender,
   parseSequence,
 } from '../../../src/coordination/naming.js';
@@ -219,5 +220,41 @@ describe('newOwnerPrefix randomness', () => {
     const sizes = digits.map((set) => set.size);
     // Position 12 is the version (always 4), position 16 the variant (8, 9, a or b).
     expect(sizes).toEqual(sizes.map((_, p) => (p === 12 ? 1 : p === 16 ? 4 : 16)));
+  });
+});
+
+describe('OwnerPrefixes', () => {
+  const canonical = /^_c_[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}-$/;
+
+  it("spells each attempt's prefix as newOwnerPrefix does, in either style, unique over many draws", () => {
+    const curator = new OwnerPrefixes('curator');
+    const kazoo = new OwnerPrefixes('kazoo');
+    const seen = new Set<string>();
+    for (let i = 0; i < 2_000; i++) {
+      const c = curator.next();
+      expect(c).toMatch(canonical);
+      expect(c).toHaveLength(40);
+      const k = kazoo.next();
+      expect(k).toMatch(/^[0-9a-f]{12}4[0-9a-f]{3}[89ab][0-9a-f]{15}$/);
+      seen.add(c);
+      seen.add(k);
+      // Still a contender of its lock name, as Curator and kazoo read it.
+      expect(parseContender(`${c}lock-0000000042`, ['lock-'])?.sequence).toBe(42);
+    }
+    // A prefix handed out twice would let two contenders take each other's node for their own.
+    expect(seen.size).toBe(4_000);
+  });
+
+  it('counts the attempts of one object in the last 12 digits, after a random part of its own', () => {
+    const one = new OwnerPrefixes('curator');
+    const first = one.next();
+    const second = one.next();
+    expect(first.slice(0, 27)).toBe(second.slice(0, 27));
+    expect(first.slice(27)).toBe('000000000000-');
+    expect(second.slice(27)).toBe('000000000001-');
+    // Another object (another lock, another process) draws a random part of its own.
+    const others = new Set(Array.from({ length: 50 }, () => new OwnerPrefixes('curator').next()));
+    others.add(first);
+    expect(others.size).toBe(51);
   });
 });
