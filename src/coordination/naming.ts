@@ -37,8 +37,14 @@ export function newOwnerPrefix(style: NamingStyle): string {
   return style === 'curator' ? `_c_${uuid}-` : uuid.replaceAll('-', '');
 }
 
-/** 16^12: the counter of {@link OwnerPrefixes} fills the last 12 hex digits of a UUID. */
-const COUNTER_SPAN = 2 ** 48;
+/**
+ * The attempts {@link OwnerPrefixes} counts on one drawn UUID: below 2^30 a count is a small
+ * integer to V8, which spells it in hex with a fast builtin; a count past that (2^48 + count, say)
+ * is a double, spelled by a runtime call that cost as much CPU as the UUID per attempt it replaces.
+ */
+const COUNT_LIMIT = 2 ** 30;
+/** The count fills the last 12 hex digits of the UUID, zero-padded. */
+const ZEROS = '000000000000';
 
 /**
  * Owner prefixes for the attempts of one lock object, each as {@link newOwnerPrefix} spells it
@@ -58,7 +64,7 @@ export class OwnerPrefixes {
 
   /** A prefix no attempt of any object has had. */
   next(): string {
-    if (this.base === undefined || this.count === COUNTER_SPAN) {
+    if (this.base === undefined || this.count === COUNT_LIMIT) {
       const uuid = crypto.randomUUID();
       // The first four groups: `xxxxxxxx-xxxx-4xxx-yxxx-` (kazoo's form without the dashes).
       this.base =
@@ -67,7 +73,8 @@ export class OwnerPrefixes {
           : uuid.slice(0, 23).replaceAll('-', '');
       this.count = 0;
     }
-    const digits = (COUNTER_SPAN + this.count++).toString(16).slice(1);
+    const hex = (this.count++).toString(16);
+    const digits = ZEROS.slice(hex.length) + hex;
     return this.style === 'curator' ? `${this.base}${digits}-` : this.base + digits;
   }
 }

@@ -252,6 +252,13 @@ describe('OwnerPrefixes', () => {
     expect(first.slice(0, 27)).toBe(second.slice(0, 27));
     expect(first.slice(27)).toBe('000000000000-');
     expect(second.slice(27)).toBe('000000000001-');
+    // Zero-padded to 12 digits whatever the count's length: the 256th attempt counts 0x100.
+    const later = Array.from({ length: 300 }, () => one.next());
+    expect(later[253]!.slice(27)).toBe('0000000000ff-');
+    expect(later[254]!.slice(27)).toBe('000000000100-');
+    expect(
+      later.every((prefix) => prefix.length === 40 && prefix.startsWith(first.slice(0, 27))),
+    ).toBe(true);
     // Another object (another lock, another process) draws a random part of its own.
     const others = new Set(Array.from({ length: 50 }, () => new OwnerPrefixes('curator').next()));
     others.add(first);
