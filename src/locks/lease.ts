@@ -38,6 +38,11 @@ export interface HoldingSpec {
    * prove this hold, so the lease refuses guarded writes (see guarded.ts).
    */
   sharedPath?: boolean;
+  /**
+   * The client's live holdings (`holdingsOf(client)`), when the caller keeps them at hand: a lock
+   * that grants again and again looks them up once instead of once per grant.
+   */
+  readonly live?: LiveHoldings;
 }
 
 /** Told by a {@link HoldingSpec.removeNode} that the removal it handed out failed. */
@@ -87,7 +92,7 @@ export class Holding implements RemovalWatcher {
 
   constructor(readonly spec: HoldingSpec) {
     this.owner = spec.client.sessionId;
-    this.live = holdingsOf(spec.client);
+    this.live = spec.live ?? holdingsOf(spec.client);
     this.live.add(this);
     this.onState(spec.client.state);
   }

@@ -18,7 +18,7 @@ import { promiseSettledBy } from '../session/settlers.js';
 import type { StopSignal } from '../session/signal-waiters.js';
 import { hasCode } from './errors.js';
 import type { RemovalWatcher } from './lease.js';
-import { seamOf } from './seam.js';
+import { type LockSeam, seamOf } from './seam.js';
 import type { LockClient } from './types.js';
 
 /**
@@ -32,9 +32,10 @@ export function deleteOwnNode(
   client: LockClient,
   path: string,
   watcher: RemovalWatcher,
+  seam: LockSeam = seamOf(client),
 ): Promise<void> {
   const removal = new NodeRemoval(client, path, watcher);
-  seamOf(client).delete(path, removal, 0);
+  seam.delete(path, removal, 0);
   return removal.promise;
 }
 

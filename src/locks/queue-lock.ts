@@ -17,9 +17,10 @@ import { Acquisition, type AcquisitionHost } from './acquisition.js';
 import { AcquireDeadlines, noWait } from './deadline.js';
 import { checkRecipePath } from './errors.js';
 import { type HoldingSpec, holdNode, type RemovalWatcher } from './lease.js';
+import { holdingsOf, type LiveHoldings } from './live-holdings.js';
 import { deleteOwnNode } from './nodes.js';
 import { reenter } from './reentry.js';
-import { seamOf } from './seam.js';
+import { type LockSeam, seamOf } from './seam.js';
 import type { AcquireOptions, Lease, Lock, LossPolicy, ReentrantAcquireOptions } from './types.js';
 
 const EMPTY = new Uint8Array(0);
@@ -84,6 +85,8 @@ export class QueueLock implements Lock {
   };
   /** The deadlines of this lock's acquires, on its client's shared timer. */
   private readonly deadlines: AcquireDeadlines;
+  /** What every node this lock holds shares (see {@link HeldQueueNode}). */
+  private readonly held: HeldNodes;
   /** The listing request's options when there is no signal to pass: one object, not one per call. */
   private static readonly noOptions = {};
 
@@ -109,6 +112,7 @@ export class QueueLock implements Lock {
         this.placeByCreation(children, node, czxids, signal),
     };
     this.deadlines = new AcquireDeadlines(recipe.path, this.awaited, recipe.client);
+    this.held = { recipe, seam: this.host.seam, live: undefined };
   }
 
   /** The client whose session holds the lock nodes. */
@@ -217,28 +221,61 @@ export class QueueLock implements Lock {
   }
 
   private hold(node: OwnNode): Lease {
-    const { client, path, lockName, lossPolicy } = this.recipe;
-    const spec = new HeldQueueNode(client, node.path, path, lockName, node.stat.czxid, lossPolicy);
+    const spec = new HeldQueueNode(node.path, node.stat.czxid, this.held);
     this.lastLease = holdNode(spec);
     return this.lastLease;
   }
 }
 
-/** A queue lock's node once it holds: a class, so a grant makes no closure to delete it with. */
-class HeldQueueNode implements HoldingSpec {
-  /** deleteOwnNode tells the holding of a failure itself. */
-  readonly tellsRemovalFailure = true;
+/** What the nodes one queue lock holds have in common: made once per lock. */
+interface HeldNodes {
+  readonly recipe: QueueRecipe;
+  /** The lock's seam: a release's delete goes straight to it. */
+  readonly seam: LockSeam;
+  /** The client's live holdings, looked up by the first holding (see holdingsOf). */
+  live: LiveHoldings | undefined;
+}
 
+/**
+ * A queue lock's node once it holds: a class, so a grant makes no closure to delete it with. What
+ * is the same for every node of the lock is read from the lock, not copied per grant, and neither
+ * the client's live holdings nor its seam is looked up per grant.
+ */
+class HeldQueueNode implements HoldingSpec {
   constructor(
-    readonly client: RecipeClient,
     readonly path: string,
-    readonly lockPath: string,
-    readonly kind: string,
     readonly czxid: bigint,
-    readonly lossPolicy: LossPolicy,
+    private readonly held: HeldNodes,
   ) {}
 
+  get client(): RecipeClient {
+    return this.held.recipe.client;
+  }
+
+  get lockPath(): string {
+    return this.held.recipe.path;
+  }
+
+  get kind(): string {
+    return this.held.recipe.lockName;
+  }
+
+  get lossPolicy(): LossPolicy {
+    return this.held.recipe.lossPolicy;
+  }
+
+  /** Read by the Holding as it starts (after holdNode's check of a closing client). */
+  get live(): LiveHoldings {
+    this.held.live ??= holdingsOf(this.held.recipe.client);
+    return this.held.live;
+  }
+
+  /** deleteOwnNode tells the holding of a failure itself. */
+  get tellsRemovalFailure(): boolean {
+    return true;
+  }
+
   removeNode(watcher: RemovalWatcher): Promise<void> {
-    return deleteOwnNode(this.client, this.path, watcher);
+    return deleteOwnNode(this.held.recipe.client, this.path, watcher, this.held.seam);
   }
 }
