@@ -4,6 +4,7 @@
 // listing, two listings per contended acquisition. The rare steps (past the sequence limit, a
 // create whose reply was lost) ask for the names, which are then decoded once.
 import { int32At, Reader } from '../protocol/reader.js';
+import { decodeUtf8 } from '../protocol/utf8.js';
 import { INT32_MIN, SEQUENCE_LIMIT } from './naming.js';
 import {
   MINUS,
@@ -17,9 +18,6 @@ import {
 } from './place.js';
 
 const encoder = new TextEncoder();
-// Decodes one name as the protocol reader does (Reader.ustring), so a name is the same string
-// whichever way the listing was read.
-const decoder = new TextDecoder('utf-8');
 
 /** The lock names of a rule as bytes, encoded once per rule. */
 const encodedNames = new WeakMap<readonly string[], readonly Uint8Array[]>();
@@ -110,7 +108,7 @@ function isName(bytes: Uint8Array, start: number, length: number, name: string):
   if (length < name.length) return false;
   for (let i = 0; i < name.length; i++) {
     const unit = name.charCodeAt(i);
-    if (unit > 0x7f) return decoder.decode(bytes.subarray(start, start + length)) === name;
+    if (unit > 0x7f) return decodeUtf8(bytes, start, start + length) === name;
     if (bytes[start + i] !== unit) return false;
   }
   return length === name.length;
@@ -145,7 +143,9 @@ export class EncodedChildren {
   }
 
   private name(start: number, length: number): string {
-    return decoder.decode(this.bytes.subarray(start, start + length));
+    // Decoded as the protocol reader decodes a string (Reader.ustring), so a name is the same
+    // string whichever way the listing was read; with no view made for it (on Node).
+    return decodeUtf8(this.bytes, start, start + length);
   }
 
   /** Whether `name` is among the children. */
