@@ -17,17 +17,12 @@ import { closeOnServer } from './close.js';
 import { ConnectLoop } from './connect-loop.js';
 import { type SessionConfig, SessionContext, type SessionRelay } from './context.js';
 import { authFrame } from './control-frames.js';
+import { frameTooLarge } from './frame-limit.js';
 import type { HostAddress, HostList } from './hosts.js';
 import type { SessionRenewal } from './renewal.js';
 import type { AuthEntry } from './requests.js';
 import { waitForFirstSession } from './startup.js';
-import {
-  type CallSink,
-  frameTooLarge,
-  queueCall,
-  queueRequest,
-  type SubmitDetails,
-} from './submit.js';
+import { type CallSink, queueCall, queueRequest, type SubmitDetails } from './submit.js';
 import type { SessionState } from './types.js';
 import type { WatchRegistry } from './watches.js';
 

@@ -3,38 +3,17 @@
 // before it was written never goes out, and one given up after still has its reply consumed.
 import type { Codec } from '../protocol/codecs.js';
 import { encodeRequest } from '../protocol/codecs.js';
-import { makeError, type ZooKeeperError } from '../protocol/errors.js';
+import { makeError } from '../protocol/errors.js';
 import type { Reader } from '../protocol/reader.js';
 import type { RequestMessage } from '../telemetry/messages.js';
 import { requestSettled } from '../telemetry/request.js';
 import type { Clock } from './clock.js';
+import { frameLimitError, overFrameLimit } from './frame-limit.js';
 import type { Outbox } from './outbox.js';
 import { replyError } from './reply-errors.js';
 import type { Outbound, PendingRequest } from './requests.js';
 import { promiseSettledBy } from './settlers.js';
 import { type AbortWaiter, type StopSignal, stopWaiting, waitOn } from './signal-waiters.js';
-
-/** The int32 length that starts every frame: jute.maxbuffer limits what follows it. */
-const LENGTH_PREFIX = 4;
-
-/**
- * BADARGUMENTS when a request frame is over the frame limit (the server would drop the link
- * instead of answering), else null.
- */
-export function frameTooLarge(
-  frame: Uint8Array,
-  maxFrameSize: number,
-  op: string,
-  path?: string,
-): ZooKeeperError | null {
-  const size = frame.length - LENGTH_PREFIX;
-  if (size <= maxFrameSize) return null;
-  return makeError(
-    'BADARGUMENTS',
-    `${op} request is ${size} bytes, over the ${maxFrameSize}-byte frame limit (jute.maxbuffer)`,
-    { path, op },
-  );
-}
 
 /** How a call is sent and awaited. */
 export interface SubmitDetails {
@@ -369,8 +348,8 @@ function requestFrame<Req>(
   const frame = encodeRequest(xid, codec, body);
   // The op and path are read only for the error: details come in many shapes, and a read of
   // them per request is a lookup the common case has no use for.
-  if (frame.length - LENGTH_PREFIX > route.maxFrameSize) {
-    throw frameTooLarge(frame, route.maxFrameSize, details.op ?? codec.name, details.path);
+  if (overFrameLimit(frame, route.maxFrameSize)) {
+    throw frameLimitError(frame, route.maxFrameSize, details.op ?? codec.name, details.path);
   }
   return frame;
 }
