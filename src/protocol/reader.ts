@@ -171,11 +171,12 @@ export class Reader {
 
   /**
    * jute `vector<ustring>` left encoded: a view of its bytes (the count, then each length and
-   * name; not a copy, as {@link buffer}, unless they lie in the transient read buffer), checked as {@link strings} checks them. For a reader
-   * that looks at a few names of a long list (a lock's queue) without a string per name;
-   * `new Reader(view).strings()` decodes it. A copy would cost a new backing store per listing,
-   * which V8 counts as external memory: at hundreds of contenders its growth alone set off a
-   * full garbage collection every few hundred milliseconds.
+   * name; not a copy, as {@link buffer}, unless they lie in the transient read buffer), checked
+   * as {@link strings} checks them. For a reader that looks at a few names of a long list (a
+   * lock's queue) without a string per name; `new Reader(view).strings()` decodes it. A copy
+   * would cost a new backing store per listing, which V8 counts as external memory: at hundreds
+   * of contenders its growth alone set off a full garbage collection every few hundred
+   * milliseconds.
    */
   encodedStrings(): Uint8Array {
     const start = this.pos;

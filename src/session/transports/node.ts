@@ -2,7 +2,7 @@
 import type * as net from 'node:net';
 import type * as tls from 'node:tls';
 import { makeError } from '../../protocol/errors.js';
-import { pooledBuffer, setTransientBuffer } from '../../protocol/slab.js';
+import { pooledCopy, setTransientBuffer } from '../../protocol/slab.js';
 import type { Connection, Transport, TransportConnectOptions } from '../transport.js';
 import { ChunkQueue } from './chunk-queue.js';
 import { detectRuntime } from './runtime.js';
@@ -95,13 +95,8 @@ function readInto(chunks: ChunkQueue): net.OnReadOpts {
   return {
     buffer,
     callback(length: number): boolean {
-      if (chunks.feeding) {
-        chunks.push(length === buffer.length ? buffer : new Uint8Array(buffer.buffer, 0, length));
-      } else {
-        const chunk = pooledBuffer(length);
-        chunk.set(length === buffer.length ? buffer : new Uint8Array(buffer.buffer, 0, length));
-        chunks.push(chunk);
-      }
+      const read = length === buffer.length ? buffer : new Uint8Array(buffer.buffer, 0, length);
+      chunks.push(chunks.feeding ? read : pooledCopy(read));
       if (poisonReads && !poisonQueued) {
         poisonQueued = true;
         setImmediate(poison);
